@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { APP_VERSION } from '@vigia/domain';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { modules } from './modules/index.js';
+import authPlugin from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+}
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io)(\/|$)/;
+
+/** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    bodyLimit: 2 * 1024 * 1024,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Vigía API', description: 'API de inteligencia de precios', version: APP_VERSION },
+      components: { securitySchemes: { jwt: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        response: {
+          200: z.object({
+            status: z.literal('ok'),
+            version: z.string(),
+            database: z.enum(['embedded', 'external']),
+          }),
+        },
+      },
+    },
+    async () => {
+      await deps.db.pool.query('select 1');
+      return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
+    },
+  );
+
+  for (const mod of modules) await app.register(mod);
+
+  // The built web app at /, with SPA fallback for every non-API path.
+  const webDist = deps.config.WEB_DIST ?? DEFAULT_WEB_DIST;
+  const hasWeb = existsSync(`${webDist}/index.html`);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0];
+    if (!API_PREFIX.test(path) && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .code(404)
+      .send({ detail: 'No se ha encontrado el recurso solicitado.', code: 'not_found', requestId: req.id });
+  });
+
+  return app;
+}

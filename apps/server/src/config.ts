@@ -1,0 +1,77 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DEFAULT_BRAND_COMPARATOR_SELLERS, DEFAULT_IMAGE_VERIFICATION_SELLERS } from '@vigia/domain';
+import { z } from 'zod';
+
+const sellerList = (fallback: number[]) =>
+  z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'lista de ids separados por comas, p. ej. "116,125"')
+    .transform((s) => s.split(',').map((x) => Number(x.trim())))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+/** The configuration contract of ARCHITECTURE.md, read once at start. */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'debe ser una URL postgres://…')
+    .optional(),
+  JWT_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'debe ser una URL smtp:// o smtps://')
+    .optional(),
+  MAIL_FROM: z.string().default('Vigía <no-reply@vigia.local>'),
+  PUBLIC_URL: z.string().url().default('http://localhost:8080'),
+  DEMO_DATA: z.enum(['none', 'small', 'medium', 'large']).default('small'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BRAND_COMPARATOR_SELLERS: sellerList(DEFAULT_BRAND_COMPARATOR_SELLERS),
+  IMAGE_VERIFICATION_SELLERS: sellerList(DEFAULT_IMAGE_VERIFICATION_SELLERS),
+  /** Access-token lifetime in seconds. */
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .default(12 * 3600),
+  /** Directory of the built web app; default apps/web/dist next to this package. */
+  WEB_DIST: z.string().optional(),
+});
+
+export type RawConfig = z.infer<typeof configSchema>;
+export type Config = Omit<RawConfig, 'JWT_SECRET'> & { JWT_SECRET: string; DATA_DIR: string };
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; a wrong value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const picked: Record<string, string | undefined> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const v = env[key];
+    picked[key] = v === '' ? undefined : v;
+  }
+  const parsed = configSchema.safeParse(picked);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Configuración inválida:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  const dataDir = resolve(cfg.DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  return { ...cfg, DATA_DIR: dataDir, JWT_SECRET: cfg.JWT_SECRET ?? readOrCreateSecret(dataDir) };
+}
+
+/** The signing key is generated once per data directory, never a constant in the code. */
+function readOrCreateSecret(dataDir: string): string {
+  const dir = join(dataDir, 'secrets');
+  const file = join(dir, 'jwt_secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

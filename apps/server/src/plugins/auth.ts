@@ -1,0 +1,140 @@
+import { MODULE_CODES, MODULE_HEADER, type ModuleCode, PIVOT_HEADER } from '@vigia/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type pg from 'pg';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import { verifyToken } from '../lib/jwt.js';
+
+/** What a user's organisation may see (PRODUCT.md "license"). Loaded once per request. */
+export interface License {
+  id: number;
+  sellers: number[];
+  pivots: number[];
+  currencies: string[];
+  modules: ModuleCode[];
+  brands: number[]; // own brands
+  classifications: number[]; // granted roots; empty = whole tree
+}
+
+export interface Principal {
+  userId: number;
+  orgId: number;
+  email: string;
+  name: string;
+  timezone: string;
+  currency: string | null;
+  pivotId: number | null;
+  license: License;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+  interface FastifyInstance {
+    /** preHandler: requires a valid `JWT <token>` (or `Bearer`) and loads the principal and license. */
+    authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** preHandler factory: the license must grant `code`, whatever headers the request sends. */
+    requireModule: (code: ModuleCode) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  }
+}
+
+export function readBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^(?:JWT|Bearer)\s+(\S+)$/i.exec(header.trim());
+  return m ? m[1] : null;
+}
+
+/** Loads user and license for a token's claims; null when the user is gone, inactive or the token is stale. */
+export async function loadPrincipal(
+  pool: pg.Pool,
+  claims: { sub: number; ver: number },
+): Promise<Principal | null> {
+  const { rows } = await pool.query(
+    `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active,
+            l.id as license_id,
+            coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
+            coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
+            coalesce((select array_agg(currency order by currency) from license_currencies where license_id = l.id), '{}') as currencies,
+            coalesce((select array_agg(module_code order by module_code) from license_modules where license_id = l.id), '{}') as modules,
+            coalesce((select array_agg(brand_id order by brand_id) from license_brands where license_id = l.id), '{}') as brands,
+            coalesce((select array_agg(classification_id order by classification_id) from license_classifications where license_id = l.id), '{}') as classifications
+       from users u
+       left join licenses l on l.org_id = u.org_id
+            and (l.starts_on is null or l.starts_on <= current_date)
+            and (l.ends_on is null or l.ends_on >= current_date)
+      where u.id = $1`,
+    [claims.sub],
+  );
+  const u = rows[0];
+  if (!u || !u.is_active || u.token_version !== claims.ver) return null;
+  const empty: License = {
+    id: 0,
+    sellers: [],
+    pivots: [],
+    currencies: [],
+    modules: [],
+    brands: [],
+    classifications: [],
+  };
+  return {
+    userId: u.id,
+    orgId: u.org_id,
+    email: u.email,
+    name: u.name,
+    timezone: u.timezone,
+    currency: u.currency,
+    pivotId: u.pivot_id,
+    license: u.license_id
+      ? {
+          id: u.license_id,
+          sellers: u.sellers,
+          pivots: u.pivots,
+          currencies: u.currencies,
+          modules: (u.modules as string[]).filter((m): m is ModuleCode =>
+            (MODULE_CODES as readonly string[]).includes(m),
+          ),
+          brands: u.brands,
+          classifications: u.classifications,
+        }
+      : empty,
+  };
+}
+
+async function authPlugin(app: FastifyInstance, opts: { pool: pg.Pool; secret: string }) {
+  app.decorateRequest('principal', null);
+
+  app.decorate('authenticate', async (req: FastifyRequest) => {
+    const token = readBearer(req.headers.authorization);
+    if (!token) throw unauthorized('Falta el encabezado Authorization: JWT <token>');
+    const claims = verifyToken(token, opts.secret);
+    if (!claims) throw unauthorized();
+    const principal = await loadPrincipal(opts.pool, claims);
+    if (!principal) throw unauthorized();
+    req.principal = principal;
+
+    // The seed's module and pivot headers are checked against the license when present.
+    const moduleHeader = req.headers[MODULE_HEADER];
+    if (typeof moduleHeader === 'string' && moduleHeader !== '') {
+      if (!principal.license.modules.includes(moduleHeader as ModuleCode)) {
+        throw forbidden(`Módulo no incluido en la licencia: ${moduleHeader}`, 'module_not_licensed');
+      }
+    }
+    const pivotHeader = req.headers[PIVOT_HEADER];
+    if (typeof pivotHeader === 'string' && pivotHeader !== '') {
+      const pivot = Number(pivotHeader);
+      if (!Number.isInteger(pivot) || !principal.license.pivots.includes(pivot)) {
+        throw forbidden(`Pivote no incluido en la licencia: ${pivotHeader}`, 'pivot_not_licensed');
+      }
+    }
+  });
+
+  app.decorate('requireModule', (code: ModuleCode) => async (req: FastifyRequest) => {
+    if (!req.principal) throw unauthorized();
+    if (!req.principal.license.modules.includes(code)) {
+      throw forbidden(`Módulo no incluido en la licencia: ${code}`, 'module_not_licensed');
+    }
+  });
+}
+
+export default fp(authPlugin, { name: 'vigia-auth' });

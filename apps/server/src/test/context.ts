@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { createPool, type Database } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+
+export interface TestContext {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own on the shared test server. */
+export async function createTestDatabase(): Promise<Database> {
+  const adminUrl = inject('pgAdminUrl');
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = createPool(url.toString(), 10);
+  await migrate(pool);
+  return {
+    pool,
+    kind: 'external',
+    url: url.toString(),
+    close: async () => {
+      await pool.end();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/**
+ * A test application on its own database. `seed` fills it before the app is built (fixtures or the
+ * demo generator); `env` overrides configuration.
+ */
+export async function createTestContext(
+  opts: { seed?: (db: Database) => Promise<void>; env?: Record<string, string> } = {},
+): Promise<TestContext> {
+  const db = await createTestDatabase();
+  if (opts.seed) await opts.seed(db);
+  const config = loadConfig({
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'vigia-test-data-')),
+    LOG_LEVEL: 'silent',
+    DEMO_DATA: 'none',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    WEB_DIST: '/nonexistent',
+    ...opts.env,
+  });
+  const app = await buildApp({ config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    config,
+    close: async () => {
+      await app.close();
+      await db.close();
+    },
+  };
+}

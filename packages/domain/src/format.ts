@@ -1,0 +1,92 @@
+import { DECIMAL_CURRENCIES, DEFAULT_TIMEZONE } from './constants.js';
+
+/** Decimals a currency is shown with: two for USD, PAB, PEN and MXN, none otherwise (seed 000 §9). */
+export function currencyDecimals(currency: string | null | undefined): number {
+  return (DECIMAL_CURRENCIES as readonly string[]).includes((currency ?? '').toUpperCase()) ? 2 : 0;
+}
+
+const numberFormats = new Map<number, Intl.NumberFormat>();
+function numberFormat(decimals: number): Intl.NumberFormat {
+  let f = numberFormats.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat('es-CL', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    numberFormats.set(decimals, f);
+  }
+  return f;
+}
+
+/** Formats a number with es-CL separators ('.' thousands, ',' decimals). */
+export function formatNumber(value: number, decimals = 0): string {
+  // es-CL in ICU does not group 4-digit numbers; the product always groups thousands.
+  const parts = numberFormat(decimals).formatToParts(value);
+  const text = parts.map((p) => p.value).join('');
+  const [intPart, decPart] = text.split(',');
+  const sign = intPart.startsWith('-') ? '-' : '';
+  const digits = intPart.replace(/[^0-9]/g, '');
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  return sign + grouped + (decPart !== undefined ? `,${decPart}` : '');
+}
+
+/** Price with thousands separators and the currency's decimals, prefixed by '$' (e.g. '$12.990'). */
+export function formatPrice(value: number | null | undefined, currency: string): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  const decimals = currencyDecimals(currency);
+  const factor = 10 ** decimals;
+  const rounded = Math.round(value * factor) / factor;
+  const prefix = currency.toUpperCase() === 'PEN' ? 'S/ ' : '$';
+  return `${rounded < 0 ? '-' : ''}${prefix}${formatNumber(Math.abs(rounded), decimals)}`;
+}
+
+/** Percentage with one decimal and es-CL separators: 12.345 → '12,3%'. */
+export function formatPercent(value: number | null | undefined, decimals = 1): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  return `${formatNumber(value, decimals)}%`;
+}
+
+/** Calendar date (yyyy-MM-dd) of an instant in a timezone, America/Santiago by default. */
+export function isoDateInZone(instant: Date | string | number, timeZone = DEFAULT_TIMEZONE): string {
+  const d = new Date(instant);
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(d);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** dd-MM-yyyy of an instant in America/Santiago (or the given zone). */
+export function formatDate(
+  instant: Date | string | number | null | undefined,
+  timeZone = DEFAULT_TIMEZONE,
+): string {
+  if (instant === null || instant === undefined || instant === '') return '—';
+  const iso =
+    typeof instant === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(instant)
+      ? instant
+      : isoDateInZone(instant, timeZone);
+  const [y, m, d] = iso.split('-');
+  return `${d}-${m}-${y}`;
+}
+
+/** dd-MM-yyyy HH:mm of an instant in America/Santiago (or the given zone). */
+export function formatDateTime(
+  instant: Date | string | number | null | undefined,
+  timeZone = DEFAULT_TIMEZONE,
+): string {
+  if (instant === null || instant === undefined || instant === '') return '—';
+  const d = new Date(instant);
+  const time = new Intl.DateTimeFormat('es-CL', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  }).format(d);
+  return `${formatDate(d, timeZone)} ${time}`;
+}
+
+/** Seed rule: date strings are cut to 10 characters. */
+export function cutDate(value: string | null | undefined): string {
+  return (value ?? '').slice(0, 10);
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for the whole repository: domain unit tests and server API tests.
+// API tests share one embedded PostgreSQL started in globalSetup; each test file creates its own database.
+export default defineConfig({
+  resolve: {
+    alias: { '@vigia/domain': new URL('./packages/domain/src/index.ts', import.meta.url).pathname },
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+    globalSetup: ['apps/server/src/test/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
