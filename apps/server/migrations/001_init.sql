@@ -196,6 +196,7 @@ create table match_groups (
   ean         text,
   created_at  timestamptz not null default now()
 );
+create unique index match_groups_ean_key on match_groups (ean) where ean is not null;
 create table match_members (
   group_id    bigint not null references match_groups on delete cascade,
   product_id  bigint not null references products on delete cascade,

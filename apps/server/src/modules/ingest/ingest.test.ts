@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/database.js';
+import { createTestDatabase } from '../../test/context.js';
+import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
+import { derivePriceType, effectivePrice } from './ingest.js';
+
+let db: Database;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedReferenceData(db.pool);
+  await insertSeller(db.pool, { id: 5, name: 'Pivote' });
+  await insertSeller(db.pool, { id: 7, name: 'Rival' });
+});
+afterAll(() => db?.close());
+
+const base = {
+  ean: '7800000000011',
+  name: 'Leche 1L',
+  brand: 'Colun',
+  categoryPath: ['Despensa', 'Lácteos'],
+};
+
+describe('effective price and price type', () => {
+  it('takes the lowest of normal, sale and exclusive present', () => {
+    expect(effectivePrice({ normalPrice: 1000, salePrice: 900, exclusivePrice: 850 })).toBe(850);
+    expect(effectivePrice({ normalPrice: 1000, salePrice: null })).toBe(1000);
+    expect(effectivePrice({ normalPrice: null, salePrice: null })).toBeNull();
+  });
+  it('derives the type from the lowest price when not given', () => {
+    expect(derivePriceType({ productId: 'a', normalPrice: 1000, salePrice: 900 })).toBe('SALE');
+    expect(derivePriceType({ productId: 'a', normalPrice: 1000, salePrice: 900, exclusivePrice: 800 })).toBe(
+      'EXCLUSIVE',
+    );
+    expect(derivePriceType({ productId: 'a', normalPrice: 1000, byquantityPrice: 700 })).toBe('BYQUANTITY');
+    expect(derivePriceType({ productId: 'a', normalPrice: 1000 })).toBe('NORMAL');
+  });
+});
+
+describe('ingestObservations', () => {
+  it('stores history as intervals: a new row only when something changes', async () => {
+    const leaf = await insertClassification(db.pool, 'Lácteos');
+    const o = { ...base, productId: 'P1', classificationId: leaf };
+    await observe(db.pool, 5, '2026-11-01T12:00:00Z', [{ ...o, normalPrice: 1000 }]);
+    await observe(db.pool, 5, '2026-11-02T12:00:00Z', [{ ...o, normalPrice: 1000 }]); // unchanged
+    const r3 = await observe(db.pool, 5, '2026-11-03T12:00:00Z', [
+      { ...o, normalPrice: 1000, salePrice: 890 },
+    ]);
+    expect(r3.changes).toBe(1);
+    const r4 = await observe(db.pool, 5, '2026-11-04T12:00:00Z', [
+      { ...o, normalPrice: 1000, salePrice: 890 },
+    ]);
+    expect(r4.changes).toBe(0);
+
+    const { rows } = await db.pool.query(
+      `select to_char(valid_from at time zone 'UTC', 'MM-DD') f, to_char(valid_to at time zone 'UTC', 'MM-DD') t,
+              normal_price, sale_price, price_type
+         from price_intervals pi join products p on p.id = pi.product_id
+        where p.product_id = 'P1' order by valid_from`,
+    );
+    expect(rows).toEqual([
+      { f: '11-01', t: '11-03', normal_price: 1000, sale_price: null, price_type: 'NORMAL' },
+      { f: '11-03', t: null, normal_price: 1000, sale_price: 890, price_type: 'SALE' },
+    ]);
+    const { rows: cur } = await db.pool.query(
+      `select lc.effective_price, lc.previous_effective_price, lc.price_type, lc.classification_id, p.first_seen
+         from listing_current lc join products p on p.id = lc.product_id where p.product_id = 'P1'`,
+    );
+    expect(cur[0]).toMatchObject({
+      effective_price: 890,
+      previous_effective_price: 1000,
+      price_type: 'SALE',
+      classification_id: leaf,
+    });
+    const { rows: runs } = await db.pool.query(
+      `select count(*)::int n from ingest_runs where status = 'succeeded' and seller_id = 5`,
+    );
+    expect(runs[0].n).toBe(4);
+  });
+
+  it('puts listings of different sellers with the same EAN into one confirmed match group', async () => {
+    await observe(db.pool, 7, '2026-11-04T13:00:00Z', [{ ...base, productId: 'R-9', normalPrice: 950 }]);
+    const { rows } = await db.pool.query(
+      `select p.seller_id, lc.group_id, mm.method, mm.status from listing_current lc
+         join products p on p.id = lc.product_id join match_members mm on mm.product_id = p.id
+        where p.ean = $1 order by p.seller_id`,
+      [base.ean],
+    );
+    expect(rows).toHaveLength(2);
+    expect(rows[0].group_id).toBe(rows[1].group_id);
+    expect(rows.map((r) => r.status)).toEqual(['confirmed', 'confirmed']);
+  });
+
+  it('unpublishes listings missing from a full run and closes their interval', async () => {
+    await observe(db.pool, 7, '2026-11-05T13:00:00Z', [
+      { productId: 'R-10', name: 'Otro', normalPrice: 500 },
+    ]);
+    const { rows } = await db.pool.query(
+      `select published, to_char(unpublished_at at time zone 'UTC', 'MM-DD') u,
+              (select count(*)::int from price_intervals where product_id = p.id and valid_to is null) open
+         from products p where seller_id = 7 and product_id = 'R-9'`,
+    );
+    expect(rows[0]).toEqual({ published: false, u: '11-05', open: 0 });
+  });
+
+  it('records a failed run and writes nothing of it', async () => {
+    const before = await db.pool.query('select count(*)::int n from products');
+    await expect(
+      observe(db.pool, 7, '2026-11-06T13:00:00Z', [
+        { productId: 'ok', normalPrice: 100 },
+        { productId: 'bad', normalPrice: -1 },
+      ]),
+    ).rejects.toThrow(/fuera de rango/);
+    const after = await db.pool.query('select count(*)::int n from products');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    const { rows } = await db.pool.query(`select status, error from ingest_runs order by id desc limit 1`);
+    expect(rows[0].status).toBe('failed');
+    expect(rows[0].error).toMatch(/normalPrice fuera de rango/);
+  });
+
+  it('refuses observations older than the last one of the seller', async () => {
+    await expect(
+      observe(db.pool, 5, '2026-10-01T00:00:00Z', [{ productId: 'P1', normalPrice: 1 }]),
+    ).rejects.toThrow(/anterior/);
+  });
+});
