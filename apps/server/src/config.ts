@@ -38,6 +38,8 @@ export const configSchema = z.object({
     .int()
     .min(60)
     .default(12 * 3600),
+  /** Login and password-reset attempts allowed per minute, per e-mail and per IP. */
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Directory of the built web app; default apps/web/dist next to this package. */
   WEB_DIST: z.string().optional(),
 });

@@ -1,0 +1,208 @@
+// npm run bench -- [--size small|medium|large] [--reseed]
+// Seeds the chosen demo market into a database of its own (reused between runs unless --reseed),
+// starts the built server as a separate process against it, measures API latency at concurrency 1
+// and 16, and writes the results for that size into docs/benchmarks.md.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { freePort, startEmbeddedPostgres } from '../../apps/server/src/db/database.js';
+import { migrate } from '../../apps/server/src/db/migrate.js';
+import { type DemoSize, seedDemoMarket } from '../../apps/server/src/modules/demo/seed-demo.js';
+import { type BenchTarget, type LatencyResult, jsonHeaders, measure } from './http.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const size = (arg('size') ?? 'small') as DemoSize;
+if (!['small', 'medium', 'large'].includes(size)) {
+  console.error('--size debe ser small, medium o large');
+  process.exit(2);
+}
+const reseed = args.includes('--reseed');
+const dataDir = process.env.BENCH_DATA_DIR ?? `/tmp/vigia-bench-${size}`;
+
+interface Section {
+  seedSeconds: number | null;
+  dbBytes: number;
+  counts: Record<string, number>;
+  results: (LatencyResult & { target?: string })[];
+  browser: { name: string; ms: number; target?: string }[];
+}
+
+async function seedIfNeeded(url: string): Promise<number | null> {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  try {
+    const marker = join(dataDir, 'seeded-size');
+    const seeded = existsSync(marker) && readFileSync(marker, 'utf8').trim() === size;
+    if (seeded && !reseed) return null;
+    await pool.query('drop schema if exists public cascade; create schema public');
+    await migrate(pool);
+    const t = performance.now();
+    await seedDemoMarket(pool, { size, log: (m) => console.log(`  [seed] ${m}`) });
+    const seconds = (performance.now() - t) / 1000;
+    writeFileSync(marker, size);
+    writeFileSync(join(dataDir, 'seed-seconds'), String(seconds));
+    return seconds;
+  } finally {
+    await pool.end();
+  }
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error('el servidor terminó antes de estar listo');
+    try {
+      const res = await fetch(`${baseUrl}/health`);
+      if (res.ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('el servidor no respondió /health');
+}
+
+async function login(baseUrl: string, email: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/v1/auth-token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'demo1234' }),
+  });
+  if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Optional feature benchmarks: bench/src/<feature>.ts exporting bench<Feature>(target). */
+async function featureBenchmarks(target: BenchTarget): Promise<Section['results']> {
+  const out: Section['results'] = [];
+  for (const [file, fn] of [
+    ['./pricing.js', 'benchPricing'],
+    ['./detail.js', 'benchDetail'],
+  ] as const) {
+    const path = new URL(file.replace('.js', '.ts'), import.meta.url);
+    if (!existsSync(path)) continue;
+    const mod = (await import(file)) as Record<string, (t: BenchTarget) => Promise<Section['results']>>;
+    if (typeof mod[fn] === 'function') out.push(...(await mod[fn](target)));
+  }
+  return out;
+}
+
+function fmtMs(v: number) {
+  return Number.isFinite(v) ? v.toFixed(1) : '—';
+}
+
+function renderSection(s: Section): string {
+  const lines: string[] = [];
+  lines.push(`## ${size}`, '');
+  lines.push(
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model.trim()}, ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL.`,
+    '',
+  );
+  lines.push(
+    `- Seed time: ${s.seedSeconds === null ? 'reused an existing seeded database (see earlier run)' : `${s.seedSeconds.toFixed(1)} s`}`,
+  );
+  lines.push(`- Database size: ${(s.dbBytes / 2 ** 20).toFixed(0)} MiB`);
+  lines.push(`- Rows: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`, '');
+  lines.push('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors | target |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
+  for (const r of s.results) {
+    lines.push(
+      `| ${r.name} | ${r.concurrency} | ${r.requests} | ${fmtMs(r.p50)} | ${fmtMs(r.p95)} | ${fmtMs(r.max)} | ${r.errors} | ${r.target ?? ''} |`,
+    );
+  }
+  if (s.browser.length) {
+    lines.push('', '| page (Chromium) | ms | target |', '|---|---:|---|');
+    for (const b of s.browser) lines.push(`| ${b.name} | ${b.ms.toFixed(0)} | ${b.target ?? ''} |`);
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function writeDocs(section: string) {
+  const file = join(root, 'docs/benchmarks.md');
+  const header =
+    '# Benchmarks\n\nWritten by `npm run bench -- --size <small|medium|large>`; each run replaces its own size\'s section.\n' +
+    'Latencies are measured from a separate client process over HTTP on 127.0.0.1 (server and client share the machine).\n\n';
+  let doc = existsSync(file) ? readFileSync(file, 'utf8') : header;
+  const re = new RegExp(`## ${size}\\n[\\s\\S]*?(?=\\n## |$)`);
+  doc = re.test(doc) ? doc.replace(re, section.trimEnd()) : `${doc.trimEnd()}\n\n${section}`;
+  writeFileSync(file, `${doc.trimEnd()}\n`);
+}
+
+async function main() {
+  console.log(`Benchmark ${size} en ${dataDir}`);
+  const pgServer = await startEmbeddedPostgres(join(dataDir, 'pg'));
+  const url = pgServer.url;
+  let child: ChildProcess | undefined;
+  try {
+    const seeded = await seedIfNeeded(url);
+    const seedSeconds =
+      seeded ?? (existsSync(join(dataDir, 'seed-seconds')) ? Number(readFileSync(join(dataDir, 'seed-seconds'), 'utf8')) : null);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    await pool.query('vacuum analyze');
+    const { rows } = await pool.query<{ b: number }>('select pg_database_size(current_database())::bigint as b');
+    const counts: Record<string, number> = {};
+    for (const t of ['sellers', 'products', 'price_intervals', 'match_groups']) {
+      counts[t] = (await pool.query<{ n: number }>(`select count(*)::bigint as n from ${t}`)).rows[0].n;
+    }
+    await pool.end();
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+      env: {
+        ...process.env,
+        DATABASE_URL: url,
+        PORT: String(port),
+        DATA_DIR: join(dataDir, 'app'),
+        DEMO_DATA: 'none',
+        LOG_LEVEL: 'warn',
+        LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    await waitForHealth(baseUrl, child);
+    const token = await login(baseUrl, 'demo@example.com');
+
+    const results: Section['results'] = [];
+    const loginCall = () =>
+      fetch(`${baseUrl}/v1/auth-token/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'demo@example.com', password: 'demo1234' }),
+      });
+    const meCall = () => fetch(`${baseUrl}/v1/users/me/`, { headers: jsonHeaders(token) });
+    results.push({ ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 1, requests: 30 })), target: 'scrypt by design' });
+    results.push({ ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 16, requests: 64 })), target: 'scrypt by design' });
+    results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 1, requests: 200 }));
+    results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 16, requests: 400 }));
+    results.push(...(await featureBenchmarks({ baseUrl, token })));
+
+    const browser: Section['browser'] = [];
+    const browserBench = new URL('./browser.ts', import.meta.url);
+    if (existsSync(browserBench)) {
+      const mod = (await import('./browser.js')) as {
+        benchBrowser: (t: BenchTarget) => Promise<Section['browser']>;
+      };
+      browser.push(...(await mod.benchBrowser({ baseUrl, token })));
+    }
+
+    const section = renderSection({ seedSeconds, dbBytes: rows[0].b, counts, results, browser });
+    console.log(`\n${section}`);
+    writeDocs(section);
+    console.log('Resultados escritos en docs/benchmarks.md');
+  } finally {
+    child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await pgServer.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// `npm start`: build what is missing or older than its sources, then serve.
+// The server migrates the database and seeds the demo market on an empty database by itself.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** Newest modification time under `dir` (skipping node_modules and dist). */
+function newest(dir) {
+  let max = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = join(dir, entry.name);
+    max = Math.max(max, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return max;
+}
+
+function stale(pkgDir, output) {
+  const out = join(root, pkgDir, output);
+  if (!existsSync(out)) return true;
+  return newest(join(root, pkgDir, 'src')) > statSync(out).mtimeMs;
+}
+
+const needsBuild =
+  stale('packages/domain', 'dist/index.js') ||
+  stale('apps/server', 'dist/main.js') ||
+  stale('apps/web', 'dist/index.html');
+
+if (needsBuild) {
+  console.log('Compilando Vigía…');
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+// The server runs as a child; signals are forwarded so it shuts down gracefully (database included).
+const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { cwd: root, stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
