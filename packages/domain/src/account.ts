@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { emailSchema, idSchema, shortText } from './common.js';
 import { MIN_PASSWORD_LENGTH, MODULE_CODES } from './constants.js';
+import { MESSAGES } from './messages.js';
 
 // Contract of the account and license endpoints (seed 000 §3, §7). Server routes, the web client and
 // the tests import these schemas; nothing re-declares them.
 
-export const passwordSchema = z.string().min(MIN_PASSWORD_LENGTH).max(200);
+export const passwordSchema = z.string().min(MIN_PASSWORD_LENGTH, MESSAGES.passwordTooShort).max(200);
 
 export const loginBody = z.object({ email: emailSchema, password: z.string().min(1).max(200) });
 export const sessionUser = z.object({
@@ -50,18 +51,43 @@ export const timezoneSchema = z
     }
   }, 'zona horaria desconocida');
 
-/** PATCH /v1/users/me/: the profile fields, or only the password. */
-export const userPatchBody = z.union([
-  z.object({ password: passwordSchema }).strict(),
-  z
-    .object({
-      pivot_pk: idSchema.nullable().optional(),
-      name: shortText(150).optional(),
-      currency: z.string().trim().toUpperCase().length(3).optional(),
-      timezone: timezoneSchema.optional(),
-    })
-    .strict(),
-]);
+/**
+ * PATCH /v1/users/me/: any subset of the profile fields, or only `password` (seed 000 §7).
+ * One object (not a union) so that a bad value is reported with its field name; mixing `password`
+ * with profile fields is a 400 on `password`. Unknown fields are refused.
+ */
+export const userPatchBody = z
+  .object({
+    pivot_pk: idSchema.nullable().optional(),
+    name: shortText(150).optional(),
+    currency: z.string().trim().toUpperCase().length(3).optional(),
+    timezone: timezoneSchema.optional(),
+    password: passwordSchema.optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.password !== undefined && Object.keys(body).length > 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'la contraseña se cambia sola, sin otros campos',
+      });
+    }
+  });
+export type UserPatchBody = z.infer<typeof userPatchBody>;
+
+/**
+ * Answer of PATCH /v1/users/me/: the updated profile. After a password change it also carries
+ * `token`: the change revokes every older token (the current one included), so the client must store
+ * this fresh token to keep its session.
+ */
+export const userPatchResponse = userProfile.extend({
+  token: z
+    .string()
+    .optional()
+    .describe('Solo tras un cambio de contraseña: token nuevo; los anteriores quedan revocados.'),
+});
+export type UserPatchResponse = z.infer<typeof userPatchResponse>;
 
 export const moduleCodeSchema = z.enum(MODULE_CODES);
 
@@ -131,3 +157,32 @@ export const appConfig = z.object({
   imageVerificationSellers: z.array(z.number()),
 });
 export type AppConfig = z.infer<typeof appConfig>;
+
+// ───────────── exporter channel (socket.io on /socket.io, token in the `token` query parameter) ─────────────
+// Server → client events, pushed to the signed-in user's room only (seed 000 §4 "Exporter connection").
+
+export const EXPORT_TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const exporterTaskProgress = z.object({
+  id: z.string(),
+  status: z.enum(EXPORT_TASK_STATUSES),
+  /** 0 … 1 */
+  progress: z.number().min(0).max(1),
+  file_name: z.string().optional(),
+  size_bytes: z.number().optional(),
+  error: z.string().optional(),
+});
+export type ExporterTaskProgress = z.infer<typeof exporterTaskProgress>;
+export const exporterNotification = z.object({
+  id: z.number(),
+  namespace: z.string(),
+  title: z.string(),
+  body: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ExporterNotification = z.infer<typeof exporterNotification>;
+/** The typed event map of the exporter channel (server → client). */
+export interface ExporterServerEvents {
+  'task:progress': (payload: ExporterTaskProgress) => void;
+  notification: (payload: ExporterNotification) => void;
+}

@@ -1,0 +1,187 @@
+import {
+  apiErrorSchema,
+  loginBody,
+  loginResponse,
+  MESSAGES,
+  okSchema,
+  passwordResetBody,
+  passwordResetConfirmBody,
+  refreshBody,
+  refreshResponse,
+  type SessionUser,
+} from '@vigia/domain';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { withTransaction } from '../../db/database.js';
+import { badRequest, unauthorized } from '../../lib/errors.js';
+import { signToken, verifyToken } from '../../lib/jwt.js';
+import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
+import { loadPrincipal } from '../../plugins/auth.js';
+import { disconnectUser } from '../exporter/channel.js';
+import { wakeJobWorkers } from '../jobs/queue.js';
+import { enqueueEmail } from '../mail/email-job.js';
+import {
+  findUsableResetToken,
+  findUserByEmail,
+  insertResetToken,
+  type LoginUserRow,
+  retireResetTokens,
+  setPasswordHash,
+} from './queries.js';
+import { keyBy, rateLimits } from './rate-limit.js';
+import {
+  hashResetToken,
+  newResetToken,
+  passwordResetEmail,
+  RESET_TOKEN_TTL_SECONDS,
+  resetLink,
+} from './reset-email.js';
+
+const errors = { 400: apiErrorSchema, 429: apiErrorSchema };
+
+export function sessionUserOf(
+  u: Pick<LoginUserRow, 'name' | 'email' | 'timezone' | 'currency' | 'pivot_id' | 'pivot_name'>,
+): SessionUser {
+  return {
+    name: u.name,
+    email: u.email,
+    timezone: u.timezone,
+    pivot: u.pivot_id !== null ? { id: u.pivot_id, name: u.pivot_name ?? '' } : null,
+    currency: u.currency,
+  };
+}
+
+const invalidCredentials = () => badRequest(MESSAGES.wrongCredentials, undefined, 'invalid_credentials');
+const invalidResetToken = () => badRequest(MESSAGES.resetFailed, 'token', 'invalid_token');
+
+/** Parses the `uid` of a reset link (the user id); anything else is no user. */
+function parseUid(uid: string): number | null {
+  if (!/^\d{1,10}$/.test(uid)) return null;
+  const id = Number(uid);
+  return id > 0 && id <= 2_147_483_647 ? id : null;
+}
+
+/**
+ * Session endpoints of seed 000 §7 (no Authorization header): login, token refresh, password-reset
+ * request and confirmation.
+ */
+export default async function authRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { config, db } = app.deps;
+  const RATE_LIMITS = rateLimits(config.LOGIN_RATE_LIMIT_PER_MINUTE);
+  const tokenFor = (u: { id: number; org_id: number; token_version: number }) =>
+    signToken(
+      { sub: u.id, org: u.org_id, ver: u.token_version },
+      config.JWT_SECRET,
+      config.TOKEN_TTL_SECONDS,
+    );
+  const bodyEmail = (req: { body: unknown }) =>
+    (req.body as { email?: string } | undefined)?.email?.toLowerCase();
+
+  r.post(
+    '/v1/auth-token/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Inicio de sesión: token JWT y datos del usuario',
+        body: loginBody,
+        response: { 200: loginResponse, ...errors },
+      },
+      config: { rateLimit: RATE_LIMITS.loginPerIp },
+      preHandler: [keyBy(app, RATE_LIMITS.loginPerEmail, bodyEmail)],
+    },
+    async (req) => {
+      const { email, password } = req.body;
+      const user = await findUserByEmail(db.pool, email);
+      // An unknown address costs the same scrypt as a known one: timing does not reveal accounts.
+      const matches = await verifyPassword(password, user?.password_hash ?? (await DUMMY_HASH_PROMISE));
+      if (!user || !matches || !user.is_active) throw invalidCredentials();
+      return { token: tokenFor(user), user: sessionUserOf(user) };
+    },
+  );
+
+  r.post(
+    '/v1/auth-token-refresh/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Renueva un token vigente (no vencido ni revocado)',
+        body: refreshBody,
+        response: { 200: refreshResponse, 401: apiErrorSchema, ...errors },
+      },
+      config: { rateLimit: RATE_LIMITS.refreshPerIp },
+    },
+    async (req) => {
+      const claims = verifyToken(req.body.token, config.JWT_SECRET);
+      if (!claims) throw unauthorized();
+      // Revoked (password changed → token_version bumped) or inactive users get no new token.
+      const principal = await loadPrincipal(db.pool, claims);
+      if (!principal) throw unauthorized();
+      return {
+        token: tokenFor({ id: principal.userId, org_id: principal.orgId, token_version: claims.ver }),
+      };
+    },
+  );
+
+  r.post(
+    '/v1/password/reset/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Solicita el correo de recuperación de contraseña',
+        description:
+          'Responde 200 exista o no la dirección. Para un usuario activo se envía (por la cola de trabajos) un enlace de un solo uso, válido 24 horas.',
+        body: passwordResetBody,
+        response: { 200: okSchema, ...errors },
+      },
+      config: { rateLimit: RATE_LIMITS.resetPerIp },
+      preHandler: [keyBy(app, RATE_LIMITS.resetPerEmail, bodyEmail)],
+    },
+    async (req) => {
+      const user = await findUserByEmail(db.pool, req.body.email);
+      if (user?.is_active) {
+        const { token, hash } = newResetToken();
+        await withTransaction(db.pool, async (client) => {
+          await insertResetToken(client, user.id, hash, RESET_TOKEN_TTL_SECONDS);
+          await enqueueEmail(client, passwordResetEmail(user, resetLink(config.PUBLIC_URL, user.id, token)));
+        });
+        wakeJobWorkers(); // the e-mail job is visible now that the transaction committed
+      }
+      return { detail: MESSAGES.recoverySentBody };
+    },
+  );
+
+  r.post(
+    '/v1/password/reset/confirm/',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Fija una contraseña nueva con el enlace de recuperación',
+        description:
+          'El token es de un solo uso y vence a las 24 horas. Revoca todos los tokens de sesión anteriores del usuario.',
+        body: passwordResetConfirmBody,
+        response: { 200: okSchema, ...errors },
+      },
+      config: { rateLimit: RATE_LIMITS.confirmPerIp },
+    },
+    async (req) => {
+      const { password, uid, token } = req.body;
+      const userId = parseUid(uid);
+      if (userId === null) throw invalidResetToken();
+      const tokenHash = hashResetToken(token);
+      // Check first, so that a wrong token costs no scrypt; check again under lock in the transaction.
+      if (!(await findUsableResetToken(db.pool, userId, tokenHash))) throw invalidResetToken();
+      const passwordHash = await hashPassword(password);
+      const done = await withTransaction(db.pool, async (client) => {
+        const tokenId = await findUsableResetToken(client, userId, tokenHash, true);
+        if (!tokenId) return false;
+        await setPasswordHash(client, userId, passwordHash);
+        await retireResetTokens(client, userId);
+        return true;
+      });
+      if (!done) throw invalidResetToken();
+      disconnectUser(app, userId);
+      return { detail: MESSAGES.resetDoneBody };
+    },
+  );
+}
