@@ -88,17 +88,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webDist = deps.config.WEB_DIST ?? DEFAULT_WEB_DIST;
   const hasWeb = existsSync(`${webDist}/index.html`);
   if (hasWeb) {
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      maxAge: '1h',
-      immutable: false,
-    });
+    // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
+    await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, maxAge: '1h' });
+    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    if (!API_PREFIX.test(path) && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
+    const isFile = /\.[a-z0-9]{1,8}$/i.test(path); // a missing asset is a 404, not the app
+    if (!API_PREFIX.test(path) && !isFile && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply

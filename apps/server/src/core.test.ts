@@ -36,3 +36,35 @@ describe('server core', () => {
     expect(rows[0].name).toBe('001_init.sql');
   });
 });
+
+describe('web app serving', () => {
+  it('serves files, falls back to index.html for app paths, and 404s missing assets and API paths', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dist = mkdtempSync(join(tmpdir(), 'vigia-web-'));
+    writeFileSync(join(dist, 'index.html'), '<!doctype html><title>Vigía</title>');
+    const web = await createTestContext({ env: { WEB_DIST: dist } });
+    try {
+      // written after start: served without a restart
+      mkdirSync(join(dist, 'assets'));
+      writeFileSync(join(dist, 'assets', 'app-123.js'), 'console.log(1)');
+      const asset = await web.app.inject({ method: 'GET', url: '/assets/app-123.js' });
+      expect(asset.statusCode, asset.body).toBe(200);
+      expect(asset.body).toBe('console.log(1)');
+
+      for (const url of ['/', '/login', '/app/dpm-by-brand', '/password/reset/confirm/?uid=1&token=x']) {
+        const res = await web.app.inject({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body).toContain('<title>Vigía</title>');
+      }
+      const missing = await web.app.inject({ method: 'GET', url: '/assets/gone-999.js' });
+      expect(missing.statusCode).toBe(404);
+      const api = await web.app.inject({ method: 'GET', url: '/v1/nope' });
+      expect(api.statusCode).toBe(404);
+      expect(api.json().code).toBe('not_found');
+    } finally {
+      await web.close();
+    }
+  });
+});

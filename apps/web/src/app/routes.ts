@@ -1,0 +1,242 @@
+import type { ModuleCode } from '@vigia/domain';
+import type { ComponentType } from 'react';
+
+// The route registry: every screen of the app, one entry each. The router, the menu, the home cards and
+// the page titles read it. To put a real screen in place of a placeholder, change its `lazy` import
+// (features/<feature>/pages/<Name>Page.tsx, default export) — nothing else.
+
+export type LazyScreenModule = { default: ComponentType };
+export type LazyScreenLoader = () => Promise<LazyScreenModule>;
+
+export interface ScreenRoute {
+  /** Path segment: absolute for public routes, relative to /app/ for app routes ('' is Home). */
+  path: string;
+  /** Route name (seed names where given: Login, ResetPassword, Home). */
+  name: string;
+  /** Module the license must grant; null when the seed does not gate the screen. */
+  module: ModuleCode | null;
+  /** Spanish title: page header, document title, menu and home cards. */
+  title: string;
+  lazy: LazyScreenLoader;
+}
+
+const comingSoon: LazyScreenLoader = () => import('../components/page/ComingSoonPage.js');
+
+/** Screens that need no login. */
+export const publicRoutes: ScreenRoute[] = [
+  {
+    path: '/login',
+    name: 'Login',
+    module: null,
+    title: 'Iniciar sesión',
+    lazy: () => import('../features/auth/pages/LoginPage.js'),
+  },
+  {
+    path: '/reset-password',
+    name: 'ResetPassword',
+    module: null,
+    title: 'Recuperar contraseña',
+    lazy: () => import('../features/auth/pages/ResetPasswordPage.js'),
+  },
+  {
+    path: '/password/reset/confirm/',
+    name: 'ResetPasswordConfirm',
+    module: null,
+    title: 'Reestablecer contraseña',
+    lazy: () => import('../features/auth/pages/ResetPasswordConfirmPage.js'),
+  },
+];
+
+/** Needs login, outside the /app frame: loads the license data, then goes to /app/. */
+export const dependenciesLoaderRoute: ScreenRoute = {
+  path: '/dependencies-loader',
+  name: 'DependenciesLoader',
+  module: null,
+  title: 'Preparando tu información',
+  lazy: () => import('../features/auth/pages/DependenciesLoaderPage.js'),
+};
+
+/** Children of the /app/ layout (requires login). */
+export const appRoutes: ScreenRoute[] = [
+  {
+    path: '',
+    name: 'Home',
+    module: null,
+    title: 'Inicio',
+    lazy: () => import('../features/home/pages/HomePage.js'),
+  },
+  {
+    path: 'dashboard',
+    name: 'Dashboard',
+    module: null,
+    title: 'Dashboard',
+    lazy: () => import('../features/dashboard/pages/DashboardPage.js'),
+  },
+  // Precios
+  {
+    path: 'dpm-by-brand',
+    name: 'DpmByBrand',
+    module: 'dpm',
+    title: 'Competitividad por marca',
+    lazy: () => import('../features/pricing/pages/DpmPage.js'),
+  },
+  {
+    path: 'dpm-by-classification',
+    name: 'DpmByClassification',
+    module: 'dpm',
+    title: 'Competitividad por clasificación',
+    lazy: () => import('../features/pricing/pages/DpmPage.js'),
+  },
+  {
+    path: 'dpm-by-ecommerce',
+    name: 'DpmByEcommerce',
+    module: 'dpm',
+    title: 'Competitividad por eCommerce',
+    lazy: () => import('../features/pricing/pages/DpmPage.js'),
+  },
+  {
+    path: 'navigation-by-ecommerce',
+    name: 'NavigationByEcommerce',
+    module: 'ecommerce_navigation',
+    title: 'Precios por eCommerce',
+    lazy: () => import('../features/pricing/pages/NavigationPage.js'),
+  },
+  {
+    path: 'brand-price-comparator',
+    name: 'BrandPriceComparator',
+    module: null,
+    title: 'Comparador de precios de marca',
+    lazy: comingSoon,
+  },
+  // Surtido
+  {
+    path: 'assortment-by-brand',
+    name: 'AssortmentByBrand',
+    module: 'assortment',
+    title: 'Surtido por marca',
+    lazy: comingSoon,
+  },
+  {
+    path: 'assortment-by-ecommerce',
+    name: 'AssortmentByEcommerce',
+    module: 'assortment',
+    title: 'Surtido por eCommerce',
+    lazy: comingSoon,
+  },
+  {
+    path: 'assortment-by-stock',
+    name: 'AssortmentByStock',
+    module: 'assortment',
+    title: 'Cambio de disponibilidad',
+    lazy: comingSoon,
+  },
+  // Promociones
+  {
+    path: 'promotions-by-day',
+    name: 'PromotionsByDay',
+    module: 'promotions',
+    title: 'Promociones por día',
+    lazy: comingSoon,
+  },
+  {
+    path: 'promotions-by-duration',
+    name: 'PromotionsByDuration',
+    module: 'promotions',
+    title: 'Promociones por duración',
+    lazy: comingSoon,
+  },
+  {
+    path: 'promotions-by-range',
+    name: 'PromotionsByRange',
+    module: 'promotions',
+    title: 'Promociones por rango de precios',
+    lazy: comingSoon,
+  },
+  {
+    path: 'promotions-by-scatter-plot',
+    name: 'PromotionsByScatterPlot',
+    module: 'promotions',
+    title: 'Dispersión de precios',
+    lazy: comingSoon,
+  },
+  {
+    path: 'promotions-by-type',
+    name: 'PromotionsByType',
+    module: 'promotions',
+    title: 'Promociones por formato',
+    lazy: comingSoon,
+  },
+  // Imágenes
+  {
+    path: 'image-verification',
+    name: 'ImageVerification',
+    module: 'image_verification',
+    title: 'Verificación de imágenes',
+    lazy: comingSoon,
+  },
+  // Producto
+  {
+    path: 'product/:id',
+    name: 'ProductDetail',
+    module: null,
+    title: 'Detalle de producto',
+    lazy: () => import('../features/product-detail/pages/ProductDetailPage.js'),
+  },
+  {
+    path: 'product-list',
+    name: 'ProductList',
+    module: null,
+    title: 'Lista de productos',
+    lazy: () => import('../features/product-list/pages/ProductListPage.js'),
+  },
+  {
+    path: 'qmi-detail',
+    name: 'QmiDetail',
+    module: null,
+    title: 'Detalle de producto (QMI)',
+    lazy: () => import('../features/product-detail/pages/QmiDetailPage.js'),
+  },
+  {
+    path: 'qmp-detail',
+    name: 'QmpDetail',
+    module: null,
+    title: 'Detalle de producto (QMP)',
+    lazy: () => import('../features/product-detail/pages/QmpDetailPage.js'),
+  },
+  // Reportes, perfil, notificaciones
+  { path: 'reports', name: 'Reports', module: 'reports', title: 'Reportes', lazy: comingSoon },
+  {
+    path: 'user-profile',
+    name: 'UserProfile',
+    module: null,
+    title: 'Perfil de usuario',
+    lazy: () => import('../features/profile/pages/UserProfilePage.js'),
+  },
+  { path: 'notifications', name: 'Notifications', module: null, title: 'Notificaciones', lazy: comingSoon },
+  {
+    path: 'notifications-subscriptions',
+    name: 'NotificationsSubscriptions',
+    module: null,
+    title: 'Suscripciones a notificaciones',
+    lazy: comingSoon,
+  },
+];
+
+/** Registry entry of an /app/ screen by its path segment ('dpm-by-brand'). */
+export function appRoute(path: string): ScreenRoute {
+  const found = appRoutes.find((r) => r.path === path);
+  if (!found) throw new Error(`Ruta no registrada: ${path}`);
+  return found;
+}
+
+/** Title of an /app/ screen by path segment. */
+export function routeTitle(path: string): string {
+  return appRoutes.find((r) => r.path === path)?.title ?? '';
+}
+
+/** Route metadata available to every screen through useMatches() (see useRouteMeta). */
+export interface RouteHandle {
+  name: string;
+  title: string;
+  module: ModuleCode | null;
+}

@@ -1,0 +1,119 @@
+import { esES } from '@mui/material/locale';
+import { alpha, createTheme } from '@mui/material/styles';
+
+// Vigía's look: purple primary, pink secondary, quiet surfaces, compact tables with tabular numbers.
+
+export const BRAND = {
+  purple: '#6a1b9a',
+  purpleDark: '#4a148c',
+  purpleLight: '#9c4dcc',
+  pink: '#d81b60',
+  pinkLight: '#ff5c8d',
+  ink: '#1f1535',
+  surface: '#f6f4fa',
+  /** The brand gradient (login panel, product mark). */
+  gradient: 'linear-gradient(135deg, #4a148c 0%, #6a1b9a 42%, #ad1457 78%, #d81b60 100%)',
+} as const;
+
+const FONT =
+  '"Inter", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif';
+
+export const theme = createTheme(
+  {
+    palette: {
+      mode: 'light',
+      primary: { main: BRAND.purple, dark: BRAND.purpleDark, light: BRAND.purpleLight, contrastText: '#fff' },
+      secondary: { main: BRAND.pink, light: BRAND.pinkLight, contrastText: '#fff' },
+      success: { main: '#2e7d32' },
+      warning: { main: '#ed6c02' },
+      error: { main: '#d32f2f' },
+      background: { default: BRAND.surface, paper: '#ffffff' },
+      text: { primary: BRAND.ink, secondary: '#5f5673' },
+      divider: 'rgba(74, 20, 140, 0.12)',
+    },
+    shape: { borderRadius: 10 },
+    typography: {
+      fontFamily: FONT,
+      fontSize: 14,
+      h1: { fontSize: '2rem', fontWeight: 700, letterSpacing: '-0.02em' },
+      h2: { fontSize: '1.6rem', fontWeight: 700, letterSpacing: '-0.01em' },
+      h3: { fontSize: '1.35rem', fontWeight: 700 },
+      h4: { fontSize: '1.5rem', fontWeight: 700, letterSpacing: '-0.01em' },
+      h5: { fontSize: '1.15rem', fontWeight: 650 },
+      h6: { fontSize: '1rem', fontWeight: 650 },
+      subtitle1: { fontWeight: 600 },
+      subtitle2: { fontWeight: 600, fontSize: '0.8125rem' },
+      overline: { fontWeight: 700, letterSpacing: '0.08em', fontSize: '0.6875rem' },
+      button: { textTransform: 'none', fontWeight: 600 },
+    },
+    components: {
+      MuiCssBaseline: {
+        styleOverrides: {
+          body: { WebkitFontSmoothing: 'antialiased' },
+          '.num, td.num, th.num': { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
+        },
+      },
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { borderRadius: 8, paddingInline: 16 } },
+      },
+      MuiPaper: {
+        defaultProps: { elevation: 0 },
+        styleOverrides: { outlined: { borderColor: 'rgba(74, 20, 140, 0.12)' } },
+      },
+      MuiCard: {
+        defaultProps: { variant: 'outlined' },
+        styleOverrides: { root: { borderRadius: 14 } },
+      },
+      MuiAppBar: { defaultProps: { elevation: 0 } },
+      MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
+      MuiSelect: { defaultProps: { size: 'small' } },
+      MuiFormControl: { defaultProps: { size: 'small' } },
+      MuiTable: { defaultProps: { size: 'small' } },
+      MuiTableCell: {
+        styleOverrides: {
+          root: { fontVariantNumeric: 'tabular-nums', borderColor: 'rgba(74, 20, 140, 0.08)' },
+          head: {
+            fontWeight: 650,
+            fontSize: '0.75rem',
+            textTransform: 'uppercase',
+            letterSpacing: '0.04em',
+            color: '#5f5673',
+            backgroundColor: '#faf8fd',
+          },
+          sizeSmall: { paddingTop: 6, paddingBottom: 6 },
+        },
+      },
+      MuiTableRow: {
+        styleOverrides: {
+          root: { '&.MuiTableRow-hover:hover': { backgroundColor: alpha(BRAND.purple, 0.04) } },
+        },
+      },
+      MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
+      MuiTooltip: { defaultProps: { arrow: true } },
+      MuiLinearProgress: { styleOverrides: { root: { borderRadius: 4 } } },
+      MuiDialog: { styleOverrides: { paper: { borderRadius: 16 } } },
+      MuiListItemButton: {
+        styleOverrides: {
+          root: {
+            borderRadius: 8,
+            '&.Mui-selected': {
+              backgroundColor: alpha(BRAND.purple, 0.1),
+              color: BRAND.purple,
+              '& .MuiListItemIcon-root': { color: BRAND.purple },
+            },
+            '&.Mui-selected:hover': { backgroundColor: alpha(BRAND.purple, 0.14) },
+          },
+        },
+      },
+    },
+  },
+  esES,
+);
+
+/** sx for numeric table cells and figures: right-aligned, tabular digits. */
+export const numericSx = {
+  textAlign: 'right',
+  fontVariantNumeric: 'tabular-nums',
+  whiteSpace: 'nowrap',
+} as const;

@@ -1,0 +1,33 @@
+// Colours of chart series that carry none of their own (sellers carry theirs). Purple/pink first, then
+// hues far enough apart to tell eight series apart.
+export const SERIES_PALETTE = [
+  '#7B1FA2',
+  '#E91E63',
+  '#3949AB',
+  '#00897B',
+  '#F4511E',
+  '#6D4C41',
+  '#C0CA33',
+  '#546E7A',
+] as const;
+
+/** Series colour: the item's own colour when valid, else the palette's colour at that index. */
+export function seriesColor(color: string | null | undefined, index: number): string {
+  if (color && /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test(color)) return color;
+  return SERIES_PALETTE[index % SERIES_PALETTE.length];
+}
+
+/** `#rrggbb` (or `#rgb`) with an alpha, as rgba(). Anything else is returned unchanged. */
+export function withAlpha(color: string, alpha: number): string {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color);
+  if (!m) return color;
+  const hex =
+    m[1].length === 3
+      ? m[1]
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : m[1];
+  const n = Number.parseInt(hex, 16);
+  return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
+}

@@ -1,0 +1,184 @@
+import {
+  buildPricingQuery,
+  checkPriceRange,
+  type FilterError,
+  type Filters,
+  type PriceRangeState,
+  runSearch,
+  type SearchKind,
+  validateFilters,
+} from '@vigia/domain';
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  clearUrlFilters,
+  FILTER_URL_KEYS,
+  type PanelSelection,
+  readUrlFilters,
+  type SelectionDefaults,
+  toFilterSelection,
+  type UrlFilters,
+  writeUrlFilters,
+} from './filter-url.js';
+
+// The seed's search flow (001 §4) for a screen whose filters live in the URL:
+//   1. compute the filters from the panel and validate them;
+//   2. invalid → mark the fields, send nothing;
+//   3. valid → clear the items, check the price range, set the filters (the URL), request (the screen's
+//      queries are keyed on the URL's filters, so setting them requests; resubmitting the same filters
+//      refetches).
+// A link opened with filters is validated the same way before anything is requested.
+
+export interface UseFilterSearchOptions {
+  kind: SearchKind;
+  defaults: SelectionDefaults;
+  /** False until the settings (pivot, currency, competitors) are known: nothing is validated or sent. */
+  ready: boolean;
+  /** URL keys a new search removes (e.g. a cursor or page). */
+  resetKeys?: readonly string[];
+  /** "Clear the items": the screen drops accumulated pages / cursors. */
+  onClearItems?: () => void;
+  /** The same filters were submitted again: refetch. */
+  onResubmit?: () => void;
+}
+
+export interface FilterSearch {
+  /** Filters as the URL holds them. */
+  url: UrlFilters;
+  /** A string that changes whenever the URL's filters change (for effects and keys). */
+  urlKey: string;
+  defaults: SelectionDefaults;
+  /** The validated request filters of the URL; null while not ready or invalid. */
+  filters: Filters | null;
+  /** Errors to mark in the panel (last submission, else the URL's own). */
+  errors: FilterError[];
+  submit: (
+    selection: PanelSelection,
+    range: [number, number] | null,
+    bounds?: { min: number; max: number },
+  ) => boolean;
+  clear: () => void;
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  const sa = [...a].sort((x, y) => x - y);
+  const sb = [...b].sort((x, y) => x - y);
+  return sa.every((v, i) => v === sb[i]);
+}
+
+function urlRangeState(url: UrlFilters): PriceRangeState {
+  const r = url.priceRange;
+  if (!r) return { pending: false, ready: false, active: false };
+  return {
+    pending: false,
+    ready: true,
+    active: true,
+    minPrice: r.minPrice,
+    maxPrice: r.maxPrice,
+    minSetting: r.minSetting ?? r.minPrice,
+    maxSetting: r.maxSetting ?? r.maxPrice,
+  };
+}
+
+export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
+  const [params, setParams] = useSearchParams();
+  const [submitErrors, setSubmitErrors] = useState<FilterError[] | null>(null);
+  const optsRef = useRef(opts);
+  optsRef.current = opts;
+
+  const urlKey = useMemo(() => {
+    const only = new URLSearchParams();
+    for (const k of [...FILTER_URL_KEYS, 'match', 'stockOut']) {
+      const v = params.get(k);
+      if (v !== null) only.set(k, v);
+    }
+    return only.toString();
+  }, [params]);
+  const url = useMemo(() => readUrlFilters(new URLSearchParams(urlKey)), [urlKey]);
+
+  const { defaults, kind, ready } = opts;
+  const sellersKey = defaults.sellers.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for defaults.sellers
+  const applied = useMemo(() => {
+    if (!ready) return { filters: null, errors: [] as FilterError[] };
+    const query = buildPricingQuery(toFilterSelection(url.selection, defaults), urlRangeState(url));
+    const v = validateFilters(query, kind);
+    return v.valid
+      ? { filters: v.filters, errors: [] as FilterError[] }
+      : { filters: null, errors: v.errors };
+  }, [
+    url,
+    ready,
+    kind,
+    defaults.currency,
+    sellersKey,
+    defaults.pivotId,
+    defaults.priceMode,
+    defaults.mpiValue,
+  ]);
+
+  const submit = useCallback<FilterSearch['submit']>(
+    (selection, range, bounds) => {
+      const o = optsRef.current;
+      // An explicit pick equal to the top bar's competitors is the default: keep the URL clean.
+      const normalised: PanelSelection = sameIds(selection.sellersIds, o.defaults.sellers)
+        ? { ...selection, sellersIds: [] }
+        : selection;
+      let ok = false;
+      void runSearch(toFilterSelection(normalised, o.defaults), o.kind, {
+        setError: (errors) => setSubmitErrors(errors),
+        clearItems: () => o.onClearItems?.(),
+        checkPriceRange: () =>
+          checkPriceRange(
+            range
+              ? {
+                  pending: false,
+                  ready: true,
+                  active: true,
+                  minSetting: bounds?.min ?? range[0],
+                  maxSetting: bounds?.max ?? range[1],
+                  minPrice: range[0],
+                  maxPrice: range[1],
+                }
+              : { pending: false, ready: !!bounds, active: false },
+          ),
+        setFilters: (query) => {
+          ok = true;
+          setSubmitErrors(null);
+          const priceRange =
+            query.minPrice !== undefined && query.maxPrice !== undefined
+              ? {
+                  minPrice: Number(query.minPrice),
+                  maxPrice: Number(query.maxPrice),
+                  minSetting: query.minSetting === undefined ? undefined : Number(query.minSetting),
+                  maxSetting: query.maxSetting === undefined ? undefined : Number(query.maxSetting),
+                }
+              : null;
+          const next = writeUrlFilters(params, { selection: normalised, priceRange }, o.resetKeys);
+          if (next.toString() === params.toString()) o.onResubmit?.();
+          else setParams(next);
+        },
+        request: async () => undefined,
+      });
+      return ok;
+    },
+    [params, setParams],
+  );
+
+  const clear = useCallback(() => {
+    setSubmitErrors(null);
+    optsRef.current.onClearItems?.();
+    setParams(clearUrlFilters(params, optsRef.current.resetKeys));
+  }, [params, setParams]);
+
+  return {
+    url,
+    urlKey,
+    defaults,
+    filters: applied.filters,
+    errors: submitErrors ?? applied.errors,
+    submit,
+    clear,
+  };
+}

@@ -1,0 +1,86 @@
+import { MODULE_CODES } from '@vigia/domain';
+import { describe, expect, it } from 'vitest';
+import { isActiveLink, type NavEntry, visibleMenu } from './nav-model.js';
+
+const labels = (menu: NavEntry[]) => menu.map((e) => e.label);
+const group = (menu: NavEntry[], label: string) => {
+  const g = menu.find((e) => e.label === label);
+  return g?.kind === 'group' ? g.items.map((i) => i.to) : undefined;
+};
+
+describe('visibleMenu', () => {
+  it('every module: all groups in the seed order', () => {
+    expect(labels(visibleMenu(MODULE_CODES))).toEqual([
+      'Inicio',
+      'Dashboard',
+      'Precios',
+      'Promociones',
+      'Surtido',
+      'Imágenes',
+      'Reportes',
+      'Lista de productos',
+      'Notificaciones',
+    ]);
+  });
+
+  it('no module: only the ungated entries', () => {
+    expect(labels(visibleMenu([]))).toEqual(['Inicio', 'Dashboard', 'Lista de productos', 'Notificaciones']);
+  });
+
+  it('Precios shows dpm items for dpm and navigation items for ecommerce_navigation', () => {
+    expect(group(visibleMenu(['dpm']), 'Precios')).toEqual([
+      '/app/dpm-by-brand',
+      '/app/dpm-by-classification',
+      '/app/dpm-by-ecommerce',
+    ]);
+    expect(group(visibleMenu(['ecommerce_navigation']), 'Precios')).toEqual([
+      '/app/navigation-by-ecommerce',
+      '/app/navigation-by-ecommerce?view=comparator',
+    ]);
+  });
+
+  it('each other group follows its module', () => {
+    expect(group(visibleMenu(['promotions']), 'Promociones')).toHaveLength(5);
+    expect(group(visibleMenu(['assortment']), 'Surtido')).toHaveLength(3);
+    // Groups of a single item are plain links named after the group.
+    expect(visibleMenu(['image_verification']).find((e) => e.label === 'Imágenes')).toMatchObject({
+      kind: 'link',
+      to: '/app/image-verification',
+    });
+    expect(visibleMenu(['reports']).find((e) => e.label === 'Reportes')).toMatchObject({
+      kind: 'link',
+      to: '/app/reports',
+    });
+    expect(labels(visibleMenu(['reports']))).not.toContain('Promociones');
+  });
+});
+
+describe('isActiveLink', () => {
+  const menu = visibleMenu(MODULE_CODES);
+  const prices = menu.find((e) => e.kind === 'group' && e.id === 'prices');
+  const items = prices?.kind === 'group' ? prices.items : [];
+  const nav = items.find((i) => i.to === '/app/navigation-by-ecommerce');
+  const comparator = items.find((i) => i.to.includes('comparator'));
+
+  it('matches the path, ignoring a trailing slash', () => {
+    const home = menu[0];
+    if (home.kind !== 'link') throw new Error('Inicio is a link');
+    expect(isActiveLink(home, '/app/', '')).toBe(true);
+    expect(isActiveLink(home, '/app', '')).toBe(true);
+    expect(isActiveLink(home, '/app/dashboard', '')).toBe(false);
+  });
+
+  it('tells the comparator view from the navigation screen', () => {
+    if (!nav || !comparator) throw new Error('missing items');
+    expect(isActiveLink(nav, '/app/navigation-by-ecommerce', '?page=2')).toBe(true);
+    expect(isActiveLink(comparator, '/app/navigation-by-ecommerce', '?page=2')).toBe(false);
+    expect(isActiveLink(comparator, '/app/navigation-by-ecommerce', '?view=comparator')).toBe(true);
+    expect(isActiveLink(nav, '/app/navigation-by-ecommerce', '?view=comparator')).toBe(false);
+  });
+
+  it('Notificaciones is also current on its subscriptions page', () => {
+    const n = menu.find((e) => e.label === 'Notificaciones');
+    if (n?.kind !== 'link') throw new Error('Notificaciones is a link');
+    expect(isActiveLink(n, '/app/notifications-subscriptions', '')).toBe(true);
+  });
+});

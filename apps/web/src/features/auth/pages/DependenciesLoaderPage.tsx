@@ -1,0 +1,120 @@
+import CheckCircleRoundedIcon from '@mui/icons-material/CheckCircleRounded';
+import ErrorOutlineRoundedIcon from '@mui/icons-material/ErrorOutlineRounded';
+import RadioButtonUncheckedRoundedIcon from '@mui/icons-material/RadioButtonUncheckedRounded';
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { BRAND } from '../../../app/theme.js';
+import { ProductMark } from '../../../components/shell/ProductMark.js';
+import { CORE_LICENSE_QUERIES, licenseQueries } from '../../../lib/license.js';
+import { PATHS } from '../../../lib/paths.js';
+import { queryClient } from '../../../lib/query-client.js';
+import { getUser } from '../../../lib/session.js';
+import { readUserSettings, resolveUserSettings } from '../../../lib/settings.js';
+import { localStore } from '../../../lib/storage.js';
+import { T } from '../../../lib/texts.js';
+
+type StepState = 'waiting' | 'loading' | 'done' | 'failed';
+const STEPS = [...CORE_LICENSE_QUERIES.map((q) => q.label), 'Marcas'];
+
+/** Fetches one cached query; errors are only logged (seed 000 §8). */
+async function load(label: string, run: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await run();
+    return true;
+  } catch (error) {
+    console.error(`Error cargando ${label}`, error);
+    return false;
+  }
+}
+
+/**
+ * /dependencies-loader: after login, loads the license data (currencies, pivots, role modules, sellers,
+ * sellers by country, app configuration, brands) into the query cache, then opens /app/.
+ */
+export default function DependenciesLoaderPage() {
+  const navigate = useNavigate();
+  const [states, setStates] = useState<StepState[]>(() => STEPS.map(() => 'waiting'));
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const mark = (i: number, s: StepState) => setStates((prev) => prev.map((p, j) => (j === i ? s : p)));
+    void (async () => {
+      for (const [i, q] of CORE_LICENSE_QUERIES.entries()) {
+        mark(i, 'loading');
+        const ok = await load(q.label, () => q.fetch(queryClient));
+        mark(i, ok ? 'done' : 'failed');
+      }
+      // Brands of the pivot and the competitors the user compares against.
+      const brandsStep = STEPS.length - 1;
+      mark(brandsStep, 'loading');
+      const user = getUser();
+      const pivots = queryClient.getQueryData(licenseQueries.pivots().queryKey);
+      const currencies = queryClient.getQueryData(licenseQueries.currencies().queryKey);
+      const sellers = queryClient.getQueryData(licenseQueries.sellers().queryKey);
+      const settings = resolveUserSettings(user ? readUserSettings(localStore(), user.email) : null, user, {
+        pivots: pivots?.length ? pivots.map((p) => p.id) : null,
+        currencies: currencies?.length ? currencies.map((c) => c.acronym) : null,
+        sellers: sellers?.length ? sellers.map((s) => s.id) : null,
+      });
+      const ids = [...(settings.seller !== null ? [settings.seller] : []), ...settings.selectedSellers];
+      const ok =
+        ids.length === 0 || (await load('Marcas', () => queryClient.fetchQuery(licenseQueries.brands(ids))));
+      mark(brandsStep, ok ? 'done' : 'failed');
+      navigate(PATHS.home, { replace: true });
+    })();
+  }, [navigate]);
+
+  const finished = states.filter((s) => s === 'done' || s === 'failed').length;
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', p: 2, background: BRAND.gradient }}>
+      <Paper
+        sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 4.5 }, borderRadius: 4, textAlign: 'center' }}
+      >
+        <Box sx={{ display: 'flex', justifyContent: 'center', mb: 2 }}>
+          <ProductMark size={56} />
+        </Box>
+        <Typography variant="h5" component="h1">
+          {T.loadingTitle}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, mb: 3 }}>
+          {T.loadingSubtitle}
+        </Typography>
+        <LinearProgress
+          variant="determinate"
+          value={(finished / STEPS.length) * 100}
+          aria-label={T.loadingTitle}
+          sx={{ height: 8, mb: 3 }}
+        />
+        <Box
+          component="ul"
+          sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1, textAlign: 'left' }}
+        >
+          {STEPS.map((label, i) => (
+            <Box
+              component="li"
+              key={label}
+              sx={{ display: 'flex', alignItems: 'center', gap: 1.5, fontSize: 14 }}
+            >
+              {states[i] === 'done' && <CheckCircleRoundedIcon color="success" fontSize="small" />}
+              {states[i] === 'failed' && <ErrorOutlineRoundedIcon color="warning" fontSize="small" />}
+              {states[i] === 'loading' && <CircularProgress size={18} />}
+              {states[i] === 'waiting' && (
+                <RadioButtonUncheckedRoundedIcon color="disabled" fontSize="small" />
+              )}
+              <Typography variant="body2" color={states[i] === 'waiting' ? 'text.secondary' : 'text.primary'}>
+                {label}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </Paper>
+    </Box>
+  );
+}

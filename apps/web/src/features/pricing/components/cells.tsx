@@ -1,0 +1,171 @@
+import { Box, Link, Stack, TableCell, Typography } from '@mui/material';
+import {
+  availabilityText,
+  type CompetitorPrice,
+  formatDate,
+  formatNumber,
+  MESSAGES,
+  type PricingItem,
+} from '@vigia/domain';
+import { NumberCell, ProductLink, ProductThumb } from '../../../components/data/DataTable.js';
+import { PriceCell, type PriceTone } from '../../../components/data/PriceCell.js';
+import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
+import { PRICING_TEXT } from '../lib/texts.js';
+
+/** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
+export function ProductCell({ item, width = 320 }: { item: PricingItem; width?: number }) {
+  const sub = [item.sku ? `${PRICING_TEXT.sku} ${item.sku}` : null, item.brand?.name]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <TableCell sx={{ minWidth: width, maxWidth: width + 80 }}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+        <ProductThumb src={item.image_url} alt={item.name} />
+        <Box sx={{ minWidth: 0 }}>
+          <ProductLink id={item.id} name={item.name} maxWidth={width} />
+          {sub && (
+            <Typography variant="caption" component="div" sx={{ color: 'text.secondary' }} noWrap>
+              {sub}
+            </Typography>
+          )}
+        </Box>
+      </Stack>
+    </TableCell>
+  );
+}
+
+/** Signed percentage: '+12,3%' / '-4,0%'; positive (I am dearer) in red, negative in the accent. */
+export function DifferenceText({ value }: { value: number | null }) {
+  if (value === null)
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        —
+      </Box>
+    );
+  const sign = value > 0.05 ? '+' : '';
+  return (
+    <Box
+      component="span"
+      sx={{
+        fontWeight: 600,
+        color: value > 0.05 ? 'error.main' : value < -0.05 ? 'secondary.dark' : 'text.secondary',
+      }}
+    >
+      {`${sign}${formatNumber(value, 1)}%`}
+    </Box>
+  );
+}
+
+export function IndexText({ value }: { value: number | null }) {
+  if (value === null)
+    return (
+      <Box component="span" sx={{ color: 'text.disabled' }}>
+        —
+      </Box>
+    );
+  return <>{formatNumber(value, 1)}</>;
+}
+
+function availabilityColor(text: string): string {
+  return text === MESSAGES.available ? 'success.main' : 'text.disabled';
+}
+
+/** My price: the price (grey when historical), its type and, when not current, my availability. */
+export function MyPriceCell({
+  item,
+  tone,
+  currency,
+}: {
+  item: PricingItem;
+  tone: PriceTone;
+  currency: string;
+}) {
+  const availability = availabilityText(item);
+  return (
+    <NumberCell sx={{ bgcolor: 'rgba(106, 27, 154, 0.035)' }}>
+      <PriceCell
+        value={item.my_price}
+        currency={currency}
+        tone={tone}
+        hint={item.historical ? `Visto por última vez el ${formatDate(item.last_seen)}` : undefined}
+      >
+        <PriceTypeChip type={item.price_type} />
+        {availability !== MESSAGES.available && (
+          <Typography variant="caption" sx={{ color: availabilityColor(availability) }}>
+            {availability}
+          </Typography>
+        )}
+      </PriceCell>
+    </NumberCell>
+  );
+}
+
+/** A competitor's price in a row: highlighted price, price-type chip and availability (or a dash). */
+export function CompetitorCell({
+  competitor,
+  tone,
+  currency,
+  detailed = true,
+}: {
+  competitor: CompetitorPrice | undefined;
+  tone: PriceTone;
+  currency: string;
+  detailed?: boolean;
+}) {
+  if (!competitor || competitor.price === null) {
+    return (
+      <NumberCell>
+        <Box component="span" sx={{ color: 'text.disabled' }} title="Sin match en este eCommerce">
+          —
+        </Box>
+      </NumberCell>
+    );
+  }
+  const availability = availabilityText(competitor);
+  const hint = competitor.historical
+    ? `Visto por última vez el ${formatDate(competitor.last_seen)}`
+    : undefined;
+  return (
+    <NumberCell>
+      <PriceCell value={competitor.price} currency={currency} tone={tone} hint={hint}>
+        {detailed && (
+          <>
+            <PriceTypeChip type={competitor.price_type} />
+            <Typography variant="caption" sx={{ color: availabilityColor(availability), lineHeight: 1.2 }}>
+              {competitor.url ? (
+                <Link
+                  href={competitor.url}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  color="inherit"
+                  underline="hover"
+                  title={`Abrir en ${competitor.seller_name}`}
+                >
+                  {availability}
+                </Link>
+              ) : (
+                availability
+              )}
+            </Typography>
+          </>
+        )}
+      </PriceCell>
+    </NumberCell>
+  );
+}
+
+/** Header text of a competitor column: a colour dot and the seller's name. */
+export function SellerLabel({ name, color }: { name: string; color?: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, whiteSpace: 'nowrap' }}
+    >
+      <Box
+        component="span"
+        sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: color ?? 'grey.400', flex: '0 0 auto' }}
+      />
+      {name}
+    </Box>
+  );
+}

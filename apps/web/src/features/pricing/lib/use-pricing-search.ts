@@ -1,0 +1,82 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_PRICE_MODE } from '@vigia/domain';
+import { useMemo } from 'react';
+import { type FilterSearch, useFilterSearch } from '../../../components/filters/index.js';
+import { useHasModule, useLicense } from '../../../lib/license.js';
+import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+import { pricingKeys } from '../api/keys.js';
+import type { PricingScope } from '../api/queries.js';
+import { usePriceRangeScores } from '../api/queries.js';
+
+export interface PricingSearch {
+  search: FilterSearch;
+  scope: PricingScope;
+  currency: string;
+  /** Slider bounds for the filter panel. */
+  priceRange: { bounds?: { min: number; max: number }; pending: boolean } | undefined;
+  /** The settings / license are still loading. */
+  preparing: boolean;
+}
+
+/**
+ * Filters of a pricing screen: the URL's filters completed with the user's settings (pivot, currency,
+ * competitors from the top bar), validated; plus the price-range scores for the slider.
+ */
+export function usePricingSearch(opts: {
+  mpiValue: number;
+  resetKeys?: readonly string[];
+  onClearItems?: () => void;
+}): PricingSearch {
+  const settings = useUserSettings();
+  const license = useLicense();
+  const queryClient = useQueryClient();
+  const canScorePrices = useHasModule('ecommerce_navigation');
+  const sellersKey = settings.selectedSellers.join(',');
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
+  const defaults = useMemo(
+    () => ({
+      currency: settings.currency,
+      sellers: settings.selectedSellers,
+      pivotId: settings.pivotId,
+      priceMode: DEFAULT_PRICE_MODE,
+      mpiValue: opts.mpiValue,
+    }),
+    [settings.currency, sellersKey, settings.pivotId, opts.mpiValue],
+  );
+  const ready = license.loaded && settings.pivotId !== null;
+
+  const search = useFilterSearch({
+    kind: 'pricing',
+    defaults,
+    ready,
+    resetKeys: opts.resetKeys,
+    onClearItems: opts.onClearItems,
+    onResubmit: () => void queryClient.invalidateQueries({ queryKey: pricingKeys.all }),
+  });
+
+  const scope: PricingScope = useMemo(
+    () => ({
+      settings: settingsKey(settings),
+      pivotId: settings.pivotId,
+      filters: search.filters,
+    }),
+    [settings, search.filters],
+  );
+
+  const scores = usePriceRangeScores(scope, canScorePrices);
+  const bounds =
+    scores.data && scores.data.min_price !== null && scores.data.max_price !== null
+      ? { min: scores.data.min_price, max: scores.data.max_price }
+      : undefined;
+
+  return {
+    search,
+    scope,
+    currency: (search.filters?.currency as string | undefined) ?? settings.currency,
+    priceRange: canScorePrices
+      ? { bounds, pending: scores.isPending && scores.fetchStatus !== 'idle' }
+      : undefined,
+    preparing: !ready,
+  };
+}

@@ -1,0 +1,37 @@
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import Box from '@mui/material/Box';
+import type { PriceVariation } from '@vigia/domain';
+
+const ARROW_LABEL = { up: 'Variación positiva', down: 'Variación negativa', none: 'Sin variación' } as const;
+
+/** The seed's price variation: arrow (none / up / down) and the signed percentage, as the domain computes it. */
+export function VariationBadge({ variation }: { variation: PriceVariation }) {
+  if (variation.variation === null) {
+    return (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        Sin variación registrada
+      </Box>
+    );
+  }
+  return (
+    <Box
+      component="span"
+      title="Variación respecto del precio anterior: 100 × (1 − actual / anterior)"
+      aria-label={`${ARROW_LABEL[variation.arrow]}: ${variation.text}`}
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.25,
+        fontWeight: 700,
+        fontVariantNumeric: 'tabular-nums',
+        // 100 × (1 − actual / anterior): the sign reads opposite to the price move, so no good/bad colour.
+        color: variation.arrow === 'none' ? 'text.secondary' : 'text.primary',
+      }}
+    >
+      {variation.arrow === 'up' && <ArrowUpwardIcon sx={{ fontSize: 15 }} aria-hidden />}
+      {variation.arrow === 'down' && <ArrowDownwardIcon sx={{ fontSize: 15 }} aria-hidden />}
+      {variation.text}
+    </Box>
+  );
+}

@@ -1,0 +1,69 @@
+import { PRODUCT_LIST_SORTS } from '@vigia/domain';
+import type { ProductListSort } from './api/queries.js';
+
+// The list's search criteria live in the URL (shareable, survive a reload): q, sort, order, seller,
+// match, stock. Parsing is forgiving: anything unknown falls back to the default.
+
+export type SellerScope = 'pivot' | 'all' | number;
+export type TriState = 'all' | 'yes' | 'no';
+
+export interface ListCriteria {
+  search: string;
+  sort: ProductListSort;
+  order: 'asc' | 'desc';
+  seller: SellerScope;
+  match: TriState;
+  stock: TriState;
+}
+
+export const DEFAULT_CRITERIA: ListCriteria = {
+  search: '',
+  sort: 'name',
+  order: 'asc',
+  seller: 'pivot',
+  match: 'all',
+  stock: 'all',
+};
+
+const tri = (v: string | null): TriState => (v === 'yes' || v === 'no' ? v : 'all');
+
+export function parseCriteria(params: URLSearchParams): ListCriteria {
+  const sort = params.get('sort');
+  const seller = params.get('seller');
+  const sellerId = Number(seller);
+  return {
+    search: (params.get('q') ?? '').slice(0, 200),
+    sort: (PRODUCT_LIST_SORTS as readonly string[]).includes(sort ?? '')
+      ? (sort as ProductListSort)
+      : DEFAULT_CRITERIA.sort,
+    order: params.get('order') === 'desc' ? 'desc' : 'asc',
+    seller: seller === 'all' ? 'all' : Number.isInteger(sellerId) && sellerId > 0 ? sellerId : 'pivot',
+    match: tri(params.get('match')),
+    stock: tri(params.get('stock')),
+  };
+}
+
+/** URL parameters of the criteria; defaults are left out. */
+export function criteriaToParams(c: ListCriteria): URLSearchParams {
+  const p = new URLSearchParams();
+  if (c.search) p.set('q', c.search);
+  if (c.sort !== DEFAULT_CRITERIA.sort) p.set('sort', c.sort);
+  if (c.order !== DEFAULT_CRITERIA.order) p.set('order', c.order);
+  if (c.seller !== 'pivot') p.set('seller', String(c.seller));
+  if (c.match !== 'all') p.set('match', c.match);
+  if (c.stock !== 'all') p.set('stock', c.stock);
+  return p;
+}
+
+/** Sellers sent to the list call: none = the pivot only; 'all' = the pivot and every competitor. */
+export function sellersFor(
+  scope: SellerScope,
+  pivotId: number | null,
+  competitors: readonly number[],
+): number[] {
+  if (scope === 'pivot') return [];
+  if (scope === 'all') return [...(pivotId ? [pivotId] : []), ...competitors].sort((a, b) => a - b);
+  return [scope];
+}
+
+export const triToBool = (t: TriState): boolean | undefined => (t === 'all' ? undefined : t === 'yes');

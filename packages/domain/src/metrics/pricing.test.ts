@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import {
+  computeHeadToHead,
+  computePriceSplit,
+  computePricingKpis,
+  convertPrice,
+  differencePct,
+  effectivePriceFor,
+  mpiBucket,
+  priceIndex,
+  rankingIcon,
+  rankingPosition,
+} from './pricing.js';
+
+// Hand-computed values of docs/metrics.md "Pricing" (the same worked example as the API tests).
+
+describe('effective price per price mode', () => {
+  const p = { normal: 1000, sale: 900, exclusive: 850 };
+  it('NORMAL_SALE_EXCLUSIVE_PRICE: lowest of the three present', () => {
+    expect(effectivePriceFor(p, 'NORMAL_SALE_EXCLUSIVE_PRICE')).toBe(850);
+    expect(effectivePriceFor({ normal: 1000, sale: null, exclusive: 0 }, 'NORMAL_SALE_EXCLUSIVE_PRICE')).toBe(
+      1000,
+    );
+  });
+  it('NORMAL_SALE_PRICE ignores the exclusive price; NORMAL_PRICE only the normal one', () => {
+    expect(effectivePriceFor(p, 'NORMAL_SALE_PRICE')).toBe(900);
+    expect(effectivePriceFor(p, 'NORMAL_PRICE')).toBe(1000);
+    expect(effectivePriceFor({ sale: 500 }, 'NORMAL_PRICE')).toBeNull();
+  });
+});
+
+describe('currency conversion through CLP', () => {
+  it('price × rate(from) / rate(to)', () => {
+    expect(convertPrice(4, 260, 1)).toBe(1040); // 4 PEN → CLP
+    expect(convertPrice(1000, 1, 900)).toBeCloseTo(1.1111, 4); // CLP → USD
+    expect(convertPrice(4, 260, 900)).toBeCloseTo(1.1556, 4); // PEN → USD
+    expect(convertPrice(4, null, 900)).toBeNull();
+  });
+});
+
+describe('index, bucket, difference', () => {
+  it('index = 100 × mine / lowest competitor', () => {
+    expect(priceIndex(1000, 950)).toBeCloseTo(105.2632, 4);
+    expect(priceIndex(1000, null)).toBeNull();
+    expect(priceIndex(0, 950)).toBeNull();
+  });
+  it('cheapest ≤ 100 < in range ≤ 100 + mpi < dearer', () => {
+    expect(mpiBucket(100, 5)).toBe('cheapest');
+    expect(mpiBucket(priceIndex(0.3, 0.3), 5)).toBe('cheapest'); // no floating noise at equality
+    expect(mpiBucket(105, 5)).toBe('in_range');
+    expect(mpiBucket(priceIndex(1000, 950), 5)).toBe('dearer');
+    expect(mpiBucket(priceIndex(1000, 950), 10)).toBe('in_range');
+    expect(mpiBucket(null, 5)).toBeNull();
+  });
+  it('difference % = 100 × (mine − theirs) / theirs', () => {
+    expect(differencePct(850, 900)).toBeCloseTo(-5.5556, 4);
+    expect(differencePct(850, null)).toBeNull();
+  });
+});
+
+describe('ranking', () => {
+  it('position: 1 + competitors strictly cheaper (ties rank the pivot first)', () => {
+    expect(rankingPosition(1000, [1000, 950, 1040])).toBe(2);
+    expect(rankingPosition(850, [900])).toBe(1);
+    expect(rankingPosition(10000, [9000, 9500])).toBe(3);
+    expect(rankingPosition(1000, [null])).toBeNull();
+  });
+  it('icon: position placed on 9 steps, 1 = Más bajo, 9 = Más alto', () => {
+    expect(rankingIcon(2, 4)).toBe(4); // 1 + round(8 × 1 / 3)
+    expect(rankingIcon(1, 2)).toBe(1);
+    expect(rankingIcon(2, 2)).toBe(9);
+    expect(rankingIcon(3, 3)).toBe(9);
+    expect(rankingIcon(2, 3)).toBe(5);
+    expect(rankingIcon(null, 3)).toBeNull();
+    expect(rankingIcon(1, 1)).toBeNull();
+  });
+});
+
+describe('KPIs and split over the worked example (dpm value 10)', () => {
+  const products = [
+    { priceType: 'NORMAL', stockOut: false, matched: true, index: priceIndex(1000, 950) }, // P1
+    { priceType: 'SALE', stockOut: false, matched: true, index: priceIndex(850, 900) }, // P2
+    { priceType: 'EXCLUSIVE', stockOut: false, matched: true, index: priceIndex(400, 450) }, // P3
+    { priceType: 'NORMAL', stockOut: true, matched: true, index: priceIndex(10000, 9000) }, // P4
+    { priceType: 'NORMAL', stockOut: false, matched: false, index: null }, // P5
+    { priceType: 'NORMAL', stockOut: false, matched: false, index: null }, // P6
+  ] as const;
+  it('KPIs', () => {
+    expect(computePricingKpis([...products])).toEqual({
+      total: 6,
+      match: 4,
+      publishedMatch: 4,
+      normal: 4,
+      sale: 1,
+      exclusive: 1,
+      stock_out: 1,
+    });
+  });
+  it('split and mean index', () => {
+    const s = computePriceSplit(
+      products.map((p) => p.index),
+      10,
+    );
+    expect(s).toMatchObject({ cheapest: 2, in_range: 1, dearer: 1, without_index: 2 });
+    expect(s.average_index).toBeCloseTo(99.9269, 4);
+  });
+  it('head to head against Rival A', () => {
+    const h = computeHeadToHead([
+      { mine: 1000, theirs: 1000 },
+      { mine: 850, theirs: 900 },
+      { mine: 400, theirs: 450 },
+      { mine: 10000, theirs: 9000 },
+      { mine: 5000, theirs: null },
+    ]);
+    expect(h).toMatchObject({ common: 4, cheaper: 2, equal: 1, more_expensive: 1 });
+    expect(h.average_difference_pct).toBeCloseTo(-1.3889, 4);
+  });
+});

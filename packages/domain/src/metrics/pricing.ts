@@ -1,0 +1,258 @@
+import { DEFAULT_MPI_VALUE, type PriceMode, type PriceType, RANKING_STEPS } from '../constants.js';
+import type { MpiRange } from '../filters.js';
+
+// Pricing formulas (docs/metrics.md "Pricing"). One written definition, one implementation: the SQL in
+// apps/server/src/modules/pricing/queries.ts computes exactly these, and the tests check both against
+// the same hand-computed fixtures.
+
+/** Tolerance when comparing an index with a bucket bound (floating-point noise of 100 × a / b). */
+export const INDEX_EPSILON = 1e-9;
+
+export interface ListedPrices {
+  normal?: number | null;
+  sale?: number | null;
+  exclusive?: number | null;
+}
+
+const positive = (p: number | null | undefined): p is number =>
+  p !== null && p !== undefined && Number.isFinite(p) && p > 0;
+
+/**
+ * Effective price of a listing for a price mode: the lowest positive price among those the mode counts.
+ *  - NORMAL_SALE_EXCLUSIVE_PRICE (default): normal, sale and exclusive (card-holder) prices;
+ *  - NORMAL_SALE_PRICE: normal and sale;
+ *  - NORMAL_PRICE: normal only.
+ * By-quantity prices never count (a unit price conditional on buying several). null when none present.
+ */
+export function effectivePriceFor(p: ListedPrices, mode: PriceMode): number | null {
+  const candidates =
+    mode === 'NORMAL_PRICE'
+      ? [p.normal]
+      : mode === 'NORMAL_SALE_PRICE'
+        ? [p.normal, p.sale]
+        : [p.normal, p.sale, p.exclusive];
+  const present = candidates.filter(positive);
+  return present.length ? Math.min(...present) : null;
+}
+
+/**
+ * Converts a price between currencies through CLP: rates are CLP per unit (fx_rates, the latest rate
+ * on or before the day). CLP's rate is 1. null when a rate is missing.
+ */
+export function convertPrice(
+  price: number | null,
+  fromClpPerUnit: number | null | undefined,
+  toClpPerUnit: number | null | undefined,
+): number | null {
+  if (price === null || !positive(fromClpPerUnit) || !positive(toClpPerUnit)) return null;
+  return (price * fromClpPerUnit) / toClpPerUnit;
+}
+
+/** Price index (MPI) = 100 × my price / lowest comparable competitor price; null without both. */
+export function priceIndex(myPrice: number | null, lowestCompetitor: number | null): number | null {
+  if (!positive(myPrice) || !positive(lowestCompetitor)) return null;
+  return (100 * myPrice) / lowestCompetitor;
+}
+
+/** 100 × (mine − theirs) / theirs; null without both prices. */
+export function differencePct(mine: number | null, theirs: number | null): number | null {
+  if (!positive(mine) || !positive(theirs)) return null;
+  return (100 * (mine - theirs)) / theirs;
+}
+
+/** cheapest: index ≤ 100; in_range: 100 < index ≤ 100 + mpiValue; dearer: above. null without index. */
+export function mpiBucket(index: number | null, mpiValue = DEFAULT_MPI_VALUE): MpiRange | null {
+  if (index === null) return null;
+  if (index <= 100 + INDEX_EPSILON) return 'cheapest';
+  if (index <= 100 + mpiValue + INDEX_EPSILON) return 'in_range';
+  return 'dearer';
+}
+
+/**
+ * Ranking position (seed 001 §9): sellers sorted by their price ascending, the pivot's 1-based index.
+ * `competitorPrices` holds one price per competitor seller (its lowest comparable one). Ties place the
+ * pivot first among equals, so position = 1 + number of competitors strictly cheaper.
+ * null when the pivot has no price or no competitor has one.
+ */
+export function rankingPosition(myPrice: number | null, competitorPrices: (number | null)[]): number | null {
+  const others = competitorPrices.filter(positive);
+  if (!positive(myPrice) || others.length === 0) return null;
+  return 1 + others.filter((p) => isCheaper(p, myPrice)).length;
+}
+
+/** A competitor price strictly below mine (beyond floating-point noise): it ranks ahead of me. */
+export function isCheaper(theirs: number, mine: number): boolean {
+  return theirs < mine - INDEX_EPSILON * theirs;
+}
+
+/**
+ * Ranking icon 1–9: the position among `ranked` sellers (pivot included) placed on the 9-step scale
+ * from 'Más bajo' (1) to 'Más alto' (9): icon = 1 + round(8 × (position − 1) / (ranked − 1)).
+ * null when there is no position.
+ */
+export function rankingIcon(position: number | null, ranked: number): number | null {
+  if (position === null || ranked < 2) return null;
+  const steps = RANKING_STEPS - 1;
+  return 1 + Math.round((steps * (position - 1)) / (ranked - 1));
+}
+
+/** A pivot product as the KPI formulas see it (already filtered). */
+export interface PricedProduct {
+  priceType: PriceType;
+  stockOut: boolean;
+  /** ≥ 1 confirmed-matched listing of a selected competitor seen in the window */
+  matched: boolean;
+  /** index (null when there is no comparable competitor price) */
+  index: number | null;
+}
+
+export interface PricingKpiValues {
+  total: number;
+  match: number;
+  publishedMatch: number;
+  normal: number;
+  sale: number;
+  exclusive: number;
+  stock_out: number;
+}
+
+export interface PriceSplitValues {
+  cheapest: number;
+  in_range: number;
+  dearer: number;
+  without_index: number;
+  average_index: number | null;
+}
+
+/**
+ * Running count of the pricing KPIs and the index split (docs/metrics.md "Pricing KPIs", "Price index
+ * split"): add products one by one, read `kpis()` and `split()`. The server aggregates tens of
+ * thousands of products per request with it; computePricingKpis / computePriceSplit are built on it.
+ */
+export class PricingTally {
+  total = 0;
+  match = 0;
+  publishedMatch = 0;
+  normal = 0;
+  sale = 0;
+  exclusive = 0;
+  stockOut = 0;
+  cheapest = 0;
+  inRange = 0;
+  dearer = 0;
+  withoutIndex = 0;
+  indexSum = 0;
+
+  constructor(readonly mpiValue = DEFAULT_MPI_VALUE) {}
+
+  add(priceType: string, stockOut: boolean, matched: boolean, index: number | null): void {
+    this.total++;
+    if (matched) this.match++;
+    if (priceType === 'NORMAL') this.normal++;
+    else if (priceType === 'SALE') this.sale++;
+    else if (priceType === 'EXCLUSIVE') this.exclusive++;
+    if (stockOut) this.stockOut++;
+    const b = mpiBucket(index, this.mpiValue);
+    if (b === null) this.withoutIndex++;
+    else {
+      this.publishedMatch++;
+      this.indexSum += index as number;
+      if (b === 'cheapest') this.cheapest++;
+      else if (b === 'in_range') this.inRange++;
+      else this.dearer++;
+    }
+  }
+
+  kpis(): PricingKpiValues {
+    return {
+      total: this.total,
+      match: this.match,
+      publishedMatch: this.publishedMatch,
+      normal: this.normal,
+      sale: this.sale,
+      exclusive: this.exclusive,
+      stock_out: this.stockOut,
+    };
+  }
+
+  split(): PriceSplitValues {
+    const n = this.total - this.withoutIndex;
+    return {
+      cheapest: this.cheapest,
+      in_range: this.inRange,
+      dearer: this.dearer,
+      without_index: this.withoutIndex,
+      average_index: n ? this.indexSum / n : null,
+    };
+  }
+}
+
+/**
+ * Pricing KPIs over the pivot products (docs/metrics.md "Pricing KPIs"): total; match (≥ 1 matched
+ * competitor listing); publishedMatch (with a price index); normal / sale / exclusive (the pivot's
+ * current price type); stock_out.
+ */
+export function computePricingKpis(products: PricedProduct[]): PricingKpiValues {
+  const t = new PricingTally();
+  for (const p of products) t.add(p.priceType, p.stockOut, p.matched, p.index);
+  return t.kpis();
+}
+
+/** Split of products by index bucket, and the mean index of those with one. */
+export function computePriceSplit(
+  indexes: (number | null)[],
+  mpiValue = DEFAULT_MPI_VALUE,
+): PriceSplitValues {
+  const t = new PricingTally(mpiValue);
+  for (const i of indexes) t.add('', false, false, i);
+  return t.split();
+}
+
+export interface HeadToHeadValues {
+  common: number;
+  cheaper: number;
+  equal: number;
+  more_expensive: number;
+  average_difference_pct: number | null;
+}
+
+/** Running head-to-head against one competitor: add (my price, their price) of each common product. */
+export class HeadToHeadTally {
+  common = 0;
+  cheaper = 0;
+  equal = 0;
+  moreExpensive = 0;
+  differenceSum = 0;
+
+  add(mine: number | null, theirs: number | null): void {
+    const d = differencePct(mine, theirs);
+    if (d === null) return;
+    this.common++;
+    this.differenceSum += d;
+    if (Math.abs(d) <= INDEX_EPSILON) this.equal++;
+    else if (d < 0) this.cheaper++;
+    else this.moreExpensive++;
+  }
+
+  values(): HeadToHeadValues {
+    return {
+      common: this.common,
+      cheaper: this.cheaper,
+      equal: this.equal,
+      more_expensive: this.moreExpensive,
+      average_difference_pct: this.common ? this.differenceSum / this.common : null,
+    };
+  }
+}
+
+/** Head-to-head against one competitor over (my price, their price) pairs of common products. */
+export function computeHeadToHead(pairs: { mine: number | null; theirs: number | null }[]): HeadToHeadValues {
+  const t = new HeadToHeadTally();
+  for (const { mine, theirs } of pairs) t.add(mine, theirs);
+  return t.values();
+}
+
+/** 100 × part / whole; null when whole is 0. */
+export function share(part: number, whole: number): number | null {
+  return whole > 0 ? (100 * part) / whole : null;
+}
