@@ -10,7 +10,7 @@ import { ErrorState } from '../../../components/data/DataTable.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useLicense } from '../../../lib/license.js';
 import { useUserSettings } from '../../../lib/settings.js';
-import { useFailureNotice } from '../../product-detail/api/load.js';
+import { useFailureNotice } from '../../../lib/load.js';
 import { QuickFind } from '../../product-detail/components/QuickFind.js';
 import { type DashboardScope, dashboardQueries, reportDashboardFailure } from '../api/queries.js';
 import { CardGroups } from '../components/CardGroups.js';

@@ -7,7 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { ChartContainer, type LoadStatus } from '../../../components/charts/ChartContainer.js';
 import { LineChart } from '../../../components/charts/LineChart.js';
 import { MarkerLegend } from '../../../components/charts/MarkerLegend.js';
-import { useFailureNotice } from '../api/load.js';
+import { useFailureNotice } from '../../../lib/load.js';
 import { type DetailScope, detailQueries } from '../api/queries.js';
 import { buildHistoryChart, isHistoryEmpty } from '../history-series.js';
 import { defaultPeriod, type Period } from '../period.js';

@@ -13,7 +13,7 @@ import {
 import { useMemo } from 'react';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { useUserSettings } from '../../../lib/settings.js';
-import { useFailureNotice } from '../api/load.js';
+import { useFailureNotice } from '../../../lib/load.js';
 import { type DetailScope, detailQueries } from '../api/queries.js';
 import { CompetitorsTable } from './CompetitorsTable.js';
 import { DetailPanel } from './DetailPanel.js';

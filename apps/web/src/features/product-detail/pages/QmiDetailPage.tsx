@@ -12,7 +12,7 @@ import { MarkerLegend } from '../../../components/charts/MarkerLegend.js';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useUserSettings } from '../../../lib/settings.js';
-import { useFailureNotice } from '../api/load.js';
+import { useFailureNotice } from '../../../lib/load.js';
 import { detailQueries } from '../api/queries.js';
 import { DownloadHistoryButton } from '../components/DownloadHistoryButton.js';
 import { NotFoundView } from '../components/NotFoundView.js';

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useUserSettings } from '../../../lib/settings.js';
-import { useFailureNotice } from '../api/load.js';
+import { useFailureNotice } from '../../../lib/load.js';
 import { detailQueries } from '../api/queries.js';
 import { NotFoundView } from '../components/NotFoundView.js';
 import { ProductMatchView } from '../components/ProductMatchView.js';

@@ -7,7 +7,7 @@ import {
   productListResponse,
 } from '@vigia/domain';
 import { apiPost } from '../../../lib/api-client.js';
-import { loadWithMessage } from '../../product-detail/api/load.js';
+import { loadWithMessage } from '../../../lib/load.js';
 import type { ListRequest } from '../pagination.js';
 
 // The product list call (seed 001 §7: "a list-products call"; Vigía's is POST /v1/list-products/).

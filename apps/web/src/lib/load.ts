@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import { isApiError } from '../../../lib/api-client.js';
-import { notify } from '../../../lib/notifier.js';
+import { isApiError } from './api-client.js';
+import { notify } from './notifier.js';
 
 // Failure reporting of the detail, list and dashboard loads (seed 001 §8): the seed's message in the
 // snackbar — once per failed load, after React Query's retries — or only a log line where the seed says
