@@ -4,6 +4,8 @@ import { defineConfig } from '@playwright/test';
 // on a fresh data directory so the demo market is seeded from scratch for every run.
 export const PORT = Number(process.env.E2E_PORT ?? 8099);
 export const DATA_DIR = process.env.E2E_DATA_DIR ?? '/tmp/vigia-e2e';
+/** Set to run the specs against an already running server (its DATA_DIR in E2E_DATA_DIR). */
+const EXTERNAL = process.env.E2E_BASE_URL;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -15,7 +17,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: EXTERNAL ?? `http://127.0.0.1:${PORT}`,
     locale: 'es-CL',
     timezoneId: 'America/Santiago',
     screenshot: 'only-on-failure',
@@ -32,7 +34,7 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: EXTERNAL ? undefined : {
     command: `rm -rf ${DATA_DIR} && node ../apps/server/dist/main.js`,
     url: `http://127.0.0.1:${PORT}/health`,
     timeout: 300_000,

@@ -5,7 +5,7 @@ test.describe('session and navigation guard', () => {
   test('an unknown path goes to the login screen, which shows the tagline', async ({ page }) => {
     await page.goto('/esto/no/existe');
     await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByText('Más información, mejores decisiones')).toBeVisible();
+    await expect(page.getByText('Más información, mejores decisiones').first()).toBeVisible();
   });
 
   test('a protected page without a session goes to /login', async ({ page }) => {
@@ -95,7 +95,7 @@ test.describe('profile', () => {
     await page.getByLabel('Contraseña nueva').fill('corta');
     await page.getByLabel('Confirmación').fill('corta');
     await page.getByRole('button', { name: 'Guardar' }).nth(1).click();
-    await expect(page.getByText('La contraseña debe tener al menos 8 caracteres')).toBeVisible();
+    await expect(page.getByText('La contraseña debe tener al menos 8 caracteres').first()).toBeVisible();
 
     await page.getByLabel('Contraseña nueva').fill('nueva-clave-1');
     await page.getByLabel('Confirmación').fill('nueva-clave-1');
@@ -120,6 +120,8 @@ test.describe('password recovery', () => {
     await page.getByLabel(/correo/i).fill(LIMITED.email);
     await page.getByRole('button', { name: /recuperar/i }).click();
     await expect(page.getByText('Correo enviado')).toBeVisible();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
+    await expect(page).toHaveURL(/\/login$/);
 
     const mail = await waitForEmail(LIMITED.email, since);
     const link = /(https?:\/\/[^\s"<>]+\/password\/reset\/confirm\/\?[^\s"<>]+)/.exec(mail)?.[1];
@@ -131,6 +133,8 @@ test.describe('password recovery', () => {
     await page.getByLabel(/confirmación/i).fill('otra-clave-9');
     await page.getByRole('button', { name: /guardar/i }).click();
     await expect(page.getByText('Contraseña actualizada')).toBeVisible();
+    await expect(page.getByText('Cambios guardados con éxito')).toBeVisible();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
     await page.waitForURL(/\/login$/, { timeout: 15_000 });
 
     await login(page, { email: LIMITED.email, password: 'otra-clave-9' });
@@ -156,6 +160,7 @@ test.describe('password recovery', () => {
   test('a confirmation link without uid or token is refused', async ({ page }) => {
     await page.goto('/password/reset/confirm/');
     await expect(page.getByText('Falta información')).toBeVisible();
+    await page.getByRole('button', { name: 'Aceptar' }).click();
     await page.waitForURL(/\/login$/, { timeout: 15_000 });
   });
 });

@@ -18,7 +18,15 @@ describe('guardDecision', () => {
       storeVersion: true,
       redirectTo: '/login',
     });
-    expect(guardDecision({ ...base, storedVersion: null })).toEqual({
+  });
+  it('a first visit (no stored version) stores it and goes on, so an e-mailed link works on a new device', () => {
+    const publicPage = { ...base, storedVersion: null, loggedIn: false, requiresAuth: false };
+    expect(guardDecision({ ...publicPage, path: '/password/reset/confirm/' })).toEqual({
+      storeVersion: true,
+      redirectTo: null,
+    });
+    // a page that needs login still needs it
+    expect(guardDecision({ ...base, storedVersion: null, loggedIn: false })).toEqual({
       storeVersion: true,
       redirectTo: '/login',
     });

@@ -26,6 +26,13 @@ export interface GuardDecision {
 }
 
 export function guardDecision(input: GuardInput): GuardDecision {
+  // First visit (nothing stored, no session): nothing stale can exist, so the version is stored and the
+  // navigation goes on — otherwise a recovery link opened on a new device would land on /login.
+  // A session without a stored version comes from an older build and is treated as a version change.
+  if (input.storedVersion === null && !input.loggedIn) {
+    const blocked = input.requiresAuth && !input.loggedIn;
+    return { storeVersion: true, redirectTo: blocked ? PATHS.login : null };
+  }
   if (input.storedVersion !== input.currentVersion) {
     return { storeVersion: true, redirectTo: input.path === PATHS.login ? null : PATHS.login };
   }

@@ -59,6 +59,17 @@ export function SortableHeadCell<K extends string>({
   );
 }
 
+/** Table sx: the first body column (the product) stays in view while wide tables scroll sideways. */
+export const stickyFirstColumn = {
+  '& tbody td:first-of-type': {
+    position: 'sticky',
+    left: 0,
+    zIndex: 1,
+    bgcolor: 'background.paper',
+    boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
+  },
+} as const;
+
 /** A right-aligned number cell with tabular figures. */
 export function NumberCell({ children, sx, ...rest }: TableCellProps) {
   return (

@@ -86,10 +86,10 @@ export function KpiCard({ label, value, caption, help, icon, tone = 'primary', l
               letterSpacing: 0.2,
               textTransform: 'uppercase',
               lineHeight: 1.3,
-              display: 'block',
-              whiteSpace: 'nowrap',
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
               overflow: 'hidden',
-              textOverflow: 'ellipsis',
             }}
           >
             {label}

@@ -52,9 +52,10 @@ export function PriceCell({
         fontWeight: tone === 'cheapest' || tone === 'dearest' ? 700 : 500,
         fontVariantNumeric: 'tabular-nums',
         whiteSpace: 'nowrap',
+        // Cheapest: the accent, filled; dearest: red on a light tint — different at a glance, not only by hue.
         ...(tone === 'cheapest' && {
-          color: t.palette.secondary.dark,
-          bgcolor: `color-mix(in srgb, ${t.palette.secondary.main} 14%, transparent)`,
+          color: t.palette.secondary.contrastText,
+          bgcolor: t.palette.secondary.main,
         }),
         ...(tone === 'dearest' && {
           color: t.palette.error.dark,

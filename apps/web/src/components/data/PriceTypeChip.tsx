@@ -3,7 +3,8 @@ import { priceTypeLabel } from '@vigia/domain';
 
 const COLORS: Record<string, ChipProps['color']> = {
   NORMAL: 'default',
-  SALE: 'secondary',
+  // Pink (the accent) is kept for the cheapest price; offers read in orange.
+  SALE: 'warning',
   EXCLUSIVE: 'primary',
   BYQUANTITY: 'info',
 };

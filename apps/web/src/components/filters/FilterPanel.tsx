@@ -148,6 +148,11 @@ export function FilterPanel({
   const [expanded, setExpanded] = useState(defaultExpanded);
   const [draft, setDraft] = useState<PanelSelection>(search.url.selection);
   const [range, setRange] = useState<[number, number] | null>(rangeOf(search));
+  // The competitors as shown: the URL's pick, else the top bar's; the user may empty it (then invalid).
+  const defaultSellersKey = search.defaults.sellers.join(',');
+  const initialCompetitors = () =>
+    search.url.selection.sellersIds.length ? search.url.selection.sellersIds : [...search.defaults.sellers];
+  const [competitors, setCompetitors] = useState<number[]>(initialCompetitors);
 
   // The URL changed (search, clear, back/forward, a shared link): the form follows it.
   // biome-ignore lint/correctness/useExhaustiveDependencies: urlKey stands for the URL's filters
@@ -155,6 +160,10 @@ export function FilterPanel({
     setDraft(search.url.selection);
     setRange(rangeOf(search));
   }, [search.urlKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keys stand for the URL and the top bar
+  useEffect(() => {
+    setCompetitors(initialCompetitors());
+  }, [search.urlKey, defaultSellersKey]);
 
   // Invalid filters from a link: open the panel so the marked fields are visible.
   useEffect(() => {
@@ -183,7 +192,6 @@ export function FilterPanel({
         .sort((a, b) => (a.group ?? '').localeCompare(b.group ?? '') || a.label.localeCompare(b.label, 'es')),
     [license.sellers, pivotId, countryName],
   );
-  const competitors = draft.sellersIds.length ? draft.sellersIds : search.defaults.sellers;
 
   const classifications = useQuery({
     ...licenseQueries.classificationTree(),
@@ -240,13 +248,16 @@ export function FilterPanel({
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    search.submit(draft, range, priceRange?.bounds);
+    if (show('sellersIds'))
+      search.submit({ ...draft, sellersIds: competitors }, range, priceRange?.bounds, competitors);
+    else search.submit(draft, range, priceRange?.bounds);
   };
 
   const onClear = () => {
     // The URL may already be empty (nothing to follow): reset the form here too.
     setDraft(EMPTY_SELECTION);
     setRange(null);
+    setCompetitors([...search.defaults.sellers]);
     search.clear();
   };
 
@@ -397,9 +408,9 @@ export function FilterPanel({
                 options={sellerOptions}
                 loading={!license.loaded}
                 value={competitors}
-                onChange={(v) => set('sellersIds', v)}
+                onChange={setCompetitors}
                 error={errors.sellersIds}
-                emptyMeaning="Elige al menos un eCommerce"
+                placeholder="Elige al menos un eCommerce"
               />
             )}
             {show('SKUs') && (

@@ -81,8 +81,10 @@ export function OptionsField({
       value={selected}
       loading={loading}
       loadingText={FILTER_TEXT.loadingOptions}
+      // Not the locale's 'Limpiar': that is the panel's button.
+      clearText={`Borrar ${label}`}
       noOptionsText={FILTER_TEXT.noOptions}
-      limitTags={2}
+      limitTags={1}
       size="small"
       groupBy={tree ? undefined : options.some((o) => o.group) ? (o) => o.group ?? '' : undefined}
       getOptionLabel={(o) => o.label}
@@ -146,11 +148,13 @@ export function OptionsField({
               size="small"
               label={option.label}
               title={option.path ?? option.label}
-              sx={{ maxWidth: 150 }}
+              sx={{ maxWidth: 140, height: 22 }}
             />
           );
         })
       }
+      // Closed, the chips stay on one line ('Ahorro Express +10'); open, they wrap to show them all.
+      sx={{ '&:not(.Mui-focused) .MuiAutocomplete-inputRoot': { flexWrap: 'nowrap' } }}
       renderInput={(params) => (
         <TextField
           {...params}

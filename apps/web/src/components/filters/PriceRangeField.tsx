@@ -102,7 +102,7 @@ export function PriceRangeField({
         <Typography variant="caption" sx={{ color: 'text.secondary', mt: 1 }}>
           {value
             ? `${formatPrice(value[0], currency)} – ${formatPrice(value[1], currency)}`
-            : 'Sin precios para acotar con los filtros actuales.'}
+            : 'Rango no disponible con los filtros actuales.'}
         </Typography>
       )}
       {error && <FormHelperText>{error}</FormHelperText>}

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   clearUrlFilters,
   countActiveFilters,
+  dateErrors,
   EMPTY_SELECTION,
+  isCalendarDate,
   priceRangeState,
   readUrlFilters,
   toFilterSelection,
@@ -105,5 +107,16 @@ describe('priceRangeState', () => {
       minPrice: 2000,
       maxPrice: 5000,
     });
+  });
+});
+
+describe('dateErrors', () => {
+  it('accepts real days and rejects impossible ones', () => {
+    expect(isCalendarDate('2024-02-29')).toBe(true);
+    expect(isCalendarDate('2025-02-29')).toBe(false);
+    expect(isCalendarDate('2025-13-45')).toBe(false);
+    expect(dateErrors({ from_date: '2025-13-45', to_date: '' })).toEqual([
+      { field: 'from_date', label: 'Desde', message: 'Desde: fecha inválida' },
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import {
+  FILTER_LABELS,
+  type FilterError,
   type FilterSelection,
   MPI_RANGES,
   type MpiRange,
@@ -285,4 +287,25 @@ export function priceRangeState(
     minPrice: url.minPrice,
     maxPrice: url.maxPrice,
   };
+}
+
+/** True for a real calendar day written yyyy-MM-dd (2025-02-30 is not). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const d = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+}
+
+/**
+ * Dates that are not real days (a hand-edited or old link). The shared schema only checks the
+ * yyyy-MM-dd shape; a day like 2025-13-45 must not reach the server either.
+ */
+export function dateErrors(s: Pick<PanelSelection, 'from_date' | 'to_date'>): FilterError[] {
+  const out: FilterError[] = [];
+  for (const field of ['from_date', 'to_date'] as const) {
+    const v = s[field];
+    if (v && !isCalendarDate(v))
+      out.push({ field, label: FILTER_LABELS[field], message: `${FILTER_LABELS[field]}: fecha inválida` });
+  }
+  return out;
 }

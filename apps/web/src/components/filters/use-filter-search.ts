@@ -12,6 +12,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   clearUrlFilters,
+  dateErrors,
   FILTER_URL_KEYS,
   type PanelSelection,
   readUrlFilters,
@@ -52,10 +53,15 @@ export interface FilterSearch {
   filters: Filters | null;
   /** Errors to mark in the panel (last submission, else the URL's own). */
   errors: FilterError[];
+  /**
+   * Runs the search flow with the panel's selection. `competitors`, when given, is the panel's explicit
+   * competitor list (an emptied list then fails validation as 'eCommerce' instead of meaning "default").
+   */
   submit: (
     selection: PanelSelection,
     range: [number, number] | null,
     bounds?: { min: number; max: number },
+    competitors?: readonly number[],
   ) => boolean;
   clear: () => void;
 }
@@ -102,6 +108,8 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for defaults.sellers
   const applied = useMemo(() => {
     if (!ready) return { filters: null, errors: [] as FilterError[] };
+    const dates = dateErrors(url.selection);
+    if (dates.length) return { filters: null, errors: dates };
     const query = buildPricingQuery(toFilterSelection(url.selection, defaults), urlRangeState(url));
     const v = validateFilters(query, kind);
     return v.valid
@@ -119,14 +127,24 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   ]);
 
   const submit = useCallback<FilterSearch['submit']>(
-    (selection, range, bounds) => {
+    (selection, range, bounds, competitors) => {
       const o = optsRef.current;
+      const dates = dateErrors(selection);
+      if (dates.length) {
+        setSubmitErrors(dates);
+        return false;
+      }
       // An explicit pick equal to the top bar's competitors is the default: keep the URL clean.
       const normalised: PanelSelection = sameIds(selection.sellersIds, o.defaults.sellers)
         ? { ...selection, sellersIds: [] }
         : selection;
       let ok = false;
-      void runSearch(toFilterSelection(normalised, o.defaults), o.kind, {
+      const filterSelection = toFilterSelection(normalised, o.defaults);
+      if (competitors) {
+        filterSelection.sellers = [...competitors];
+        filterSelection.sellersIds = [...competitors];
+      }
+      void runSearch(filterSelection, o.kind, {
         setError: (errors) => setSubmitErrors(errors),
         clearItems: () => o.onClearItems?.(),
         checkPriceRange: () =>

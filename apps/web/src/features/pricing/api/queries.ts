@@ -112,8 +112,11 @@ export function usePriceRangeScores(s: PricingScope, enabled: boolean) {
  * filters make a new key, which starts again from the first page (seed 001 §4).
  */
 export function useNavigationItems(s: PricingScope, paging: Omit<ItemsPaging, 'cursor'>, sellerId?: number) {
+  // The comparator lists only the products matched at that competitor (the ones it can compare).
   const filters =
-    s.filters && sellerId ? { ...s.filters, sellersIds: [sellerId], sellers: [sellerId] } : s.filters;
+    s.filters && sellerId
+      ? { ...s.filters, sellersIds: [sellerId], sellers: [sellerId], match: true }
+      : s.filters;
   return useInfiniteQuery({
     queryKey:
       sellerId !== undefined

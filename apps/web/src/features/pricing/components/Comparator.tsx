@@ -193,15 +193,15 @@ export function Comparator({
         </Box>
         <TableContainer>
           <Table size="small" aria-label={NAVIGATION_TEXT.summaryTitle}>
-            <TableHead>
+            <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
               <TableRow>
                 <TableCell>{C.seller}</TableCell>
                 <TableCell align="right">{C.common}</TableCell>
                 <TableCell align="right">{NAVIGATION_TEXT.win}</TableCell>
                 <TableCell align="right">{NAVIGATION_TEXT.tie}</TableCell>
                 <TableCell align="right">{NAVIGATION_TEXT.lose}</TableCell>
-                <TableCell align="right">{C.averageDifference}</TableCell>
-                <TableCell align="right">{C.averageIndex}</TableCell>
+                <TableCell align="right">{C.averageDifferenceShort}</TableCell>
+                <TableCell align="right">{C.averageIndexShort}</TableCell>
                 <TableCell>{`${NAVIGATION_TEXT.win} / ${NAVIGATION_TEXT.tie} / ${NAVIGATION_TEXT.lose}`}</TableCell>
                 <TableCell />
               </TableRow>
@@ -238,7 +238,7 @@ export function Comparator({
                       <IndexText value={r.average_index} />
                     </NumberCell>
                     <TableCell>
-                      <MiniSplitBar segments={segments(r)} width={140} />
+                      <MiniSplitBar segments={segments(r)} width={110} />
                     </TableCell>
                     <TableCell align="right">
                       <Button

@@ -32,7 +32,7 @@ import {
   SortableHeadCell,
   type SortState,
 } from '../../../components/data/DataTable.js';
-import { MiniSplitBar } from '../../../components/data/SplitBar.js';
+import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import type { DpmGroupKind } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
 import { buildGroupTree, type GroupNode, narrowedClassifications } from '../lib/group-tree.js';
@@ -153,13 +153,19 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
       <SortableHeadCell column="more" label={C.iLose} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell
         column="difference"
-        label={C.averageDifference}
+        label={C.averageDifferenceShort}
         sort={sort}
         onSort={onSort}
         align="right"
       />
-      <SortableHeadCell column="index" label={C.averageIndex} sort={sort} onSort={onSort} align="right" />
-      <SortableHeadCell column="dearer" label={C.split} sort={sort} onSort={onSort} />
+      <SortableHeadCell
+        column="index"
+        label={C.averageIndexShort}
+        sort={sort}
+        onSort={onSort}
+        align="right"
+      />
+      <TableCell>{C.headToHead}</TableCell>
     </TableRow>
   ) : (
     <TableRow>
@@ -171,6 +177,12 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
       <SortableHeadCell column="dearer" label={C.split} sort={sort} onSort={onSort} />
     </TableRow>
   );
+
+  const outcomeSegments = (h: DpmGroup['head_to_head']): SplitSegment[] => [
+    { key: 'win', label: C.iWin, value: h?.cheaper ?? 0, color: colors.cheapest },
+    { key: 'tie', label: C.tie, value: h?.equal ?? 0, color: '#cfc6dd' },
+    { key: 'lose', label: C.iLose, value: h?.more_expensive ?? 0, color: colors.dearer },
+  ];
 
   const splitCell = (g: DpmGroup) => (
     <TableCell sx={{ whiteSpace: 'nowrap' }}>
@@ -268,23 +280,32 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
           <NumberCell>
             <IndexText value={g.average_index} />
           </NumberCell>
-          {splitCell(g)}
+          {isSeller ? (
+            <TableCell>
+              <MiniSplitBar segments={outcomeSegments(h)} width={96} />
+            </TableCell>
+          ) : (
+            splitCell(g)
+          )}
         </TableRow>
         {productsOpen && (
           <TableRow>
             <TableCell colSpan={columns} sx={{ bgcolor: 'background.default', px: { xs: 1, md: 3 }, py: 2 }}>
-              <DpmItemsTable
-                restriction={{ group, id: g.id }}
-                scope={scope}
-                narrowed={
-                  group === 'classification'
-                    ? narrowedClassifications(g, selectedClassifications, byId)
-                    : undefined
-                }
-                sellers={isSeller ? [{ id: g.id, name: g.name, color: g.color }] : sellers}
-                currency={currency}
-                groupName={g.name}
-              />
+              {/* width 0 / min-width 100%: the drill-down scrolls inside the row instead of widening the table */}
+              <Box sx={{ width: 0, minWidth: '100%' }}>
+                <DpmItemsTable
+                  restriction={{ group, id: g.id }}
+                  scope={scope}
+                  narrowed={
+                    group === 'classification'
+                      ? narrowedClassifications(g, selectedClassifications, byId)
+                      : undefined
+                  }
+                  sellers={isSeller ? [{ id: g.id, name: g.name, color: g.color }] : sellers}
+                  currency={currency}
+                  groupName={g.name}
+                />
+              </Box>
             </TableCell>
           </TableRow>
         )}
@@ -297,7 +318,7 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
     <Paper variant="outlined" sx={{ borderRadius: 2, overflow: 'hidden' }}>
       <TableContainer>
         <Table size="small" aria-label={`${screen.groupLabel}: competitividad de precios`}>
-          <TableHead>{head}</TableHead>
+          <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>{head}</TableHead>
           <TableBody>
             {loading ? (
               <SkeletonRows rows={6} columns={columns} />

@@ -19,6 +19,7 @@ import {
   SkeletonRows,
   SortableHeadCell,
   type SortState,
+  stickyFirstColumn,
 } from '../../../components/data/DataTable.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
 import type { GroupRestriction } from '../api/keys.js';
@@ -96,8 +97,8 @@ export function DpmItemsTable({
       }}
     >
       <TableContainer sx={{ maxHeight: 640 }}>
-        <Table size="small" stickyHeader aria-label={title}>
-          <TableHead>
+        <Table size="small" stickyHeader aria-label={title} sx={stickyFirstColumn}>
+          <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
               <SortableHeadCell column="name" label={C.product} sort={sort} onSort={onSort} />
               <SortableHeadCell column="price" label={C.myPrice} sort={sort} onSort={onSort} align="right" />

@@ -21,6 +21,7 @@ import {
   SkeletonRows,
   SortableHeadCell,
   type SortState,
+  stickyFirstColumn,
 } from '../../../components/data/DataTable.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
 import { outcome, rowTones } from '../lib/cell-tones.js';
@@ -29,17 +30,6 @@ import { CompetitorCell, DifferenceText, IndexText, MyPriceCell, ProductCell, Se
 import type { SellerColumn } from './DpmItemsTable.js';
 
 const C = PRICING_TEXT.columns;
-
-// The product column stays in view while the competitor columns scroll sideways.
-const stickyFirstColumn = {
-  '& tbody td:first-of-type': {
-    position: 'sticky',
-    left: 0,
-    zIndex: 1,
-    bgcolor: 'background.paper',
-    boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
-  },
-} as const;
 
 export interface NavigationTableProps {
   query: UseInfiniteQueryResult<InfiniteData<PricingItemsResponse>, Error>;
@@ -174,7 +164,7 @@ export function NavigationTable({
     <Paper variant="outlined" sx={{ borderRadius: 2, overflow: 'hidden' }}>
       <TableContainer sx={{ maxHeight: 'calc(100vh - 180px)' }}>
         <Table size="small" stickyHeader aria-label={label} sx={versus ? undefined : stickyFirstColumn}>
-          <TableHead>
+          <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
               <SortableHeadCell column="name" label={C.product} sort={sort} onSort={onSort} />
               <SortableHeadCell column="price" label={C.myPrice} sort={sort} onSort={onSort} align="right" />

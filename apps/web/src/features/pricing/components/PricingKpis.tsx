@@ -96,7 +96,7 @@ export function PricingKpis({
           label={T.sale}
           help={H.sale}
           icon={<LocalOfferOutlinedIcon />}
-          tone="secondary"
+          tone="warning"
           loading={loading}
           value={formatNumber(k?.sale ?? 0)}
           caption={k ? pctOf(k.sale, total) : undefined}

@@ -1,0 +1,88 @@
+import { expect, type Page, test } from '@playwright/test';
+import { LIMITED, login } from '../support/helpers.js';
+
+/** Rows of the first data table in the main area (header rows excluded). */
+const bodyRows = (page: Page) => page.getByRole('main').locator('table tbody tr');
+
+test.describe('DPM screens', () => {
+  for (const [path, groupLabel] of [
+    ['dpm-by-brand', 'Marca'],
+    ['dpm-by-classification', 'Clasificación'],
+    ['dpm-by-ecommerce', 'eCommerce'],
+  ] as const) {
+    test(`${path}: KPI cards, the price split and a table of groups`, async ({ page }) => {
+      await login(page);
+      await page.goto(`/app/${path}`);
+      const main = page.getByRole('main');
+      await expect(main.getByText('Total', { exact: true }).first()).toBeVisible({ timeout: 20_000 });
+      await expect(main.getByText('Con match', { exact: true }).first()).toBeVisible();
+      await expect(main.getByText('Publicados con match').first()).toBeVisible();
+      await expect(main.getByText('Más barato').first()).toBeVisible();
+      await expect(main.getByRole('columnheader', { name: groupLabel }).first()).toBeVisible();
+      await expect(bodyRows(page).first()).toBeVisible();
+      expect(await bodyRows(page).count()).toBeGreaterThan(1);
+    });
+  }
+
+  test('dpm-by-brand: sort, filter through the URL, expand a brand and open a product', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/dpm-by-brand');
+    await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
+
+    // sorting by the group name changes the order and resets paging
+    const firstBefore = await bodyRows(page).first().innerText();
+    await page.getByRole('main').getByRole('columnheader', { name: 'Marca' }).first().click();
+    await expect.poll(async () => bodyRows(page).first().innerText()).not.toBe(firstBefore);
+
+    // a filter lives in the URL: reloading keeps it
+    await page.goto('/app/dpm-by-brand?stockOut=false&match=true');
+    await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
+    await page.reload();
+    await expect(page).toHaveURL(/match=true/);
+
+    // open the products behind the first brand and follow one to its detail page
+    await page.getByRole('button', { name: /^Ver detalle de / }).first().click();
+    const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
+    if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
+    const productLink = page.getByRole('main').locator('a[href*="/app/product/"]').first();
+    await expect(productLink).toBeVisible({ timeout: 20_000 });
+    await productLink.click();
+    await expect(page).toHaveURL(/\/app\/product\/\d+/);
+    await expect(page.getByText('Detalle de producto').first()).toBeVisible();
+  });
+});
+
+test.describe('navigation by e-commerce', () => {
+  test('lists my products against every competitor, loads more, sorts, and compares head to head', async ({
+    page,
+  }) => {
+    await login(page);
+    await page.goto('/app/navigation-by-ecommerce');
+    await expect(page.getByRole('main').getByText('Mi precio').first()).toBeVisible({ timeout: 20_000 });
+    const shown = page.getByRole('main').getByText(/^Mostrando \d+ de [\d.]+ productos$/);
+    await expect(shown).toHaveText(/^Mostrando 25 de/, { timeout: 20_000 });
+    await expect(bodyRows(page)).toHaveCount(25);
+
+    await page.getByRole('button', { name: 'Cargar más' }).click();
+    await expect(shown).toHaveText(/^Mostrando 50 de/);
+    await expect(bodyRows(page)).toHaveCount(50);
+
+    // sorting by my price resets the cursor to the first page
+    await page.getByRole('main').getByRole('columnheader', { name: 'Mi precio' }).first().click();
+    await expect(shown).toHaveText(/^Mostrando 25 de/);
+
+    // the comparator: one competitor, head to head
+    await page.getByRole('tab', { name: 'Comparador' }).click();
+    await expect(page.getByRole('main').getByText(/competidor/i).first()).toBeVisible();
+  });
+
+  test('the limited user (no ecommerce_navigation) is refused', async ({ page }) => {
+    await login(page, LIMITED);
+    await page.goto('/app/navigation-by-ecommerce');
+    await expect(page.getByText('Funcionalidad no permitida.').first()).toBeVisible();
+    const res = await page.request.get('/v2/navigation/kpi', {
+      headers: { authorization: `JWT ${await page.evaluate(() => localStorage.getItem('token') ?? '')}` },
+    });
+    expect([401, 403]).toContain(res.status());
+  });
+});

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { LIMITED, login } from '../support/helpers.js';
+
+test.describe('product detail', () => {
+  test('opens a product from navigation: competitors, history chart, and a new period', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/navigation-by-ecommerce');
+    const link = page.getByRole('main').locator('a[href*="/app/product/"]').first();
+    await expect(link).toBeVisible({ timeout: 20_000 });
+    await link.click();
+    await expect(page).toHaveURL(/\/app\/product\/\d+/);
+    const main = page.getByRole('main');
+    await expect(main.getByText('Detalle de producto').first()).toBeVisible();
+    await expect(main.getByText('Competidores').first()).toBeVisible({ timeout: 20_000 });
+    await expect(main.getByText(/^(Disponible|No Disponible|No disponible)$/).first()).toBeVisible();
+    await expect(main.getByText('Histórico').first()).toBeVisible();
+    await expect(main.locator('canvas').first()).toBeVisible();
+
+    // a different period asks the server again for the history
+    const history = page.waitForRequest((r) => r.url().includes('/v1/historical/complete/'));
+    const quick = main.getByRole('group', { name: 'Períodos rápidos' }).getByRole('button').first();
+    await quick.click();
+    await history;
+  });
+
+  test('an unknown product shows the not-found view', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/product/999999999');
+    await expect(page.getByRole('main').getByText(/no (se ha )?encontr/i).first()).toBeVisible({ timeout: 20_000 });
+  });
+});
+
+test.describe('product list', () => {
+  test('pages through products ten at a time', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/product-list');
+    const main = page.getByRole('main');
+    await expect(main.getByText('Lista de productos').first()).toBeVisible();
+    const rows = main.locator('table tbody tr');
+    await expect(rows.first()).toBeVisible({ timeout: 20_000 });
+    await expect(rows).toHaveCount(10);
+    const first = await rows.first().innerText();
+    await main.getByRole('button', { name: /siguiente|next page/i }).click();
+    await expect.poll(async () => rows.first().innerText()).not.toBe(first);
+  });
+});
+
+test.describe('dashboard', () => {
+  for (const user of [undefined, LIMITED]) {
+    test(`shows the indicators and the three card groups (${user?.email ?? 'demo'})`, async ({ page }) => {
+      await login(page, user);
+      await page.goto('/app/dashboard');
+      const main = page.getByRole('main');
+      for (const text of ['Surtido', 'Precios', 'Promociones']) {
+        await expect(main.getByText(text, { exact: true }).first()).toBeVisible({ timeout: 30_000 });
+      }
+      await expect(main.getByText(/competidores/i).first()).toBeVisible();
+      await expect(main.getByText(/más barato/i).first()).toBeVisible();
+      await expect(page.getByText('Ocurrió un error obteniendo los indices')).toHaveCount(0);
+    });
+  }
+});
