@@ -31,7 +31,7 @@ declare module 'fastify' {
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
-const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io)(\/|$)/;
+const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 
 /** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { idSchema, isoDate, shortText } from './common.js';
+import { idSchema, shortText } from './common.js';
+import { calendarDate } from './dates.js';
 
 // Contract of the dashboard and quick find (seed 001 §2 'dashboard', §7 "Dashboard and product detail").
 // Every figure is defined in docs/metrics.md ("Dashboard").
@@ -46,8 +47,8 @@ export const dashboardPreBody = z.object({
   sellers: z.array(idSchema).max(500).optional(),
   currency: currencyField.optional(),
   /** period (yyyy-MM-dd, America/Santiago); default the 7 days ending today */
-  from_date: isoDate.optional(),
-  to_date: isoDate.optional(),
+  from_date: calendarDate.optional(),
+  to_date: calendarDate.optional(),
 });
 export type DashboardPreBody = z.infer<typeof dashboardPreBody>;
 

@@ -210,7 +210,7 @@ describe('product list pagination (seed 001 §4)', () => {
       productListPageAction({ loaded: 10, totalItems: 40, pageSize: 10 }, { page: 0, pageSize: 25 }),
     ).toEqual({
       kind: 'reset',
-      page: 1,
+      page: 0,
       pageSize: 25,
     });
   });

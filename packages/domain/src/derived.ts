@@ -290,15 +290,15 @@ export function enrichDetail(items: readonly EnrichableItem[]): DetailEnrichment
 export type ProductListPageAction =
   /** every item of the page is loaded (or all items are): only the page changes */
   | { kind: 'page'; page: number; pageSize: number }
-  /** page size larger than the loaded count: back to page 1 and reload */
-  | { kind: 'reset'; page: 1; pageSize: number }
+  /** page size larger than the loaded count: back to the first page (index 0, 'page 1') and reload */
+  | { kind: 'reset'; page: 0; pageSize: number }
   /** the page goes beyond the loaded items: fetch it */
   | { kind: 'fetch'; page: number; pageSize: number };
 
 /**
  * Seed 001 §4 product list pagination (0-based `page` as tables use it):
  *  - if all items are loaded (loaded ≥ total), only the page changes;
- *  - a page size larger than the loaded count resets to page 1 (index 0) and reloads;
+ *  - a page size larger than the loaded count resets to page 1 (index 0) and reloads (fetch API page 1);
  *  - moving beyond the loaded items triggers a fetch.
  */
 export function productListPageAction(
@@ -307,7 +307,7 @@ export function productListPageAction(
 ): ProductListPageAction {
   const { page, pageSize } = request;
   if (state.loaded >= state.totalItems) return { kind: 'page', page, pageSize };
-  if (pageSize !== state.pageSize && pageSize > state.loaded) return { kind: 'reset', page: 1, pageSize };
+  if (pageSize !== state.pageSize && pageSize > state.loaded) return { kind: 'reset', page: 0, pageSize };
   if ((page + 1) * pageSize > state.loaded) return { kind: 'fetch', page, pageSize };
   return { kind: 'page', page, pageSize };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { idSchema, isoDate } from './common.js';
+import { idSchema } from './common.js';
 import { PRICE_TYPES } from './constants.js';
+import { calendarDate } from './dates.js';
 
 // Contract of the product detail endpoints (seed 001 §3 "Product match info", "Price-history result",
 // §7 "Dashboard and product detail"). Server routes, the web client and the tests import these.
@@ -202,9 +203,9 @@ export const MAX_HISTORY_DAYS = 731;
 export const historicalCompleteBody = z.object({
   currency: currencyField.optional(),
   /** yyyy-MM-dd (longer strings are cut to 10 characters); default one month before to_date */
-  from_date: isoDate.optional(),
+  from_date: calendarDate.optional(),
   /** yyyy-MM-dd; default today in America/Santiago */
-  to_date: isoDate.optional(),
+  to_date: calendarDate.optional(),
   /** Vigía listing id of the product (the pivot listing of product/{id}) */
   product_id: idSchema,
   /** the listing's seller; when given it must be the listing's seller */
@@ -262,8 +263,8 @@ export const qmiHistoryBody = z.object({
   productId: z.union([z.string().trim().min(1).max(200), z.number()]),
   sellerId: idSchema,
   currency: currencyField.optional(),
-  fromDate: isoDate.optional(),
-  toDate: isoDate.optional(),
+  fromDate: calendarDate.optional(),
+  toDate: calendarDate.optional(),
   /** with downloadablePipeline: answer only the file */
   justPipeline: z.boolean().optional(),
   /** true → the answer is a file (XLSX by default, CSV with format 'csv'), not JSON */

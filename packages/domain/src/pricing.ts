@@ -167,7 +167,7 @@ export const pricingKpisResponse = pricingKpis.extend({
 });
 export type PricingKpisResponse = z.infer<typeof pricingKpisResponse>;
 
-/** One competitor's offer for a pivot product (its cheapest matched listing at that seller). */
+/** One competitor's offer for a pivot product: its cheapest comparable matched listing there, else its cheapest. */
 export const competitorPrice = z.object({
   seller_id: z.number(),
   seller_name: z.string(),
@@ -230,7 +230,7 @@ export const pricingItem = z.object({
   ranked: z.number().int(),
   /** ranking icon 1 ('Más bajo') … 9 ('Más alto') */
   ranking_icon: z.number().int().min(1).max(RANKING_STEPS).nullable(),
-  /** competitors with a matched listing (selected sellers, seen in the window), cheapest first */
+  /** selected competitors with a matched listing seen in the window: comparable ones first, by price */
   competitors: z.array(competitorPrice),
 });
 export type PricingItem = z.infer<typeof pricingItem>;

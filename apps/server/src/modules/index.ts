@@ -1,9 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import authRoutes from './auth/routes.js';
+import dashboardRoutes from './dashboard/routes.js';
+import detailRoutes from './detail/routes.js';
 import exporterPlugin from './exporter/plugin.js';
 import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
 import mailPlugin from './mail/plugin.js';
+import mediaRoutes from './media/routes.js';
+import pricingRoutes from './pricing/routes.js';
+import productListRoutes from './product-list/routes.js';
 import usersRoutes from './users/routes.js';
 
 /**
@@ -17,4 +22,9 @@ export const modules: FastifyPluginAsync[] = [
   authRoutes, // login, refresh, password reset
   usersRoutes, // /v1/users/me/
   licensesRoutes, // license data, trees, app-config
+  detailRoutes, // product detail: /v1/new-detail/, /v1/historical/complete/, /v2/detail/qmi*
+  pricingRoutes, // pricing: /v2/navigation/dpm/*, /v2/navigation[Old]/, /v1/new-navigation/prices/, price-range-scores*
+  dashboardRoutes, // dashboard: /v2/general/pre, /v2/dashboard/pre, /v2/quickFind
+  productListRoutes, // product list: POST /v1/list-products/
+  mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

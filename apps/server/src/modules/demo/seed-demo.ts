@@ -1,16 +1,379 @@
+import { MODULE_CODES } from '@vigia/domain';
 import type pg from 'pg';
+import { withTransaction } from '../../db/database.js';
+import { hashPassword } from '../../lib/password.js';
+import { clearIngestCaches, ingestObservations } from '../ingest/ingest.js';
+import { suggestTitleMatches } from '../ingest/matching.js';
+import { COUNTRIES, CURRENCIES, OWN_BRANDS, TREE } from './catalog-data.js';
+import { formatDay, parseDay, santiagoInstant, santiagoToday, weekday } from './dates.js';
+import {
+  buildCatalogue,
+  type Catalogue,
+  type ListingPlan,
+  planListing,
+  SEED,
+  SellerTimeline,
+  sellerItems,
+} from './generator.js';
+import {
+  type DemoSize,
+  fxSeries,
+  LIMITED_PREFERENCE,
+  type PromoEvent,
+  promoEvents,
+  SELLERS,
+  type SellerDef,
+  SIZES,
+} from './market.js';
+import { h32 } from './random.js';
 
-export type DemoSize = 'small' | 'medium' | 'large';
+export type { DemoSize } from './market.js';
+export { SELLERS as DEMO_SELLERS, SIZES as DEMO_SIZES } from './market.js';
 
 export const DEMO_ACCOUNTS = [
   { email: 'demo@example.com', password: 'demo1234', description: 'seis módulos, pivotes 116 y 5, CLP' },
   { email: 'limited@example.com', password: 'demo1234', description: 'dpm y reportes, pivote 5' },
 ] as const;
 
-/** Seeds the deterministic demo market (being written: see the data issue). */
-export async function seedDemoMarket(
-  _pool: pg.Pool,
-  _opts: { size: DemoSize; log?: (m: string) => void },
-): Promise<void> {
-  throw new Error('seedDemoMarket is not written yet');
+export interface SeedDemoOptions {
+  size: DemoSize;
+  log?: (m: string) => void;
+  /** Last day of the history (yyyy-MM-dd or a Date); default: today in America/Santiago. */
+  today?: string | Date;
+  /** Sellers ingested at once (default: 1 for tiny, so that even surrogate ids repeat; 2 otherwise). */
+  concurrency?: number;
+  /** Only these sellers of the size (benchmarks, focused tests); default: all of the size. */
+  sellers?: number[];
 }
+
+export interface SeedDemoSummary {
+  size: DemoSize;
+  from: string;
+  to: string;
+  sellers: number;
+  listings: number;
+  observations: number;
+  changes: number;
+  runs: number;
+  titleSuggestions: number;
+  imageChecks: number;
+  seconds: Record<string, number>;
+}
+
+/**
+ * Seeds the deterministic demo market into an empty (migrated) database: reference data, sellers,
+ * classification tree, brands, `days` of daily full observations per seller through ingestObservations
+ * (so intervals, snapshot, EAN matches and roll-ups are built exactly as in production), title-match
+ * suggestions, image verification data and the two demo accounts. Same size and `today` → same data.
+ */
+export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Promise<SeedDemoSummary> {
+  const log = opts.log ?? (() => {});
+  const spec = SIZES[opts.size];
+  if (!spec) throw new Error(`tamaño de demo desconocido: ${opts.size}`);
+  const todayStr =
+    opts.today instanceof Date ? santiagoToday(opts.today) : (opts.today ?? santiagoToday(new Date()));
+  const lastAbs = parseDay(todayStr);
+  const abs0 = lastAbs - spec.days + 1;
+  const sellers = SELLERS.filter(
+    (s) => (!spec.sellers || spec.sellers.includes(s.id)) && (!opts.sellers || opts.sellers.includes(s.id)),
+  );
+  const seconds: Record<string, number> = {};
+  const t0 = Date.now();
+  let tPhase = t0;
+  const phase = (name: string, detail = '') => {
+    const now = Date.now();
+    seconds[name] = (now - tPhase) / 1000;
+    log(`${name}: ${seconds[name].toFixed(1)} s${detail ? ` (${detail})` : ''}`);
+    tPhase = now;
+  };
+  clearIngestCaches();
+
+  // 1. Reference data, sellers, classification tree, brands.
+  const cat = buildCatalogue(spec.perSeller);
+  const fx = fxSeries(SEED, abs0 - 7, lastAbs);
+  await withTransaction(pool, async (c) => {
+    await c.query(
+      `insert into currencies (acronym, name, decimals) select * from unnest($1::text[], $2::text[], $3::smallint[])
+       on conflict (acronym) do nothing`,
+      [CURRENCIES.map((x) => x.acronym), CURRENCIES.map((x) => x.name), CURRENCIES.map((x) => x.decimals)],
+    );
+    await c.query(
+      `insert into countries (code, name, flag, currency) select * from unnest($1::text[], $2::text[], $3::text[], $4::text[])
+       on conflict (code) do nothing`,
+      [
+        COUNTRIES.map((x) => x.code),
+        COUNTRIES.map((x) => x.name),
+        COUNTRIES.map((x) => x.flag),
+        COUNTRIES.map((x) => x.currency),
+      ],
+    );
+    await c.query(
+      `insert into fx_rates (currency, day, clp_per_unit) select * from unnest($1::text[], $2::date[], $3::numeric[])
+       on conflict (currency, day) do update set clp_per_unit = excluded.clp_per_unit`,
+      [fx.map((r) => r.currency), fx.map((r) => formatDay(r.day)), fx.map((r) => r.rate)],
+    );
+    await c.query(
+      `insert into sellers (id, name, country, currency, color, url)
+       select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+      [
+        sellers.map((s) => s.id),
+        sellers.map((s) => s.name),
+        sellers.map((s) => s.country),
+        sellers.map((s) => s.currency),
+        sellers.map((s) => s.color),
+        sellers.map((s) => `https://www.${s.domain}`),
+      ],
+    );
+    await c.query(
+      `insert into classifications (id, parent_id, name, level, path)
+       select id, parent_id, name, level, string_to_array(path, ',')::int[]
+         from unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::text[]) as t(id, parent_id, name, level, path)
+        order by id`,
+      [
+        cat.nodes.map((n) => n.id),
+        cat.nodes.map((n) => n.parentId),
+        cat.nodes.map((n) => n.name),
+        cat.nodes.map((n) => n.level),
+        cat.nodes.map((n) => n.path.join(',')),
+      ],
+    );
+    await c.query(
+      `select setval(pg_get_serial_sequence('classifications', 'id'), (select max(id) from classifications))`,
+    );
+    await c.query(
+      `insert into brands (name, normalized_name)
+       select n, lower(n) from unnest($1::text[]) with ordinality as t(n, i) order by i
+       on conflict (normalized_name) do nothing`,
+      [cat.brands.map((b) => b.spec.name)],
+    );
+  });
+  phase(
+    'referencia',
+    `${sellers.length} eCommerce, ${cat.leaves.length} clasificaciones hoja, ${cat.brands.length} marcas, ${cat.items.length} ítems`,
+  );
+
+  // 2. Observations: one full run per seller and day, `concurrency` sellers at once.
+  const fx0: Record<string, number> = {};
+  for (const r of fx) if (r.day === abs0) fx0[r.currency] = r.rate;
+  const totals = { observations: 0, changes: 0, runs: 0, listings: 0 };
+  const queue = [...sellers];
+  const concurrency = Math.max(1, opts.concurrency ?? spec.concurrency);
+  const lane = async () => {
+    for (let s = queue.shift(); s; s = queue.shift()) {
+      const t = Date.now();
+      const r = await ingestSeller(pool, cat, s, spec.perSeller, spec.days, abs0, fx0);
+      totals.observations += r.observations;
+      totals.changes += r.changes;
+      totals.runs += spec.days;
+      totals.listings += r.listings;
+      log(
+        `  ${s.id} ${s.name}: ${r.listings} publicaciones, ${r.observations} observaciones, ${r.changes} cambios en ${((Date.now() - t) / 1000).toFixed(1)} s`,
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  phase(
+    'observaciones',
+    `${totals.runs} ejecuciones, ${totals.observations} observaciones, ${totals.changes} cambios de precio/stock`,
+  );
+
+  // 3. Title matching of listings without EAN.
+  const matches = await suggestTitleMatches(pool);
+  phase('emparejamiento por título', `${matches.suggested} sugerencias (${matches.method})`);
+
+  // 4. Image verification: reference images of the own brands, checks on a few comparison dates.
+  const imageChecks = await seedImages(pool, lastAbs, abs0);
+  phase('imágenes', `${imageChecks} verificaciones`);
+
+  // 5. The two demo accounts.
+  await seedAccounts(pool, sellers, cat);
+  await pool.query('analyze');
+  clearIngestCaches(); // the listing states of a large market are not worth keeping in a server process
+  phase('cuentas');
+  seconds.total = (Date.now() - t0) / 1000;
+  log(`total: ${seconds.total.toFixed(1)} s`);
+  return {
+    size: opts.size,
+    from: formatDay(abs0),
+    to: todayStr,
+    sellers: sellers.length,
+    listings: totals.listings,
+    observations: totals.observations,
+    changes: totals.changes,
+    runs: totals.runs,
+    titleSuggestions: matches.suggested,
+    imageChecks,
+    seconds,
+  };
+}
+
+async function ingestSeller(
+  pool: pg.Pool,
+  cat: Catalogue,
+  seller: SellerDef,
+  perSeller: number,
+  days: number,
+  abs0: number,
+  fx0: Record<string, number>,
+): Promise<{ listings: number; observations: number; changes: number }> {
+  const plans: ListingPlan[] = sellerItems(cat, seller, perSeller).map((it) =>
+    planListing(it, seller, days, fx0),
+  );
+  const events = promoEvents(seller.country, abs0, abs0 + days - 1);
+  const byDay: (PromoEvent | null)[] = Array.from(
+    { length: days },
+    (_, d) => events.find((e) => e.from <= abs0 + d && abs0 + d < e.to) ?? null,
+  );
+  const timeline = new SellerTimeline(seller, plans, byDay, abs0);
+  const now = Date.now();
+  let observations = 0;
+  let changes = 0;
+  for (let d = 0; d < days; d++) {
+    const abs = abs0 + d;
+    // Crawl time: the seller's usual hour plus up to 45 minutes; never in the future.
+    const minute = seller.crawlMinute + (h32(SEED, seller.id, abs) % 45);
+    let at = santiagoInstant(abs, minute);
+    if (at.getTime() > now) at = new Date(Math.max(santiagoInstant(abs, 1).getTime(), now - 60_000));
+    const obs = timeline.day(d);
+    const r = await ingestObservations(
+      pool,
+      { sellerId: seller.id, source: 'demo', mode: 'full', observedAt: at },
+      obs,
+      { durable: false },
+    );
+    observations += obs.length;
+    changes += r.changes;
+  }
+  return { listings: plans.length, observations, changes };
+}
+
+/** Reference images for the own brands' EANs and image checks on the last four Mondays. */
+async function seedImages(pool: pg.Pool, lastAbs: number, abs0: number): Promise<number> {
+  const own = OWN_BRANDS.map((b) => b.toLowerCase());
+  // products.image_url = /media/products/<icon>-<LABEL>-<ean>[-c|-x].svg; the variant marks a seller
+  // image that differs from the brand's reference (crop → for review, other colours → incorrect).
+  const key = `substring(p.image_url from '^/media/products/(.*)\\.svg$')`;
+  await pool.query(
+    `insert into reference_images (ean, brand_id, image_url)
+     select distinct on (p.ean) p.ean, p.brand_id,
+            '/media/reference/' || split_part(${key}, '-', 1) || '-' || split_part(${key}, '-', 2) || '-'
+              || split_part(${key}, '-', 3) || '.svg'
+       from products p join brands b on b.id = p.brand_id
+      where b.normalized_name = any($1) and p.ean is not null and p.image_url like '/media/products/%'
+      order by p.ean, p.seller_id, p.product_id
+     on conflict (ean) do nothing`,
+    [own],
+  );
+  const mondays: string[] = [];
+  let m = lastAbs - weekday(lastAbs);
+  while (mondays.length < 4 && m >= abs0) {
+    mondays.push(formatDay(m));
+    m -= 7;
+  }
+  const { rowCount } = await pool.query(
+    `insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
+     select p.id, d.day, r.image_url, p.image_url,
+            case split_part(${key}, '-', 4)
+              when '' then 0.975 + 0.0245 * x.r
+              when 'c' then 0.9405 + 0.034 * x.r
+              else 0.62 + 0.315 * x.r end
+       from products p
+       join reference_images r on r.ean = p.ean
+       cross join unnest($1::date[]) as d(day)
+       cross join lateral (
+         select ('x' || substr(md5(p.seller_id || ':' || p.product_id || ':' || d.day), 1, 8))::bit(32)::bigint
+                / 4294967296.0 as r
+       ) x
+      where p.first_seen < (d.day + 1)::timestamp at time zone 'America/Santiago'
+        and (p.published or p.unpublished_at > (d.day + 1)::timestamp at time zone 'America/Santiago')
+     on conflict (product_id, comparison_date) do nothing`,
+    [mondays],
+  );
+  return rowCount ?? 0;
+}
+
+async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue): Promise<void> {
+  const ids = sellers.map((s) => s.id);
+  const [demoHash, limitedHash] = await Promise.all([
+    hashPassword(DEMO_ACCOUNTS[0].password),
+    hashPassword(DEMO_ACCOUNTS[1].password),
+  ]);
+  const roots = cat.nodes.filter((n) => n.level === 1).map((n) => n.id);
+  // With a subset of sellers (options.sellers) the pivots fall back to the first seller present.
+  const demoPivots = [116, 5].filter((id) => ids.includes(id));
+  if (!demoPivots.length) demoPivots.push(ids[0]);
+  const limitedPivot = ids.includes(5) ? 5 : ids[0];
+  const preference = [limitedPivot, ...LIMITED_PREFERENCE.filter((id) => id !== limitedPivot)];
+  const limitedSellers = preference.filter((id) => ids.includes(id)).slice(0, Math.ceil(ids.length / 2));
+  await withTransaction(pool, async (c) => {
+    const { rows: ownBrands } = await c.query<{ id: number }>(
+      'select id from brands where normalized_name = any($1) order by id',
+      [OWN_BRANDS.map((b) => b.toLowerCase())],
+    );
+    const account = async (a: {
+      org: string;
+      email: string;
+      name: string;
+      hash: string;
+      sellers: number[];
+      pivots: number[];
+      currencies: string[];
+      modules: readonly string[];
+      brands: number[];
+      classifications: number[];
+      pivot: number;
+    }) => {
+      const { rows: o } = await c.query<{ id: number }>(
+        'insert into organisations (name) values ($1) returning id',
+        [a.org],
+      );
+      const { rows: l } = await c.query<{ id: number }>(
+        'insert into licenses (org_id) values ($1) returning id',
+        [o[0].id],
+      );
+      const lic = l[0].id;
+      await c.query('insert into license_sellers select $1, unnest($2::int[])', [lic, a.sellers]);
+      await c.query('insert into license_pivots select $1, unnest($2::int[])', [lic, a.pivots]);
+      await c.query('insert into license_currencies select $1, unnest($2::text[])', [lic, a.currencies]);
+      await c.query('insert into license_modules select $1, unnest($2::text[])', [lic, [...a.modules]]);
+      await c.query('insert into license_brands select $1, unnest($2::int[])', [lic, a.brands]);
+      await c.query('insert into license_classifications select $1, unnest($2::int[])', [
+        lic,
+        a.classifications,
+      ]);
+      await c.query(
+        `insert into users (org_id, email, name, password_hash, currency, pivot_id) values ($1, $2, $3, $4, 'CLP', $5)`,
+        [o[0].id, a.email, a.name, a.hash, a.pivot],
+      );
+    };
+    await account({
+      org: 'Demo Retail',
+      email: DEMO_ACCOUNTS[0].email,
+      name: 'Usuario Demo',
+      hash: demoHash,
+      sellers: ids,
+      pivots: demoPivots,
+      currencies: ['CLP', 'USD'],
+      modules: MODULE_CODES,
+      brands: ownBrands.map((b) => b.id),
+      classifications: roots,
+      pivot: demoPivots[0],
+    });
+    await account({
+      org: 'Comercial Limitada',
+      email: DEMO_ACCOUNTS[1].email,
+      name: 'Usuario Limitado',
+      hash: limitedHash,
+      sellers: limitedSellers,
+      pivots: [limitedPivot],
+      currencies: ['CLP'],
+      modules: ['dpm', 'reports'],
+      brands: [],
+      classifications: [],
+      pivot: limitedPivot,
+    });
+  });
+}
+
+/** Root classification names of the demo tree (for documentation and tests). */
+export const DEMO_ROOTS = TREE.map((r) => r.name);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/database.js';
+import { createPool, type Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { derivePriceType, effectivePrice } from './ingest.js';
@@ -121,5 +121,48 @@ describe('ingestObservations', () => {
     await expect(
       observe(db.pool, 5, '2026-10-01T00:00:00Z', [{ productId: 'P1', normalPrice: 1 }]),
     ).rejects.toThrow(/anterior/);
+  });
+});
+
+describe('ingestObservations across processes (two pools on one database)', () => {
+  it('notices another process ingested in between and compares with the database', async () => {
+    const other = createPool(db.url, 2); // a second "process": its own memory of sellers' last runs
+    try {
+      await insertSeller(db.pool, { id: 9, name: 'Otro' });
+      const a = (at: string, obs: Parameters<typeof observe>[3]) => observe(db.pool, 9, at, obs);
+      const b = (at: string, obs: Parameters<typeof observe>[3]) => observe(other, 9, at, obs);
+      await a('2026-11-10T12:00:00Z', [
+        { productId: 'X', normalPrice: 100 },
+        { productId: 'Y', normalPrice: 200 },
+      ]);
+      // the other process changes X and unpublishes Y
+      const r2 = await b('2026-11-11T12:00:00Z', [{ productId: 'X', normalPrice: 90 }]);
+      expect(r2).toMatchObject({ changes: 1, unpublished: 1 });
+      // back in the first process: the same observation as the last one is no change…
+      const r3 = await a('2026-11-12T12:00:00Z', [{ productId: 'X', normalPrice: 90 }]);
+      expect(r3).toMatchObject({ changes: 0, unpublished: 0, newListings: 0 });
+      // …and Y coming back is a re-publication with a new interval
+      const r4 = await b('2026-11-13T12:00:00Z', [
+        { productId: 'X', normalPrice: 90 },
+        { productId: 'Y', normalPrice: 200 },
+      ]);
+      expect(r4).toMatchObject({ changes: 1, unpublished: 0, newListings: 0 });
+      const r5 = await a('2026-11-14T12:00:00Z', [{ productId: 'Y', normalPrice: 200 }]);
+      expect(r5).toMatchObject({ changes: 0, unpublished: 1 });
+      const { rows } = await db.pool.query(
+        `select p.product_id, p.published, to_char(pi.valid_from at time zone 'UTC', 'DD') f,
+                to_char(pi.valid_to at time zone 'UTC', 'DD') t, pi.normal_price
+           from products p join price_intervals pi on pi.product_id = p.id
+          where p.seller_id = 9 order by 1, pi.valid_from`,
+      );
+      expect(rows).toEqual([
+        { product_id: 'X', published: false, f: '10', t: '11', normal_price: 100 },
+        { product_id: 'X', published: false, f: '11', t: '14', normal_price: 90 },
+        { product_id: 'Y', published: true, f: '10', t: '11', normal_price: 200 },
+        { product_id: 'Y', published: true, f: '13', t: null, normal_price: 200 },
+      ]);
+    } finally {
+      await other.end();
+    }
   });
 });

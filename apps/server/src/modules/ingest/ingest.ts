@@ -1,5 +1,8 @@
 import type pg from 'pg';
-import { withTransaction } from '../../db/database.js';
+import { type RollupUpdater, registerRollup, rollupUpdaters } from './registry.js';
+import './rollups.js'; // the built-in roll-ups register themselves: they run on every ingest
+
+export { type RollupUpdater, registerRollup };
 
 /**
  * The one way data enters Vigía. Feed imports, the crawler and the demo generator all hand a batch of
@@ -10,7 +13,18 @@ import { withTransaction } from '../../db/database.js';
  *   4. puts new listings with an EAN into their match group (EAN equality → confirmed);
  *   5. in a full run, unpublishes listings the seller no longer shows and stamps sellers.last_crawl_at;
  *   6. runs every registered roll-up updater for the seller and day.
- * The run is recorded in ingest_runs; a failed run is marked failed with its error and changes nothing else.
+ * The run is recorded in ingest_runs (in the same transaction); a failed run is recorded as failed with its
+ * error after the rollback, and nothing else of it is kept.
+ *
+ * Fast path (migrations/011_ingest_fastpath.sql): a daily full run mostly repeats what is stored. Every
+ * observation's price state and description are hashed; the hashes are compared with those stored with
+ * the listing (products.descr_hash, listing_current.obs_hash) — taken from this process's memory of the
+ * seller's previous run when sellers.ingest_seq shows no other run came in between, else read in one
+ * query. Only the listings that differ (new, changed, re-published) go through steps 1–4, where their
+ * values are compared exactly. Runs of one seller are serialised by the seller's row lock (taken first);
+ * runs of different sellers proceed concurrently (brands and EAN groups are created in sorted order so
+ * that two of them cannot deadlock). Invariant kept here: listing_current.since = valid_from of the
+ * listing's open interval.
  */
 
 export interface Observation {
@@ -41,25 +55,20 @@ export interface IngestRun {
   observedAt: Date;
 }
 
+export interface IngestOptions {
+  /**
+   * false: the run's transaction commits asynchronously (`synchronous_commit = off`): much faster for
+   * bulk loads (the demo generator); a crash may lose the last runs, never corrupt them. Default true.
+   */
+  durable?: boolean;
+}
+
 export interface IngestResult {
   runId: number;
   observations: number;
   changes: number;
   newListings: number;
   unpublished: number;
-}
-
-/** A roll-up kept up to date at ingest time, inside the ingest transaction. */
-export type RollupUpdater = (
-  client: pg.PoolClient,
-  ctx: { sellerId: number; observedAt: Date; runId: number },
-) => Promise<void>;
-
-const rollupUpdaters: { name: string; fn: RollupUpdater }[] = [];
-
-/** Registers a roll-up (e.g. daily promotion counts); runs after every ingest batch, in its transaction. */
-export function registerRollup(name: string, fn: RollupUpdater): void {
-  if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn });
 }
 
 /** Price type of an observation that does not state it: the kind of its lowest price. */
@@ -84,31 +93,109 @@ export function effectivePrice(
   return present.length ? Math.min(...present) : null;
 }
 
+// cyrb53, a fast 53-bit hash (fits a JS number and a bigint column exactly), streamed over several
+// fields (no string is built): values are fed in order, each followed by a separator; null/undefined
+// feed a marker of their own.
+let h1 = 0;
+let h2 = 0;
+function feedString(str: string): void {
+  for (let i = 0; i < str.length; i++) {
+    const ch = str.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+}
+function feedCode(ch: number): void {
+  h1 = Math.imul(h1 ^ ch, 2654435761);
+  h2 = Math.imul(h2 ^ ch, 1597334677);
+}
+function feed(v: string | number | boolean | null | undefined): void {
+  if (v === null || v === undefined) feedCode(3);
+  else feedString(typeof v === 'string' ? v : String(v));
+  feedCode(1);
+}
+function digest(): number {
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
+  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
+  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** Hash of what an observation says about prices and stock (what a new interval is opened for). */
+function priceHash(o: Observation, currency: string, type: string): number {
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  feed(o.normalPrice);
+  feed(o.salePrice);
+  feed(o.exclusivePrice);
+  feed(o.byquantityPrice);
+  feed(type);
+  feed(o.stockOut ? 1 : 0);
+  feed(currency);
+  return digest();
+}
+
+/** Hash of what an observation says about the listing itself. */
+function descrHash(o: Observation): number {
+  h1 = 0xdeadbeef;
+  h2 = 0x41c6ce57;
+  feed(o.sku);
+  feed(o.ean);
+  feed(o.name);
+  feed(o.brand);
+  feed(o.url);
+  feed(o.imageUrl);
+  if (o.categoryPath) {
+    for (const level of o.categoryPath) {
+      feedString(level);
+      feedCode(2);
+    }
+  } else feedCode(3);
+  feedCode(1);
+  feed(o.classificationId);
+  return digest();
+}
+
+const PRICE_FIELDS = ['normalPrice', 'salePrice', 'exclusivePrice', 'byquantityPrice'] as const;
+
 function validate(o: Observation, i: number): void {
-  const where = `observación ${i} (${o.productId})`;
-  if (!o.productId || o.productId.length > 200) throw new Error(`${where}: productId inválido`);
-  for (const [k, v] of Object.entries({
-    normalPrice: o.normalPrice,
-    salePrice: o.salePrice,
-    exclusivePrice: o.exclusivePrice,
-    byquantityPrice: o.byquantityPrice,
-  })) {
+  const where = () => `observación ${i} (${o.productId})`;
+  if (!o.productId || o.productId.length > 200) throw new Error(`${where()}: productId inválido`);
+  for (const k of PRICE_FIELDS) {
+    const v = o[k];
     if (v !== null && v !== undefined && (!Number.isFinite(v) || v < 0 || v >= 1e12)) {
-      throw new Error(`${where}: ${k} fuera de rango`);
+      throw new Error(`${where()}: ${k} fuera de rango`);
     }
   }
 }
 
-const categoryCache = new Map<string, number>();
+/** Category ids by "seller>level1>level2…", per database (pool); entries are added only after commit. */
+let categoryCaches = new WeakMap<pg.Pool, Map<string, number>>();
+
+function categoryCacheOf(pool: pg.Pool): Map<string, number> {
+  let cache = categoryCaches.get(pool);
+  if (!cache) {
+    cache = new Map();
+    categoryCaches.set(pool, cache);
+  }
+  return cache;
+}
 
 /** Resolves a seller breadcrumb to the id of its leaf in categories, creating missing levels. */
-async function resolveCategory(client: pg.PoolClient, sellerId: number, path: string[]): Promise<number> {
+async function resolveCategory(
+  client: pg.PoolClient,
+  cache: Map<string, number>,
+  pending: Map<string, number>,
+  sellerId: number,
+  path: string[],
+): Promise<number> {
   let parent: number | null = null;
   let key = `${sellerId}`;
   for (let level = 0; level < path.length; level++) {
     const name = path[level].trim().slice(0, 200);
     key += `>${name}`;
-    const cached = categoryCache.get(key);
+    const cached = cache.get(key) ?? pending.get(key);
     if (cached !== undefined) {
       parent = cached;
       continue;
@@ -120,25 +207,50 @@ async function resolveCategory(client: pg.PoolClient, sellerId: number, path: st
       [sellerId, parent, name, level + 1],
     );
     parent = res.rows[0].id;
-    categoryCache.set(key, parent);
+    pending.set(key, parent);
   }
   if (parent === null) throw new Error('categoría vacía');
   return parent;
 }
 
-/** Forgets cached category ids (tests that recreate databases call it). */
+/**
+ * What ingest knows about a seller's published listings after its last run in this process: per
+ * listing its id and the hashes stored with it. Valid while sellers.ingest_seq (bumped by every run, in
+ * its transaction) and the seller's created_at are unchanged, i.e. no other run (of any process) came
+ * in between; then a run needs no database read to find what changed or what disappeared.
+ */
+interface SellerState {
+  seq: number;
+  epoch: number;
+  listings: Map<string, { pid: number; ph: number; dh: number }>;
+}
+let sellerStates = new WeakMap<pg.Pool, Map<number, SellerState>>();
+
+function sellerStatesOf(pool: pg.Pool): Map<number, SellerState> {
+  let states = sellerStates.get(pool);
+  if (!states) {
+    states = new Map();
+    sellerStates.set(pool, states);
+  }
+  return states;
+}
+
+/** Forgets cached category ids and listing states (tests that recreate databases, the seed CLI after --reset). */
 export function clearIngestCaches(): void {
-  categoryCache.clear();
+  categoryCaches = new WeakMap();
+  sellerStates = new WeakMap();
 }
 
 async function resolveBrands(client: pg.PoolClient, names: string[]): Promise<Map<string, number>> {
-  const distinct = [...new Set(names.map((n) => n.trim()).filter(Boolean))];
+  // Sorted: concurrent runs of different sellers insert new brands in the same order (no deadlock).
+  const distinct = [...new Set(names.map((n) => n.trim()).filter(Boolean))].sort();
   const map = new Map<string, number>();
   if (!distinct.length) return map;
   const norm = distinct.map((n) => n.toLowerCase());
   await client.query(
     `insert into brands (name, normalized_name)
      select n, nn from unnest($1::text[], $2::text[]) as t(n, nn)
+     order by nn
      on conflict (normalized_name) do nothing`,
     [distinct, norm],
   );
@@ -155,49 +267,95 @@ export async function ingestObservations(
   pool: pg.Pool,
   run: IngestRun,
   observations: Observation[],
+  options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const { rows: runRows } = await pool.query<{ id: number }>(
-    `insert into ingest_runs (seller_id, source, mode, observed_at, observations) values ($1, $2, $3, $4, $5) returning id`,
-    [run.sellerId, run.source, run.mode, run.observedAt, observations.length],
-  );
-  const runId = runRows[0].id;
+  const cache = categoryCacheOf(pool);
+  const pending = new Map<string, number>();
+  const states = sellerStatesOf(pool);
+  const client = await pool.connect();
   try {
-    const result = await withTransaction(pool, (client) => applyBatch(client, runId, run, observations));
-    await pool.query(
-      `update ingest_runs set status = 'succeeded', changes = $2, finished_at = now() where id = $1`,
-      [runId, result.changes],
+    // The working set is in memory: index probes cost about a sequential read (default 4× would make the
+    // planner scan whole tables to join a few changed listings).
+    await client.query(
+      `begin; set local random_page_cost = 1.1${options.durable === false ? '; set local synchronous_commit = off' : ''}`,
     );
+    const { result, next } = await applyBatch(
+      client,
+      { cache, pending },
+      states.get(run.sellerId),
+      run,
+      observations,
+    );
+    await client.query('commit');
+    for (const [k, v] of pending) cache.set(k, v);
+    if (next) states.set(run.sellerId, next());
+    else states.delete(run.sellerId);
     return result;
   } catch (err) {
+    await client.query('rollback').catch(() => {});
+    states.delete(run.sellerId);
+    // A failed run is recorded (and nothing else of it is kept).
     await pool
-      .query(`update ingest_runs set status = 'failed', error = $2, finished_at = now() where id = $1`, [
-        runId,
-        String(err instanceof Error ? err.message : err).slice(0, 2000),
-      ])
+      .query(
+        `insert into ingest_runs (seller_id, source, mode, observed_at, observations, status, error, finished_at)
+         values ((select id from sellers where id = $1::int), $2, $3, $4, $5, 'failed', $6, now())`,
+        [
+          run.sellerId,
+          run.source,
+          run.mode,
+          run.observedAt,
+          observations.length,
+          String(err instanceof Error ? err.message : err).slice(0, 2000),
+        ],
+      )
       .catch(() => {});
     throw err;
+  } finally {
+    client.release();
   }
 }
 
+interface Candidate {
+  i: number; // index into the batch
+  pid: number | null;
+  published: boolean;
+  descr_changed: boolean;
+}
+
+type ListingMap = SellerState['listings'];
+
 async function applyBatch(
   client: pg.PoolClient,
-  runId: number,
+  categories: { cache: Map<string, number>; pending: Map<string, number> },
+  known: SellerState | undefined,
   run: IngestRun,
   observations: Observation[],
-): Promise<IngestResult> {
+): Promise<{ result: IngestResult; next: (() => SellerState) | null }> {
   observations.forEach(validate);
-  const seller = await client.query<{ currency: string }>('select currency from sellers where id = $1', [
-    run.sellerId,
-  ]);
-  if (!seller.rowCount) throw new Error(`eCommerce ${run.sellerId} no existe`);
-  const sellerCurrency = seller.rows[0].currency;
-  // Intervals are built forward in time: an observation older than the seller's last one is refused.
-  const last = await client.query<{ t: Date | null }>(
-    `select max(observed_at) as t from ingest_runs where seller_id = $1 and status = 'succeeded'`,
-    [run.sellerId],
+  const t = run.observedAt;
+  const partial = run.mode === 'partial';
+  // The seller's row lock serialises runs of one seller (runs of different sellers proceed in parallel);
+  // ingest_seq is bumped and a full run stamps last_crawl_at, returning the values from before.
+  const seller = await client.query<{
+    currency: string;
+    seq: number;
+    epoch: number;
+    prev_crawl: Date | null;
+    last: Date | null;
+  }>(
+    `update sellers s set ingest_seq = o.ingest_seq + 1,
+            last_crawl_at = case when $3 then o.last_crawl_at else greatest(coalesce(o.last_crawl_at, $2), $2) end
+       from (select id, ingest_seq, last_crawl_at from sellers where id = $1 for update) o
+      where s.id = o.id
+     returning s.currency, o.ingest_seq as seq, extract(epoch from s.created_at)::float8 as epoch,
+               o.last_crawl_at as prev_crawl,
+               (select max(r.observed_at) from ingest_runs r where r.seller_id = s.id and r.status = 'succeeded') as last`,
+    [run.sellerId, t, partial],
   );
-  const lastT = last.rows[0].t;
-  if (lastT && run.observedAt < lastT) {
+  if (!seller.rowCount) throw new Error(`eCommerce ${run.sellerId} no existe`);
+  const { currency: sellerCurrency, seq, epoch, prev_crawl: prevCrawl, last: lastT } = seller.rows[0];
+  // Intervals are built forward in time: an observation older than the seller's last one is refused.
+  if (lastT && t < lastT) {
     throw new Error(
       `observación anterior a la última registrada del eCommerce ${run.sellerId} (${lastT.toISOString()})`,
     );
@@ -206,178 +364,315 @@ async function applyBatch(
   // Last observation of a product id wins within one batch.
   const byId = new Map<string, Observation>();
   for (const o of observations) byId.set(o.productId, o);
-  const obs = [...byId.values()];
+  const all = [...byId.values()];
+  const n = all.length;
+  const types = all.map(derivePriceType);
+  const currencies = all.map((o) => (o.currency ?? sellerCurrency).toUpperCase());
+  const ph = all.map((o, i) => priceHash(o, currencies[i], types[i]));
+  const dh = all.map(descrHash);
+  const allIds = all.map((o) => o.productId);
+  const state = known && known.seq === seq && known.epoch === epoch ? known : null;
 
-  const brandIds = await resolveBrands(client, obs.map((o) => o.brand ?? '').filter(Boolean));
-  const categoryIds: (number | null)[] = [];
-  for (const o of obs) {
-    categoryIds.push(
-      o.categoryPath?.length ? await resolveCategory(client, run.sellerId, o.categoryPath) : null,
+  // 0. What is stored for each observed listing: from the state of this seller's last run in this
+  // process when no other run came in between, otherwise (and for listings it does not know) from the
+  // database.
+  const pid: (number | null)[] = new Array(n).fill(null);
+  const published: boolean[] = new Array(n).fill(false);
+  const storedPh: (number | null)[] = new Array(n).fill(null);
+  const storedDh: (number | null)[] = new Array(n).fill(null);
+  const lookup: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const e = state?.listings.get(allIds[i]);
+    if (e) {
+      pid[i] = e.pid;
+      published[i] = true;
+      storedPh[i] = e.ph;
+      storedDh[i] = e.dh;
+    } else lookup.push(i);
+  }
+  if (lookup.length) {
+    const { rows } = await client.query<{
+      i: number;
+      id: number;
+      published: boolean;
+      dh: number | null;
+      ph: number | null;
+    }>(
+      `select o.i::int as i, p.id, p.published, p.descr_hash as dh, lc.obs_hash as ph
+         from unnest($2::text[]) with ordinality as o(product_id, i)
+         join products p on p.seller_id = $1 and p.product_id = o.product_id
+         left join listing_current lc on lc.product_id = p.id`,
+      [run.sellerId, lookup.map((i) => allIds[i])],
+    );
+    for (const r of rows) {
+      const i = lookup[r.i - 1];
+      pid[i] = r.id;
+      published[i] = r.published;
+      storedPh[i] = r.ph;
+      storedDh[i] = r.dh;
+    }
+  }
+  const cand: Candidate[] = [];
+  for (let i = 0; i < n; i++) {
+    if (pid[i] === null || !published[i] || storedPh[i] !== ph[i] || storedDh[i] !== dh[i]) {
+      cand.push({ i, pid: pid[i], published: published[i], descr_changed: storedDh[i] !== dh[i] });
+    }
+  }
+
+  if (partial && n) {
+    await client.query(
+      'update products set last_seen = $2 where seller_id = $1 and product_id = any($3::text[]) and last_seen < $2',
+      [run.sellerId, t, allIds],
     );
   }
 
-  const col = <T>(f: (o: Observation, i: number) => T) => obs.map(f);
-  await client.query(`create temp table obs (
-      product_id text, sku text, ean text, name text, brand_id int, url text, image_url text,
-      category_id int, classification_id int, normal_price numeric(14,2), sale_price numeric(14,2),
-      exclusive_price numeric(14,2), byquantity_price numeric(14,2), byquantity_qty smallint,
-      price_type text, stock_out boolean, currency text, effective_price numeric(14,2), pid bigint
-    ) on commit drop`);
-  await client.query(
-    `insert into obs select * , null::bigint from unnest(
-        $1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[],
-        $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::smallint[], $15::text[],
-        $16::boolean[], $17::text[], $18::numeric[])`,
-    [
-      col((o) => o.productId),
-      col((o) => o.sku ?? null),
-      col((o) => o.ean ?? null),
-      col((o) => o.name ?? null),
-      col((o) => (o.brand ? (brandIds.get(o.brand.trim()) ?? null) : null)),
-      col((o) => o.url ?? null),
-      col((o) => o.imageUrl ?? null),
-      categoryIds,
-      col((o) => o.classificationId ?? null),
-      col((o) => o.normalPrice ?? null),
-      col((o) => o.salePrice ?? null),
-      col((o) => o.exclusivePrice ?? null),
-      col((o) => o.byquantityPrice ?? null),
-      col((o) => o.byquantityQty ?? null),
-      col((o) => derivePriceType(o)),
-      col((o) => o.stockOut ?? false),
-      col((o) => (o.currency ?? sellerCurrency).toUpperCase()),
-      col((o) => effectivePrice(o)),
-    ],
-  );
+  let changes = 0;
+  let newListings = 0;
+  if (cand.length) {
+    const obs = cand.map((c) => all[c.i]);
+    const idx = cand.map((c) => c.i);
+    // Only new, re-published or re-described listings need their brand and seller category resolved.
+    const described = cand.map((c) => c.pid === null || c.descr_changed || !c.published);
+    const anyDescribed = described.some(Boolean);
+    const anyNew = cand.some((c) => c.pid === null);
+    const brandIds = anyDescribed
+      ? await resolveBrands(
+          client,
+          obs.filter((_, i) => described[i]).map((o) => o.brand ?? ''),
+        )
+      : new Map<string, number>();
+    const categoryIds: (number | null)[] = [];
+    for (let i = 0; i < obs.length; i++) {
+      const path = obs[i].categoryPath;
+      categoryIds.push(
+        described[i] && path?.length
+          ? await resolveCategory(client, categories.cache, categories.pending, run.sellerId, path)
+          : null,
+      );
+    }
+    const col = <T>(f: (o: Observation, i: number) => T) => obs.map(f);
+    await client.query(
+      `create temp table obs on commit drop as
+       select *, false as is_new from unnest(
+          $1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[],
+          $10::numeric(14,2)[], $11::numeric(14,2)[], $12::numeric(14,2)[], $13::numeric(14,2)[], $14::smallint[],
+          $15::text[], $16::boolean[], $17::text[], $18::numeric(14,2)[], $19::bigint[], $20::boolean[],
+          $21::boolean[], $22::bigint[], $23::bigint[])
+         as t(product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, normal_price,
+              sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type, stock_out, currency,
+              effective_price, pid, was_published, descr_changed, ph, dh)`,
+      [
+        col((o) => o.productId),
+        col((o) => o.sku ?? null),
+        col((o) => o.ean ?? null),
+        col((o) => o.name ?? null),
+        col((o) => (o.brand ? (brandIds.get(o.brand.trim()) ?? null) : null)),
+        col((o) => o.url ?? null),
+        col((o) => o.imageUrl ?? null),
+        categoryIds,
+        col((o) => o.classificationId ?? null),
+        col((o) => o.normalPrice ?? null),
+        col((o) => o.salePrice ?? null),
+        col((o) => o.exclusivePrice ?? null),
+        col((o) => o.byquantityPrice ?? null),
+        col((o) => o.byquantityQty ?? null),
+        idx.map((i) => types[i]),
+        col((o) => o.stockOut ?? false),
+        idx.map((i) => currencies[i]),
+        col((o) => effectivePrice(o)),
+        cand.map((c) => c.pid),
+        cand.map((c) => c.pid === null || c.published),
+        cand.map((c) => c.descr_changed),
+        idx.map((i) => ph[i]),
+        idx.map((i) => dh[i]),
+      ],
+    );
+    // The planner must know these are a few rows (index probes, not scans of whole tables).
+    await client.query('analyze obs');
 
-  const t = run.observedAt;
-  const partial = run.mode === 'partial';
-  // 1. Listings: insert new ones; update descriptive fields only where something differs (or it reappears).
-  const upsert = await client.query<{ inserted: boolean }>(
-    `insert into products as p (seller_id, product_id, sku, ean, name, brand_id, url, image_url, category_id,
-                                classification_id, first_seen, last_seen, published)
-     select $1, product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, $2, $2, true
-       from obs
-     on conflict (seller_id, product_id) do update set
-        sku = coalesce(excluded.sku, p.sku), ean = coalesce(excluded.ean, p.ean),
-        name = coalesce(excluded.name, p.name), brand_id = coalesce(excluded.brand_id, p.brand_id),
-        url = coalesce(excluded.url, p.url), image_url = coalesce(excluded.image_url, p.image_url),
-        category_id = coalesce(excluded.category_id, p.category_id),
-        classification_id = coalesce(excluded.classification_id, p.classification_id),
-        published = true, unpublished_at = null,
-        last_seen = case when $3 then excluded.last_seen else p.last_seen end
-      where $3 or not p.published
-         or (excluded.sku, excluded.ean, excluded.name, excluded.brand_id, excluded.url, excluded.image_url,
-             excluded.category_id, excluded.classification_id)
-            is distinct from
-            (coalesce(excluded.sku, p.sku), coalesce(excluded.ean, p.ean), coalesce(excluded.name, p.name),
-             coalesce(excluded.brand_id, p.brand_id), coalesce(excluded.url, p.url),
-             coalesce(excluded.image_url, p.image_url), coalesce(excluded.category_id, p.category_id),
-             coalesce(excluded.classification_id, p.classification_id))
-     returning (xmax = 0) as inserted`,
-    [run.sellerId, t, partial],
-  );
-  const newListings = upsert.rows.filter((r) => r.inserted).length;
-  await client.query(
-    `update obs o set pid = p.id from products p where p.seller_id = $1 and p.product_id = o.product_id`,
-    [run.sellerId],
-  );
+    // 1. Listings: insert the new ones; rewrite the description of changed or re-published ones.
+    if (anyNew) {
+      const { rows } = await client.query<{ product_id: string; id: number }>(
+        `with ins as (
+           insert into products (seller_id, product_id, sku, ean, name, brand_id, url, image_url, category_id,
+                                 classification_id, first_seen, last_seen, published, descr_hash)
+           select $1, product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, $2, $2,
+                  true, dh
+             from obs where pid is null
+           on conflict (seller_id, product_id) do nothing
+           returning id, product_id
+         )
+         update obs o set pid = ins.id, is_new = true from ins where o.product_id = ins.product_id
+         returning o.product_id, o.pid as id`,
+        [run.sellerId, t],
+      );
+      newListings = rows.length;
+      const at = new Map(cand.map((c) => [allIds[c.i], c.i]));
+      for (const r of rows) pid[at.get(r.product_id)!] = r.id;
+    }
+    if (anyDescribed) {
+      await client.query(
+        `update products p set
+            sku = coalesce(o.sku, p.sku), ean = coalesce(o.ean, p.ean), name = coalesce(o.name, p.name),
+            brand_id = coalesce(o.brand_id, p.brand_id), url = coalesce(o.url, p.url),
+            image_url = coalesce(o.image_url, p.image_url), category_id = coalesce(o.category_id, p.category_id),
+            classification_id = coalesce(o.classification_id, p.classification_id),
+            published = true, unpublished_at = null, descr_hash = o.dh
+           from obs o
+          where p.id = o.pid and not o.is_new and (o.descr_changed or not o.was_published)`,
+      );
+      // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group.
+      // Groups are created in EAN order so that concurrent runs of two sellers cannot deadlock.
+      await client.query(
+        `insert into match_groups (ean)
+         select distinct p.ean from obs o join products p on p.id = o.pid
+          where (o.is_new or o.descr_changed) and p.ean is not null
+            and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
+          order by 1
+         on conflict (ean) where ean is not null do nothing`,
+      );
+      await client.query(
+        `insert into match_members (group_id, product_id, method, confidence, status)
+         select g.id, p.id, 'ean', 1, 'confirmed'
+           from obs o join products p on p.id = o.pid join match_groups g on g.ean = p.ean
+          where (o.is_new or o.descr_changed) and p.ean is not null
+            and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
+            and not exists (select 1 from match_members m where m.group_id = g.id and m.product_id = p.id)
+         on conflict do nothing`,
+      );
+    }
 
-  // 2–3. Changed observed state → close the open interval, open a new one, refresh the snapshot.
-  await client.query(`create temp table changed on commit drop as
-      select o.*, lc.effective_price as old_effective, (lc.product_id is null) as is_new
-        from obs o left join listing_current lc on lc.product_id = o.pid
-       where lc.product_id is null
-          or (o.normal_price, o.sale_price, o.exclusive_price, o.byquantity_price, o.price_type, o.stock_out, o.currency)
-             is distinct from
-             (lc.normal_price, lc.sale_price, lc.exclusive_price, lc.byquantity_price, lc.price_type, lc.stock_out, lc.currency)`);
-  const { rows: cnt } = await client.query<{ n: number }>('select count(*)::int as n from changed');
-  const changes = cnt[0].n;
-  if (changes > 0) {
-    await client.query(
-      `update price_intervals pi set valid_to = $1
-         from changed c where pi.product_id = c.pid and pi.valid_to is null and pi.valid_from < $1`,
-      [t],
-    );
-    await client.query(
-      `insert into price_intervals (product_id, valid_from, normal_price, sale_price, exclusive_price,
-                                    byquantity_price, byquantity_qty, price_type, stock_out, currency)
-       select pid, $1, normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
-              stock_out, currency
-         from changed
-       on conflict (product_id, valid_from) do update set
-          normal_price = excluded.normal_price, sale_price = excluded.sale_price,
-          exclusive_price = excluded.exclusive_price, byquantity_price = excluded.byquantity_price,
-          byquantity_qty = excluded.byquantity_qty, price_type = excluded.price_type,
-          stock_out = excluded.stock_out, currency = excluded.currency, valid_to = null`,
-      [t],
-    );
-    // 4. Match by EAN for listings not yet in a live group.
-    await client.query(
-      `insert into match_groups (ean)
-       select distinct c.ean from changed c
-        where c.is_new and c.ean is not null
-       on conflict (ean) where ean is not null do nothing`,
-    );
-    await client.query(
-      `insert into match_members (group_id, product_id, method, confidence, status)
-       select g.id, c.pid, 'ean', 1, 'confirmed'
-         from changed c join match_groups g on g.ean = c.ean
-        where c.is_new and c.ean is not null
-       on conflict (product_id) where status <> 'rejected' do nothing`,
-    );
-    await client.query(
-      `insert into listing_current as lc (product_id, seller_id, group_id, match_status, brand_id, classification_id,
-              normal_price, sale_price, exclusive_price, byquantity_price, price_type, stock_out, currency,
-              effective_price, previous_effective_price, price_changed_at, since)
-       select c.pid, $2, mm.group_id, mm.status, p.brand_id, p.classification_id,
-              c.normal_price, c.sale_price, c.exclusive_price, c.byquantity_price, c.price_type, c.stock_out, c.currency,
-              c.effective_price, null, $1, $1
-         from changed c
-         join products p on p.id = c.pid
-         left join match_members mm on mm.product_id = c.pid and mm.status <> 'rejected'
-       on conflict (product_id) do update set
-          group_id = excluded.group_id, match_status = excluded.match_status,
-          brand_id = excluded.brand_id, classification_id = excluded.classification_id,
-          normal_price = excluded.normal_price, sale_price = excluded.sale_price,
-          exclusive_price = excluded.exclusive_price, byquantity_price = excluded.byquantity_price,
-          price_type = excluded.price_type, stock_out = excluded.stock_out, currency = excluded.currency,
-          effective_price = excluded.effective_price,
-          previous_effective_price = case when lc.effective_price is distinct from excluded.effective_price
-                                          then lc.effective_price else lc.previous_effective_price end,
-          price_changed_at = case when lc.effective_price is distinct from excluded.effective_price
-                                  then excluded.price_changed_at else lc.price_changed_at end,
-          since = excluded.since`,
+    // 2–3. Changed observed state (or re-published): close the open interval, open a new one and
+    // refresh the snapshot, in one statement (all parts see the state from before it).
+    const { rows: changedRows } = await client.query<{ n: number }>(
+      `with changed as materialized (
+         select o.*, lc.since as open_from from obs o left join listing_current lc on lc.product_id = o.pid
+          where lc.product_id is null or not o.was_published
+             or (o.normal_price, o.sale_price, o.exclusive_price, o.byquantity_price, o.price_type, o.stock_out, o.currency)
+                is distinct from
+                (lc.normal_price, lc.sale_price, lc.exclusive_price, lc.byquantity_price, lc.price_type, lc.stock_out, lc.currency)
+       ),
+       -- the open interval of a listing starts at listing_current.since (ingest keeps it so): a primary-key
+       -- probe per changed listing
+       closed as (
+         update price_intervals pi set valid_to = $1
+           from changed c
+          where pi.product_id = c.pid and pi.valid_from = c.open_from and pi.valid_to is null and pi.valid_from < $1
+         returning 1
+       ),
+       opened as (
+         insert into price_intervals (product_id, valid_from, normal_price, sale_price, exclusive_price,
+                                      byquantity_price, byquantity_qty, price_type, stock_out, currency)
+         select pid, $1, normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
+                stock_out, currency
+           from changed
+         on conflict (product_id, valid_from) do update set
+            normal_price = excluded.normal_price, sale_price = excluded.sale_price,
+            exclusive_price = excluded.exclusive_price, byquantity_price = excluded.byquantity_price,
+            byquantity_qty = excluded.byquantity_qty, price_type = excluded.price_type,
+            stock_out = excluded.stock_out, currency = excluded.currency, valid_to = null
+         returning 1
+       ),
+       snapshot as (
+         insert into listing_current as lc (product_id, seller_id, group_id, match_status, brand_id, classification_id,
+                normal_price, sale_price, exclusive_price, byquantity_price, price_type, stock_out, currency,
+                effective_price, previous_effective_price, price_changed_at, since, obs_hash)
+         select c.pid, $2, mm.group_id, mm.status, p.brand_id, p.classification_id,
+                c.normal_price, c.sale_price, c.exclusive_price, c.byquantity_price, c.price_type, c.stock_out, c.currency,
+                c.effective_price, null, $1, $1, c.ph
+           from changed c
+           join products p on p.id = c.pid
+           left join match_members mm on mm.product_id = c.pid and mm.status <> 'rejected'
+         on conflict (product_id) do update set
+            group_id = excluded.group_id, match_status = excluded.match_status,
+            brand_id = excluded.brand_id, classification_id = excluded.classification_id,
+            normal_price = excluded.normal_price, sale_price = excluded.sale_price,
+            exclusive_price = excluded.exclusive_price, byquantity_price = excluded.byquantity_price,
+            price_type = excluded.price_type, stock_out = excluded.stock_out, currency = excluded.currency,
+            effective_price = excluded.effective_price,
+            previous_effective_price = case when lc.effective_price is distinct from excluded.effective_price
+                                            then lc.effective_price else lc.previous_effective_price end,
+            price_changed_at = case when lc.effective_price is distinct from excluded.effective_price
+                                    then excluded.price_changed_at else lc.price_changed_at end,
+            since = excluded.since, obs_hash = excluded.obs_hash
+         returning 1
+       )
+       select (select count(*) from changed)::int as n,
+              (select count(*) from closed) + (select count(*) from opened) + (select count(*) from snapshot) as w`,
       [t, run.sellerId],
+    );
+    changes = changedRows[0].n;
+    // Every other candidate: its description, match group and observation hash in the snapshot.
+    await client.query(
+      `update listing_current lc set obs_hash = o.ph, brand_id = p.brand_id, classification_id = p.classification_id,
+              group_id = mm.group_id, match_status = mm.status
+         from obs o
+         join products p on p.id = o.pid
+         left join match_members mm on mm.product_id = o.pid and mm.status <> 'rejected'
+        where lc.product_id = o.pid
+          and (lc.obs_hash, lc.brand_id, lc.classification_id, lc.group_id, lc.match_status)
+              is distinct from (o.ph, p.brand_id, p.classification_id, mm.group_id, mm.status)`,
     );
   }
 
   // 5. Full run: what the seller no longer shows is unpublished; its history stops here.
   let unpublished = 0;
+  let goneIds: string[] = [];
   if (!partial) {
-    const gone = await client.query(
-      `update products p set published = false, unpublished_at = $2,
-              last_seen = coalesce((select last_crawl_at from sellers where id = $1), p.last_seen)
-        where p.seller_id = $1 and p.published
-          and not exists (select 1 from obs o where o.pid = p.id)
-       returning p.id`,
-      [run.sellerId, t],
-    );
-    unpublished = gone.rowCount ?? 0;
+    let gone: { id: number; product_id: string }[] = [];
+    const set = 'published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)';
+    if (state) {
+      const missing: number[] = [];
+      for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
+      if (missing.length) {
+        ({ rows: gone } = await client.query(
+          `update products p set ${set} where p.seller_id = $1 and p.published and p.id = any($3::bigint[])
+           returning p.id, p.product_id`,
+          [run.sellerId, t, missing, prevCrawl],
+        ));
+      }
+    } else {
+      ({ rows: gone } = await client.query(
+        `update products p set ${set}
+          where p.seller_id = $1 and p.published and p.product_id not in (select unnest($3::text[]))
+         returning p.id, p.product_id`,
+        [run.sellerId, t, allIds, prevCrawl],
+      ));
+    }
+    unpublished = gone.length;
+    goneIds = gone.map((r) => r.product_id);
     if (unpublished > 0) {
       await client.query(
         `update price_intervals set valid_to = $2 where product_id = any($1) and valid_to is null and valid_from < $2`,
-        [gone.rows.map((r) => r.id), t],
+        [gone.map((r) => r.id), t],
       );
     }
-    await client.query(
-      'update sellers set last_crawl_at = greatest(coalesce(last_crawl_at, $2), $2) where id = $1',
-      [run.sellerId, t],
-    );
   }
+
+  // The run's record (a failed run is recorded by ingestObservations after the rollback).
+  const { rows: runRows } = await client.query<{ id: number }>(
+    `insert into ingest_runs (seller_id, source, mode, observed_at, observations, status, changes, started_at, finished_at)
+     values ($1, $2, $3, $4, $5, 'succeeded', $6, now(), clock_timestamp()) returning id`,
+    [run.sellerId, run.source, run.mode, t, observations.length, changes],
+  );
+  const runId = runRows[0].id;
 
   // 6. Roll-ups, same transaction.
   for (const r of rollupUpdaters) await r.fn(client, { sellerId: run.sellerId, observedAt: t, runId });
 
-  return { runId, observations: obs.length, changes, newListings, unpublished };
+  // The seller's state after this run (kept by ingestObservations once the transaction committed).
+  const next =
+    partial && !state
+      ? null
+      : () => {
+          const listings: ListingMap = state ? state.listings : new Map();
+          if (state && !partial) for (const id of goneIds) listings.delete(id);
+          if (!state || partial) {
+            for (let i = 0; i < n; i++) listings.set(allIds[i], { pid: pid[i]!, ph: ph[i], dh: dh[i] });
+          } else {
+            for (const c of cand) listings.set(allIds[c.i], { pid: pid[c.i]!, ph: ph[c.i], dh: dh[c.i] });
+          }
+          return { seq: seq + 1, epoch, listings };
+        };
+  return { result: { runId, observations: n, changes, newListings, unpublished }, next };
 }

@@ -1,0 +1,116 @@
+// npm run seed -- --size tiny|small|medium|large [--reset] [--today yyyy-MM-dd]
+// Seeds the demo market into the configured database (DATABASE_URL, else the embedded PostgreSQL in
+// DATA_DIR/pg): migrations first; refuses a database that already has data unless --reset, which drops
+// every table (drop schema public cascade) and migrates again.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrate } from '../db/migrate.js';
+import { DEMO_ACCOUNTS, type DemoSize, seedDemoMarket } from '../modules/demo/seed-demo.js';
+import { clearIngestCaches } from '../modules/ingest/ingest.js';
+
+const SIZES = ['tiny', 'small', 'medium', 'large'];
+
+function usage(msg: string): never {
+  console.error(`${msg}\nUso: npm run seed -- --size tiny|small|medium|large [--reset] [--today aaaa-mm-dd]`);
+  process.exit(2);
+}
+
+async function main() {
+  // `npm run seed` runs in apps/server; relative paths (DATA_DIR) are meant from where it was typed.
+  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+  const args = process.argv.slice(2);
+  const value = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    if (i < 0) return undefined;
+    const v = args[i + 1];
+    if (!v || v.startsWith('--')) usage(`--${name} necesita un valor`);
+    return v;
+  };
+  for (const a of args) {
+    if (a.startsWith('--') && !['--size', '--reset', '--today'].includes(a))
+      usage(`opción desconocida: ${a}`);
+  }
+  const size = (value('size') ?? 'small') as DemoSize;
+  if (!SIZES.includes(size)) usage(`--size inválido: ${size}`);
+  const today = value('today');
+  if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) usage(`--today inválido: ${today}`);
+  const reset = args.includes('--reset');
+
+  const config = loadConfig();
+  const t0 = Date.now();
+  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    console.log(`Base de datos ${db.kind}${db.kind === 'embedded' ? ` en ${config.DATA_DIR}/pg` : ''}`);
+    await migrate(db.pool);
+    const { rows } = await db.pool.query<{ n: number }>(
+      `select (select count(*) from sellers) + (select count(*) from users) + (select count(*) from products) as n`,
+    );
+    if (rows[0].n > 0) {
+      if (!reset) {
+        console.error(
+          'La base de datos ya tiene datos; use --reset para borrarla y volver a cargar la demo.',
+        );
+        process.exitCode = 1;
+        return;
+      }
+      console.log('--reset: borrando todas las tablas…');
+      await db.pool.query('drop schema public cascade; create schema public');
+      clearIngestCaches();
+      await migrate(db.pool);
+    }
+    console.log(`Cargando datos de demostración (${size})…`);
+    const summary = await seedDemoMarket(db.pool, { size, today, log: (m) => console.log(`  ${m}`) });
+    console.log(
+      `Listo en ${((Date.now() - t0) / 1000).toFixed(1)} s: ${summary.sellers} eCommerce, ${summary.listings} publicaciones, ` +
+        `${summary.observations} observaciones (${summary.from} a ${summary.to}).`,
+    );
+    const pgCpu = db.kind === 'embedded' ? postgresCpuSeconds(join(config.DATA_DIR, 'pg')) : null;
+    const own = process.cpuUsage();
+    console.log(
+      `  CPU: Node ${((own.user + own.system) / 1e6).toFixed(1)} s` +
+        (pgCpu === null ? '' : `, PostgreSQL ${pgCpu.toFixed(1)} s`) +
+        ' (independiente de la carga de la máquina)',
+    );
+    for (const acc of DEMO_ACCOUNTS)
+      console.log(`  Ingreso demo: ${acc.email} / ${acc.password}  (${acc.description})`);
+  } finally {
+    await db.close();
+  }
+}
+
+/** CPU seconds used so far by the embedded PostgreSQL (postmaster, its live and finished children). */
+function postgresCpuSeconds(pgDir: string): number | null {
+  try {
+    const pidFile = join(pgDir, 'postmaster.pid');
+    if (!existsSync(pidFile) || !existsSync('/proc/self/stat')) return null;
+    const master = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+    const tick = 100; // USER_HZ on Linux
+    const stat = (pid: number) =>
+      readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
+        .split(' ');
+    // fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
+    const cpu = (f: string[], children: boolean) =>
+      Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+    let ticks = cpu(stat(master), true);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const f = stat(Number(entry));
+        if (Number(f[1]) === master) ticks += cpu(f, true);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+    return ticks / tick;
+  } catch {
+    return null;
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import {
+  cutDate,
+  DEFAULT_TIMEZONE,
+  daysInclusive,
+  isCalendarDate,
+  isoDateInZone,
+  minusMonths,
+} from '@vigia/domain';
+import { badRequest } from '../../lib/errors.js';
+
+// Period parameters of the detail and dashboard calls: yyyy-MM-dd calendar days in America/Santiago,
+// inclusive; longer strings are cut to 10 characters (seed 001 §9).
+
+// An existing day within the accepted years (packages/domain/src/dates.ts), exactly 10 characters.
+const isRealDay = (d: string) => d.length === 10 && isCalendarDate(d);
+
+export function today(now = new Date()): string {
+  return isoDateInZone(now, DEFAULT_TIMEZONE);
+}
+
+/**
+ * Resolves a period: missing `to` = today; missing `from` = `defaultFrom(to)`. A malformed day, `from`
+ * after `to` or a period longer than `maxDays` is a 400 naming the field.
+ */
+export function resolvePeriod(
+  input: { from?: string | null; to?: string | null },
+  fields: { from: string; to: string },
+  opts: { maxDays: number; defaultFrom?: (to: string) => string; now?: Date },
+): { from: string; to: string } {
+  const to = input.to ? cutDate(input.to) : today(opts.now);
+  if (!isRealDay(to)) throw badRequest(`${fields.to}: fecha inválida (yyyy-MM-dd)`, fields.to);
+  const from = input.from ? cutDate(input.from) : (opts.defaultFrom ?? ((t) => minusMonths(t, 1)))(to);
+  if (!isRealDay(from)) throw badRequest(`${fields.from}: fecha inválida (yyyy-MM-dd)`, fields.from);
+  if (from > to) throw badRequest(`${fields.to}: la fecha final es anterior a la inicial`, fields.to);
+  if (daysInclusive(from, to) > opts.maxDays) {
+    throw badRequest(`${fields.from}: el período no puede superar ${opts.maxDays} días`, fields.from);
+  }
+  return { from, to };
+}

@@ -1,0 +1,225 @@
+import type pg from 'pg';
+
+// SQL of the pricing screens. Requests never read price history: they read the pivot's read model
+// (migrations/020_pricing.sql) through the in-memory copy of model.ts, which these functions load and
+// refresh, plus a few small lookups per request (sellers, fx rates, window bounds, tree nodes).
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+const TZ = `'America/Santiago'`;
+
+export interface RowRecord {
+  product_id: number;
+  group_id: number | null;
+  listing_ref: string;
+  sku: string | null;
+  ean: string | null;
+  name: string;
+  brand_id: number | null;
+  brand_name: string | null;
+  classification_id: number | null;
+  class_path: number[];
+  category_path: number[];
+  url: string | null;
+  image_url: string | null;
+  normal_price: number | null;
+  sale_price: number | null;
+  exclusive_price: number | null;
+  price_type: string;
+  stock_out: boolean;
+  currency: string;
+  published: boolean;
+  first_seen: number; // epoch ms
+  last_seen: number;
+}
+
+export interface OfferRecord {
+  pivot_product_id: number;
+  product_id: number;
+  seller_id: number;
+  listing_ref: string;
+  url: string | null;
+  normal_price: number | null;
+  sale_price: number | null;
+  exclusive_price: number | null;
+  price_type: string;
+  stock_out: boolean;
+  currency: string;
+  published: boolean;
+  first_seen: number;
+  last_seen: number;
+}
+
+const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${col.replace(/^\w+\./, '')}`;
+
+/** Rows and offers of a pivot's read model: all of them, or only the given pivot listings. */
+export async function selectPivotModel(
+  db: Queryable,
+  pivot: number,
+  onlyIds?: number[],
+): Promise<{ rows: RowRecord[]; offers: OfferRecord[] }> {
+  const filter = onlyIds ? 'and r.product_id = any($2::bigint[])' : '';
+  const params = onlyIds ? [pivot, onlyIds] : [pivot];
+  const [rows, offers] = await Promise.all([
+    db.query<RowRecord>(
+      `select r.product_id, r.group_id, r.listing_ref, r.sku, r.ean, r.name, r.brand_id, r.brand_name,
+              r.classification_id, r.class_path, r.category_path, r.url, r.image_url, r.normal_price,
+              r.sale_price, r.exclusive_price, r.price_type, r.stock_out, r.currency, r.published,
+              ${ms('r.first_seen')}, ${ms('r.last_seen')}
+         from pricing_rows r where r.pivot_id = $1 ${filter}`,
+      params,
+    ),
+    db.query<OfferRecord>(
+      `select o.pivot_product_id, o.product_id, o.seller_id, o.listing_ref, o.url, o.normal_price, o.sale_price,
+              o.exclusive_price, o.price_type, o.stock_out, o.currency, o.published,
+              ${ms('o.first_seen')}, ${ms('o.last_seen')}
+         from pricing_offers o
+        where o.pivot_id = $1 ${onlyIds ? 'and o.pivot_product_id = any($2::bigint[])' : ''}`,
+      params,
+    ),
+  ]);
+  return { rows: rows.rows, offers: offers.rows };
+}
+
+/** Current version of a pivot's read model (null when it is not built). */
+export async function selectModelVersion(db: Queryable, pivot: number): Promise<number | null> {
+  const { rows } = await db.query<{ version: number }>(
+    'select version from pricing_pivots where seller_id = $1',
+    [pivot],
+  );
+  return rows[0]?.version ?? null;
+}
+
+/** Pivot listings rewritten by versions (after, upTo]; null when part of that log was pruned. */
+export async function selectChangedIds(
+  db: Queryable,
+  pivot: number,
+  after: number,
+  upTo: number,
+): Promise<number[] | null> {
+  const { rows } = await db.query<{ version: number; product_ids: number[] }>(
+    `select version, product_ids from pricing_changes
+      where pivot_id = $1 and version > $2 and version <= $3 order by version`,
+    [pivot, after, upTo],
+  );
+  if (rows.length !== upTo - after) return null;
+  return [...new Set(rows.flatMap((r) => r.product_ids.map(Number)))];
+}
+
+export interface SellerInfo {
+  id: number;
+  name: string;
+  color: string;
+  /** sellers.last_crawl_at in epoch ms */
+  crawl: number | null;
+}
+
+export interface RequestLookups {
+  version: number | null;
+  sellers: SellerInfo[];
+  /** currency → clp_per_unit: latest fx_rates on or before the as-of day; CLP = 1 */
+  clpPerUnit: Record<string, number>;
+  /** window bounds in epoch ms: start of from_date, end of to_date (America/Santiago days) */
+  fromTs: number | null;
+  toEndTs: number | null;
+  /** start of today in America/Santiago, epoch ms (listings seen before are 'historical') */
+  todayTs: number;
+}
+
+/**
+ * One round trip for what a request needs besides the model: model version, the sellers involved,
+ * fx rates as of `asOf` (default today in Santiago) and the window bounds.
+ */
+export async function selectRequestLookups(
+  db: Queryable,
+  q: { pivot: number; sellers: number[]; from?: string; to?: string },
+): Promise<RequestLookups> {
+  const { rows } = await db.query(
+    `select (select version from pricing_pivots where seller_id = $1) as version,
+            coalesce((select json_agg(json_build_object('id', id, 'name', name, 'color', color,
+                                                        'crawl', extract(epoch from last_crawl_at) * 1000))
+                        from sellers where id = any($2::int[])), '[]') as sellers,
+            coalesce((select json_object_agg(currency, clp_per_unit)
+                        from (select distinct on (currency) currency, clp_per_unit from fx_rates
+                               where day <= coalesce($4::date, (now() at time zone ${TZ})::date)
+                               order by currency, day desc) x), '{}') as rates,
+            (extract(epoch from ($3::date::timestamp at time zone ${TZ})) * 1000)::float8 as from_ts,
+            (extract(epoch from (($4::date + 1)::timestamp at time zone ${TZ})) * 1000)::float8 as to_end_ts,
+            (extract(epoch from (date_trunc('day', now() at time zone ${TZ}) at time zone ${TZ})) * 1000)::float8
+              as today_ts`,
+    [q.pivot, q.sellers, q.from ?? null, q.to ?? null],
+  );
+  const r = rows[0];
+  const clpPerUnit: Record<string, number> = { ...r.rates, CLP: 1 };
+  for (const k of Object.keys(clpPerUnit)) clpPerUnit[k] = Number(clpPerUnit[k]);
+  return {
+    version: r.version,
+    sellers: r.sellers,
+    clpPerUnit,
+    fromTs: r.from_ts,
+    toEndTs: r.to_end_ts,
+    todayTs: r.today_ts,
+  };
+}
+
+/** Requested classification ids outside the license's granted subtrees. */
+export async function classificationsOutside(
+  db: Queryable,
+  ids: number[],
+  roots: number[],
+): Promise<number[]> {
+  if (!ids.length || !roots.length) return [];
+  const { rows } = await db.query<{ id: number }>(
+    `select x.id from unnest($1::int[]) x(id)
+      where not exists (select 1 from classifications c where c.id = x.id and c.path && $2::int[])`,
+    [ids, roots],
+  );
+  return rows.map((r) => r.id);
+}
+
+export interface ClassificationNode {
+  id: number;
+  name: string;
+  parent_id: number | null;
+  level: number;
+  path: number[];
+}
+
+/** Name, parent, level and path of classification nodes (DPM by classification). */
+export async function selectClassificationNodes(db: Queryable, ids: number[]): Promise<ClassificationNode[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<ClassificationNode>(
+    'select id, name, parent_id, level, path from classifications where id = any($1::int[])',
+    [ids],
+  );
+  return rows;
+}
+
+/** Words of a free-text search: lower case, accents removed, at most 10 (metaSearch, quick find). */
+export function normalizeSearch(text: string): string[] {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+}
+
+/**
+ * Currency factors to `target` through CLP: the latest fx_rates on or before `asOf` (CLP = 1).
+ * Currencies without a rate are absent (their prices convert to null); null when `target` has none.
+ */
+export async function selectRates(
+  db: Queryable,
+  target: string,
+  asOf: string,
+): Promise<Map<string, number> | null> {
+  const { rows } = await db.query<{ currency: string; r: number }>(
+    `select distinct on (currency) currency, clp_per_unit::float8 as r
+       from fx_rates where day <= $1::date order by currency, day desc`,
+    [asOf],
+  );
+  const clp = new Map<string, number>([['CLP', 1]]);
+  for (const r of rows) if (r.currency !== 'CLP') clp.set(r.currency, r.r);
+  const t = clp.get(target);
+  if (!t) return null;
+  return new Map([...clp].map(([c, r]) => [c, r / t]));
+}
+
+// The pricing KPIs of a resolved scope, for other modules (dashboard).
+export { type KpiRow, selectPricingKpis } from './kpi.js';

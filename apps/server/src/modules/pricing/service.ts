@@ -1,0 +1,248 @@
+import {
+  DEFAULT_PRICE_MODE,
+  type DpmGroup,
+  type Filters,
+  mpiBucket,
+  type PriceMode,
+  type PricingItem,
+  type PricingKpisResponse,
+  type PricingTally,
+  rankingIcon,
+  SELLER_NOT_FOUND,
+  share,
+} from '@vigia/domain';
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { badRequest, forbidden } from '../../lib/errors.js';
+import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
+import {
+  competitorOffers,
+  isHistoricalAt,
+  nn,
+  type PricingScope,
+  type ScoredSet,
+  type SellerTally,
+  scoreModel,
+  seenAt,
+} from './compute.js';
+import { ensurePricingPivot } from './maintain.js';
+import { getPivotModel, type PivotModel } from './model.js';
+import { classificationsOutside, normalizeSearch, type SellerInfo, selectRequestLookups } from './queries.js';
+
+// Turns a request's Filters into a license-checked PricingScope with its pivot model, and computed
+// values into API shapes (packages/domain/src/pricing.ts).
+
+export interface Resolved {
+  scope: PricingScope;
+  model: PivotModel;
+  sellers: Map<number, SellerInfo>;
+}
+
+type ScopeFilters = Filters & { mpi_value: number; priceMode?: PriceMode };
+
+const DEFAULT_COLOR = '#9e9e9e';
+
+/**
+ * Resolves pivot, competitors, currency and classifications against the license (403 outside it),
+ * reads the request's lookups and the pivot's model.
+ * Competitors: `sellersIds` when given, else `sellers`, else every licensed seller; the pivot excluded.
+ */
+export async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: ScopeFilters): Promise<Resolved> {
+  const principal = principalOf(req);
+  const pivot = resolvePivot(req, f.pivot_id ?? null);
+  // Both lists are checked against the license; the panel's subset (sellersIds) wins when present.
+  const fromSession = f.sellers?.length ? resolveSellers(req, f.sellers, pivot) : null;
+  const competitors = f.sellersIds?.length
+    ? resolveSellers(req, f.sellersIds, pivot)
+    : (fromSession ?? resolveSellers(req, null, pivot));
+  const currency = resolveCurrency(req, f.currency);
+  const roots = principal.license.classifications;
+  if (f.classificationsIds?.length && roots.length) {
+    const outside = await classificationsOutside(pool, f.classificationsIds, roots);
+    if (outside.length) {
+      throw forbidden(
+        `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+        'classification_not_licensed',
+      );
+    }
+  }
+  await ensurePricingPivot(pool, pivot);
+  const lk = await selectRequestLookups(pool, {
+    pivot,
+    sellers: [pivot, ...competitors],
+    from: f.from_date,
+    to: f.to_date,
+  });
+  const target = lk.clpPerUnit[currency];
+  if (!target) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+  const rates = new Map(Object.entries(lk.clpPerUnit).map(([c, r]) => [c, r / target]));
+  const model = await getPivotModel(pool, pivot, lk.version);
+  const sellers = new Map(lk.sellers.map((s) => [s.id, s]));
+  return {
+    model,
+    sellers,
+    scope: {
+      pivot,
+      competitors,
+      currency,
+      rates,
+      mode: f.priceMode ?? DEFAULT_PRICE_MODE,
+      mpiValue: f.mpi_value,
+      window: f.from_date || f.to_date ? { fromTs: lk.fromTs, toEndTs: lk.toEndTs } : null,
+      crawl: new Map(lk.sellers.map((s) => [s.id, s.crawl])),
+      todayTs: lk.todayTs,
+      rows: {
+        licenseRoots: roots,
+        classificationsIds: f.classificationsIds,
+        categories: f.categories,
+        brands: f.brands,
+        ownBrands: f.ownBrands ? principal.license.brands : undefined,
+        skus: f.SKUs,
+        words: f.metaSearch ? normalizeSearch(f.metaSearch) : undefined,
+        priceTypes: f.price_type,
+        stockOut: f.stockOut,
+      },
+      post: { match: f.match, minPrice: f.minPrice, maxPrice: f.maxPrice, mpiRanges: f.mpi_range },
+    },
+  };
+}
+
+/**
+ * The scored products of a request, memoised per (model version, scope): the screens ask for items,
+ * KPIs and the price range of one selection at once, then page through it with the cursor, so one
+ * scoring pass serves them all. A new model version makes a new key; a few recent scopes are kept.
+ */
+const scoredMemo = new Map<string, ScoredSet>();
+const SCORED_MEMO_SIZE = 8;
+
+export function scored(r: Resolved): ScoredSet {
+  const { scope, model } = r;
+  const key = JSON.stringify([
+    model.pivot,
+    model.version,
+    scope.competitors,
+    scope.currency,
+    [...scope.rates],
+    scope.mode,
+    scope.mpiValue,
+    scope.window,
+    [...scope.crawl],
+    scope.rows,
+    scope.post,
+  ]);
+  const hit = scoredMemo.get(key);
+  if (hit && hit.model === model) {
+    scoredMemo.delete(key);
+    scoredMemo.set(key, hit);
+    return hit;
+  }
+  const set = scoreModel(model, scope);
+  scoredMemo.set(key, set);
+  if (scoredMemo.size > SCORED_MEMO_SIZE) scoredMemo.delete(scoredMemo.keys().next().value as string);
+  return set;
+}
+
+export const round2 = (n: number | null | undefined) =>
+  n === null || n === undefined ? null : Math.round(n * 100) / 100;
+
+export function splitOut(t: PricingTally) {
+  const split = t.split();
+  return { ...split, average_index: round2(split.average_index) };
+}
+
+export function kpiResponse(t: PricingTally, s: PricingScope): PricingKpisResponse {
+  return { ...t.kpis(), currency: s.currency, mpi_value: s.mpiValue, split: splitOut(t) };
+}
+
+export function groupOut(t: PricingTally) {
+  const kpis = t.kpis();
+  return { ...kpis, ...splitOut(t), products: kpis.total, match_pct: round2(share(kpis.match, kpis.total)) };
+}
+
+export function sellerGroupOut(
+  g: SellerTally,
+  sellers: Map<number, SellerInfo>,
+  allProducts: number,
+): DpmGroup {
+  const s = sellers.get(g.sellerId);
+  const h = g.headToHead.values();
+  return {
+    id: g.sellerId,
+    name: s?.name ?? SELLER_NOT_FOUND,
+    color: s?.color ?? DEFAULT_COLOR,
+    ...groupOut(g.tally),
+    // for a competitor: coverage, the share of the filtered products matched there
+    match_pct: round2(share(g.tally.total, allProducts)),
+    head_to_head: { ...h, average_difference_pct: round2(h.average_difference_pct) },
+  };
+}
+
+const PRICE_TYPES_SET = new Set(['NORMAL', 'SALE', 'EXCLUSIVE', 'BYQUANTITY']);
+const priceType = (t: string) => (PRICE_TYPES_SET.has(t) ? t : 'NORMAL') as PricingItem['price_type'];
+
+/** API row of a scored product (position `i` in the model), with each selected competitor's offer. */
+export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
+  const { scope } = r;
+  const row = set.model.rows[i];
+  const f = scope.rates.get(row.currency);
+  const conv = (p: number | null) => (p === null || f === undefined ? null : round2(p * f));
+  const pivotCrawl = scope.crawl.get(scope.pivot);
+  const competitors = competitorOffers(set, i).map(({ offer: o, price, comparable, difference }) => {
+    const s = r.sellers.get(o.sellerId);
+    const of = scope.rates.get(o.currency);
+    const oconv = (p: number | null) => (p === null || of === undefined ? null : round2(p * of));
+    const crawl = scope.crawl.get(o.sellerId);
+    return {
+      seller_id: o.sellerId,
+      seller_name: s?.name ?? SELLER_NOT_FOUND,
+      color: s?.color ?? DEFAULT_COLOR,
+      listing_id: String(o.productId),
+      product_id: o.ref,
+      url: o.url,
+      price: round2(price),
+      normal_price: oconv(o.normal),
+      sale_price: oconv(o.sale),
+      exclusive_price: oconv(o.exclusive),
+      price_type: priceType(o.priceType),
+      stock_out: o.stockOut,
+      last_seen: new Date(seenAt(o, crawl)).toISOString(),
+      historical: isHistoricalAt(o, crawl, scope.todayTs),
+      comparable,
+      difference_pct: round2(difference),
+    };
+  });
+  const my = nn(set.my[i]);
+  const min = nn(set.min[i]);
+  const index = nn(set.index[i]);
+  const position = set.position[i] || null;
+  const ranked = set.ranked[i];
+  return {
+    id: String(row.productId),
+    product_id: row.ref,
+    sku: row.sku,
+    ean: row.ean,
+    name: row.name,
+    brand: row.brandId !== null && row.brandName !== null ? { id: row.brandId, name: row.brandName } : null,
+    classification_id: row.classificationId,
+    url: row.url,
+    image_url: row.imageUrl,
+    price_type: priceType(row.priceType),
+    stock_out: row.stockOut,
+    last_seen: new Date(seenAt(row, pivotCrawl)).toISOString(),
+    historical: isHistoricalAt(row, pivotCrawl, scope.todayTs),
+    my_price: round2(my),
+    normal_price: conv(row.normal),
+    sale_price: conv(row.sale),
+    exclusive_price: conv(row.exclusive),
+    min_price: round2(min),
+    max_price: round2(nn(set.max[i])),
+    difference: index === null ? null : round2((my as number) - (min as number)),
+    difference_pct: index === null ? null : round2(index - 100),
+    index: round2(index),
+    bucket: mpiBucket(index, scope.mpiValue),
+    position,
+    ranked,
+    ranking_icon: rankingIcon(position, ranked),
+    competitors,
+  };
+}

@@ -1,0 +1,153 @@
+import type { PriceType } from '@vigia/domain';
+import type { Queryable } from '../../db/database.js';
+
+// SQL of the product list (docs/metrics.md "Product list"): listing_current + products, one page at a
+// time; history is read only for the ≤ page-size listings of the page (promotion duration).
+
+class Params {
+  readonly values: unknown[] = [];
+  add(v: unknown, cast = ''): string {
+    this.values.push(v);
+    return `$${this.values.length}${cast}`;
+  }
+}
+
+const NORMALISE = (expr: string) =>
+  `translate(lower(${expr}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc')`;
+const likeEscape = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface ProductListQuery {
+  sellers: number[];
+  /** sellers whose listings count as matches (the license's, the listing's own excluded) */
+  visibleSellers: number[];
+  roots: number[];
+  classificationsIds?: number[];
+  brands?: number[];
+  words?: string[];
+  match?: boolean;
+  stockOut?: boolean;
+  includeUnpublished?: boolean;
+  /** currency → factor to CLP, to sort prices of different currencies */
+  clpRates: Map<string, number>;
+  sort: 'name' | 'price' | 'updated' | 'seller';
+  order: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+export interface ProductListRow {
+  id: number;
+  product_id: string;
+  seller_id: number;
+  seller_name: string;
+  seller_currency: string;
+  ean: string | null;
+  sku: string | null;
+  name: string | null;
+  brand: string | null;
+  url: string | null;
+  image_url: string | null;
+  category_id: number | null;
+  published: boolean;
+  first_seen: Date;
+  last_seen: Date;
+  normal_price: number | null;
+  effective_price: number | null;
+  previous_effective_price: number | null;
+  price_type: PriceType | null;
+  stock_out: boolean | null;
+  currency: string | null;
+  price_changed_at: Date | null;
+  matches: number;
+  total: number;
+}
+
+const SORTS: Record<ProductListQuery['sort'], string> = {
+  name: `${NORMALISE('p.name')}`,
+  price: 'lc.effective_price * rt.f',
+  updated: 'coalesce(lc.price_changed_at, p.first_seen)',
+  seller: 's.name',
+};
+
+/** One page of listings with the total count of the filtered set. */
+export async function selectProductPage(db: Queryable, q: ProductListQuery): Promise<ProductListRow[]> {
+  const p = new Params();
+  const visible = p.add(q.visibleSellers, '::int[]');
+  const conds = [`p.seller_id = any(${p.add(q.sellers, '::int[]')})`];
+  if (!q.includeUnpublished) conds.push('p.published');
+  const under = (ids: number[]) =>
+    `p.classification_id in (select id from classifications where path && ${p.add(ids, '::int[]')})`;
+  if (q.roots.length) conds.push(under(q.roots));
+  if (q.classificationsIds?.length) conds.push(under(q.classificationsIds));
+  if (q.brands?.length) conds.push(`p.brand_id = any(${p.add(q.brands, '::int[]')})`);
+  if (q.words?.length) {
+    conds.push(
+      `${NORMALISE(`concat_ws(' ', p.name, b.name, p.sku, p.product_id, p.ean)`)} like all(${p.add(q.words.map(likeEscape), '::text[]')})`,
+    );
+  }
+  if (q.stockOut !== undefined)
+    conds.push(`coalesce(lc.stock_out, false) = ${p.add(q.stockOut, '::boolean')}`);
+  const hasMatch = `exists (select 1 from listing_current g
+                             where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))`;
+  if (q.match !== undefined) conds.push(q.match ? hasMatch : `not ${hasMatch}`);
+  const dir = q.order === 'desc' ? 'desc' : 'asc';
+  const rates = `rates(currency, f) as (select * from unnest(${p.add([...q.clpRates.keys()], '::text[]')}, ${p.add([...q.clpRates.values()], '::float8[]')}))`;
+  const sql = `
+    with ${rates},
+    page as (
+      select p.id, count(*) over () as total
+        from products p
+        join sellers s on s.id = p.seller_id
+        left join brands b on b.id = p.brand_id
+        left join listing_current lc on lc.product_id = p.id
+        left join rates rt on rt.currency = lc.currency
+       where ${conds.join(' and ')}
+       order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}
+       limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}
+    )
+    select p.id, p.product_id, p.seller_id, s.name as seller_name, s.currency as seller_currency, p.ean, p.sku,
+           p.name, b.name as brand, p.url, p.image_url, p.category_id, p.published, p.first_seen,
+           case when p.published then greatest(p.last_seen, s.last_crawl_at) else p.last_seen end as last_seen,
+           lc.normal_price, lc.effective_price, lc.previous_effective_price, lc.price_type, lc.stock_out,
+           lc.currency, lc.price_changed_at,
+           (select count(*) from listing_current g
+             where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))::int as matches,
+           page.total::int as total
+      from page
+      join products p on p.id = page.id
+      join sellers s on s.id = p.seller_id
+      left join brands b on b.id = p.brand_id
+      left join listing_current lc on lc.product_id = p.id
+      left join rates rt on rt.currency = lc.currency
+     order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}`;
+  const { rows } = await db.query<ProductListRow>(sql, p.values);
+  return rows;
+}
+
+/** Number of listings the filters select (when the page is past the end, the page query has no rows). */
+export async function countProducts(db: Queryable, q: ProductListQuery): Promise<number> {
+  const rows = await selectProductPage(db, { ...q, limit: 1, offset: 0 });
+  return rows[0]?.total ?? 0;
+}
+
+/**
+ * Start of the current promotion of each listing: the earliest valid_from of the unbroken run of
+ * non-NORMAL intervals that ends with the latest interval. Listings whose latest interval is NORMAL
+ * are absent.
+ */
+export async function promotionStarts(db: Queryable, ids: number[]): Promise<Map<number, Date>> {
+  const out = new Map<number, Date>();
+  if (!ids.length) return out;
+  const { rows } = await db.query<{ product_id: number; start: Date }>(
+    `select product_id, min(valid_from) as start
+       from (select product_id, valid_from,
+                    sum(case when price_type = 'NORMAL' then 1 else 0 end)
+                      over (partition by product_id order by valid_from desc) as normals_since
+               from price_intervals where product_id = any($1)) x
+      where normals_since = 0
+      group by product_id`,
+    [ids],
+  );
+  for (const r of rows) out.set(r.product_id, r.start);
+  return out;
+}

@@ -1,0 +1,188 @@
+// Product detail, product list and dashboard endpoints under load (issue targets on the medium market:
+// detail and history p95 ≤ 50 ms, dashboard p95 ≤ 150 ms, product list page p95 ≤ 100 ms). Called by
+// run.ts with a running server and a token of demo@example.com. Requests rotate over up to 40 matched
+// pivot products (and their competitor listings), both pivots and every licensed competitor (the
+// screens' default, the heaviest case).
+import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+
+interface Endpoint {
+  name: string;
+  target: string;
+  call: (i: number) => Promise<Response>;
+}
+
+interface Sample {
+  pivot: number;
+  id: number;
+  competitor: { product_id: string; seller_id: number } | null;
+}
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+export async function benchDetail(
+  { baseUrl, token }: BenchTarget,
+  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+): Promise<(LatencyResult & { target: string })[]> {
+  const headers = jsonHeaders(token);
+  const post = (path: string, body: object) =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+  // Matched pivot products of each licensed pivot, and one competitor listing of each.
+  const pivotsRes = await fetch(`${baseUrl}/v1/licenses/pivots/me`, { headers });
+  if (!pivotsRes.ok) throw new Error(`detail bench: pivots ${pivotsRes.status}`);
+  const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
+  const samples: Sample[] = [];
+  for (const pivot of pivots) {
+    const res = await post('/v1/list-products/', { pivot_id: pivot, match: true, page_size: 20 });
+    if (!res.ok) throw new Error(`detail bench: list-products ${res.status} ${await res.text()}`);
+    const { items } = (await res.json()) as { items: { id: number }[] };
+    for (const it of items) {
+      const d = await post('/v1/new-detail/', { pivot_id: pivot, product_id: it.id });
+      const info = (await d.json()) as {
+        qm_items?: { is_pivot: boolean; product_id: string; seller_id: number }[];
+      };
+      const comp = info.qm_items?.find((q) => !q.is_pivot) ?? null;
+      samples.push({
+        pivot,
+        id: it.id,
+        competitor: comp && { product_id: comp.product_id, seller_id: comp.seller_id },
+      });
+    }
+  }
+  if (!samples.length) throw new Error('detail bench: no matched pivot products in the market');
+  const withComp = samples.filter((s) => s.competitor);
+  const pick = (i: number) => samples[i % samples.length];
+  const pickComp = (i: number) => (withComp.length ? withComp[i % withComp.length] : samples[0]);
+  const today = new Date();
+  const monthAgo = new Date(today.getTime() - 30 * 86_400_000);
+  const weekAgo = new Date(today.getTime() - 7 * 86_400_000);
+  const words = ['leche', 'arroz', 'aceite', 'cafe', 'audifono', 'tv', 'jabon', 'galleta'];
+
+  const DETAIL = 'p95 ≤ 50 ms';
+  const DASHBOARD = 'p95 ≤ 150 ms';
+  const LIST = 'p95 ≤ 100 ms';
+  const endpoints: Endpoint[] = [
+    {
+      name: 'POST /v1/new-detail/',
+      target: DETAIL,
+      call: (i) =>
+        post('/v1/new-detail/', { pivot_id: pick(i).pivot, product_id: pick(i).id, currency: 'CLP' }),
+    },
+    {
+      name: 'POST /v1/new-detail/info',
+      target: DETAIL,
+      call: (i) => post('/v1/new-detail/info', { product_id: pick(i).id }),
+    },
+    {
+      name: 'POST /v1/historical/complete/ (1 month)',
+      target: DETAIL,
+      call: (i) =>
+        post('/v1/historical/complete/', {
+          pivot_id: pick(i).pivot,
+          product_id: pick(i).id,
+          from_date: isoDay(monthAgo),
+          to_date: isoDay(today),
+        }),
+    },
+    {
+      name: 'POST /v2/detail/qmi',
+      target: DETAIL,
+      call: (i) => {
+        const s = pickComp(i);
+        return post('/v2/detail/qmi', {
+          productId: s.competitor?.product_id ?? String(s.id),
+          sellerId: s.competitor?.seller_id ?? s.pivot,
+        });
+      },
+    },
+    {
+      name: 'POST /v2/detail/qmi/history (1 month)',
+      target: DETAIL,
+      call: (i) => {
+        const s = pickComp(i);
+        return post('/v2/detail/qmi/history', {
+          productId: s.competitor?.product_id ?? String(s.id),
+          sellerId: s.competitor?.seller_id ?? s.pivot,
+        });
+      },
+    },
+    {
+      name: 'POST /v2/detail/qmi/history (XLSX download)',
+      target: DETAIL,
+      call: (i) => {
+        const s = pickComp(i);
+        return post('/v2/detail/qmi/history', {
+          productId: s.competitor?.product_id ?? String(s.id),
+          sellerId: s.competitor?.seller_id ?? s.pivot,
+          justPipeline: true,
+          downloadablePipeline: true,
+        });
+      },
+    },
+    {
+      name: 'POST /v2/general/pre',
+      target: DASHBOARD,
+      call: (i) => post('/v2/general/pre', { pivot_id: pivots[i % pivots.length] }),
+    },
+    {
+      name: 'POST /v2/dashboard/pre (last 7 days)',
+      target: DASHBOARD,
+      call: (i) => post('/v2/dashboard/pre', { pivot_id: pivots[i % pivots.length] }),
+    },
+    {
+      name: 'POST /v2/dashboard/pre (closed week)',
+      target: DASHBOARD,
+      call: (i) =>
+        post('/v2/dashboard/pre', {
+          pivot_id: pivots[i % pivots.length],
+          from_date: isoDay(new Date(weekAgo.getTime() - 6 * 86_400_000)),
+          to_date: isoDay(weekAgo),
+        }),
+    },
+    {
+      name: 'POST /v1/list-products/ (page varies)',
+      target: LIST,
+      call: (i) => post('/v1/list-products/', { pivot_id: pivots[i % pivots.length], page: 1 + (i % 20) }),
+    },
+    {
+      name: 'POST /v1/list-products/ (search, sort by price)',
+      target: LIST,
+      call: (i) =>
+        post('/v1/list-products/', {
+          pivot_id: pivots[i % pivots.length],
+          search: words[i % words.length],
+          sort: 'price',
+          order: 'desc',
+        }),
+    },
+    {
+      name: 'POST /v2/quickFind',
+      target: LIST,
+      call: (i) =>
+        post('/v2/quickFind', { pivot_id: pivots[i % pivots.length], query: words[i % words.length] }),
+    },
+  ];
+
+  const out: (LatencyResult & { target: string })[] = [];
+  for (const e of endpoints) {
+    if (opts.only && !opts.only.test(e.name)) continue;
+    for (const [concurrency, requests] of [
+      [1, opts.requestsC1 ?? 60],
+      [16, opts.requestsC16 ?? 160],
+    ] as const) {
+      let i = 0;
+      let reported = false;
+      const call = async () => {
+        const res = await e.call(i++);
+        if (!res.ok && !reported) {
+          reported = true;
+          console.warn(`  [detail] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
+        }
+        return res;
+      };
+      const result = await measure(e.name, call, { concurrency, requests });
+      out.push({ ...result, target: e.target });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+// Calendar days of requests (yyyy-MM-dd, America/Santiago semantics decided by each endpoint).
+// `isoDate` (common.ts) only checks the shape; `calendarDate` also refuses days that do not exist
+// ('2025-13-45', '2025-02-30') and years PostgreSQL or the screens cannot use, so such input is a 400
+// naming the field instead of reaching SQL. Longer strings are accepted and cut to 10 characters by the
+// endpoints (seed 001 §9), as with isoDate.
+
+/** Smallest and largest year accepted in a request date. */
+export const CALENDAR_DATE_MIN_YEAR = 1900;
+export const CALENDAR_DATE_MAX_YEAR = 9999;
+
+/** True when the first 10 characters of `s` are an existing yyyy-MM-dd day within the accepted years. */
+export function isCalendarDate(s: string): boolean {
+  const d = s.slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(d)) return false;
+  const year = Number(d.slice(0, 4));
+  if (year < CALENDAR_DATE_MIN_YEAR || year > CALENDAR_DATE_MAX_YEAR) return false;
+  const t = new Date(`${d}T00:00:00Z`);
+  return !Number.isNaN(t.getTime()) && t.toISOString().startsWith(d);
+}
+
+export const calendarDate = z
+  .string()
+  .max(40)
+  .regex(/^\d{4}-\d{2}-\d{2}/, 'fecha inválida (yyyy-MM-dd)')
+  .refine(isCalendarDate, 'fecha inexistente (yyyy-MM-dd)');
