@@ -10,7 +10,8 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres } from '../../apps/server/src/db/database.js';
 import { migrate } from '../../apps/server/src/db/migrate.js';
 import { type DemoSize, seedDemoMarket } from '../../apps/server/src/modules/demo/seed-demo.js';
-import { type BenchTarget, type LatencyResult, jsonHeaders, measure } from './http.js';
+import '../../apps/server/src/modules/rollups.js'; // every roll-up, as in the server
+import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -106,7 +107,12 @@ function renderSection(s: Section): string {
     `- Seed time: ${s.seedSeconds === null ? 'reused an existing seeded database (see earlier run)' : `${s.seedSeconds.toFixed(1)} s`}`,
   );
   lines.push(`- Database size: ${(s.dbBytes / 2 ** 20).toFixed(0)} MiB`);
-  lines.push(`- Rows: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`).join(', ')}`, '');
+  lines.push(
+    `- Rows: ${Object.entries(s.counts)
+      .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+      .join(', ')}`,
+    '',
+  );
   lines.push('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors | target |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
   for (const r of s.results) {
@@ -125,7 +131,7 @@ function renderSection(s: Section): string {
 function writeDocs(section: string) {
   const file = join(root, 'docs/benchmarks.md');
   const header =
-    '# Benchmarks\n\nWritten by `npm run bench -- --size <small|medium|large>`; each run replaces its own size\'s section.\n' +
+    "# Benchmarks\n\nWritten by `npm run bench -- --size <small|medium|large>`; each run replaces its own size's section.\n" +
     'Latencies are measured from a separate client process over HTTP on 127.0.0.1 (server and client share the machine).\n\n';
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const re = new RegExp(`## ${size}\\n[\\s\\S]*?(?=\\n## |$)`);
@@ -141,10 +147,15 @@ async function main() {
   try {
     const seeded = await seedIfNeeded(url);
     const seedSeconds =
-      seeded ?? (existsSync(join(dataDir, 'seed-seconds')) ? Number(readFileSync(join(dataDir, 'seed-seconds'), 'utf8')) : null);
+      seeded ??
+      (existsSync(join(dataDir, 'seed-seconds'))
+        ? Number(readFileSync(join(dataDir, 'seed-seconds'), 'utf8'))
+        : null);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     await pool.query('vacuum analyze');
-    const { rows } = await pool.query<{ b: number }>('select pg_database_size(current_database())::bigint as b');
+    const { rows } = await pool.query<{ b: number }>(
+      'select pg_database_size(current_database())::bigint as b',
+    );
     const counts: Record<string, number> = {};
     for (const t of ['sellers', 'products', 'price_intervals', 'match_groups']) {
       counts[t] = (await pool.query<{ n: number }>(`select count(*)::bigint as n from ${t}`)).rows[0].n;
@@ -176,8 +187,14 @@ async function main() {
         body: JSON.stringify({ email: 'demo@example.com', password: 'demo1234' }),
       });
     const meCall = () => fetch(`${baseUrl}/v1/users/me/`, { headers: jsonHeaders(token) });
-    results.push({ ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 1, requests: 30 })), target: 'scrypt by design' });
-    results.push({ ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 16, requests: 64 })), target: 'scrypt by design' });
+    results.push({
+      ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 1, requests: 30 })),
+      target: 'scrypt by design',
+    });
+    results.push({
+      ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 16, requests: 64 })),
+      target: 'scrypt by design',
+    });
     results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 1, requests: 200 }));
     results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 16, requests: 400 }));
     results.push(...(await featureBenchmarks({ baseUrl, token })));

@@ -9,6 +9,7 @@ import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { DEMO_ACCOUNTS, type DemoSize, seedDemoMarket } from '../modules/demo/seed-demo.js';
 import { clearIngestCaches } from '../modules/ingest/ingest.js';
+import '../modules/rollups.js'; // every roll-up, also those of feature modules
 
 const SIZES = ['tiny', 'small', 'medium', 'large'];
 

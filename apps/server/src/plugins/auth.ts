@@ -67,7 +67,7 @@ export async function loadPrincipal(
     [claims.sub],
   );
   const u = rows[0];
-  if (!u || !u.is_active || u.token_version !== claims.ver) return null;
+  if (!u?.is_active || u.token_version !== claims.ver) return null;
   const empty: License = {
     id: 0,
     sellers: [],

@@ -11,7 +11,7 @@ interface ValidationIssue {
 /** "/sellers/0" or issue.path → "sellers.0"; the body/query/params prefix is not part of the name. */
 function fieldOf(issue: ValidationIssue): string {
   const path = issue.params?.issue?.path;
-  if (path && path.length) return path.join('.');
+  if (path?.length) return path.join('.');
   return (issue.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
 }
 
