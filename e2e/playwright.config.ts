@@ -34,20 +34,22 @@ export default defineConfig({
       ],
     },
   },
-  webServer: EXTERNAL ? undefined : {
-    command: `rm -rf ${DATA_DIR} && node ../apps/server/dist/main.js`,
-    url: `http://127.0.0.1:${PORT}/health`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      DATA_DIR,
-      DEMO_DATA: 'small',
-      PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
-    },
-  },
+  webServer: EXTERNAL
+    ? undefined
+    : {
+        command: `rm -rf ${DATA_DIR} && node ../apps/server/dist/main.js`,
+        url: `http://127.0.0.1:${PORT}/health`,
+        timeout: 300_000,
+        reuseExistingServer: false,
+        stdout: 'pipe',
+        env: {
+          PORT: String(PORT),
+          HOST: '127.0.0.1',
+          DATA_DIR,
+          DEMO_DATA: 'small',
+          PUBLIC_URL: `http://127.0.0.1:${PORT}`,
+          LOG_LEVEL: 'warn',
+          LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+        },
+      },
 });

@@ -35,6 +35,9 @@ if (needsBuild) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 // The server runs as a child; signals are forwarded so it shuts down gracefully (database included).
-const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], { cwd: root, stdio: 'inherit' });
+const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

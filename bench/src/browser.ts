@@ -12,18 +12,29 @@ const ARGS = [
   '--disable-sync',
 ];
 
-export async function benchBrowser({ baseUrl }: BenchTarget): Promise<{ name: string; ms: number; target?: string }[]> {
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ARGS });
+export async function benchBrowser({
+  baseUrl,
+}: BenchTarget): Promise<{ name: string; ms: number; target?: string }[]> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ARGS,
+  });
   const out: { name: string; ms: number; target?: string }[] = [];
   try {
     const page = await browser.newPage({ locale: 'es-CL', timezoneId: 'America/Santiago' });
     await page.goto(`${baseUrl}/login`);
     await page.getByLabel(/correo/i).fill('demo@example.com');
-    await page.getByLabel(/contraseña/i).first().fill('demo1234');
+    await page
+      .getByLabel(/contraseña/i)
+      .first()
+      .fill('demo1234');
     let t = performance.now();
     await page.getByRole('button', { name: /ingresar/i }).click();
     await page.waitForURL(/\/app\/?$/, { timeout: 30_000 });
-    await page.getByText(/dpm-by-brand|Precios por marca|Competitividad/i).first().waitFor({ timeout: 30_000 });
+    await page
+      .getByText(/dpm-by-brand|Precios por marca|Competitividad/i)
+      .first()
+      .waitFor({ timeout: 30_000 });
     out.push({ name: 'login → home', ms: performance.now() - t });
 
     // DPM by brand: first page of groups rendered (averaged over 3 warm navigations)
@@ -34,7 +45,11 @@ export async function benchBrowser({ baseUrl }: BenchTarget): Promise<{ name: st
       await page.locator('tbody tr').first().waitFor({ timeout: 30_000 });
       if (i > 0) times.push(performance.now() - t);
     }
-    out.push({ name: 'dpm-by-brand first page (warm, mean of 3)', ms: times.reduce((a, b) => a + b, 0) / times.length, target: '≤ 1500 ms' });
+    out.push({
+      name: 'dpm-by-brand first page (warm, mean of 3)',
+      ms: times.reduce((a, b) => a + b, 0) / times.length,
+      target: '≤ 1500 ms',
+    });
 
     // Product page: competitors table visible
     await page.goto(`${baseUrl}/app/navigation-by-ecommerce`);
@@ -50,7 +65,11 @@ export async function benchBrowser({ baseUrl }: BenchTarget): Promise<{ name: st
         await page.locator('table tbody tr').first().waitFor({ timeout: 30_000 });
         if (i > 0) ptimes.push(performance.now() - t);
       }
-      out.push({ name: 'product detail usable (warm, mean of 3)', ms: ptimes.reduce((a, b) => a + b, 0) / ptimes.length, target: '≤ 1000 ms' });
+      out.push({
+        name: 'product detail usable (warm, mean of 3)',
+        ms: ptimes.reduce((a, b) => a + b, 0) / ptimes.length,
+        target: '≤ 1000 ms',
+      });
     }
   } finally {
     await browser.close();

@@ -39,6 +39,13 @@ export async function benchPricing(
 
   let run = 0;
   const fresh = (i: number) => (5 + ((run * 7919 + i) % 100_000) / 100_000).toFixed(5);
+  // A different subset of the licensed competitors per request (up to 1023 of them), never empty.
+  const rivals = licensed.filter((id) => !pivots.includes(id));
+  const competitorsFor = (i: number) => {
+    const mask = ((run * 131 + i) % 1023) + 1;
+    const set = rivals.filter((_, j) => j >= 10 || ((mask >> j) & 1) === 1);
+    return (set.length ? set : rivals).join(',');
+  };
   const endpoints: Endpoint[] = [
     { name: 'GET /v2/navigation/dpm/kpi', call: (i) => get('/v2/navigation/dpm/kpi', i) },
     {
@@ -97,27 +104,51 @@ export async function benchPricing(
       name: 'GET /v2/navigation/price-range-scores-qmp',
       call: (i) => get('/v2/navigation/price-range-scores-qmp', i),
     },
-    // Worst case: every request a different selection (mpi_value varies), so nothing scored for an
-    // earlier request can be reused: the whole pivot is scored and aggregated again each time.
+    // Every request a different selection, so no earlier answer can be reused. "New filters" (here the
+    // market range and the price range) reuse the competitive position of the pivot's products;
+    // "new competitors" recompute it for the whole pivot: the worst case.
     {
-      name: 'GET /v2/navigation/dpm/kpi (new selection each request)',
-      call: (i) => get('/v2/navigation/dpm/kpi', i, `&mpi_value=${fresh(i)}`),
+      name: 'GET /v2/navigation/dpm/kpi (new filters each request)',
+      call: (i) => get('/v2/navigation/dpm/kpi', i, `&mpi_value=${fresh(i)}&minPrice=${i % 997}`),
     },
     {
-      name: 'GET /v2/navigation/dpm/items (new selection each request)',
-      call: (i) => get('/v2/navigation/dpm/items', i, `&mpi_value=${fresh(i)}`),
+      name: 'GET /v2/navigation/dpm/items (new filters each request)',
+      call: (i) => get('/v2/navigation/dpm/items', i, `&mpi_value=${fresh(i)}&minPrice=${i % 997}`),
     },
     {
-      name: 'GET /v2/navigation/dpm/sellers (new selection each request)',
-      call: (i) => get('/v2/navigation/dpm/sellers', i, `&mpi_value=${fresh(i)}`),
+      name: 'POST /v2/navigation/ (new filters each request)',
+      call: (i) =>
+        post('/v2/navigation/', {
+          pivot_id: pivots[i % 2],
+          page_size: 50,
+          mpi_value: fresh(i),
+          minPrice: i % 997,
+        }),
     },
     {
-      name: 'GET /v2/navigation/dpm/classifications (new selection each request)',
-      call: (i) => get('/v2/navigation/dpm/classifications', i, `&mpi_value=${fresh(i)}`),
+      name: 'GET /v2/navigation/dpm/kpi (new competitors each request)',
+      call: (i) => get('/v2/navigation/dpm/kpi', i, `&sellersIds=${competitorsFor(i)}`),
     },
     {
-      name: 'POST /v2/navigation/ (new selection each request)',
-      call: (i) => post('/v2/navigation/', { pivot_id: pivots[i % 2], page_size: 50, mpi_value: fresh(i) }),
+      name: 'GET /v2/navigation/dpm/items (new competitors each request)',
+      call: (i) => get('/v2/navigation/dpm/items', i, `&sellersIds=${competitorsFor(i)}`),
+    },
+    {
+      name: 'GET /v2/navigation/dpm/sellers (new competitors each request)',
+      call: (i) => get('/v2/navigation/dpm/sellers', i, `&sellersIds=${competitorsFor(i)}`),
+    },
+    {
+      name: 'GET /v2/navigation/dpm/classifications (new competitors each request)',
+      call: (i) => get('/v2/navigation/dpm/classifications', i, `&sellersIds=${competitorsFor(i)}`),
+    },
+    {
+      name: 'POST /v2/navigation/ (new competitors each request)',
+      call: (i) =>
+        post('/v2/navigation/', {
+          pivot_id: pivots[i % 2],
+          page_size: 50,
+          sellersIds: competitorsFor(i).split(',').map(Number),
+        }),
     },
     {
       name: 'GET /v2/navigation/dpm/items (filtered: text, price range, match)',

@@ -32,18 +32,30 @@ test.describe('login', () => {
     const submit = page.getByRole('button', { name: /ingresar/i });
     await expect(submit).toBeDisabled();
     await page.getByLabel(/correo/i).fill('no-es-correo');
-    await page.getByLabel(/contraseña/i).first().fill('1234567');
+    await page
+      .getByLabel(/contraseña/i)
+      .first()
+      .fill('1234567');
     await expect(submit).toBeDisabled();
     await page.getByLabel(/correo/i).fill(DEMO.email);
-    await page.getByLabel(/contraseña/i).first().fill('12345678');
+    await page
+      .getByLabel(/contraseña/i)
+      .first()
+      .fill('12345678');
     await expect(submit).toBeEnabled();
   });
 
   test('wrong credentials show "Usuario o contraseña incorrecta"', async ({ page }) => {
     await page.goto('/login');
     await page.getByLabel(/correo/i).fill(DEMO.email);
-    await page.getByLabel(/contraseña/i).first().fill('otra-clave-123');
-    await page.getByLabel(/contraseña/i).first().press('Enter');
+    await page
+      .getByLabel(/contraseña/i)
+      .first()
+      .fill('otra-clave-123');
+    await page
+      .getByLabel(/contraseña/i)
+      .first()
+      .press('Enter');
     await expect(page.getByText('Usuario o contraseña incorrecta')).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
   });
@@ -51,7 +63,13 @@ test.describe('login', () => {
   test('the demo user lands on the home screen with every module card enabled', async ({ page }) => {
     await login(page);
     const main = page.getByRole('main');
-    for (const name of ['dpm-by-brand', 'navigation-by-ecommerce', 'promotions-by-day', 'assortment-by-stock', 'reports']) {
+    for (const name of [
+      'dpm-by-brand',
+      'navigation-by-ecommerce',
+      'promotions-by-day',
+      'assortment-by-stock',
+      'reports',
+    ]) {
       await expect(main.locator(`a[href$="/app/${name}"]`).first()).toBeVisible();
     }
     // pivot 116: image verification is shown, the brand comparator (seller 5 only) is not
@@ -65,7 +83,9 @@ test.describe('login', () => {
     }
   });
 
-  test('the limited user sees disabled cards and only the Precios and Reportes menu groups', async ({ page }) => {
+  test('the limited user sees disabled cards and only the Precios and Reportes menu groups', async ({
+    page,
+  }) => {
     await login(page, LIMITED);
     const main = page.getByRole('main');
     await expect(main.getByText('En construcción').first()).toBeVisible();
@@ -145,10 +165,14 @@ test.describe('password recovery', () => {
     await page.getByLabel(/nueva contraseña|contraseña nueva/i).fill('tercera-clave-1');
     await page.getByLabel(/confirmación/i).fill('tercera-clave-1');
     await page.getByRole('button', { name: /guardar/i }).click();
-    await expect(page.getByText('No ha sido posible reestablecer su contraseña, por favor intente nuevamente')).toBeVisible();
+    await expect(
+      page.getByText('No ha sido posible reestablecer su contraseña, por favor intente nuevamente'),
+    ).toBeVisible();
 
     // restore the demo password for the other specs
-    const res = await page.request.post('/v1/auth-token/', { data: { email: LIMITED.email, password: 'otra-clave-9' } });
+    const res = await page.request.post('/v1/auth-token/', {
+      data: { email: LIMITED.email, password: 'otra-clave-9' },
+    });
     const { token } = await res.json();
     const patch = await page.request.patch('/v1/users/me/', {
       data: { password: LIMITED.password },

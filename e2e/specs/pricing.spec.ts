@@ -41,7 +41,10 @@ test.describe('DPM screens', () => {
     await expect(page).toHaveURL(/match=true/);
 
     // open the products behind the first brand and follow one to its detail page
-    await page.getByRole('button', { name: /^Ver detalle de / }).first().click();
+    await page
+      .getByRole('button', { name: /^Ver detalle de / })
+      .first()
+      .click();
     const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
     if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
     const productLink = page.getByRole('main').locator('a[href*="/app/product/"]').first();
@@ -73,7 +76,12 @@ test.describe('navigation by e-commerce', () => {
 
     // the comparator: one competitor, head to head
     await page.getByRole('tab', { name: 'Comparador' }).click();
-    await expect(page.getByRole('main').getByText(/competidor/i).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole('main')
+        .getByText(/competidor/i)
+        .first(),
+    ).toBeVisible();
   });
 
   test('the limited user (no ecommerce_navigation) is refused', async ({ page }) => {

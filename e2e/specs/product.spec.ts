@@ -26,7 +26,12 @@ test.describe('product detail', () => {
   test('an unknown product shows the not-found view', async ({ page }) => {
     await login(page);
     await page.goto('/app/product/999999999');
-    await expect(page.getByRole('main').getByText(/no (se ha )?encontr/i).first()).toBeVisible({ timeout: 20_000 });
+    await expect(
+      page
+        .getByRole('main')
+        .getByText(/no (se ha )?encontr/i)
+        .first(),
+    ).toBeVisible({ timeout: 20_000 });
   });
 });
 

@@ -10,7 +10,10 @@ export const LIMITED = { email: 'limited@example.com', password: 'demo1234' };
 export async function login(page: Page, user: { email: string; password: string } = DEMO) {
   await page.goto('/login');
   await page.getByLabel(/correo/i).fill(user.email);
-  await page.getByLabel(/contraseña/i).first().fill(user.password);
+  await page
+    .getByLabel(/contraseña/i)
+    .first()
+    .fill(user.password);
   await page.getByRole('button', { name: /ingresar/i }).click();
   await page.waitForURL(/\/app\/?$/, { timeout: 30_000 });
 }

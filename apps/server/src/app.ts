@@ -90,7 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (hasWeb) {
     // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
     await app.register(fastifyStatic, { root: webDist, wildcard: true, index: false, maxAge: '1h' });
-    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+    app.get('/', { schema: { hide: true } }, (_req, reply) =>
+      reply.header('cache-control', 'no-cache').sendFile('index.html'),
+    );
   }
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];

@@ -1,4 +1,4 @@
-// npm run seed -- --size tiny|small|medium|large [--reset] [--today yyyy-MM-dd]
+// npm run seed -- --size tiny|small|medium|large [--reset] [--today yyyy-MM-dd] [--concurrency n]
 // Seeds the demo market into the configured database (DATABASE_URL, else the embedded PostgreSQL in
 // DATA_DIR/pg): migrations first; refuses a database that already has data unless --reset, which drops
 // every table (drop schema public cascade) and migrates again.
@@ -14,7 +14,9 @@ import '../modules/rollups.js'; // every roll-up, also those of feature modules
 const SIZES = ['tiny', 'small', 'medium', 'large'];
 
 function usage(msg: string): never {
-  console.error(`${msg}\nUso: npm run seed -- --size tiny|small|medium|large [--reset] [--today aaaa-mm-dd]`);
+  console.error(
+    `${msg}\nUso: npm run seed -- --size tiny|small|medium|large [--reset] [--today aaaa-mm-dd] [--concurrency n]`,
+  );
   process.exit(2);
 }
 
@@ -30,7 +32,7 @@ async function main() {
     return v;
   };
   for (const a of args) {
-    if (a.startsWith('--') && !['--size', '--reset', '--today'].includes(a))
+    if (a.startsWith('--') && !['--size', '--reset', '--today', '--concurrency'].includes(a))
       usage(`opción desconocida: ${a}`);
   }
   const size = (value('size') ?? 'small') as DemoSize;
@@ -38,6 +40,10 @@ async function main() {
   const today = value('today');
   if (today !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(today)) usage(`--today inválido: ${today}`);
   const reset = args.includes('--reset');
+  const concurrencyArg = value('concurrency');
+  const concurrency = concurrencyArg === undefined ? undefined : Number(concurrencyArg);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 16))
+    usage(`--concurrency inválido: ${concurrencyArg}`);
 
   const config = loadConfig();
   const t0 = Date.now();
@@ -62,7 +68,12 @@ async function main() {
       await migrate(db.pool);
     }
     console.log(`Cargando datos de demostración (${size})…`);
-    const summary = await seedDemoMarket(db.pool, { size, today, log: (m) => console.log(`  ${m}`) });
+    const summary = await seedDemoMarket(db.pool, {
+      size,
+      today,
+      concurrency,
+      log: (m) => console.log(`  ${m}`),
+    });
     console.log(
       `Listo en ${((Date.now() - t0) / 1000).toFixed(1)} s: ${summary.sellers} eCommerce, ${summary.listings} publicaciones, ` +
         `${summary.observations} observaciones (${summary.from} a ${summary.to}).`,

@@ -3,4 +3,4 @@
 // roll-up up to date. A feature with a roll-up adds its module here.
 import './ingest/rollups.js';
 import './dashboard/eod.js';
-import './pricing/routes.js';
+import './pricing/rollup.js';

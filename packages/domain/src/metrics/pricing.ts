@@ -152,15 +152,31 @@ export class PricingTally {
     else if (priceType === 'SALE') this.sale++;
     else if (priceType === 'EXCLUSIVE') this.exclusive++;
     if (stockOut) this.stockOut++;
-    const b = mpiBucket(index, this.mpiValue);
-    if (b === null) this.withoutIndex++;
+    // the buckets of mpiBucket, inlined: this runs for every product of every request
+    if (index === null) this.withoutIndex++;
     else {
       this.publishedMatch++;
-      this.indexSum += index as number;
-      if (b === 'cheapest') this.cheapest++;
-      else if (b === 'in_range') this.inRange++;
+      this.indexSum += index;
+      if (index <= 100 + INDEX_EPSILON) this.cheapest++;
+      else if (index <= 100 + this.mpiValue + INDEX_EPSILON) this.inRange++;
       else this.dearer++;
     }
+  }
+
+  /** Adds the counts of another tally (same mpi_value): a parent node's tally from its children. */
+  merge(o: PricingTally): void {
+    this.total += o.total;
+    this.match += o.match;
+    this.publishedMatch += o.publishedMatch;
+    this.normal += o.normal;
+    this.sale += o.sale;
+    this.exclusive += o.exclusive;
+    this.stockOut += o.stockOut;
+    this.cheapest += o.cheapest;
+    this.inRange += o.inRange;
+    this.dearer += o.dearer;
+    this.withoutIndex += o.withoutIndex;
+    this.indexSum += o.indexSum;
   }
 
   kpis(): PricingKpiValues {
@@ -225,7 +241,11 @@ export class HeadToHeadTally {
   differenceSum = 0;
 
   add(mine: number | null, theirs: number | null): void {
-    const d = differencePct(mine, theirs);
+    this.addDifference(differencePct(mine, theirs));
+  }
+
+  /** Adds a product by its difference % (= its index against this competitor − 100). */
+  addDifference(d: number | null): void {
     if (d === null) return;
     this.common++;
     this.differenceSum += d;

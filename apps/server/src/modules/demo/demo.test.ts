@@ -196,7 +196,10 @@ describe('demo generator', () => {
               (select count(*)::int from products p where not p.published
                  and exists (select 1 from price_intervals i where i.product_id = p.id and i.valid_to is null)) as unpublished_open,
               (select count(*)::int from listing_current lc join price_intervals i on i.product_id = lc.product_id
-                 and i.valid_to is null where i.valid_from <> lc.since) as snapshot_mismatch`,
+                 and i.valid_to is null where i.valid_from <> lc.since) as snapshot_mismatch,
+              (select count(*)::int from listing_current lc join products p on p.id = lc.product_id
+                where lc.published <> p.published or lc.brand_id is distinct from p.brand_id
+                   or lc.classification_id is distinct from p.classification_id) as snapshot_stale`,
     );
     expect(o).toEqual({
       overlaps: 0,
@@ -204,6 +207,7 @@ describe('demo generator', () => {
       published_closed: 0,
       unpublished_open: 0,
       snapshot_mismatch: 0,
+      snapshot_stale: 0,
     });
   });
 

@@ -140,6 +140,7 @@ export function buildCatalogue(perSeller: number): Catalogue {
     const wsum = weights.reduce((a, b) => a + b, 0);
     const lists = leaf.spec.size ? [...leaf.spec.attrs, leaf.spec.size] : leaf.spec.attrs;
     const comboCount = lists.reduce((p, l) => p * l.length, 1);
+    const step = [7, 11, 13, 17, 19, 23, 29].find((p) => comboCount % p !== 0) ?? 1; // coprime: a permutation
     for (let k = 0; k < n; k++) {
       let x = rng.next() * wsum;
       let bi = 0;
@@ -149,7 +150,7 @@ export function buildCatalogue(perSeller: number): Catalogue {
       const used = combos.get(ck) ?? 0;
       combos.set(ck, used + 1);
       // A stable permutation of the combinations per (leaf, brand), so brands do not all start alike.
-      const perm = (used * 7 + h32(leaf.index, brand.index)) % comboCount;
+      const perm = (used * step + h32(leaf.index, brand.index)) % comboCount;
       const parts = combination(lists, used < comboCount ? perm : (perm + used) % comboCount);
       const size = leaf.spec.size ? parts.pop()! : null;
       const sizeRank = leaf.spec.size
@@ -278,6 +279,7 @@ export interface ListingPlan {
   item: Item;
   root: RootKey;
   base: Omit<Observation, 'normalPrice'>;
+  obs: Observation; // the observation object handed to ingest every day (prices updated in place)
   start: number; // first day published
   end: number; // first day no longer published (days = never)
   gapFrom: number; // temporarily unpublished [gapFrom, gapTo)
@@ -391,20 +393,40 @@ export function planListing(
   const code = item.ean;
   const variant = image === 'review' ? '-c' : image === 'wrong' ? '-x' : '';
   const tld = seller.domain;
+  const base: Omit<Observation, 'normalPrice'> = {
+    productId,
+    sku: `${seller.id}-${String((item.index * 6151) % 1_000_000).padStart(6, '0')}`,
+    ean: withEan ? item.ean : null,
+    name: listingName(item, seller),
+    brand: item.brand.spec.name,
+    url: `https://www.${tld}/p/${productId}`,
+    imageUrl: `/media/products/${item.leaf.spec.icon}-${item.brand.label}-${code}${variant}.svg`,
+    categoryPath: categoryPath(item.leaf, seller),
+    classificationId: item.leaf.id,
+  };
   return {
     key,
     item,
     root,
-    base: {
-      productId,
-      sku: `${seller.id}-${String((item.index * 6151) % 1_000_000).padStart(6, '0')}`,
-      ean: withEan ? item.ean : null,
-      name: listingName(item, seller),
-      brand: item.brand.spec.name,
-      url: `https://www.${tld}/p/${productId}`,
-      imageUrl: `/media/products/${item.leaf.spec.icon}-${item.brand.label}-${code}${variant}.svg`,
-      categoryPath: categoryPath(item.leaf, seller),
-      classificationId: item.leaf.id,
+    base,
+    // one object shape for every listing (an explicit literal, number-typed price fields), so that the
+    // code reading observations stays monomorphic
+    obs: {
+      productId: base.productId,
+      sku: base.sku,
+      ean: base.ean,
+      name: base.name,
+      brand: base.brand,
+      url: base.url,
+      imageUrl: base.imageUrl,
+      categoryPath: base.categoryPath,
+      classificationId: base.classificationId,
+      normalPrice: 0,
+      salePrice: null,
+      exclusivePrice: null,
+      byquantityPrice: null,
+      byquantityQty: null,
+      stockOut: false,
     },
     start,
     end,
@@ -439,7 +461,8 @@ function active(list: number[], cur: Cursor, k: 's' | 'e' | 'b' | 'c', d: number
 }
 
 /**
- * Generates a seller's daily observations, day by day (one full catalogue observation per day).
+ * Generates a seller's daily observations, day by day (one full catalogue observation per day). The
+ * objects returned for a day are reused for the next one: hand them to ingest before asking for it.
  * `events[d]` is the promotion event active on day index d (if any); `abs0` the first absolute day.
  */
 export class SellerTimeline {
@@ -499,24 +522,16 @@ export class SellerTimeline {
         normal = p.errorUp ? normal * 100 : retailPrice(normal / 100, cur === 'CLP' ? 'CLP' : 'PEN');
         sale = exclusive = byq = qty = null;
       }
-      const b = p.base;
-      out.push({
-        productId: b.productId,
-        sku: b.sku,
-        ean: b.ean,
-        name: b.name,
-        brand: b.brand,
-        url: b.url,
-        imageUrl: b.imageUrl,
-        categoryPath: b.categoryPath,
-        classificationId: b.classificationId,
-        normalPrice: normal,
-        salePrice: sale,
-        exclusivePrice: exclusive,
-        byquantityPrice: byq,
-        byquantityQty: qty,
-        stockOut,
-      });
+      // The listing's observation object is reused day after day (only the prices and stock change), so
+      // that ingest recognises an unchanged description without hashing it again.
+      const obs = p.obs;
+      obs.normalPrice = normal;
+      obs.salePrice = sale;
+      obs.exclusivePrice = exclusive;
+      obs.byquantityPrice = byq;
+      obs.byquantityQty = qty;
+      obs.stockOut = stockOut;
+      out.push(obs);
     }
     return out;
   }

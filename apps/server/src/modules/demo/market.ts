@@ -15,9 +15,9 @@ export interface SizeSpec {
 
 export const SIZES: Record<DemoSize, SizeSpec> = {
   tiny: { perSeller: 150, days: 30, sellers: [5, 116, 125, 131, 150], concurrency: 1 },
-  small: { perSeller: 2_500, days: 180, sellers: null, concurrency: 2 },
-  medium: { perSeller: 25_000, days: 180, sellers: null, concurrency: 2 },
-  large: { perSeller: 100_000, days: 180, sellers: null, concurrency: 2 },
+  small: { perSeller: 2_500, days: 180, sellers: null, concurrency: 3 },
+  medium: { perSeller: 25_000, days: 180, sellers: null, concurrency: 3 },
+  large: { perSeller: 100_000, days: 180, sellers: null, concurrency: 3 },
 };
 
 export interface SellerDef {

@@ -72,7 +72,8 @@ const CANDIDATES = `
        and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
   ),
   pairs as (
-    select c.id as product_id, c.name, m.group_id, o.name as other_name
+    -- distinct: sellers that write names alike give one comparison, not one per seller
+    select distinct c.id as product_id, c.name, m.group_id, o.name as other_name
       from cand c
       join products o on o.brand_id = c.brand_id and o.classification_id is not distinct from c.classification_id
                      and o.seller_id <> c.seller_id and o.published and o.name is not null

@@ -9,10 +9,10 @@ const DAY_BOUNDS = `select d as day, (d::timestamp at time zone 'America/Santiag
     from (select ($2::timestamptz at time zone 'America/Santiago')::date as d) x`;
 
 /**
- * rollup_daily_brand for (seller, day of the run): the state of the seller's listings after this run
- * (products + listing_current) and the day's events. Only listings whose state changed since the day
- * started (listing_current.since ≥ d0) are looked up in price_intervals, one index probe each, to know
- * their stock before the day.
+ * rollup_daily_brand for (seller, day of the run): the state of the seller's published listings after
+ * this run (listing_current) and the day's events (new and unpublished listings from products). Only
+ * listings whose state changed since the day started (listing_current.since ≥ d0) are looked up in
+ * price_intervals, one index probe each, to know their stock before the day.
  */
 export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, runId }) => {
   // Set-based over the seller's listings: hash joins only. While a seller's first runs are being loaded
@@ -34,44 +34,54 @@ export const dailyListingRollup: RollupUpdater = async (client, { sellerId, obse
                 order by pi.valid_from desc limit 1) as stock_out
          from b join listing_current lc on lc.seller_id = $1 and lc.since >= b.d0
      ),
+     -- the seller's published listings (the snapshot) …
      cur as (
-       select p.classification_id, p.brand_id, p.published,
-              (p.first_seen >= b.d0 and p.first_seen < b.d1) as is_new,
-              (not p.published and p.unpublished_at >= b.d0 and p.unpublished_at < b.d1) as gone_today,
+       select lc.classification_id, lc.brand_id, true as published, false as is_new, false as gone_today,
               lc.price_type, lc.stock_out, lc.normal_price, lc.effective_price,
               (lc.currency = s.currency) as same_currency,
               case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
                                  when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
               prev.stock_out as prev_stock_out
-         from b
-         join sellers s on s.id = $1
-         join products p on p.seller_id = s.id
-                        and (p.published or p.unpublished_at >= b.d0 or p.first_seen >= b.d0)
-         left join listing_current lc on lc.product_id = p.id and lc.seller_id = s.id
-         left join prev on prev.product_id = p.id
+         from sellers s
+         join listing_current lc on lc.seller_id = s.id and lc.published
+         left join prev on prev.product_id = lc.product_id
+        where s.id = $1
+       union all
+       -- … and the day's new and unpublished listings (two index range scans on products)
+       select p.classification_id, p.brand_id, false, (p.first_seen >= b.d0 and p.first_seen < b.d1),
+              (not p.published and p.unpublished_at >= b.d0 and p.unpublished_at < b.d1),
+              null, null, null, null, null, null, null
+         from b join products p on p.seller_id = $1
+                               and (p.first_seen >= b.d0 or (not p.published and p.unpublished_at >= b.d0))
+     ),
+     -- one pass: 0/1 flags and the values that are summed, then plain sums per group
+     flags as (
+       select classification_id, brand_id,
+              case when published then 1 else 0 end as pub,
+              case when published and not stock_out then 1 else 0 end as ins,
+              case when published and price_type = 'SALE' then 1 else 0 end as ps,
+              case when published and price_type = 'EXCLUSIVE' then 1 else 0 end as pe,
+              case when published and price_type = 'BYQUANTITY' then 1 else 0 end as pq,
+              case when published and same_currency then effective_price end as eff,
+              case when published and same_currency then normal_price end as nor,
+              case when published and price_type <> 'NORMAL' and same_currency and normal_price > 0
+                        and promo_price < normal_price
+                   then 100 * (normal_price - promo_price) / normal_price end as disc,
+              case when is_new then 1 else 0 end as nw,
+              case when gone_today then 1 else 0 end as gn,
+              case when published and stock_out and prev_stock_out = false then 1 else 0 end as wo,
+              case when published and not stock_out and prev_stock_out then 1 else 0 end as bk
+         from cur
      ),
      agg as (
        select classification_id, brand_id,
-              count(*) filter (where published) as published,
-              count(*) filter (where published and not stock_out) as in_stock,
-              count(*) filter (where published and price_type in ('SALE', 'EXCLUSIVE', 'BYQUANTITY')) as promoted,
-              count(*) filter (where published and price_type = 'SALE') as promoted_sale,
-              count(*) filter (where published and price_type = 'EXCLUSIVE') as promoted_exclusive,
-              count(*) filter (where published and price_type = 'BYQUANTITY') as promoted_byquantity,
-              count(effective_price) filter (where published and same_currency) as priced,
-              coalesce(sum(effective_price) filter (where published and same_currency), 0) as effective_price_sum,
-              count(normal_price) filter (where published and same_currency) as normal_priced,
-              coalesce(sum(normal_price) filter (where published and same_currency), 0) as normal_price_sum,
-              count(*) filter (where published and price_type <> 'NORMAL' and same_currency
-                                 and normal_price > 0 and promo_price < normal_price) as discounted,
-              coalesce(sum(100 * (normal_price - promo_price) / normal_price)
-                         filter (where published and price_type <> 'NORMAL' and same_currency
-                                   and normal_price > 0 and promo_price < normal_price), 0) as discount_pct_sum,
-              count(*) filter (where is_new) as new_listings,
-              count(*) filter (where gone_today) as unpublished,
-              count(*) filter (where published and stock_out and prev_stock_out = false) as went_out_of_stock,
-              count(*) filter (where published and not stock_out and prev_stock_out) as back_in_stock
-         from cur
+              sum(pub) as published, sum(ins) as in_stock, sum(ps + pe + pq) as promoted,
+              sum(ps) as promoted_sale, sum(pe) as promoted_exclusive, sum(pq) as promoted_byquantity,
+              count(eff) as priced, coalesce(sum(eff), 0) as effective_price_sum,
+              count(nor) as normal_priced, coalesce(sum(nor), 0) as normal_price_sum,
+              count(disc) as discounted, coalesce(sum(disc), 0) as discount_pct_sum,
+              sum(nw) as new_listings, sum(gn) as unpublished, sum(wo) as went_out_of_stock, sum(bk) as back_in_stock
+         from flags
         group by classification_id, brand_id
      )
      insert into rollup_daily_brand (day, seller_id, classification_id, brand_id, currency, published, in_stock,

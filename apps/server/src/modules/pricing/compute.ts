@@ -12,7 +12,7 @@ import {
   rankingIcon,
   type SortDirection,
 } from '@vigia/domain';
-import type { Offer, PivotModel, Row } from './model.js';
+import { type Offer, offerAt, type PivotModel, type Row } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -119,16 +119,15 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
 export const nn = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
- * The scored products of a request. Arrays are indexed by row position in the model (NaN / 0 = none);
- * `pre` and `filtered` list the positions that pass the filters.
+ * The competitive position of every pivot product for one choice of competitors, price mode, currency
+ * and window — what does not depend on the descriptive filters, mpi_value or the price range. Arrays are
+ * indexed by row position in the model (NaN / 0 = none). Memoised (`baseScore`), so requests that only
+ * change filters reuse it.
  */
-export interface ScoredSet {
+export interface BaseScore {
   model: PivotModel;
-  scope: PricingScope;
-  /** after the row filters, match and mpi_range (the slider's bounds are computed over these) */
-  pre: number[];
-  /** after the price range too: what every answer counts */
-  filtered: number[];
+  /** 1 when the pivot listing itself was seen in the window */
+  rowIn: Uint8Array;
   /** my effective price in the requested currency */
   my: Float64Array;
   /** lowest / highest comparable competitor price */
@@ -141,11 +140,20 @@ export interface ScoredSet {
   position: Int32Array;
   ranked: Int32Array;
   /**
-   * Per offer of the scored rows: 1 when it counts for the request (selected competitor, seen in the
-   * window), and its comparable price (NaN when out of stock, absent or without rate).
+   * Per offer: 1 when it counts for the request (selected competitor, seen in the window), and its
+   * comparable price (NaN when out of stock, absent or without rate).
    */
   offerIn: Uint8Array;
   offerPrice: Float64Array;
+}
+
+/** The scored products of a request: the base score, and the positions that pass the filters. */
+export interface ScoredSet extends BaseScore {
+  scope: PricingScope;
+  /** after the row filters, match and mpi_range (the slider's bounds are computed over these) */
+  pre: number[];
+  /** after the price range too: what every answer counts */
+  filtered: number[];
   /** derived answers (tallies, sort orders) computed once per scored set (service.ts memoises sets) */
   memo: Map<string, unknown>;
 }
@@ -158,9 +166,11 @@ export function memoOn<T>(set: ScoredSet, key: string, fn: () => T): T {
   return v;
 }
 
-/** Per-request views of the model's columns: selected sellers, rates, crawl times, window. */
-function columnsContext(model: PivotModel, s: PricingScope) {
+/** Scores every pivot product against the selected competitors (one pass over the model's columns). */
+export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore {
   const c = model.cols;
+  const n = model.rows.length;
+  const m = c.offerSeller.length;
   const S = c.sellerIds.length;
   const selected = new Uint8Array(S);
   for (const id of s.competitors) {
@@ -171,52 +181,25 @@ function columnsContext(model: PivotModel, s: PricingScope) {
   for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
   const factor = new Float64Array(c.currencies.length);
   for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
-  return {
-    c,
-    selected,
-    crawl,
-    factor,
-    fromTs: s.window?.fromTs ?? Number.NEGATIVE_INFINITY,
-    toEndTs: s.window?.toEndTs ?? Number.POSITIVE_INFINITY,
-    byWindow: s.window !== null,
-    rowPrice: c.rowPrice[s.mode],
-    offerPrice: c.offerPrice[s.mode],
-  };
-}
-
-type Ctx = ReturnType<typeof columnsContext>;
-
-/** Offer k counts for the request: a selected competitor, seen in the window. */
-function offerInScope(x: Ctx, k: number): boolean {
-  const si = x.c.offerSeller[k];
-  if (!x.selected[si]) return false;
-  if (!x.byWindow) return x.c.offerPublished[k] === 1;
-  const crawl = x.crawl[si];
-  const last = x.c.offerLastSeen[k];
-  const seen = x.c.offerPublished[k] === 1 && !Number.isNaN(crawl) ? Math.max(last, crawl) : last;
-  return seen >= x.fromTs && x.c.offerFirstSeen[k] < x.toEndTs;
-}
-
-/** Price of offer k for the request (NaN when out of stock, absent or without rate). */
-function offerPriceAt(x: Ctx, k: number): number {
-  if (x.c.offerStockOut[k]) return Number.NaN;
-  const p = x.offerPrice[k] * x.factor[x.c.offerCurrency[k]];
-  return p > 0 ? p : Number.NaN;
-}
-
-/** Scores the pivot's products that pass the filters. */
-export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
-  const x = columnsContext(model, s);
-  const { c } = x;
-  const n = model.rows.length;
-  const pass = rowFilter(s);
+  const byWindow = s.window !== null;
+  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
+  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
   const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
-  const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
-  const out: ScoredSet = {
+  const rowPrice = c.rowPrice[s.mode];
+  const offerPrice = c.offerPrice[s.mode];
+  const {
+    offerStart,
+    offerSeller,
+    offerCurrency,
+    offerStockOut,
+    offerPublished,
+    offerFirstSeen,
+    offerLastSeen,
+  } = c;
+
+  const b: BaseScore = {
     model,
-    scope: s,
-    pre: [],
-    filtered: [],
+    rowIn: new Uint8Array(n),
     my: new Float64Array(n).fill(Number.NaN),
     min: new Float64Array(n).fill(Number.NaN),
     max: new Float64Array(n).fill(Number.NaN),
@@ -224,80 +207,103 @@ export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
     matched: new Uint8Array(n),
     position: new Int32Array(n),
     ranked: new Int32Array(n),
-    offerIn: new Uint8Array(c.offerSeller.length),
-    offerPrice: new Float64Array(c.offerSeller.length).fill(Number.NaN),
-    memo: new Map(),
+    offerIn: new Uint8Array(m),
+    offerPrice: new Float64Array(m).fill(Number.NaN),
   };
-  const S = c.sellerIds.length;
   const sellerMin = new Float64Array(S).fill(Number.NaN);
-  const touched: number[] = [];
+  const touched = new Int32Array(S);
   for (let i = 0; i < n; i++) {
-    // the pivot listing itself must be seen in the window
-    if (x.byWindow) {
+    // the pivot listing itself must be seen in the window (default: published at the latest crawl)
+    if (byWindow) {
       const last = c.rowLastSeen[i];
       const seen = c.rowPublished[i] === 1 && !Number.isNaN(pivotCrawl) ? Math.max(last, pivotCrawl) : last;
-      if (seen < x.fromTs || c.rowFirstSeen[i] >= x.toEndTs) continue;
-    } else if (!c.rowPublished[i]) continue;
-    if (pass && !pass(model.rows[i])) continue;
-    const myRaw = x.rowPrice[i] * x.factor[c.rowCurrency[i]];
+      if (seen < fromTs || c.rowFirstSeen[i] >= toEndTs) continue;
+    } else if (c.rowPublished[i] !== 1) continue;
+    b.rowIn[i] = 1;
+    const myRaw = rowPrice[i] * factor[c.rowCurrency[i]];
     const my = myRaw > 0 ? myRaw : Number.NaN;
     let matched = 0;
     let min = Number.NaN;
     let max = Number.NaN;
-    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
-      if (!offerInScope(x, k)) continue;
+    let nTouched = 0;
+    for (let k = offerStart[i], end = offerStart[i + 1]; k < end; k++) {
+      const si = offerSeller[k];
+      if (selected[si] !== 1) continue;
+      if (byWindow) {
+        const last = offerLastSeen[k];
+        const sc = crawl[si];
+        const seen = offerPublished[k] === 1 && !Number.isNaN(sc) ? Math.max(last, sc) : last;
+        if (seen < fromTs || offerFirstSeen[k] >= toEndTs) continue;
+      } else if (offerPublished[k] !== 1) continue;
       matched = 1;
-      out.offerIn[k] = 1;
-      const p = offerPriceAt(x, k);
-      if (Number.isNaN(p)) continue;
-      out.offerPrice[k] = p;
-      const si = c.offerSeller[k];
+      b.offerIn[k] = 1;
+      if (offerStockOut[k] === 1) continue;
+      const p = offerPrice[k] * factor[offerCurrency[k]];
+      if (!(p > 0)) continue;
+      b.offerPrice[k] = p;
       const cur = sellerMin[si];
       if (Number.isNaN(cur)) {
-        touched.push(si);
+        touched[nTouched++] = si;
         sellerMin[si] = p;
       } else if (p < cur) sellerMin[si] = p;
       if (!(p >= min)) min = p;
       if (!(p <= max)) max = p;
     }
-    let comparable = 0;
     let cheaper = 0;
-    for (const si of touched) {
-      comparable++;
+    for (let t = 0; t < nTouched; t++) {
+      const si = touched[t];
       if (isCheaper(sellerMin[si], my)) cheaper++;
       sellerMin[si] = Number.NaN;
     }
-    touched.length = 0;
+    b.my[i] = my;
+    b.min[i] = min;
+    b.max[i] = max;
+    b.matched[i] = matched;
     const index = priceIndex(nn(my), nn(min));
-    if (s.post.match && !matched) continue;
-    if (ranges) {
-      const b = mpiBucket(index, s.mpiValue);
-      if (b === null || !ranges.has(b)) continue;
-    }
-    out.my[i] = my;
-    out.min[i] = min;
-    out.max[i] = max;
-    out.matched[i] = matched;
     if (index !== null) {
-      out.index[i] = index;
-      out.position[i] = 1 + cheaper;
-      out.ranked[i] = comparable + 1;
+      b.index[i] = index;
+      b.position[i] = 1 + cheaper;
+      b.ranked[i] = nTouched + 1;
     }
-    out.pre.push(i);
+  }
+  return b;
+}
+
+/** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
+export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
+  const rows = base.model.rows;
+  const pass = rowFilter(s);
+  const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
+  const match = s.post.match === true;
+  const pre: number[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    if (base.rowIn[i] !== 1) continue;
+    if (match && base.matched[i] !== 1) continue;
+    if (pass && !pass(rows[i])) continue;
+    if (ranges) {
+      const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
+      if (bucket === null || !ranges.has(bucket)) continue;
+    }
+    pre.push(i);
   }
   const { minPrice, maxPrice } = s.post;
-  out.filtered =
+  const filtered =
     minPrice === undefined && maxPrice === undefined
-      ? out.pre
-      : out.pre.filter((i) => {
-          const my = out.my[i];
+      ? pre
+      : pre.filter((i) => {
+          const my = base.my[i];
           return (
             !Number.isNaN(my) &&
             (minPrice === undefined || my >= minPrice - INDEX_EPSILON) &&
             (maxPrice === undefined || my <= maxPrice + INDEX_EPSILON)
           );
         });
-  return out;
+  return { ...base, scope: s, pre, filtered, memo: new Map() };
+}
+
+/** Scores the pivot's products that pass the filters (no memo; service.ts `scored` memoises). */
+export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
+  return filterScore(computeBaseScore(model, s), s);
 }
 
 /** Pricing KPIs and index split of some scored products. */
@@ -330,6 +336,41 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
   return groups;
 }
 
+/**
+ * Tallies per classification node: each product counts in every node of its path (root, level 2,
+ * leaf), so a node covers its subtree. Products are tallied once per leaf, then leaves are added up
+ * into their ancestors. Products without classification go to node 0.
+ */
+export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
+  const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
+  const rows = set.model.rows;
+  for (const i of set.filtered) {
+    const r = rows[i];
+    const path = r.classPath.length ? r.classPath : NO_CLASS_PATH;
+    const leaf = path[path.length - 1];
+    let l = leaves.get(leaf);
+    if (!l) {
+      l = { path, tally: new PricingTally(set.scope.mpiValue) };
+      leaves.set(leaf, l);
+    }
+    l.tally.add(r.priceType, r.stockOut, set.matched[i] === 1, nn(set.index[i]));
+  }
+  const nodes = new Map<number, PricingTally>();
+  for (const { path, tally } of leaves.values()) {
+    for (const id of path) {
+      let t = nodes.get(id);
+      if (!t) {
+        t = new PricingTally(set.scope.mpiValue);
+        nodes.set(id, t);
+      }
+      t.merge(tally);
+    }
+  }
+  return nodes;
+}
+
+const NO_CLASS_PATH = [0];
+
 export interface SellerTally {
   sellerId: number;
   tally: PricingTally;
@@ -356,32 +397,34 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
   }
   const sellerMin = new Float64Array(S).fill(Number.NaN);
   const seen = new Uint8Array(S);
-  const touched: number[] = [];
+  const touched = new Int32Array(S);
   const rows = set.model.rows;
   for (const i of set.filtered) {
+    let nTouched = 0;
     for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
       if (!set.offerIn[k]) continue;
       const si = c.offerSeller[k];
       if (!seen[si]) {
         seen[si] = 1;
-        touched.push(si);
+        touched[nTouched++] = si;
       }
       const p = set.offerPrice[k];
       if (!Number.isNaN(p) && !(p >= sellerMin[si])) sellerMin[si] = p;
     }
     const r = rows[i];
     const my = nn(set.my[i]);
-    for (const si of touched) {
+    for (let t0 = 0; t0 < nTouched; t0++) {
+      const si = touched[t0];
       const theirs = nn(sellerMin[si]);
       const t = bySellerIndex[si];
       if (t) {
-        t.tally.add(r.priceType, r.stockOut, true, priceIndex(my, theirs));
-        t.headToHead.add(my, theirs);
+        const index = priceIndex(my, theirs);
+        t.tally.add(r.priceType, r.stockOut, true, index);
+        t.headToHead.addDifference(index === null ? null : index - 100);
       }
       seen[si] = 0;
       sellerMin[si] = Number.NaN;
     }
-    touched.length = 0;
   }
   return tallies;
 }
@@ -481,27 +524,32 @@ export interface CompetitorOffer {
 /** Each selected competitor's offer for a product: its cheapest comparable listing, else its cheapest. */
 export function competitorOffers(set: ScoredSet, i: number): CompetitorOffer[] {
   const { scope } = set;
-  const row = set.model.rows[i];
   const my = nn(set.my[i]);
   const start = set.model.cols.offerStart[i];
-  const best = new Map<number, { offer: Offer; price: number | null; comparable: boolean }>();
-  row.offers.forEach((offer, j) => {
-    const k = start + j;
-    if (!set.offerIn[k]) return;
+  const c = set.model.cols;
+  const best = new Map<number, { k: number; price: number | null; comparable: boolean }>();
+  for (let k = start, end = c.offerStart[i + 1]; k < end; k++) {
+    if (!set.offerIn[k]) continue;
     const comparable = !Number.isNaN(set.offerPrice[k]);
-    const eff = offer.eff[scope.mode];
-    const f = scope.rates.get(offer.currency);
-    const price = comparable ? set.offerPrice[k] : eff !== null && f !== undefined ? eff * f : null;
-    const cur = best.get(offer.sellerId);
+    const raw =
+      c.offerPrice[scope.mode][k] * (scope.rates.get(c.currencies[c.offerCurrency[k]]) ?? Number.NaN);
+    const price = comparable ? set.offerPrice[k] : raw > 0 ? raw : null;
+    const sellerId = c.sellerIds[c.offerSeller[k]];
+    const cur = best.get(sellerId);
     const better =
       !cur ||
       (comparable && !cur.comparable) ||
       (comparable === cur.comparable &&
         (price ?? Number.POSITIVE_INFINITY) < (cur.price ?? Number.POSITIVE_INFINITY));
-    if (better) best.set(offer.sellerId, { offer, price, comparable });
-  });
+    if (better) best.set(sellerId, { k, price, comparable });
+  }
   return [...best.values()]
-    .map((b) => ({ ...b, difference: b.comparable ? differencePct(my, b.price) : null }))
+    .map((b) => ({
+      offer: offerAt(c, b.k),
+      price: b.price,
+      comparable: b.comparable,
+      difference: b.comparable ? differencePct(my, b.price) : null,
+    }))
     .sort(
       (a, b) =>
         Number(!a.comparable) - Number(!b.comparable) ||

@@ -18,6 +18,10 @@ import {
 /** Effective prices per price mode (metrics/pricing.ts effectivePriceFor). */
 export type ModePrices = Record<PriceMode, number | null>;
 
+/**
+ * A competitor listing matched with a pivot product, as the page rendering reads it (`offerAt`): the
+ * model keeps offers only as columns, so that a pivot's hundred thousand offers cost no objects.
+ */
 export interface Offer {
   productId: number;
   sellerId: number;
@@ -26,7 +30,6 @@ export interface Offer {
   normal: number | null;
   sale: number | null;
   exclusive: number | null;
-  eff: ModePrices;
   priceType: string;
   stockOut: boolean;
   currency: string;
@@ -63,13 +66,13 @@ export interface Row {
   published: boolean;
   firstSeen: number;
   lastSeen: number;
-  offers: Offer[];
 }
 
 /**
  * Columnar copy of the rows and offers, for the per-request scoring loop (compute.ts): typed arrays
- * indexed by row position / offer position; offers of row i are offerStart[i] … offerStart[i+1] − 1,
- * in the order of rows[i].offers. Missing prices are NaN; sellers and currencies are small indexes.
+ * indexed by row position / offer position; offers of row i are offerStart[i] … offerStart[i+1] − 1.
+ * Missing prices are NaN; sellers and currencies are small indexes into sellerIds / currencies (which
+ * only grow, so that an incremental reload can copy the offers of unchanged rows as they are).
  */
 export interface Columns {
   sellerIds: number[];
@@ -89,6 +92,13 @@ export interface Columns {
   offerPublished: Uint8Array;
   offerFirstSeen: Float64Array;
   offerLastSeen: Float64Array;
+  offerProductId: Float64Array;
+  offerNormal: Float64Array;
+  offerSale: Float64Array;
+  offerExclusive: Float64Array;
+  offerRef: string[];
+  offerUrl: (string | null)[];
+  offerPriceType: string[];
 }
 
 export interface PivotModel {
@@ -99,84 +109,6 @@ export interface PivotModel {
 }
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
-
-/** Builds the columnar copy of a model's rows. */
-export function buildColumns(rows: Row[]): Columns {
-  const n = rows.length;
-  let m = 0;
-  for (const r of rows) m += r.offers.length;
-  const sellerIds: number[] = [];
-  const sellerIndex = new Map<number, number>();
-  const currencies: string[] = [];
-  const currencyIndex = new Map<string, number>();
-  const cur = (c: string) => {
-    let i = currencyIndex.get(c);
-    if (i === undefined) {
-      i = currencies.length;
-      currencies.push(c);
-      currencyIndex.set(c, i);
-    }
-    return i;
-  };
-  const price = (len: number) =>
-    Object.fromEntries(MODES.map((mode) => [mode, new Float64Array(len)])) as Record<PriceMode, Float64Array>;
-  const c: Columns = {
-    sellerIds,
-    sellerIndex,
-    currencies,
-    rowPrice: price(n),
-    rowCurrency: new Uint8Array(n),
-    rowStockOut: new Uint8Array(n),
-    rowPublished: new Uint8Array(n),
-    rowFirstSeen: new Float64Array(n),
-    rowLastSeen: new Float64Array(n),
-    offerStart: new Int32Array(n + 1),
-    offerSeller: new Int32Array(m),
-    offerPrice: price(m),
-    offerCurrency: new Uint8Array(m),
-    offerStockOut: new Uint8Array(m),
-    offerPublished: new Uint8Array(m),
-    offerFirstSeen: new Float64Array(m),
-    offerLastSeen: new Float64Array(m),
-  };
-  const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
-  const [oNse, oNs, oN] = MODES.map((mode) => c.offerPrice[mode]);
-  const nan = (v: number | null) => (v === null ? Number.NaN : v);
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const r = rows[i];
-    rNse[i] = nan(r.eff.NORMAL_SALE_EXCLUSIVE_PRICE);
-    rNs[i] = nan(r.eff.NORMAL_SALE_PRICE);
-    rN[i] = nan(r.eff.NORMAL_PRICE);
-    c.rowCurrency[i] = cur(r.currency);
-    c.rowStockOut[i] = r.stockOut ? 1 : 0;
-    c.rowPublished[i] = r.published ? 1 : 0;
-    c.rowFirstSeen[i] = r.firstSeen;
-    c.rowLastSeen[i] = r.lastSeen;
-    c.offerStart[i] = k;
-    for (const o of r.offers) {
-      let si = sellerIndex.get(o.sellerId);
-      if (si === undefined) {
-        si = sellerIds.length;
-        sellerIds.push(o.sellerId);
-        sellerIndex.set(o.sellerId, si);
-      }
-      c.offerSeller[k] = si;
-      oNse[k] = nan(o.eff.NORMAL_SALE_EXCLUSIVE_PRICE);
-      oNs[k] = nan(o.eff.NORMAL_SALE_PRICE);
-      oN[k] = nan(o.eff.NORMAL_PRICE);
-      c.offerCurrency[k] = cur(o.currency);
-      c.offerStockOut[k] = o.stockOut ? 1 : 0;
-      c.offerPublished[k] = o.published ? 1 : 0;
-      c.offerFirstSeen[k] = o.firstSeen;
-      c.offerLastSeen[k] = o.lastSeen;
-      k++;
-    }
-  }
-  c.offerStart[n] = k;
-  if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
-  return c;
-}
 
 /** Lower case without accents (the normalisation of names and of metaSearch words). */
 export function normalizeText(text: string): string {
@@ -196,26 +128,10 @@ const modePrices = (p: {
   };
 };
 
-function toOffer(o: OfferRecord): Offer {
-  return {
-    productId: o.product_id,
-    sellerId: o.seller_id,
-    ref: o.listing_ref,
-    url: o.url,
-    normal: o.normal_price,
-    sale: o.sale_price,
-    exclusive: o.exclusive_price,
-    eff: modePrices(o),
-    priceType: o.price_type,
-    stockOut: o.stock_out,
-    currency: o.currency,
-    published: o.published,
-    firstSeen: o.first_seen,
-    lastSeen: o.last_seen,
-  };
-}
+const nan = (v: number | null) => (v === null ? Number.NaN : v);
+const nul = (v: number) => (Number.isNaN(v) ? null : v);
 
-function toRow(r: RowRecord, offers: Offer[]): Row {
+function toRow(r: RowRecord): Row {
   return {
     productId: r.product_id,
     groupId: r.group_id,
@@ -242,18 +158,163 @@ function toRow(r: RowRecord, offers: Offer[]): Row {
     published: r.published,
     firstSeen: r.first_seen,
     lastSeen: r.last_seen,
-    offers,
   };
 }
 
-function assemble(rows: RowRecord[], offers: OfferRecord[]): Row[] {
-  const byRow = new Map<number, Offer[]>();
+/** A row of the new model: fresh from the database with its offers, or kept from the previous model. */
+type Entry = { row: Row; offers: OfferRecord[] } | { row: Row; pos: number };
+
+/** Builds the columns of a model's rows (copying kept rows' offers from `prev`). */
+export function buildColumns(entries: Entry[], prev?: Columns): Columns {
+  const n = entries.length;
+  let m = 0;
+  for (const e of entries) {
+    m +=
+      'offers' in e
+        ? e.offers.length
+        : (prev as Columns).offerStart[e.pos + 1] - (prev as Columns).offerStart[e.pos];
+  }
+  const sellerIds = prev ? [...prev.sellerIds] : [];
+  const sellerIndex = new Map(sellerIds.map((id, i) => [id, i]));
+  const currencies = prev ? [...prev.currencies] : [];
+  const currencyIndex = new Map(currencies.map((c, i) => [c, i]));
+  const cur = (c: string) => {
+    let i = currencyIndex.get(c);
+    if (i === undefined) {
+      i = currencies.length;
+      currencies.push(c);
+      currencyIndex.set(c, i);
+    }
+    return i;
+  };
+  const seller = (id: number) => {
+    let i = sellerIndex.get(id);
+    if (i === undefined) {
+      i = sellerIds.length;
+      sellerIds.push(id);
+      sellerIndex.set(id, i);
+    }
+    return i;
+  };
+  const price = (len: number) =>
+    Object.fromEntries(MODES.map((mode) => [mode, new Float64Array(len)])) as Record<PriceMode, Float64Array>;
+  const c: Columns = {
+    sellerIds,
+    sellerIndex,
+    currencies,
+    rowPrice: price(n),
+    rowCurrency: new Uint8Array(n),
+    rowStockOut: new Uint8Array(n),
+    rowPublished: new Uint8Array(n),
+    rowFirstSeen: new Float64Array(n),
+    rowLastSeen: new Float64Array(n),
+    offerStart: new Int32Array(n + 1),
+    offerSeller: new Int32Array(m),
+    offerPrice: price(m),
+    offerCurrency: new Uint8Array(m),
+    offerStockOut: new Uint8Array(m),
+    offerPublished: new Uint8Array(m),
+    offerFirstSeen: new Float64Array(m),
+    offerLastSeen: new Float64Array(m),
+    offerProductId: new Float64Array(m),
+    offerNormal: new Float64Array(m),
+    offerSale: new Float64Array(m),
+    offerExclusive: new Float64Array(m),
+    offerRef: new Array<string>(m),
+    offerUrl: new Array<string | null>(m),
+    offerPriceType: new Array<string>(m),
+  };
+  const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
+  const [oNse, oNs, oN] = MODES.map((mode) => c.offerPrice[mode]);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const e = entries[i];
+    const r = e.row;
+    rNse[i] = nan(r.eff.NORMAL_SALE_EXCLUSIVE_PRICE);
+    rNs[i] = nan(r.eff.NORMAL_SALE_PRICE);
+    rN[i] = nan(r.eff.NORMAL_PRICE);
+    c.rowCurrency[i] = cur(r.currency);
+    c.rowStockOut[i] = r.stockOut ? 1 : 0;
+    c.rowPublished[i] = r.published ? 1 : 0;
+    c.rowFirstSeen[i] = r.firstSeen;
+    c.rowLastSeen[i] = r.lastSeen;
+    c.offerStart[i] = k;
+    if ('offers' in e) {
+      for (const o of e.offers) {
+        const eff = modePrices(o);
+        c.offerSeller[k] = seller(o.seller_id);
+        oNse[k] = nan(eff.NORMAL_SALE_EXCLUSIVE_PRICE);
+        oNs[k] = nan(eff.NORMAL_SALE_PRICE);
+        oN[k] = nan(eff.NORMAL_PRICE);
+        c.offerCurrency[k] = cur(o.currency);
+        c.offerStockOut[k] = o.stock_out ? 1 : 0;
+        c.offerPublished[k] = o.published ? 1 : 0;
+        c.offerFirstSeen[k] = o.first_seen;
+        c.offerLastSeen[k] = o.last_seen;
+        c.offerProductId[k] = o.product_id;
+        c.offerNormal[k] = nan(o.normal_price);
+        c.offerSale[k] = nan(o.sale_price);
+        c.offerExclusive[k] = nan(o.exclusive_price);
+        c.offerRef[k] = o.listing_ref;
+        c.offerUrl[k] = o.url;
+        c.offerPriceType[k] = o.price_type;
+        k++;
+      }
+    } else {
+      const p = prev as Columns;
+      for (let j = p.offerStart[e.pos], end = p.offerStart[e.pos + 1]; j < end; j++) {
+        c.offerSeller[k] = p.offerSeller[j];
+        oNse[k] = p.offerPrice.NORMAL_SALE_EXCLUSIVE_PRICE[j];
+        oNs[k] = p.offerPrice.NORMAL_SALE_PRICE[j];
+        oN[k] = p.offerPrice.NORMAL_PRICE[j];
+        c.offerCurrency[k] = p.offerCurrency[j];
+        c.offerStockOut[k] = p.offerStockOut[j];
+        c.offerPublished[k] = p.offerPublished[j];
+        c.offerFirstSeen[k] = p.offerFirstSeen[j];
+        c.offerLastSeen[k] = p.offerLastSeen[j];
+        c.offerProductId[k] = p.offerProductId[j];
+        c.offerNormal[k] = p.offerNormal[j];
+        c.offerSale[k] = p.offerSale[j];
+        c.offerExclusive[k] = p.offerExclusive[j];
+        c.offerRef[k] = p.offerRef[j];
+        c.offerUrl[k] = p.offerUrl[j];
+        c.offerPriceType[k] = p.offerPriceType[j];
+        k++;
+      }
+    }
+  }
+  c.offerStart[n] = k;
+  if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
+  return c;
+}
+
+/** The offer at column position k, as an object (page rendering). */
+export function offerAt(c: Columns, k: number): Offer {
+  return {
+    productId: c.offerProductId[k],
+    sellerId: c.sellerIds[c.offerSeller[k]],
+    ref: c.offerRef[k],
+    url: c.offerUrl[k],
+    normal: nul(c.offerNormal[k]),
+    sale: nul(c.offerSale[k]),
+    exclusive: nul(c.offerExclusive[k]),
+    priceType: c.offerPriceType[k],
+    stockOut: c.offerStockOut[k] === 1,
+    currency: c.currencies[c.offerCurrency[k]],
+    published: c.offerPublished[k] === 1,
+    firstSeen: c.offerFirstSeen[k],
+    lastSeen: c.offerLastSeen[k],
+  };
+}
+
+function freshEntries(rows: RowRecord[], offers: OfferRecord[]): Entry[] {
+  const byRow = new Map<number, OfferRecord[]>();
   for (const o of offers) {
     const list = byRow.get(o.pivot_product_id);
-    if (list) list.push(toOffer(o));
-    else byRow.set(o.pivot_product_id, [toOffer(o)]);
+    if (list) list.push(o);
+    else byRow.set(o.pivot_product_id, [o]);
   }
-  return rows.map((r) => toRow(r, byRow.get(r.product_id) ?? []));
+  return rows.map((r) => ({ row: toRow(r), offers: byRow.get(r.product_id) ?? [] }));
 }
 
 interface Slot {
@@ -270,17 +331,20 @@ async function load(
   version: number,
 ): Promise<PivotModel> {
   const changed = current ? await selectChangedIds(pool, pivot, current.version, version) : null;
+  const byId = (a: Entry, b: Entry) => a.row.productId - b.row.productId;
   if (!current || !changed) {
     const { rows, offers } = await selectPivotModel(pool, pivot);
-    const all = assemble(rows, offers).sort((a, b) => a.productId - b.productId);
-    return { pivot, version, rows: all, cols: buildColumns(all) };
+    const entries = freshEntries(rows, offers).sort(byId);
+    return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries) };
   }
   const { rows, offers } = await selectPivotModel(pool, pivot, changed);
-  const fresh = new Map(assemble(rows, offers).map((r) => [r.productId, r]));
   const gone = new Set(changed);
-  const kept = current.rows.filter((r) => !gone.has(r.productId));
-  const all = [...kept, ...fresh.values()].sort((a, b) => a.productId - b.productId);
-  return { pivot, version, rows: all, cols: buildColumns(all) };
+  const kept: Entry[] = [];
+  current.rows.forEach((row, pos) => {
+    if (!gone.has(row.productId)) kept.push({ row, pos });
+  });
+  const entries = [...kept, ...freshEntries(rows, offers)].sort(byId);
+  return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries, current.cols) };
 }
 
 /**

@@ -20,9 +20,9 @@ import {
 } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { principalOf, resolvePivot } from '../../lib/scope.js';
-import { registerRollup } from '../ingest/ingest.js';
 import {
   memoOn,
   pageOf,
@@ -31,9 +31,10 @@ import {
   type ScoredSet,
   tallyBy,
   tallyBySeller,
+  tallyByTree,
   tallyOf,
 } from './compute.js';
-import { pricingRollup } from './maintain.js';
+import './rollup.js';
 import { getPivotModel } from './model.js';
 import { selectClassificationNodes } from './queries.js';
 import {
@@ -51,8 +52,6 @@ import {
 // Pricing API (seed 001 §7 "Pricing"; contract in packages/domain/src/pricing.ts; formulas in
 // docs/metrics.md "Pricing"). dpm/* needs module dpm; navigation, new-navigation and price-range-scores
 // need ecommerce_navigation. Every answer is scoped to the caller's license and pivot.
-
-registerRollup('pricing', pricingRollup);
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 const CURSOR_ERROR = 'cursor: no pertenece al resultado (¿cambió el orden o los filtros?)';
@@ -215,9 +214,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       const resolved = await resolveScope(req, pool, req.query);
 
       const set = scored(resolved);
-      const groups = memoOn(set, 'classes', () =>
-        tallyBy(set, (row) => (row.classPath.length ? row.classPath : NO_CLASSIFICATION)),
-      );
+      const groups = memoOn(set, 'classes', () => tallyByTree(set));
       const nodes = new Map(
         (
           await selectClassificationNodes(
@@ -437,8 +434,6 @@ export default async function pricingRoutes(app: FastifyInstance) {
     },
   );
 }
-
-const NO_CLASSIFICATION = [0];
 
 function envelope(set: ScoredSet) {
   return {

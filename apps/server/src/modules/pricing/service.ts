@@ -16,13 +16,15 @@ import type pg from 'pg';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
 import {
+  type BaseScore,
   competitorOffers,
+  computeBaseScore,
+  filterScore,
   isHistoricalAt,
   nn,
   type PricingScope,
   type ScoredSet,
   type SellerTally,
-  scoreModel,
   seenAt,
 } from './compute.js';
 import { ensurePricingPivot } from './maintain.js';
@@ -108,38 +110,65 @@ export async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: ScopeF
 }
 
 /**
- * The scored products of a request, memoised per (model version, scope): the screens ask for items,
- * KPIs and the price range of one selection at once, then page through it with the cursor, so one
- * scoring pass serves them all. A new model version makes a new key; a few recent scopes are kept.
+ * The scored products of a request, memoised at two levels: the base score per (model version,
+ * competitors, currency, price mode, window) — the only full pass over the pivot's offers — and the
+ * filtered set per whole selection. The screens ask for items, KPIs and the price range of one selection
+ * at once and then page through it; changing a filter, the market range or the price range reuses the
+ * base score. A new model version makes new keys; a few recent entries of each are kept.
  */
+const baseMemo = new Map<string, BaseScore>();
 const scoredMemo = new Map<string, ScoredSet>();
-const SCORED_MEMO_SIZE = 8;
+const BASE_MEMO_SIZE = 6;
+const SCORED_MEMO_SIZE = 12;
+
+function remember<T>(
+  memo: Map<string, T>,
+  size: number,
+  key: string,
+  valid: (v: T) => boolean,
+  make: () => T,
+): T {
+  const hit = memo.get(key);
+  if (hit !== undefined && valid(hit)) {
+    memo.delete(key);
+    memo.set(key, hit);
+    return hit;
+  }
+  const v = make();
+  memo.set(key, v);
+  if (memo.size > size) memo.delete(memo.keys().next().value as string);
+  return v;
+}
 
 export function scored(r: Resolved): ScoredSet {
   const { scope, model } = r;
-  const key = JSON.stringify([
+  const baseKey = JSON.stringify([
     model.pivot,
     model.version,
     scope.competitors,
     scope.currency,
     [...scope.rates],
     scope.mode,
-    scope.mpiValue,
     scope.window,
     [...scope.crawl],
-    scope.rows,
-    scope.post,
   ]);
-  const hit = scoredMemo.get(key);
-  if (hit && hit.model === model) {
-    scoredMemo.delete(key);
-    scoredMemo.set(key, hit);
-    return hit;
-  }
-  const set = scoreModel(model, scope);
-  scoredMemo.set(key, set);
-  if (scoredMemo.size > SCORED_MEMO_SIZE) scoredMemo.delete(scoredMemo.keys().next().value as string);
-  return set;
+  const key = JSON.stringify([baseKey, scope.mpiValue, scope.rows, scope.post]);
+  return remember(
+    scoredMemo,
+    SCORED_MEMO_SIZE,
+    key,
+    (v) => v.model === model,
+    () => {
+      const base = remember(
+        baseMemo,
+        BASE_MEMO_SIZE,
+        baseKey,
+        (v) => v.model === model,
+        () => computeBaseScore(model, scope),
+      );
+      return filterScore(base, scope);
+    },
+  );
 }
 
 export const round2 = (n: number | null | undefined) =>

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { dashboardPreResponse, generalPreResponse, MESSAGES } from '@vigia/domain';
 import { apiPost } from '../../../lib/api-client.js';
-import { notify } from '../../../lib/notifier.js';
 import { logFailure } from '../../../lib/load.js';
+import { notify } from '../../../lib/notifier.js';
 
 // The dashboard's two loads (seed 001 §7): the indicators (POST /v2/general/pre) and the card groups
 // (POST /v2/dashboard/pre). Either failing shows 'Ocurrió un error obteniendo los indices' (§8) —

@@ -9,8 +9,8 @@ import {
   quickFindResponse,
 } from '@vigia/domain';
 import { apiDownload, apiPost } from '../../../lib/api-client.js';
-import type { Period } from '../period.js';
 import { loadWithMessage, logFailure } from '../../../lib/load.js';
+import type { Period } from '../period.js';
 
 // Calls of the product detail screens (seed 001 §7 "Dashboard and product detail"). Every load is
 // keyed by what it depends on, the user's settings included, so a change of pivot, currency or

@@ -12,8 +12,8 @@ import {
 } from '@vigia/domain';
 import { useMemo } from 'react';
 import { ErrorState } from '../../../components/data/DataTable.js';
-import { useUserSettings } from '../../../lib/settings.js';
 import { useFailureNotice } from '../../../lib/load.js';
+import { useUserSettings } from '../../../lib/settings.js';
 import { type DetailScope, detailQueries } from '../api/queries.js';
 import { CompetitorsTable } from './CompetitorsTable.js';
 import { DetailPanel } from './DetailPanel.js';
