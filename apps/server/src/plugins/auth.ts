@@ -34,8 +34,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: requires a valid `JWT <token>` (or `Bearer`) and loads the principal and license. */
     authenticate: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
-    /** preHandler factory: the license must grant `code`, whatever headers the request sends. */
-    requireModule: (code: ModuleCode) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /**
+     * preHandler factory: the license must grant `code` (or one of the codes given, for an endpoint that
+     * serves the screens of several modules), whatever headers the request sends.
+     */
+    requireModule: (
+      ...codes: [ModuleCode, ...ModuleCode[]]
+    ) => (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
   }
 }
 
@@ -129,10 +134,11 @@ async function authPlugin(app: FastifyInstance, opts: { pool: pg.Pool; secret: s
     }
   });
 
-  app.decorate('requireModule', (code: ModuleCode) => async (req: FastifyRequest) => {
+  app.decorate('requireModule', (...codes: [ModuleCode, ...ModuleCode[]]) => async (req: FastifyRequest) => {
     if (!req.principal) throw unauthorized();
-    if (!req.principal.license.modules.includes(code)) {
-      throw forbidden(`Módulo no incluido en la licencia: ${code}`, 'module_not_licensed');
+    const modules = req.principal.license.modules;
+    if (!codes.some((code) => modules.includes(code))) {
+      throw forbidden(`Módulo no incluido en la licencia: ${codes.join(' o ')}`, 'module_not_licensed');
     }
   });
 }

@@ -6,6 +6,7 @@ import {
 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
+import { observe } from '../../test/fixtures.js';
 import { authHeader, tokenFor } from '../../test/fixtures-account.js';
 import { seedTestMarket, type TestMarket, tDay } from '../detail/test-market.js';
 
@@ -230,5 +231,30 @@ describe('off the request path', () => {
     expect(figures.rowCount).toBeGreaterThan(0);
     const res = await post('/v2/dashboard/pre', {});
     expect(res.statusCode).toBe(200);
+  });
+});
+
+// Last: it changes the market for good.
+describe('memoised answers follow new data', () => {
+  it('a competitor ingest after an answer was memoised changes the next answer', async () => {
+    const before = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
+    expect(before.price_index).toEqual([81.82, 105.26, -23.44]);
+    const { selectDataVersion } = await import('./queries.js');
+    const version = await selectDataVersion(ctx.db.pool);
+    // Rival C's C1 drops from 1200 to 800: the index now is 100 × 900 / min(1100, 800) = 112.5
+    await observe(ctx.db.pool, 50, new Date(Date.now() - 30_000), [
+      {
+        ean: '7800000000001',
+        name: 'Audífono X',
+        brand: 'Acme',
+        categoryPath: ['Tecnología', 'Audio'],
+        classificationId: m.cls.audio,
+        productId: 'C1',
+        normalPrice: 800,
+      },
+    ]);
+    expect(await selectDataVersion(ctx.db.pool)).toBeGreaterThan(version);
+    const after = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
+    expect(after.price_index).toEqual([112.5, 105.26, 7.24]);
   });
 });

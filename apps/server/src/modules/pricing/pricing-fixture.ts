@@ -28,7 +28,14 @@ export const SELLERS = { pivot: 5, a: 7, b: 8, peru: 9, outside: 10 } as const;
 export interface PricingFixture {
   t0: Date;
   t1: Date;
-  users: { analyst: number; limited: number; orgAnalyst: number; orgLimited: number };
+  users: {
+    analyst: number;
+    limited: number;
+    reportsOnly: number;
+    orgAnalyst: number;
+    orgLimited: number;
+    orgReportsOnly: number;
+  };
   classes: Record<
     'alimentos' | 'lacteos' | 'leches' | 'yogures' | 'limpieza' | 'detergentes' | 'liquidos',
     number
@@ -179,6 +186,13 @@ export async function seedPricingFixture(pool: pg.Pool): Promise<PricingFixture>
     modules: ['dpm', 'reports'],
     classifications: [alimentos],
   });
+  const reportsOrg = await insertOrgWithLicense(pool, {
+    orgName: 'Solo reportes',
+    sellers: [7, 8],
+    pivots: [5],
+    currencies: ['CLP'],
+    modules: ['reports'],
+  });
   const user = async (orgId: number, email: string) =>
     (
       await pool.query<{ id: number }>(
@@ -194,7 +208,9 @@ export async function seedPricingFixture(pool: pg.Pool): Promise<PricingFixture>
       analyst: await user(analystOrg.orgId, 'analista@example.com'),
       limited: await user(limitedOrg.orgId, 'limitada@example.com'),
       orgAnalyst: analystOrg.orgId,
+      reportsOnly: await user(reportsOrg.orgId, 'reportes@example.com'),
       orgLimited: limitedOrg.orgId,
+      orgReportsOnly: reportsOrg.orgId,
     },
     classes: { alimentos, lacteos, leches, yogures, limpieza, detergentes, liquidos },
     brands,

@@ -380,10 +380,23 @@ describe('navigation by e-commerce', () => {
   it('needs the ecommerce_navigation module (403 for a dpm-only license)', async () => {
     expect((await post('/v2/navigation/', {}, limited)).status).toBe(403);
     expect((await get('/v2/navigation/kpi', limited)).status).toBe(403);
-    expect((await get('/v2/navigation/price-range-scores', limited)).status).toBe(403);
-    expect((await get('/v2/navigation/price-range-scores-qmp', limited)).status).toBe(403);
     expect((await post('/v1/new-navigation/prices/', {}, limited)).status).toBe(403);
     expect((await get('/v2/navigation/dpm/kpi', limited)).status).toBe(200);
+  });
+
+  it('price-range-scores serve the DPM slider too: dpm or ecommerce_navigation grants them', async () => {
+    // limited (dpm only): sellers 7 and 8, classification root Alimentos → P1 P2 P3 P6, as in dpm/kpi
+    const range = await get('/v2/navigation/price-range-scores', limited);
+    expect(range.status).toBe(200);
+    expect(range.body.total).toBe(4);
+    expect((await get('/v2/navigation/price-range-scores-qmp', limited)).status).toBe(200);
+    // a license with neither module (reports only)
+    const reports = tokenOf(ctx.config.JWT_SECRET, fx.users.reportsOnly, fx.users.orgReportsOnly);
+    for (const path of ['/v2/navigation/price-range-scores', '/v2/navigation/price-range-scores-qmp']) {
+      const { status, body } = await get(path, reports);
+      expect(status).toBe(403);
+      expect(body.code).toBe('module_not_licensed');
+    }
   });
 
   it('POST bodies are validated too (400 with the field)', async () => {

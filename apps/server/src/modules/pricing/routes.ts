@@ -50,8 +50,9 @@ import {
 } from './service.js';
 
 // Pricing API (seed 001 §7 "Pricing"; contract in packages/domain/src/pricing.ts; formulas in
-// docs/metrics.md "Pricing"). dpm/* needs module dpm; navigation, new-navigation and price-range-scores
-// need ecommerce_navigation. Every answer is scoped to the caller's license and pivot.
+// docs/metrics.md "Pricing"). dpm/* needs module dpm; navigation and new-navigation need
+// ecommerce_navigation; price-range-scores* feed the price slider of both families of screens, so either
+// module grants them. Every answer is scoped to the caller's license and pivot.
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 const CURSOR_ERROR = 'cursor: no pertenece al resultado (¿cambió el orden o los filtros?)';
@@ -61,6 +62,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const dpm = { preHandler: [app.authenticate, app.requireModule('dpm')] };
   const nav = { preHandler: [app.authenticate, app.requireModule('ecommerce_navigation')] };
+  const slider = { preHandler: [app.authenticate, app.requireModule('ecommerce_navigation', 'dpm')] };
   const tags = (t: string) => ({ tags: [t], security: [{ jwt: [] }] });
 
   // Build and load the model of every licensed pivot in the background after start-up, so that the
@@ -389,7 +391,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
         querystring: priceRangeQuery,
         response: { 200: priceRangeScoresResponse, ...errors },
       },
-      ...nav,
+      ...slider,
     },
     async (req) => {
       const resolved = await resolveScope(req, pool, req.query);
@@ -414,7 +416,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
         querystring: priceRangeQuery,
         response: { 200: priceRangeScoresQmpResponse, ...errors },
       },
-      ...nav,
+      ...slider,
     },
     async (req) => {
       const resolved = await resolveScope(req, pool, req.query);

@@ -66,11 +66,16 @@ export const pricingQueries = {
       queryFn: ({ signal }) => fetchComparatorSummary(s.filters as Filters, { pivotId: s.pivotId, signal }),
       enabled: !!s.filters,
     }),
-  priceRange: (s: PricingScope, enabled: boolean) =>
+  priceRange: (s: PricingScope, module: SliderModule | null) =>
     queryOptions({
       queryKey: pricingKeys.priceRange(s.settings, s.filters as Filters),
-      queryFn: ({ signal }) => fetchPriceRangeScores(s.filters as Filters, { pivotId: s.pivotId, signal }),
-      enabled: enabled && !!s.filters,
+      queryFn: ({ signal }) =>
+        fetchPriceRangeScores(s.filters as Filters, {
+          pivotId: s.pivotId,
+          signal,
+          module: module ?? 'ecommerce_navigation',
+        }),
+      enabled: module !== null && !!s.filters,
       staleTime: 5 * 60_000,
       retry: false,
     }),
@@ -103,8 +108,11 @@ export function useComparatorSummary(s: PricingScope, enabled = true) {
   return useQuery({ ...pricingQueries.comparatorSummary(s), enabled: enabled && !!s.filters });
 }
 
-export function usePriceRangeScores(s: PricingScope, enabled: boolean) {
-  return useQuery(pricingQueries.priceRange(s, enabled));
+/** The module the price slider is requested under (either grants it); null = neither, no slider. */
+export type SliderModule = 'ecommerce_navigation' | 'dpm';
+
+export function usePriceRangeScores(s: PricingScope, module: SliderModule | null) {
+  return useQuery(pricingQueries.priceRange(s, module));
 }
 
 /**

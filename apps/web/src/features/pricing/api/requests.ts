@@ -85,13 +85,19 @@ export function fetchComparatorSummary(filters: Filters, o: CallOptions) {
   });
 }
 
-/** Price-range scores for the slider (mpi_value 5, seed 001 §9); the selected range itself is left out. */
-export function fetchPriceRangeScores(filters: Filters, o: CallOptions) {
+/**
+ * Price-range scores for the slider (mpi_value 5, seed 001 §9); the selected range itself is left out.
+ * Either pricing module grants it; `module` is the one the caller's license has.
+ */
+export function fetchPriceRangeScores(
+  filters: Filters,
+  o: CallOptions & { module: 'ecommerce_navigation' | 'dpm' },
+) {
   return apiGet(
     '/v2/navigation/price-range-scores',
     filtersToSearchParams({ ...withoutPriceRange(filters), mpi_value: PRICING_PRICE_RANGE_MPI_VALUE }),
     {
-      module: 'ecommerce_navigation',
+      module: o.module,
       pivotId: o.pivotId,
       signal: o.signal,
       schema: priceRangeScoresResponse,

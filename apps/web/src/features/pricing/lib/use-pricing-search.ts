@@ -6,7 +6,7 @@ import { useHasModule, useLicense } from '../../../lib/license.js';
 import { settingsKey, useUserSettings } from '../../../lib/settings.js';
 import { pricingKeys } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
-import { usePriceRangeScores } from '../api/queries.js';
+import { type SliderModule, usePriceRangeScores } from '../api/queries.js';
 
 export interface PricingSearch {
   search: FilterSearch;
@@ -30,7 +30,9 @@ export function usePricingSearch(opts: {
   const settings = useUserSettings();
   const license = useLicense();
   const queryClient = useQueryClient();
-  const canScorePrices = useHasModule('ecommerce_navigation');
+  const hasNavigation = useHasModule('ecommerce_navigation');
+  const hasDpm = useHasModule('dpm');
+  const sliderModule: SliderModule | null = hasNavigation ? 'ecommerce_navigation' : hasDpm ? 'dpm' : null;
   const sellersKey = settings.selectedSellers.join(',');
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
@@ -64,7 +66,7 @@ export function usePricingSearch(opts: {
     [settings, search.filters],
   );
 
-  const scores = usePriceRangeScores(scope, canScorePrices);
+  const scores = usePriceRangeScores(scope, sliderModule);
   const bounds =
     scores.data && scores.data.min_price !== null && scores.data.max_price !== null
       ? { min: scores.data.min_price, max: scores.data.max_price }
@@ -74,7 +76,7 @@ export function usePricingSearch(opts: {
     search,
     scope,
     currency: (search.filters?.currency as string | undefined) ?? settings.currency,
-    priceRange: canScorePrices
+    priceRange: sliderModule
       ? { bounds, pending: scores.isPending && scores.fetchStatus !== 'idle' }
       : undefined,
     preparing: !ready,
