@@ -1,16 +1,9 @@
 import type { Queryable } from '../../db/database.js';
+import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
 // (010_rollups.sql); per-listing figures from the end-of-day state: listing_current (today) or listing_eod
 // (a closed day, modules/dashboard/eod.ts). None reads price history.
-
-class Params {
-  readonly values: unknown[] = [];
-  add(v: unknown, cast = ''): string {
-    this.values.push(v);
-    return `$${this.values.length}${cast}`;
-  }
-}
 
 /** Where a day's end-of-day state comes from. */
 export type StateSource = { kind: 'current' } | { kind: 'eod'; day: string };
@@ -221,10 +214,6 @@ export interface QuickFindRow {
   currency: string;
 }
 
-const NORMALISE = (expr: string) =>
-  `translate(lower(${expr}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc')`;
-const likeEscape = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /**
  * Quick find: the pivot's published listings (under the license roots) whose name, brand, sku, seller
  * id or EAN contain every word; exact sku / EAN / seller id first, then names starting with the query,
@@ -236,7 +225,7 @@ export async function selectQuickFind(
 ): Promise<QuickFindRow[]> {
   const p = new Params();
   const exact = p.add(q.text.trim());
-  const prefix = p.add(`${q.words.join(' ').replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const prefix = p.add(likePrefix(q.words.join(' ')));
   const sql = `
     select p.id, p.product_id, p.seller_id, p.name, p.sku, p.ean, b.name as brand, p.image_url as image,
            lc.effective_price, coalesce(lc.currency, s.currency) as currency
@@ -246,9 +235,9 @@ export async function selectQuickFind(
       left join listing_current lc on lc.product_id = p.id
      where p.seller_id = ${p.add(q.pivot, '::int')} and p.published
        and ${rootsCond(p, 'p.classification_id', q.roots)}
-       and ${NORMALISE(`concat_ws(' ', p.name, b.name, p.sku, p.product_id, p.ean)`)} like all(${p.add(q.words.map(likeEscape), '::text[]')})
+       and ${wordsMatch(p, q.words)}
      order by (lower(p.sku) = lower(${exact}) or p.ean = ${exact} or lower(p.product_id) = lower(${exact})) desc,
-              (${NORMALISE('p.name')} like ${prefix}) desc,
+              (p.name_key like ${prefix}) desc,
               p.name nulls last, p.id
      limit ${p.add(q.limit, '::int')}`;
   const { rows } = await db.query<QuickFindRow>(sql, p.values);

@@ -94,6 +94,13 @@ describe('POST /v1/list-products/', () => {
       ['B1', 1000, 'Sin stock'],
     ]);
     expect((await list({ search: 'PRO' })).items.map((i) => i.product_id)).toEqual(['P3']);
+    // accents and case ignored; a word may be in the brand (P1 'Audífono X' is Acme's, P3 has no brand)
+    expect((await list({ search: 'AUDIFONO  acmé' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: 'sku-p1' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: '100%' })).totalItems).toBe(0); // LIKE's % is a plain character
+    // by name: 'audifono pro' < 'audifono x'
+    expect((await list({ order: 'desc' })).items.map((i) => i.product_id)).toEqual(['P1', 'P3']);
+    expect((await list({})).items.map((i) => i.product_id)).toEqual(['P3', 'P1']);
     expect((await list({ sort: 'price', order: 'desc' })).items.map((i) => i.price)).toEqual([3000, 900]);
     expect((await list({ currency: 'USD', sort: 'price' })).items.map((i) => i.price)).toEqual([1, 3.33]);
   });

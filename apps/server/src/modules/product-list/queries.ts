@@ -1,20 +1,12 @@
 import type { PriceType } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
+import { Params, wordsMatch } from '../../db/sql.js';
 
 // SQL of the product list (docs/metrics.md "Product list"): listing_current + products, one page at a
-// time; history is read only for the ≤ page-size listings of the page (promotion duration).
-
-class Params {
-  readonly values: unknown[] = [];
-  add(v: unknown, cast = ''): string {
-    this.values.push(v);
-    return `$${this.values.length}${cast}`;
-  }
-}
-
-const NORMALISE = (expr: string) =>
-  `translate(lower(${expr}), 'áàâäãåéèêëíìîïóòôöõúùûüñç', 'aaaaaaeeeeiiiiooooouuuunc')`;
-const likeEscape = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+// time; history is read only for the ≤ page-size listings of the page (promotion duration). The page
+// and the count are separate queries that join only what their filters and sort need: a window count
+// over the page query would read every selected listing, and the default view (one seller by name) is an
+// index scan that stops after the page (migration 031).
 
 export interface ProductListQuery {
   sellers: number[];
@@ -59,50 +51,60 @@ export interface ProductListRow {
   currency: string | null;
   price_changed_at: Date | null;
   matches: number;
-  total: number;
 }
 
 const SORTS: Record<ProductListQuery['sort'], string> = {
-  name: `${NORMALISE('p.name')}`,
+  name: 'p.name_key',
   price: 'lc.effective_price * rt.f',
   updated: 'coalesce(lc.price_changed_at, p.first_seen)',
   seller: 's.name',
 };
 
-/** One page of listings with the total count of the filtered set. */
-export async function selectProductPage(db: Queryable, q: ProductListQuery): Promise<ProductListRow[]> {
-  const p = new Params();
-  const visible = p.add(q.visibleSellers, '::int[]');
-  const conds = [`p.seller_id = any(${p.add(q.sellers, '::int[]')})`];
+/** FROM … WHERE of the filtered listings, joining only what the filters and `sort` read. */
+function filtered(p: Params, q: ProductListQuery, sort: ProductListQuery['sort'] | null): string {
+  const needsLc = sort === 'price' || sort === 'updated' || q.stockOut !== undefined || q.match !== undefined;
+  const conds = [
+    q.sellers.length === 1
+      ? `p.seller_id = ${p.add(q.sellers[0], '::int')}`
+      : `p.seller_id = any(${p.add(q.sellers, '::int[]')})`,
+  ];
   if (!q.includeUnpublished) conds.push('p.published');
   const under = (ids: number[]) =>
     `p.classification_id in (select id from classifications where path && ${p.add(ids, '::int[]')})`;
   if (q.roots.length) conds.push(under(q.roots));
   if (q.classificationsIds?.length) conds.push(under(q.classificationsIds));
   if (q.brands?.length) conds.push(`p.brand_id = any(${p.add(q.brands, '::int[]')})`);
-  if (q.words?.length) {
-    conds.push(
-      `${NORMALISE(`concat_ws(' ', p.name, b.name, p.sku, p.product_id, p.ean)`)} like all(${p.add(q.words.map(likeEscape), '::text[]')})`,
-    );
-  }
+  if (q.words?.length) conds.push(wordsMatch(p, q.words));
   if (q.stockOut !== undefined)
     conds.push(`coalesce(lc.stock_out, false) = ${p.add(q.stockOut, '::boolean')}`);
-  const hasMatch = `exists (select 1 from listing_current g
-                             where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))`;
-  if (q.match !== undefined) conds.push(q.match ? hasMatch : `not ${hasMatch}`);
+  if (q.match !== undefined) {
+    const hasMatch = `exists (select 1 from listing_current g
+                               where g.group_id = lc.group_id and g.seller_id <> p.seller_id
+                                 and g.seller_id = any(${p.add(q.visibleSellers, '::int[]')}))`;
+    conds.push(q.match ? hasMatch : `not ${hasMatch}`);
+  }
+  const joins = [
+    sort === 'seller' ? 'join sellers s on s.id = p.seller_id' : '',
+    q.words?.length ? 'left join brands b on b.id = p.brand_id' : '',
+    needsLc ? 'left join listing_current lc on lc.product_id = p.id' : '',
+    sort === 'price' ? `left join ${ratesSql(p, q)} on rt.currency = lc.currency` : '',
+  ];
+  return `from products p ${joins.filter(Boolean).join(' ')} where ${conds.join(' and ')}`;
+}
+
+const ratesSql = (p: Params, q: ProductListQuery) =>
+  `unnest(${p.add([...q.clpRates.keys()], '::text[]')}, ${p.add([...q.clpRates.values()], '::float8[]')}) as rt(currency, f)`;
+
+/** One page of listings, in the requested order. */
+export async function selectProductPage(db: Queryable, q: ProductListQuery): Promise<ProductListRow[]> {
+  const p = new Params();
+  const visible = p.add(q.visibleSellers, '::int[]');
   const dir = q.order === 'desc' ? 'desc' : 'asc';
-  const rates = `rates(currency, f) as (select * from unnest(${p.add([...q.clpRates.keys()], '::text[]')}, ${p.add([...q.clpRates.values()], '::float8[]')}))`;
+  const order = `order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}`;
   const sql = `
-    with ${rates},
-    page as (
-      select p.id, count(*) over () as total
-        from products p
-        join sellers s on s.id = p.seller_id
-        left join brands b on b.id = p.brand_id
-        left join listing_current lc on lc.product_id = p.id
-        left join rates rt on rt.currency = lc.currency
-       where ${conds.join(' and ')}
-       order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}
+    with page as (
+      select p.id ${filtered(p, q, q.sort)}
+       ${order}
        limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}
     )
     select p.id, p.product_id, p.seller_id, s.name as seller_name, s.currency as seller_currency, p.ean, p.sku,
@@ -111,23 +113,26 @@ export async function selectProductPage(db: Queryable, q: ProductListQuery): Pro
            lc.normal_price, lc.effective_price, lc.previous_effective_price, lc.price_type, lc.stock_out,
            lc.currency, lc.price_changed_at,
            (select count(*) from listing_current g
-             where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))::int as matches,
-           page.total::int as total
+             where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))::int as matches
       from page
       join products p on p.id = page.id
       join sellers s on s.id = p.seller_id
       left join brands b on b.id = p.brand_id
       left join listing_current lc on lc.product_id = p.id
-      left join rates rt on rt.currency = lc.currency
-     order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}`;
+      left join ${ratesSql(p, q)} on rt.currency = lc.currency
+     ${order}`;
   const { rows } = await db.query<ProductListRow>(sql, p.values);
   return rows;
 }
 
-/** Number of listings the filters select (when the page is past the end, the page query has no rows). */
+/** Number of listings the filters select. */
 export async function countProducts(db: Queryable, q: ProductListQuery): Promise<number> {
-  const rows = await selectProductPage(db, { ...q, limit: 1, offset: 0 });
-  return rows[0]?.total ?? 0;
+  const p = new Params();
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n ${filtered(p, q, null)}`,
+    p.values,
+  );
+  return rows[0].n;
 }
 
 /**

@@ -74,8 +74,7 @@ export async function productList(
     limit: q.pageSize,
     offset: (q.page - 1) * q.pageSize,
   };
-  const rows = await selectProductPage(pool, query);
-  const totalItems = rows.length ? rows[0].total : q.page > 1 ? await countProducts(pool, query) : 0;
+  const [rows, totalItems] = await Promise.all([selectProductPage(pool, query), countProducts(pool, query)]);
   const [paths, promoStarts] = await Promise.all([
     categoryPaths(
       pool,
