@@ -74,6 +74,13 @@ export const routeObjects: RouteObject[] = [
     children: appRoutes.map<RouteObject>((r) => ({
       ...(r.path === '' ? { index: true } : { path: r.path }),
       handle: handleOf(r),
+      // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
+      // loaded) and start its first data loads, instead of waiting for the layout to render.
+      loader: ({ params }) => {
+        r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
+        r.prefetch?.(params);
+        return null;
+      },
       element: (
         <ModuleGate key={r.name} route={r}>
           <LazyScreen load={r.lazy} />

@@ -1,5 +1,7 @@
 import type { ModuleCode } from '@vigia/domain';
 import type { ComponentType } from 'react';
+import type { Params } from 'react-router';
+import { prefetchProductDetail } from '../features/product-detail/prefetch.js';
 
 // The route registry: every screen of the app, one entry each. The router, the menu, the home cards and
 // the page titles read it. To put a real screen in place of a placeholder, change its `lazy` import
@@ -18,6 +20,12 @@ export interface ScreenRoute {
   /** Spanish title: page header, document title, menu and home cards. */
   title: string;
   lazy: LazyScreenLoader;
+  /**
+   * Starts the screen's first loads from the route's loader, in parallel with the license data and the
+   * screen's code (a screen whose first paint matters: the product page). Must be safe to skip, and do
+   * nothing without a session; a screen gated by a module must not prefetch what the license lacks.
+   */
+  prefetch?: (params: Params) => void;
 }
 
 const comingSoon: LazyScreenLoader = () => import('../components/page/ComingSoonPage.js');
@@ -181,6 +189,7 @@ export const appRoutes: ScreenRoute[] = [
     module: null,
     title: 'Detalle de producto',
     lazy: () => import('../features/product-detail/pages/ProductDetailPage.js'),
+    prefetch: (params) => prefetchProductDetail(Number(params.id)),
   },
   {
     path: 'product-list',
