@@ -22,6 +22,47 @@ test.describe('DPM screens', () => {
       await expect(bodyRows(page).first()).toBeVisible();
       expect(await bodyRows(page).count()).toBeGreaterThan(1);
     });
+
+    test(`${path}: sort, page, filter and open a product`, async ({ page }) => {
+      await login(page);
+      await page.goto(`/app/${path}`);
+      const main = page.getByRole('main');
+      await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
+
+      // sort by the group column: the order of the rows changes
+      const orderOf = async () => (await bodyRows(page).allInnerTexts()).join('|');
+      const before = await orderOf();
+      await main.getByRole('columnheader', { name: groupLabel }).first().click();
+      await expect.poll(orderOf).not.toBe(before);
+
+      // page through the groups when there is more than one page
+      const next = main.getByRole('button', { name: 'Ir a la página siguiente' }).first();
+      if (await next.isEnabled()) {
+        const firstPage = await orderOf();
+        await next.click();
+        await expect.poll(orderOf).not.toBe(firstPage);
+      }
+
+      // a filter from the URL: only matched products (and it survives a reload)
+      await page.goto(`/app/${path}?match=true`);
+      await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
+      await page.reload();
+      await expect(page).toHaveURL(/match=true/);
+      await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
+
+      // open the first group's products and follow one to its page
+      await main
+        .getByRole('button', { name: /^Ver detalle de / })
+        .first()
+        .click();
+      const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
+      if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
+      const productLink = main.locator('a[href*="/app/product/"]').first();
+      await expect(productLink).toBeVisible({ timeout: 20_000 });
+      await productLink.click();
+      await expect(page).toHaveURL(/\/app\/product\/\d+/);
+      await expect(page.getByText('Competidores').first()).toBeVisible({ timeout: 20_000 });
+    });
   }
 
   test('dpm-by-brand: sort, filter through the URL, expand a brand and open a product', async ({ page }) => {
