@@ -250,6 +250,24 @@ describe('POST /v1/historical/complete/', () => {
     expect(at(30, 3)?.stock_out).toBe(false);
   });
 
+  it("opening a competitor's listing: its series first, then the pivot's, which is the one marked", async () => {
+    const res = await post('/v1/historical/complete/', {
+      product_id: m.ids.A1,
+      sellers: [30],
+      from_date: tDay(10),
+      to_date: tDay(0),
+    });
+    const body = historicalCompleteResponse.parse(res.json());
+    expect(body.sellers.map((s) => [s.id, s.is_pivot])).toEqual([
+      [20, false],
+      [10, true],
+      [30, false],
+    ]);
+    // T−8: A 950, P 1000, B 1000 → A 1, then the tie: the pivot before B
+    const at = (id: number) => body.sellers.find((s) => s.id === id)?.prices.find((p) => p.date === tDay(8));
+    expect([at(20)?.position, at(10)?.position, at(30)?.position]).toEqual([1, 2, 3]);
+  });
+
   it('defaults to one month back to today and validates the range', async () => {
     const res = await post('/v1/historical/complete/', { product_id: m.ids.P1, sellers: [20] });
     const body = historicalCompleteResponse.parse(res.json());

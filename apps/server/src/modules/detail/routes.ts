@@ -108,6 +108,7 @@ export default async function detailRoutes(app: FastifyInstance) {
         license,
         productId: b.product_id,
         sellerId: b.seller_id,
+        pivot,
         sellers,
         currency,
         from: b.from_date,

@@ -249,8 +249,10 @@ async function periodFrame(db: Queryable, from: string, to: string) {
 }
 
 /**
- * /v1/historical/complete/: one series per seller (the listing's seller first, then the competitors
- * of its match group at `sellers`, by name) with a point per day of the period.
+ * /v1/historical/complete/: one series per seller (the listing's seller first, then the pivot's when
+ * another seller's listing is opened, then the competitors of its match group at `sellers`, by name) with
+ * a point per day of the period. `is_pivot` marks the pivot seller's series (the opened listing's when no
+ * pivot is known); ties in the daily positions place it first.
  */
 export async function historicalComplete(
   db: Queryable,
@@ -258,6 +260,7 @@ export async function historicalComplete(
     license: License;
     productId: number;
     sellerId?: number;
+    pivot: number | null;
     sellers: number[];
     currency: string;
     from?: string;
@@ -274,14 +277,10 @@ export async function historicalComplete(
   const subject = await listingById(db, p.productId);
   if (!subject || !listingInLicense(p.license, subject)) return empty;
   if (p.sellerId !== undefined && p.sellerId !== subject.seller_id) return empty;
-  const competitors = subject.group_id
-    ? await groupListings(
-        db,
-        subject.group_id,
-        p.sellers.filter((s) => s !== subject.seller_id),
-        subject.id,
-      )
-    : [];
+  const pivot = p.pivot;
+  const wanted = p.sellers.filter((s) => s !== subject.seller_id && s !== pivot);
+  if (pivot !== null && pivot !== subject.seller_id) wanted.push(pivot);
+  const competitors = subject.group_id ? await groupListings(db, subject.group_id, wanted, subject.id) : [];
   const bySeller = new Map<number, { row: ListingRow; listings: number[] }>();
   for (const r of competitors) {
     const cur = bySeller.get(r.seller_id);
@@ -289,10 +288,24 @@ export async function historicalComplete(
     else bySeller.set(r.seller_id, { row: r, listings: [r.id] });
   }
   const series = [
-    { sellerId: subject.seller_id, isPivot: true, listings: [subject.id], row: subject },
+    {
+      sellerId: subject.seller_id,
+      isPivot: pivot === null || pivot === subject.seller_id,
+      listings: [subject.id],
+      row: subject,
+    },
     ...[...bySeller.values()]
-      .sort((a, b) => a.row.seller_name.localeCompare(b.row.seller_name, 'es'))
-      .map((s) => ({ sellerId: s.row.seller_id, isPivot: false, listings: s.listings, row: s.row })),
+      .sort(
+        (a, b) =>
+          Number(b.row.seller_id === pivot) - Number(a.row.seller_id === pivot) ||
+          a.row.seller_name.localeCompare(b.row.seller_name, 'es'),
+      )
+      .map((s) => ({
+        sellerId: s.row.seller_id,
+        isPivot: s.row.seller_id === pivot,
+        listings: s.listings,
+        row: s.row,
+      })),
   ];
   const ids = series.flatMap((s) => s.listings);
   const frame = await periodFrame(db, period.from, period.to);
