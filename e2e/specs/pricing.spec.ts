@@ -4,6 +4,21 @@ import { LIMITED, login } from '../support/helpers.js';
 /** Rows of the first data table in the main area (header rows excluded). */
 const bodyRows = (page: Page) => page.getByRole('main').locator('table tbody tr');
 
+/** On a DPM screen: opens the first group's products and follows the first one to its page. */
+async function openFirstProduct(page: Page) {
+  const main = page.getByRole('main');
+  await main
+    .getByRole('button', { name: /^Ver detalle de / })
+    .first()
+    .click();
+  const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
+  if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
+  const productLink = main.locator('a[href*="/app/product/"]').first();
+  await expect(productLink).toBeVisible({ timeout: 20_000 });
+  await productLink.click();
+  await expect(page).toHaveURL(/\/app\/product\/\d+/);
+}
+
 test.describe('DPM screens', () => {
   for (const [path, groupLabel] of [
     ['dpm-by-brand', 'Marca'],
@@ -51,16 +66,7 @@ test.describe('DPM screens', () => {
       await expect(bodyRows(page).first()).toBeVisible({ timeout: 20_000 });
 
       // open the first group's products and follow one to its page
-      await main
-        .getByRole('button', { name: /^Ver detalle de / })
-        .first()
-        .click();
-      const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
-      if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
-      const productLink = main.locator('a[href*="/app/product/"]').first();
-      await expect(productLink).toBeVisible({ timeout: 20_000 });
-      await productLink.click();
-      await expect(page).toHaveURL(/\/app\/product\/\d+/);
+      await openFirstProduct(page);
       await expect(page.getByText('Competidores').first()).toBeVisible({ timeout: 20_000 });
     });
   }
@@ -82,16 +88,7 @@ test.describe('DPM screens', () => {
     await expect(page).toHaveURL(/match=true/);
 
     // open the products behind the first brand and follow one to its detail page
-    await page
-      .getByRole('button', { name: /^Ver detalle de / })
-      .first()
-      .click();
-    const showProducts = page.getByRole('button', { name: /^Ver productos/ }).first();
-    if (await showProducts.isVisible().catch(() => false)) await showProducts.click();
-    const productLink = page.getByRole('main').locator('a[href*="/app/product/"]').first();
-    await expect(productLink).toBeVisible({ timeout: 20_000 });
-    await productLink.click();
-    await expect(page).toHaveURL(/\/app\/product\/\d+/);
+    await openFirstProduct(page);
     await expect(page.getByText('Detalle de producto').first()).toBeVisible();
   });
 });

@@ -147,6 +147,43 @@ describe('POST /v2/dashboard/pre', () => {
     );
   });
 
+  it('prunes closed days no longer compared against; a later request builds them again', async () => {
+    const { closedDay } = await import('./service.js');
+    const { comparisonDays, eodVersion, pruneEod } = await import('./eod.js');
+    const pool = ctx.db.pool;
+    const sellers = [10, 20, 30, 50];
+    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [], currency: 'CLP' };
+    const first = await closedDay(pool, scope, tDay(3));
+    const keep = comparisonDays(tDay(0));
+    expect(keep).not.toContain(tDay(3));
+    expect(keep).toContain(tDay(7));
+    await closedDay(pool, scope, tDay(7));
+    // built moments ago: nothing goes
+    expect(await pruneEod(pool, keep)).toEqual({ days: 0, figures: 0 });
+
+    const version = await eodVersion(pool, sellers, tDay(3));
+    for (const table of ['listing_eod_days set built_at', 'dashboard_day_figures set computed_at'])
+      await pool.query(`update ${table} = now() - interval '2 days' where day in ($1, $2)`, [
+        tDay(3),
+        tDay(7),
+      ]);
+    const pruned = await pruneEod(pool, keep);
+    expect(pruned.days).toBe(4); // T−3 of sellers 10, 20, 30, 50; T−7 is a comparison day and stays
+    const left = async (table: string, day: string) =>
+      Number((await pool.query(`select count(*) as n from ${table} where day = $1`, [day])).rows[0].n);
+    expect([await left('listing_eod', tDay(3)), await left('dashboard_day_figures', tDay(3))]).toEqual([
+      0, 0,
+    ]);
+    expect(await left('listing_eod', tDay(7))).toBeGreaterThan(0);
+    expect(await left('dashboard_day_figures', tDay(7))).toBeGreaterThan(0);
+
+    // asked again, T−3 is built anew and gives the same figures
+    expect(await closedDay(pool, scope, tDay(3))).toEqual(first);
+    const rebuilt = await eodVersion(pool, sellers, tDay(3));
+    expect(rebuilt).not.toBe(version);
+    expect(rebuilt.split(',')).toHaveLength(4);
+  });
+
   it('converts money to the requested currency and follows the license', async () => {
     const usd = dashboardPreResponse.parse((await post('/v2/dashboard/pre', { currency: 'USD' })).json());
     // 100 CLP / 900 = 0.11 USD

@@ -66,6 +66,46 @@ export async function ensureEod(pool: pg.Pool, sellers: number[], day: string): 
 }
 
 /**
+ * What the end-of-day states of `day` for `sellers` are, as built: changes when a (seller, day) is
+ * pruned or rebuilt. A reader compares it before and after reading listing_eod to know its figures come
+ * from one consistent build (pruneEod may run at any time).
+ */
+export async function eodVersion(pool: pg.Pool, sellers: number[], day: string): Promise<string> {
+  const { rows } = await pool.query<{ v: string | null }>(
+    `select string_agg(seller_id || ':' || extract(epoch from built_at), ',' order by seller_id) as v
+       from listing_eod_days where seller_id = any($1::int[]) and day = $2::date`,
+    [sellers, day],
+  );
+  return rows[0].v ?? '';
+}
+
+/** How long a closed day outside today's comparison days is kept after it was built. */
+export const EOD_KEEP_HOURS = 24;
+
+/**
+ * Deletes the end-of-day states (and the figures computed from them) of days that are not among
+ * `keep` (today's comparison days) and were built more than EOD_KEEP_HOURS ago: listing_eod would
+ * otherwise grow by two days of every listing each day. A custom period asking for a pruned day builds
+ * it again (ensureEod); readers detect a prune under them with eodVersion.
+ */
+export async function pruneEod(
+  pool: pg.Pool,
+  keep: string[],
+  now = new Date(),
+): Promise<{ days: number; figures: number }> {
+  const before = new Date(now.getTime() - EOD_KEEP_HOURS * 3_600_000);
+  const days = await pool.query(
+    'delete from listing_eod_days where day <> all($1::date[]) and built_at < $2',
+    [keep, before],
+  );
+  const figures = await pool.query(
+    'delete from dashboard_day_figures where day <> all($1::date[]) and computed_at < $2',
+    [keep, before],
+  );
+  return { days: days.rowCount ?? 0, figures: figures.rowCount ?? 0 };
+}
+
+/**
  * Period lengths the dashboard offers (web presets: the default 7, 30 and 90 days ending today): the
  * previous period of each ends that many days before today.
  */

@@ -18,7 +18,7 @@ import { badRequest } from '../../lib/errors.js';
 import { resolvePeriod, today } from '../detail/period.js';
 import { selectRates } from '../pricing/queries.js';
 import { type Resolved, scored } from '../pricing/service.js';
-import { ensureEod } from './eod.js';
+import { ensureEod, eodVersion } from './eod.js';
 import {
   insertDayFigures,
   type RollupStateRow,
@@ -91,23 +91,38 @@ export async function closedDay(pool: pg.Pool, s: Scope, day: string): Promise<S
   const stored = await selectDayFigures<Snapshot>(pool, key);
   if (stored) return stored;
   const sellers = [s.pivot, ...s.competitors];
-  await ensureEod(pool, sellers, day);
   const { rates, clpRates } = await ratesAt(pool, s.currency, day);
   const source = { kind: 'eod' as const, day };
-  const [counts, discounts, index] = await Promise.all([
-    selectRollupState(pool, { day, sellers, roots: s.roots }),
-    selectDiscountState(pool, { source, sellers, roots: s.roots, rates }),
-    selectIndexState(pool, { source, pivot: s.pivot, competitors: s.competitors, roots: s.roots, clpRates }),
-  ]);
-  const figures: Snapshot = {
-    ...countFigures(counts),
-    price_index: round2(index.average_index),
-    deviation: round2(index.deviation),
-    monetary_discount: round2(discounts.monetary),
-    mode_discount: modeOfBuckets(discounts.buckets ?? []),
-  };
-  await insertDayFigures(pool, key, figures);
-  return figures;
+  for (let attempt = 1; ; attempt++) {
+    await ensureEod(pool, sellers, day);
+    const version = await eodVersion(pool, sellers, day);
+    const [counts, discounts, index] = await Promise.all([
+      selectRollupState(pool, { day, sellers, roots: s.roots }),
+      selectDiscountState(pool, { source, sellers, roots: s.roots, rates }),
+      selectIndexState(pool, {
+        source,
+        pivot: s.pivot,
+        competitors: s.competitors,
+        roots: s.roots,
+        clpRates,
+      }),
+    ]);
+    const figures: Snapshot = {
+      ...countFigures(counts),
+      price_index: round2(index.average_index),
+      deviation: round2(index.deviation),
+      monetary_discount: round2(discounts.monetary),
+      mode_discount: modeOfBuckets(discounts.buckets ?? []),
+    };
+    // The day was pruned (and maybe rebuilt) while it was read: read it again rather than keep figures
+    // of a half-deleted state.
+    if ((await eodVersion(pool, sellers, day)) !== version) {
+      if (attempt < 3) continue;
+      throw new Error(`dashboard: end-of-day state of ${day} kept changing while it was read`);
+    }
+    await insertDayFigures(pool, key, figures);
+    return figures;
+  }
 }
 
 /** The snapshot figures now; the price index from the pricing model's scoring of the same scope. */

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { today } from '../detail/period.js';
 import { enqueue, type JobLogger, registerJobHandler } from '../jobs/queue.js';
-import { comparisonDays, ensureEod } from './eod.js';
+import { comparisonDays, ensureEod, pruneEod } from './eod.js';
 import { closedDay } from './service.js';
 
 // Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): the end-of-day states of
 // every seller's comparison days (eod.ts) and, for each license's default scope (each pivot against
 // every other licensed seller, the license's roots, each licensed currency), the figures of today's
-// comparison days. Runs as the 'dashboard-warm' job: enqueued when the server is ready (never blocking
+// comparison days; then it prunes the closed days no longer compared against (pruneEod). Runs as the
+// 'dashboard-warm' job: enqueued when the server is ready (never blocking
 // listen) and every WARM_EVERY_MS, so a first visit — and the first visit after midnight — finds them.
 
 export const WARM_QUEUE = 'dashboard-warm';
@@ -25,12 +26,13 @@ export async function warmDashboard(
   pool: pg.Pool,
   log?: Pick<JobLogger, 'warn'>,
   now = new Date(),
-): Promise<{ days: string[]; scopes: number }> {
+): Promise<{ days: string[]; scopes: number; pruned: { days: number; figures: number } }> {
   const todayDay = today(now);
   const days = comparisonDays(todayDay);
   const { rows: sellers } = await pool.query<{ id: number }>('select id from sellers order by id');
   const ids = sellers.map((s) => s.id);
   for (const day of days) await ensureEod(pool, ids, day);
+  const pruned = await pruneEod(pool, days, now);
 
   const { rows: licenses } = await pool.query<LicenseScopeRow>(
     `select coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
@@ -57,7 +59,7 @@ export async function warmDashboard(
       }
     }
   }
-  return { days, scopes };
+  return { days, scopes, pruned };
 }
 
 /** Registers the job and schedules it at ready and periodically (the dashboard routes plugin). */
