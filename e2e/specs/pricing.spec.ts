@@ -4,6 +4,16 @@ import { LIMITED, login } from '../support/helpers.js';
 /** Rows of the first data table in the main area (header rows excluded). */
 const bodyRows = (page: Page) => page.getByRole('main').locator('table tbody tr');
 
+/** Clicks the sort control of a column (the label, not the empty rest of the header cell). */
+async function sortBy(page: Page, column: string) {
+  await page
+    .getByRole('main')
+    .getByRole('columnheader', { name: column })
+    .first()
+    .getByRole('button')
+    .click();
+}
+
 /** On a DPM screen: opens the first group's products and follows the first one to its page. */
 async function openFirstProduct(page: Page) {
   const main = page.getByRole('main');
@@ -47,7 +57,7 @@ test.describe('DPM screens', () => {
       // sort by the group column: the order of the rows changes
       const orderOf = async () => (await bodyRows(page).allInnerTexts()).join('|');
       const before = await orderOf();
-      await main.getByRole('columnheader', { name: groupLabel }).first().click();
+      await sortBy(page, groupLabel);
       await expect.poll(orderOf).not.toBe(before);
 
       // page through the groups when there is more than one page
@@ -78,7 +88,7 @@ test.describe('DPM screens', () => {
 
     // sorting by the group name changes the order and resets paging
     const firstBefore = await bodyRows(page).first().innerText();
-    await page.getByRole('main').getByRole('columnheader', { name: 'Marca' }).first().click();
+    await sortBy(page, 'Marca');
     await expect.poll(async () => bodyRows(page).first().innerText()).not.toBe(firstBefore);
 
     // a filter lives in the URL: reloading keeps it
@@ -109,7 +119,7 @@ test.describe('navigation by e-commerce', () => {
     await expect(bodyRows(page)).toHaveCount(50);
 
     // sorting by my price resets the cursor to the first page
-    await page.getByRole('main').getByRole('columnheader', { name: 'Mi precio' }).first().click();
+    await sortBy(page, 'Mi precio');
     await expect(shown).toHaveText(/^Mostrando 25 de/);
 
     // the comparator: one competitor, head to head

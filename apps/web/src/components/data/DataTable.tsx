@@ -37,6 +37,7 @@ export function SortableHeadCell<K extends string>({
   onSort,
   align,
   width,
+  firstDir = 'desc',
 }: {
   column: K;
   label: ReactNode;
@@ -44,14 +45,17 @@ export function SortableHeadCell<K extends string>({
   onSort: (next: SortState<K>) => void;
   align?: TableCellProps['align'];
   width?: number | string;
+  /** Direction of the first click on this column: 'asc' for text (A→Z), 'desc' for figures. */
+  firstDir?: 'asc' | 'desc';
 }) {
   const active = sort.by === column;
+  const flip = (d: 'asc' | 'desc') => (d === 'asc' ? 'desc' : 'asc');
   return (
     <TableCell align={align} sortDirection={active ? sort.dir : false} sx={{ width, whiteSpace: 'nowrap' }}>
       <TableSortLabel
         active={active}
-        direction={active ? sort.dir : 'desc'}
-        onClick={() => onSort({ by: column, dir: active && sort.dir === 'desc' ? 'asc' : 'desc' })}
+        direction={active ? sort.dir : firstDir}
+        onClick={() => onSort({ by: column, dir: active ? flip(sort.dir) : firstDir })}
       >
         {label}
       </TableSortLabel>

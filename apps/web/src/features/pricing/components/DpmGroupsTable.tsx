@@ -145,7 +145,7 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
   const head = isSeller ? (
     <TableRow>
       <TableCell padding="checkbox" />
-      <SortableHeadCell column="name" label={C.seller} sort={sort} onSort={onSort} />
+      <SortableHeadCell column="name" firstDir="asc" label={C.seller} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="common" label={C.common} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="cheaper" label={C.iWin} sort={sort} onSort={onSort} align="right" />
@@ -170,7 +170,7 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
   ) : (
     <TableRow>
       <TableCell padding="checkbox" />
-      <SortableHeadCell column="name" label={screen.groupLabel} sort={sort} onSort={onSort} />
+      <SortableHeadCell column="name" firstDir="asc" label={screen.groupLabel} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="match" label={C.withMatch} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="index" label={C.averageIndex} sort={sort} onSort={onSort} align="right" />

@@ -100,7 +100,7 @@ export function DpmItemsTable({
         <Table size="small" stickyHeader aria-label={title} sx={stickyFirstColumn}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
-              <SortableHeadCell column="name" label={C.product} sort={sort} onSort={onSort} />
+              <SortableHeadCell column="name" firstDir="asc" label={C.product} sort={sort} onSort={onSort} />
               <SortableHeadCell column="price" label={C.myPrice} sort={sort} onSort={onSort} align="right" />
               <TableCell align="right">{C.lowest}</TableCell>
               <SortableHeadCell

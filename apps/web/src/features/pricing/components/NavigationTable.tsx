@@ -166,7 +166,7 @@ export function NavigationTable({
         <Table size="small" stickyHeader aria-label={label} sx={versus ? undefined : stickyFirstColumn}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
-              <SortableHeadCell column="name" label={C.product} sort={sort} onSort={onSort} />
+              <SortableHeadCell column="name" firstDir="asc" label={C.product} sort={sort} onSort={onSort} />
               <SortableHeadCell column="price" label={C.myPrice} sort={sort} onSort={onSort} align="right" />
               {versus ? (
                 <>

@@ -89,7 +89,7 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
               align="right"
               width={48}
             />
-            <SortableHeadCell column="seller" label="eCommerce" sort={sort} onSort={onSort} />
+            <SortableHeadCell column="seller" firstDir="asc" label="eCommerce" sort={sort} onSort={onSort} />
             <TableCell>Producto</TableCell>
             <TableCell align="right">Precio</TableCell>
             <TableCell align="right">Precio anterior</TableCell>

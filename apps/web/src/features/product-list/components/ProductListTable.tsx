@@ -77,9 +77,9 @@ export function ProductListTable({
       <Table aria-label="Lista de productos" sx={{ minWidth: 1060 }}>
         <TableHead>
           <TableRow>
-            <SortableHeadCell column="name" label="Producto" sort={sort} onSort={onSort} />
+            <SortableHeadCell column="name" firstDir="asc" label="Producto" sort={sort} onSort={onSort} />
             <TableCell>SKU / EAN</TableCell>
-            <SortableHeadCell column="seller" label="eCommerce" sort={sort} onSort={onSort} />
+            <SortableHeadCell column="seller" firstDir="asc" label="eCommerce" sort={sort} onSort={onSort} />
             <SortableHeadCell column="price" label="Precio" sort={sort} onSort={onSort} align="right" />
             <TableCell>Tipo de precio</TableCell>
             <TableCell>Disponibilidad</TableCell>
