@@ -21,6 +21,20 @@ test.describe('product detail', () => {
     const quick = main.getByRole('group', { name: 'Períodos rápidos' }).getByRole('button').first();
     await quick.click();
     await history;
+
+    // a date typed day first (dd-mm-aaaa, whatever the browser's language) asks for that period in ISO
+    const day = new Date(Date.now() - 14 * 86_400_000);
+    const iso = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santiago' }).format(day);
+    const typed = `${iso.slice(8, 10)}-${iso.slice(5, 7)}-${iso.slice(0, 4)}`;
+    const from = main.getByLabel('Desde', { exact: true });
+    const asked = page.waitForRequest(
+      (r) =>
+        r.url().includes('/v1/historical/complete/') && (r.postData() ?? '').includes(`"from_date":"${iso}"`),
+    );
+    await from.fill('');
+    await from.pressSequentially(typed.replaceAll('-', ''));
+    await expect(from).toHaveValue(typed);
+    await asked;
   });
 
   test('an unknown product shows the not-found view', async ({ page }) => {

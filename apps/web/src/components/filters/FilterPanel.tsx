@@ -41,6 +41,7 @@ import {
 } from '@vigia/domain';
 import { type ReactNode, useEffect, useId, useMemo, useState } from 'react';
 import { licenseQueries, useLicense, useLicenseBrands } from '../../lib/license.js';
+import { DateField } from './DateField.js';
 import { countActiveFilters, EMPTY_SELECTION, type PanelSelection } from './filter-url.js';
 import {
   errorsByControl,
@@ -551,28 +552,23 @@ export function FilterPanel({
             )}
             {show('dates') && (
               <Box sx={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 1 }}>
-                <TextField
+                <DateField
                   id={idOf('from')}
                   label={FILTER_TEXT.fromDate}
-                  type="date"
                   value={draft.from_date}
-                  onChange={(e) => set('from_date', e.target.value)}
+                  onChange={(v) => set('from_date', v)}
                   error={!!errors.from_date}
                   helperText={errors.from_date}
-                  slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: draft.to_date || undefined } }}
+                  max={draft.to_date || undefined}
                 />
-                <TextField
+                <DateField
                   id={idOf('to')}
                   label={FILTER_TEXT.toDate}
-                  type="date"
                   value={draft.to_date}
-                  onChange={(e) => set('to_date', e.target.value)}
+                  onChange={(v) => set('to_date', v)}
                   error={!!errors.to_date}
                   helperText={errors.to_date}
-                  slotProps={{
-                    inputLabel: { shrink: true },
-                    htmlInput: { min: draft.from_date || undefined },
-                  }}
+                  min={draft.from_date || undefined}
                 />
               </Box>
             )}

@@ -2,6 +2,7 @@ import {
   FILTER_LABELS,
   type FilterError,
   type FilterSelection,
+  isCalendarDate as isCalendarDay,
   MPI_RANGES,
   type MpiRange,
   PRICE_MODES,
@@ -289,11 +290,9 @@ export function priceRangeState(
   };
 }
 
-/** True for a real calendar day written yyyy-MM-dd (2025-02-30 is not). */
+/** True for a real calendar day written exactly yyyy-MM-dd (2025-02-30 is not). */
 export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const d = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === value;
+  return value.length === 10 && isCalendarDay(value);
 }
 
 /**

@@ -1,3 +1,5 @@
+export * from './DateField.js';
+export * from './date-text.js';
 export * from './FilterPanel.js';
 export * from './filter-url.js';
 export * from './labels.js';

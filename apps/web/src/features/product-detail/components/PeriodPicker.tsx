@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { MAX_HISTORY_DAYS } from '@vigia/domain';
 import { useEffect, useId, useState } from 'react';
+import { DateField } from '../../../components/filters/DateField.js';
 import {
   matchingPreset,
   PERIOD_PRESETS,
@@ -60,31 +60,26 @@ export function PeriodPicker({ value, onChange, maxDays = MAX_HISTORY_DAYS, disa
         ))}
       </ToggleButtonGroup>
       <Box sx={{ display: 'flex', gap: 1 }}>
-        <TextField
-          type="date"
+        <DateField
           label="Desde"
           value={draft.from}
           disabled={disabled}
-          onChange={(e) => update({ ...draft, from: e.target.value })}
+          onChange={(from) => update({ ...draft, from })}
           error={!!error}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { max: draft.to || today, 'aria-describedby': error ? errorId : undefined },
-          }}
-          sx={{ width: 160 }}
+          max={draft.to || today}
+          describedBy={error ? errorId : undefined}
+          sx={{ width: 170 }}
         />
-        <TextField
-          type="date"
+        <DateField
           label="Hasta"
           value={draft.to}
           disabled={disabled}
-          onChange={(e) => update({ ...draft, to: e.target.value })}
+          onChange={(to) => update({ ...draft, to })}
           error={!!error}
-          slotProps={{
-            inputLabel: { shrink: true },
-            htmlInput: { min: draft.from, max: today, 'aria-describedby': error ? errorId : undefined },
-          }}
-          sx={{ width: 160 }}
+          min={draft.from}
+          max={today}
+          describedBy={error ? errorId : undefined}
+          sx={{ width: 170 }}
         />
       </Box>
       {error && (
