@@ -80,6 +80,7 @@ export function DateField(props: DateFieldProps) {
           minWidth: 0,
           '& .MuiInputBase-root': { pr: 0.5 },
           '& .MuiInputBase-input': { pl: 1.25, fontVariantNumeric: 'tabular-nums', textOverflow: 'clip' },
+          '& .MuiInputBase-input::placeholder': { fontSize: '0.875rem' },
           '& .MuiInputAdornment-root': { ml: 0.25 },
         },
         ...(Array.isArray(sx) ? sx : [sx]),
