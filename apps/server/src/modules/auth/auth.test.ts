@@ -252,7 +252,8 @@ describe('password reset', () => {
 
     // wrong token, wrong uid
     for (const body of [
-      { password: 'nueva-clave-1', uid, token: `${token.slice(0, -1)}A` },
+      // the last character changed (a token ending in 'A' must not stay the same token)
+      { password: 'nueva-clave-1', uid, token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` },
       { password: 'nueva-clave-1', uid: String(fx.users.limited.id), token },
       { password: 'nueva-clave-1', uid: 'abc', token },
     ]) {
