@@ -39,7 +39,7 @@ describe('server core', () => {
 
 describe('web app serving', () => {
   it('serves files, falls back to index.html for app paths, and 404s missing assets and API paths', async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, mkdirSync, rmSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dist = mkdtempSync(join(tmpdir(), 'vigia-web-'));
@@ -65,6 +65,7 @@ describe('web app serving', () => {
       expect(api.json().code).toBe('not_found');
     } finally {
       await web.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   });
 });

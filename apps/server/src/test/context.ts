@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -52,8 +52,9 @@ export async function createTestContext(
 ): Promise<TestContext> {
   const db = await createTestDatabase();
   if (opts.seed) await opts.seed(db);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigia-test-data-'));
   const config = loadConfig({
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'vigia-test-data-')),
+    DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     DEMO_DATA: 'none',
     JWT_SECRET: randomBytes(32).toString('hex'),
@@ -69,6 +70,7 @@ export async function createTestContext(
     close: async () => {
       await app.close();
       await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,10 @@ beforeAll(async () => {
 afterEach(async () => {
   await Promise.all(workers.splice(0).map((w) => w.stop()));
 });
-afterAll(() => db?.close());
+afterAll(async () => {
+  await db?.close();
+  if (config) rmSync(config.DATA_DIR, { recursive: true, force: true });
+});
 
 function startWorker(opts: Partial<JobWorkerOptions> = {}): JobWorker {
   const worker = new JobWorker({ pool: db.pool, config, log: quiet, pollMs: 50, backoffBaseMs: 20, ...opts });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createMailer, outboxDir } from '../../lib/mailer.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { getJob, waitForJob } from '../jobs/queue.js';
@@ -18,6 +18,7 @@ const message = {
 describe('mailer, outbox mode (no SMTP_URL)', () => {
   it('writes each message as an .eml file in DATA_DIR/outbox and logs its path', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigia-mail-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const logged: string[] = [];
     const mailer = createMailer({
       from: 'Vigía <no-reply@vigia.local>',
@@ -50,6 +51,7 @@ describe('mailer, SMTP mode (SMTP_URL), against a real SMTP server', () => {
 
   it('delivers the message over SMTP and writes no file', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'vigia-mail-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const mailer = createMailer({
       smtpUrl: smtp.url,
       from: 'Vigía <no-reply@vigia.local>',
