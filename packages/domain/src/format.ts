@@ -43,15 +43,31 @@ export function formatPercent(value: number | null | undefined, decimals = 1): s
   return `${formatNumber(value, decimals)}%`;
 }
 
+// Intl formatters are costly to build (tens of microseconds each, with time-zone data): one per zone,
+// kept, since charts and tables format hundreds of dates per render.
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+function cached(
+  cache: Map<string, Intl.DateTimeFormat>,
+  timeZone: string,
+  make: () => Intl.DateTimeFormat,
+): Intl.DateTimeFormat {
+  let f = cache.get(timeZone);
+  if (!f) {
+    f = make();
+    cache.set(timeZone, f);
+  }
+  return f;
+}
+
 /** Calendar date (yyyy-MM-dd) of an instant in a timezone, America/Santiago by default. */
 export function isoDateInZone(instant: Date | string | number, timeZone = DEFAULT_TIMEZONE): string {
   const d = new Date(instant);
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  const parts = cached(
+    dayFormats,
     timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).formatToParts(d);
+    () => new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+  ).formatToParts(d);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
@@ -77,12 +93,11 @@ export function formatDateTime(
 ): string {
   if (instant === null || instant === undefined || instant === '') return '—';
   const d = new Date(instant);
-  const time = new Intl.DateTimeFormat('es-CL', {
+  const time = cached(
+    timeFormats,
     timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  }).format(d);
+    () => new Intl.DateTimeFormat('es-CL', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }),
+  ).format(d);
   return `${formatDate(d, timeZone)} ${time}`;
 }
 
