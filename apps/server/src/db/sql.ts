@@ -17,10 +17,17 @@ export const likePrefix = (w: string) => `${w.replace(/[\\%_]/g, (c) => `\\${c}`
 
 /**
  * Condition: every word (already normalised by `normalizeSearch`: lower case, accents removed) appears in
- * the listing's name, brand, sku, seller id or EAN. Reads the stored keys of migration 031
- * (`products.search_key`, `brands.name_key`); `p` and `b` are the aliases of products and brands (a left
- * join: a listing may have no brand).
+ * the listing's name, sku, seller id or EAN (`products.search_key`, migration 031) or in its brand's name
+ * (`brands.name_key`). Written per word as `search_key like … or brand_id in (brands whose name has it)`
+ * so that PostgreSQL can combine the trigram index on search_key (migration 042) with the brand index;
+ * the same words over `search_key || ' ' || brand` could only be checked row by row. `p` is the alias
+ * of products.
  */
-export function wordsMatch(params: Params, words: string[], p = 'p', b = 'b'): string {
-  return `(${p}.search_key || ' ' || coalesce(${b}.name_key, '')) like all(${params.add(words.map(likeContains), '::text[]')})`;
+export function wordsMatch(params: Params, words: string[], p = 'p'): string {
+  return words
+    .map((w) => {
+      const pattern = params.add(likeContains(w));
+      return `(${p}.search_key like ${pattern} or ${p}.brand_id = any(array(select id from brands where name_key like ${pattern})))`;
+    })
+    .join(' and ');
 }

@@ -97,12 +97,22 @@ describe('POST /v1/list-products/', () => {
     // accents and case ignored; a word may be in the brand (P1 'Audífono X' is Acme's, P3 has no brand)
     expect((await list({ search: 'AUDIFONO  acmé' })).items.map((i) => i.product_id)).toEqual(['P1']);
     expect((await list({ search: 'sku-p1' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    // a word found only in the brand, and a brand word that is no listing's: nothing
+    expect((await list({ search: 'acme' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: 'acme pro' })).totalItems).toBe(0);
     expect((await list({ search: '100%' })).totalItems).toBe(0); // LIKE's % is a plain character
     // by name: 'audifono pro' < 'audifono x'
     expect((await list({ order: 'desc' })).items.map((i) => i.product_id)).toEqual(['P1', 'P3']);
     expect((await list({})).items.map((i) => i.product_id)).toEqual(['P3', 'P1']);
     expect((await list({ sort: 'price', order: 'desc' })).items.map((i) => i.price)).toEqual([3000, 900]);
     expect((await list({ currency: 'USD', sort: 'price' })).items.map((i) => i.price)).toEqual([1, 3.33]);
+  });
+
+  it('searches through the trigram index of migration 042', async () => {
+    const { rows } = await ctx.db.pool.query(
+      `select indexdef from pg_indexes where indexname = 'products_search_trgm_idx'`,
+    );
+    expect(rows[0]?.indexdef).toMatch(/gin \(search_key gin_trgm_ops\)/);
   });
 
   it('is scoped to the license and validated', async () => {

@@ -85,7 +85,6 @@ function filtered(p: Params, q: ProductListQuery, sort: ProductListQuery['sort']
   }
   const joins = [
     sort === 'seller' ? 'join sellers s on s.id = p.seller_id' : '',
-    q.words?.length ? 'left join brands b on b.id = p.brand_id' : '',
     needsLc ? 'left join listing_current lc on lc.product_id = p.id' : '',
     sort === 'price' ? `left join ${ratesSql(p, q)} on rt.currency = lc.currency` : '',
   ];
