@@ -160,7 +160,7 @@ function writeDocs(section: string) {
     'Latencies are measured from a separate client process over HTTP on 127.0.0.1 (server and client share the machine).\n\n';
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : header;
   const re = new RegExp(`## ${size}\\n[\\s\\S]*?(?=\\n## |$)`);
-  doc = re.test(doc) ? doc.replace(re, section.trimEnd()) : `${doc.trimEnd()}\n\n${section}`;
+  doc = re.test(doc) ? doc.replace(re, `${section.trimEnd()}\n`) : `${doc.trimEnd()}\n\n${section}`;
   writeFileSync(file, `${doc.trimEnd()}\n`);
 }
 
