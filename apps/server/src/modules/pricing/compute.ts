@@ -12,7 +12,7 @@ import {
   rankingIcon,
   type SortDirection,
 } from '@vigia/domain';
-import { type Offer, offerAt, type PivotModel, type Row } from './model.js';
+import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -309,10 +309,9 @@ export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
 /** Pricing KPIs and index split of some scored products. */
 export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
   const t = new PricingTally(set.scope.mpiValue);
-  const rows = set.model.rows;
+  const { rowPriceType, rowStockOut } = set.model.cols;
   for (const i of positions) {
-    const r = rows[i];
-    t.add(r.priceType, r.stockOut, set.matched[i] === 1, nn(set.index[i]));
+    t.add(ROW_PRICE_TYPES[rowPriceType[i]], rowStockOut[i] === 1, set.matched[i] === 1, nn(set.index[i]));
   }
   return t;
 }
@@ -344,16 +343,25 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
 export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
   const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
   const rows = set.model.rows;
+  const { rowClassLeaf, rowPriceType, rowStockOut } = set.model.cols;
   for (const i of set.filtered) {
-    const r = rows[i];
-    const path = r.classPath.length ? r.classPath : NO_CLASS_PATH;
-    const leaf = path[path.length - 1];
+    // the leaf from the columns; the Row (its path) only for a leaf's first product
+    const leaf = rowClassLeaf[i];
     let l = leaves.get(leaf);
     if (!l) {
-      l = { path, tally: new PricingTally(set.scope.mpiValue) };
+      const r = rows[i];
+      l = {
+        path: r.classPath.length ? r.classPath : NO_CLASS_PATH,
+        tally: new PricingTally(set.scope.mpiValue),
+      };
       leaves.set(leaf, l);
     }
-    l.tally.add(r.priceType, r.stockOut, set.matched[i] === 1, nn(set.index[i]));
+    l.tally.add(
+      ROW_PRICE_TYPES[rowPriceType[i]],
+      rowStockOut[i] === 1,
+      set.matched[i] === 1,
+      nn(set.index[i]),
+    );
   }
   const nodes = new Map<number, PricingTally>();
   for (const { path, tally } of leaves.values()) {
@@ -398,7 +406,6 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
   const sellerMin = new Float64Array(S).fill(Number.NaN);
   const seen = new Uint8Array(S);
   const touched = new Int32Array(S);
-  const rows = set.model.rows;
   for (const i of set.filtered) {
     let nTouched = 0;
     for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
@@ -411,7 +418,8 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
       const p = set.offerPrice[k];
       if (!Number.isNaN(p) && !(p >= sellerMin[si])) sellerMin[si] = p;
     }
-    const r = rows[i];
+    const priceType = ROW_PRICE_TYPES[c.rowPriceType[i]];
+    const stockOut = c.rowStockOut[i] === 1;
     const my = nn(set.my[i]);
     for (let t0 = 0; t0 < nTouched; t0++) {
       const si = touched[t0];
@@ -419,7 +427,7 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
       const t = bySellerIndex[si];
       if (t) {
         const index = priceIndex(my, theirs);
-        t.tally.add(r.priceType, r.stockOut, true, index);
+        t.tally.add(priceType, stockOut, true, index);
         t.headToHead.addDifference(index === null ? null : index - 100);
       }
       seen[si] = 0;

@@ -81,6 +81,10 @@ export interface Columns {
   rowPrice: Record<PriceMode, Float64Array>;
   rowCurrency: Uint8Array;
   rowStockOut: Uint8Array;
+  /** the row's price type as an index into ROW_PRICE_TYPES (the tallies' loops read no Row object) */
+  rowPriceType: Uint8Array;
+  /** the row's classification leaf (last id of classPath), 0 without classification */
+  rowClassLeaf: Int32Array;
   rowPublished: Uint8Array;
   rowFirstSeen: Float64Array;
   rowLastSeen: Float64Array;
@@ -99,6 +103,17 @@ export interface Columns {
   offerRef: string[];
   offerUrl: (string | null)[];
   offerPriceType: string[];
+}
+
+/**
+ * Price types the tallies tell apart (PricingTally.add counts NORMAL, SALE and EXCLUSIVE); every other
+ * type (BYQUANTITY, …) is 'OTHER'.
+ */
+export const ROW_PRICE_TYPES = ['NORMAL', 'SALE', 'EXCLUSIVE', 'OTHER'] as const;
+
+export function priceTypeCode(priceType: string): number {
+  const k = (ROW_PRICE_TYPES as readonly string[]).indexOf(priceType);
+  return k < 0 || k === 3 ? 3 : k;
 }
 
 export interface PivotModel {
@@ -205,6 +220,8 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowPrice: price(n),
     rowCurrency: new Uint8Array(n),
     rowStockOut: new Uint8Array(n),
+    rowPriceType: new Uint8Array(n),
+    rowClassLeaf: new Int32Array(n),
     rowPublished: new Uint8Array(n),
     rowFirstSeen: new Float64Array(n),
     rowLastSeen: new Float64Array(n),
@@ -235,6 +252,8 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rN[i] = nan(r.eff.NORMAL_PRICE);
     c.rowCurrency[i] = cur(r.currency);
     c.rowStockOut[i] = r.stockOut ? 1 : 0;
+    c.rowPriceType[i] = priceTypeCode(r.priceType);
+    c.rowClassLeaf[i] = r.classPath.length ? r.classPath[r.classPath.length - 1] : 0;
     c.rowPublished[i] = r.published ? 1 : 0;
     c.rowFirstSeen[i] = r.firstSeen;
     c.rowLastSeen[i] = r.lastSeen;
