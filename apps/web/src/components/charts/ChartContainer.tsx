@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 
 export type LoadStatus = 'pending' | 'error' | 'ready';
 
@@ -20,43 +20,7 @@ export interface ChartContainerProps {
   children: ReactNode;
 }
 
-/**
- * True from the frame after the first paint. Creating a Chart.js chart costs ~60 ms of script per chart
- * (canvas set-up, layout, first draw) and runs in an effect of the render that shows its data; deferred,
- * the rest of that render (a product's competitors table, a dashboard's figures) paints first.
- */
-function useAfterFirstPaint(): boolean {
-  const [painted, setPainted] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, []);
-  return painted;
-}
-
-function ChartSkeleton({ height }: { height: number }) {
-  return (
-    <Box
-      aria-busy="true"
-      aria-live="polite"
-      sx={{ height, display: 'flex', flexDirection: 'column', gap: 1 }}
-    >
-      <Skeleton variant="rounded" sx={{ flex: 1 }} />
-      <Skeleton variant="text" width="40%" sx={{ alignSelf: 'center' }} />
-    </Box>
-  );
-}
-
-/**
- * The three states of a chart: a skeleton while loading, a sentence when empty or failed, the chart
- * (created once the page around it has painted).
- */
+/** The three states of a chart: a skeleton while loading, a sentence when empty or failed, the chart. */
 export function ChartContainer({
   status,
   empty = false,
@@ -66,8 +30,18 @@ export function ChartContainer({
   height = 320,
   children,
 }: ChartContainerProps) {
-  const painted = useAfterFirstPaint();
-  if (status === 'pending') return <ChartSkeleton height={height} />;
+  if (status === 'pending') {
+    return (
+      <Box
+        aria-busy="true"
+        aria-live="polite"
+        sx={{ height, display: 'flex', flexDirection: 'column', gap: 1 }}
+      >
+        <Skeleton variant="rounded" sx={{ flex: 1 }} />
+        <Skeleton variant="text" width="40%" sx={{ alignSelf: 'center' }} />
+      </Box>
+    );
+  }
   if (status === 'error' || empty) {
     return (
       <Box
@@ -97,5 +71,5 @@ export function ChartContainer({
       </Box>
     );
   }
-  return painted ? children : <ChartSkeleton height={height} />;
+  return <>{children}</>;
 }
