@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { principalOf, resolveCurrency, resolveSellers } from '../../lib/scope.js';
 import { optionalPivot } from './access.js';
-import { historyCsv, historyFileName, historyXlsx } from './download.js';
+import { historyCsv, historyFileName, historyXlsx, warmXlsx } from './download.js';
 import {
   historicalComplete,
   NOT_FOUND,
@@ -34,6 +34,14 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema }
  * a seller, pivot or currency REQUESTED outside the license is a 403.
  */
 export default async function detailRoutes(app: FastifyInstance) {
+  // The first XLSX downloads of a process compile ExcelJS (download.ts warmXlsx); tests skip it.
+  if (!process.env.VITEST) {
+    app.addHook('onReady', async () => {
+      setTimeout(() => {
+        warmXlsx().catch((err) => app.log.warn({ err }, 'XLSX warm-up failed'));
+      }, 500).unref();
+    });
+  }
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
   const common = { tags: ['detail'], security: [{ jwt: [] }] };
