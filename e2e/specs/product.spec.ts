@@ -62,6 +62,42 @@ test.describe('product list', () => {
     await main.getByRole('button', { name: /siguiente|next page/i }).click();
     await expect.poll(async () => rows.first().innerText()).not.toBe(first);
   });
+
+  test('searches by a brand word and a name word together', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/product-list');
+    const main = page.getByRole('main');
+    const rows = main.locator('table tbody tr');
+    await expect(rows).toHaveCount(10, { timeout: 20_000 });
+    // the first listing's brand (second line of its product cell) and a word of its name
+    const [name, brand] = (await rows.first().locator('td').first().innerText())
+      .split('\n')
+      .map((t) => t.trim());
+    const plain = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    const word = plain(name)
+      .split(/\s+/)
+      .find((w) => w.length >= 4 && !plain(brand).includes(w));
+    expect(word, `a word of '${name}' outside its brand`).toBeTruthy();
+    // typing searches as it goes: wait for the answer to the whole query before reading the rows
+    const query = `${brand} ${word}`;
+    const answered = page.waitForResponse(
+      (r) =>
+        r.url().includes('/v1/list-products/') &&
+        (r.request().postData() ?? '').includes(JSON.stringify(query)),
+    );
+    await main.getByLabel('Buscar').fill(query);
+    await main.getByLabel('Buscar').press('Enter');
+    const body = (await (await answered).json()) as { items: { name: string }[]; totalItems: number };
+    expect(body.totalItems).toBeGreaterThan(0);
+    // every listing the server found has both words, and the table shows exactly those
+    for (const item of body.items) {
+      expect(plain(item.name)).toContain(word);
+    }
+    await expect
+      .poll(async () => (await rows.allInnerTexts()).map((t) => plain(t).split('\n')[0]))
+      .toEqual(body.items.map((i) => plain(i.name)));
+    for (const text of await rows.allInnerTexts()) expect(plain(text)).toContain(plain(brand));
+  });
 });
 
 test.describe('dashboard', () => {
