@@ -5,15 +5,25 @@ export function currencyDecimals(currency: string | null | undefined): number {
   return (DECIMAL_CURRENCIES as readonly string[]).includes((currency ?? '').toUpperCase()) ? 2 : 0;
 }
 
-const numberFormats = new Map<number, Intl.NumberFormat>();
-function numberFormat(decimals: number): Intl.NumberFormat {
-  let f = numberFormats.get(decimals);
-  if (!f) {
-    f = new Intl.NumberFormat('es-CL', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
-    numberFormats.set(decimals, f);
+// Intl formatters are costly to build (tens of microseconds each, more with time-zone data): each is
+// built once per key and kept, since charts and tables format hundreds of values per render.
+function cached<K, F>(cache: Map<K, F>, key: K, make: () => F): F {
+  let f = cache.get(key);
+  if (f === undefined) {
+    f = make();
+    cache.set(key, f);
   }
   return f;
 }
+
+const numberFormats = new Map<number, Intl.NumberFormat>();
+const numberFormat = (decimals: number) =>
+  cached(
+    numberFormats,
+    decimals,
+    () =>
+      new Intl.NumberFormat('es-CL', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }),
+  );
 
 /** Formats a number with es-CL separators ('.' thousands, ',' decimals). */
 export function formatNumber(value: number, decimals = 0): string {
@@ -43,22 +53,8 @@ export function formatPercent(value: number | null | undefined, decimals = 1): s
   return `${formatNumber(value, decimals)}%`;
 }
 
-// Intl formatters are costly to build (tens of microseconds each, with time-zone data): one per zone,
-// kept, since charts and tables format hundreds of dates per render.
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 const timeFormats = new Map<string, Intl.DateTimeFormat>();
-function cached(
-  cache: Map<string, Intl.DateTimeFormat>,
-  timeZone: string,
-  make: () => Intl.DateTimeFormat,
-): Intl.DateTimeFormat {
-  let f = cache.get(timeZone);
-  if (!f) {
-    f = make();
-    cache.set(timeZone, f);
-  }
-  return f;
-}
 
 /** Calendar date (yyyy-MM-dd) of an instant in a timezone, America/Santiago by default. */
 export function isoDateInZone(instant: Date | string | number, timeZone = DEFAULT_TIMEZONE): string {

@@ -306,13 +306,25 @@ export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
   return filterScore(computeBaseScore(model, s), s);
 }
 
+/**
+ * Counts product `i` of a scored set in a tally: its price type and stock from the model's columns (no
+ * Row object is read), matched and index from the set unless the caller has its own (head to head).
+ */
+function addProduct(
+  t: PricingTally,
+  set: ScoredSet,
+  i: number,
+  matched = set.matched[i] === 1,
+  index = nn(set.index[i]),
+): void {
+  const c = set.model.cols;
+  t.add(ROW_PRICE_TYPES[c.rowPriceType[i]], c.rowStockOut[i] === 1, matched, index);
+}
+
 /** Pricing KPIs and index split of some scored products. */
 export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
   const t = new PricingTally(set.scope.mpiValue);
-  const { rowPriceType, rowStockOut } = set.model.cols;
-  for (const i of positions) {
-    t.add(ROW_PRICE_TYPES[rowPriceType[i]], rowStockOut[i] === 1, set.matched[i] === 1, nn(set.index[i]));
-  }
+  for (const i of positions) addProduct(t, set, i);
   return t;
 }
 
@@ -321,15 +333,13 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
   const groups = new Map<number, PricingTally>();
   const rows = set.model.rows;
   for (const i of set.filtered) {
-    const r = rows[i];
-    const index = nn(set.index[i]);
-    for (const k of keys(r)) {
+    for (const k of keys(rows[i])) {
       let t = groups.get(k);
       if (!t) {
         t = new PricingTally(set.scope.mpiValue);
         groups.set(k, t);
       }
-      t.add(r.priceType, r.stockOut, set.matched[i] === 1, index);
+      addProduct(t, set, i);
     }
   }
   return groups;
@@ -343,7 +353,7 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
 export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
   const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
   const rows = set.model.rows;
-  const { rowClassLeaf, rowPriceType, rowStockOut } = set.model.cols;
+  const { rowClassLeaf } = set.model.cols;
   for (const i of set.filtered) {
     // the leaf from the columns; the Row (its path) only for a leaf's first product
     const leaf = rowClassLeaf[i];
@@ -356,12 +366,7 @@ export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
       };
       leaves.set(leaf, l);
     }
-    l.tally.add(
-      ROW_PRICE_TYPES[rowPriceType[i]],
-      rowStockOut[i] === 1,
-      set.matched[i] === 1,
-      nn(set.index[i]),
-    );
+    addProduct(l.tally, set, i);
   }
   const nodes = new Map<number, PricingTally>();
   for (const { path, tally } of leaves.values()) {
@@ -418,8 +423,6 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
       const p = set.offerPrice[k];
       if (!Number.isNaN(p) && !(p >= sellerMin[si])) sellerMin[si] = p;
     }
-    const priceType = ROW_PRICE_TYPES[c.rowPriceType[i]];
-    const stockOut = c.rowStockOut[i] === 1;
     const my = nn(set.my[i]);
     for (let t0 = 0; t0 < nTouched; t0++) {
       const si = touched[t0];
@@ -427,7 +430,7 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
       const t = bySellerIndex[si];
       if (t) {
         const index = priceIndex(my, theirs);
-        t.tally.add(priceType, stockOut, true, index);
+        addProduct(t.tally, set, i, true, index);
         t.headToHead.addDifference(index === null ? null : index - 100);
       }
       seen[si] = 0;

@@ -113,7 +113,7 @@ export const ROW_PRICE_TYPES = ['NORMAL', 'SALE', 'EXCLUSIVE', 'OTHER'] as const
 
 export function priceTypeCode(priceType: string): number {
   const k = (ROW_PRICE_TYPES as readonly string[]).indexOf(priceType);
-  return k < 0 || k === 3 ? 3 : k;
+  return k < 0 ? 3 : k;
 }
 
 export interface PivotModel {
