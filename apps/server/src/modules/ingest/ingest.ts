@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import { type RollupUpdater, registerRollup, rollupUpdaters } from './registry.js';
+import { type RollupContext, type RollupUpdater, registerRollup, rollupUpdaters } from './registry.js';
 import './rollups.js'; // the built-in roll-ups register themselves: they run on every ingest
 
-export { type RollupUpdater, registerRollup };
+export { type RollupContext, type RollupUpdater, registerRollup };
 
 /**
  * The one way data enters Vigía. Feed imports, the crawler and the demo generator all hand a batch of
@@ -12,7 +12,8 @@ export { type RollupUpdater, registerRollup };
  *   3. updates listing_current (the snapshot the screens read);
  *   4. puts new listings with an EAN into their match group (EAN equality → confirmed);
  *   5. in a full run, unpublishes listings the seller no longer shows and stamps sellers.last_crawl_at;
- *   6. runs every registered roll-up updater for the seller and day.
+ *   6. runs every registered roll-up updater for the seller and day (a roll-up may also look at the
+ *      listings the run touches before step 1, to maintain its aggregates by difference).
  * The run is recorded in ingest_runs (in the same transaction); a failed run is recorded as failed with its
  * error after the rollback, and nothing else of it is kept.
  *
@@ -321,6 +322,28 @@ async function resolveBrands(client: pg.PoolClient, names: string[]): Promise<Ma
   return map;
 }
 
+/**
+ * The run's differing observations are staged in the temporary table `obs`, created once per database
+ * connection and emptied at every commit (on commit delete rows): creating and dropping a table in every
+ * run would write and delete its catalogue rows each time (and make every other connection drop its
+ * cached plans and catalogue entries).
+ */
+const obsReady = new WeakSet<pg.PoolClient>();
+async function ensureObsTable(client: pg.PoolClient): Promise<void> {
+  if (obsReady.has(client)) return;
+  // Outside the run's transaction, so that a run that fails does not take the table with it.
+  await client.query(
+    `create temp table if not exists obs (
+       product_id text not null, sku text, ean text, name text, brand_id int, url text, image_url text,
+       category_id int, classification_id int, normal_price numeric(14,2), sale_price numeric(14,2),
+       exclusive_price numeric(14,2), byquantity_price numeric(14,2), byquantity_qty smallint, price_type text,
+       stock_out boolean, currency text, effective_price numeric(14,2), pid bigint, was_published boolean,
+       descr_changed boolean, ph bigint, dh bigint, is_new boolean not null default false
+     ) on commit delete rows`,
+  );
+  obsReady.add(client);
+}
+
 export async function ingestObservations(
   pool: pg.Pool,
   run: IngestRun,
@@ -332,6 +355,7 @@ export async function ingestObservations(
   const states = sellerStatesOf(pool);
   const client = await pool.connect();
   try {
+    await ensureObsTable(client);
     // The working set is in memory: index probes cost about a sequential read (default 4× would make the
     // planner scan whole tables to join a few changed listings).
     await client.query(
@@ -484,6 +508,34 @@ async function applyBatch(
     );
   }
 
+  // Full run: the published listings the seller no longer shows (unpublished in step 5).
+  let missing: number[] = [];
+  if (!partial) {
+    if (state) {
+      for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
+    } else {
+      const { rows } = await client.query<{ id: number }>(
+        `select p.id from products p
+          where p.seller_id = $1 and p.published and p.product_id not in (select unnest($2::text[]))`,
+        [run.sellerId, allIds],
+      );
+      missing = rows.map((r) => r.id);
+    }
+  }
+
+  // Roll-ups that maintain aggregates by difference see the touched listings before anything is written.
+  const touchedBefore: number[] = [];
+  for (const c of cand) if (c.pid !== null) touchedBefore.push(c.pid);
+  touchedBefore.push(...missing);
+  const befores: unknown[] = [];
+  for (const r of rollupUpdaters) {
+    befores.push(
+      r.before
+        ? await r.before(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, touched: touchedBefore })
+        : undefined,
+    );
+  }
+
   let changes = 0;
   let newListings = 0;
   if (cand.length) {
@@ -510,8 +562,10 @@ async function applyBatch(
     }
     const col = <T>(f: (o: Observation, i: number) => T) => obs.map(f);
     await client.query(
-      `create temp table obs on commit drop as
-       select *, false as is_new from unnest(
+      `insert into obs (product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id,
+                        normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
+                        stock_out, currency, effective_price, pid, was_published, descr_changed, ph, dh)
+       select * from unnest(
           $1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[],
           $10::numeric(14,2)[], $11::numeric(14,2)[], $12::numeric(14,2)[], $13::numeric(14,2)[], $14::smallint[],
           $15::text[], $16::boolean[], $17::text[], $18::numeric(14,2)[], $19::bigint[], $20::boolean[],
@@ -545,7 +599,7 @@ async function applyBatch(
         idx.map((i) => dh[i]),
       ],
     );
-    // No ANALYZE: the planner sizes a fresh temp table from its pages, which is close enough here, and
+    // No ANALYZE: the planner sizes the temp table from its pages, which is close enough here, and
     // with random_page_cost 1.1 it probes indexes for a few rows instead of scanning whole tables.
 
     // 1. Listings: insert the new ones; rewrite the description of changed or re-published ones.
@@ -676,43 +730,26 @@ async function applyBatch(
   }
 
   // 5. Full run: what the seller no longer shows is unpublished; its history stops here.
-  let unpublished = 0;
   let goneIds: string[] = [];
-  if (!partial) {
-    let gone: { id: number; product_id: string }[] = [];
-    const set = 'published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)';
-    if (state) {
-      const missing: number[] = [];
-      for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
-      if (missing.length) {
-        ({ rows: gone } = await client.query(
-          `update products p set ${set} where p.seller_id = $1 and p.published and p.id = any($3::bigint[])
-           returning p.id, p.product_id`,
-          [run.sellerId, t, missing, prevCrawl],
-        ));
-      }
-    } else {
-      ({ rows: gone } = await client.query(
-        `update products p set ${set}
-          where p.seller_id = $1 and p.published and p.product_id not in (select unnest($3::text[]))
-         returning p.id, p.product_id`,
-        [run.sellerId, t, allIds, prevCrawl],
-      ));
-    }
-    unpublished = gone.length;
+  if (missing.length) {
+    const { rows: gone } = await client.query<{ id: number; product_id: string }>(
+      `update products p set published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)
+        where p.seller_id = $1 and p.published and p.id = any($3::bigint[])
+       returning p.id, p.product_id`,
+      [run.sellerId, t, missing, prevCrawl],
+    );
     goneIds = gone.map((r) => r.product_id);
-    if (unpublished > 0) {
-      await client.query(
-        `with closed as (
-           update price_intervals set valid_to = $2
-            where product_id = any($1) and valid_to is null and valid_from < $2
-           returning 1
-         )
-         update listing_current set published = false where product_id = any($1)`,
-        [gone.map((r) => r.id), t],
-      );
-    }
+    await client.query(
+      `with closed as (
+         update price_intervals set valid_to = $2
+          where product_id = any($1) and valid_to is null and valid_from < $2
+         returning 1
+       )
+       update listing_current set published = false where product_id = any($1)`,
+      [missing, t],
+    );
   }
+  const unpublished = missing.length;
 
   // The run's record (a failed run is recorded by ingestObservations after the rollback).
   const { rows: runRows } = await client.query<{ id: number }>(
@@ -723,7 +760,17 @@ async function applyBatch(
   const runId = runRows[0].id;
 
   // 6. Roll-ups, same transaction.
-  for (const r of rollupUpdaters) await r.fn(client, { sellerId: run.sellerId, observedAt: t, runId });
+  const touched = [...cand.map((c) => pid[c.i]!), ...missing];
+  for (let k = 0; k < rollupUpdaters.length; k++) {
+    await rollupUpdaters[k].fn(client, {
+      sellerId: run.sellerId,
+      observedAt: t,
+      previousAt: lastT,
+      runId,
+      touched,
+      before: befores[k],
+    });
+  }
 
   // The seller's state after this run (kept by ingestObservations once the transaction committed).
   const next =

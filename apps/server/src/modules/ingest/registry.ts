@@ -1,15 +1,35 @@
 import type pg from 'pg';
 
-/** A roll-up kept up to date at ingest time, inside the ingest transaction. */
+/** What a roll-up learns about an ingest run. */
+export interface RollupContext {
+  sellerId: number;
+  observedAt: Date;
+  /** The seller's previous succeeded run (null: this is its first). */
+  previousAt: Date | null;
+  /**
+   * The seller's listings (products.id) whose stored state the run may change: the observations that
+   * differ from what was stored (new, changed, re-described or re-published listings) and, in a full
+   * run, the listings it unpublishes. Every other listing of the seller is left as it was. Before the
+   * changes: those of them that already existed; after: all of them.
+   */
+  touched: number[];
+}
+
+/**
+ * A roll-up kept up to date at ingest time, inside the ingest transaction: `fn` runs after the run's
+ * changes; `before`, when given, runs before them (nothing of the run written yet) and what it returns
+ * is handed to `fn` — e.g. the touched listings' contribution to an aggregate, to subtract.
+ */
 export type RollupUpdater = (
   client: pg.PoolClient,
-  ctx: { sellerId: number; observedAt: Date; runId: number },
+  ctx: RollupContext & { runId: number; before: unknown },
 ) => Promise<void>;
+export type RollupBefore = (client: pg.PoolClient, ctx: RollupContext) => Promise<unknown>;
 
-/** Registered roll-ups, in registration order (ingest.ts runs them after every batch). */
-export const rollupUpdaters: { name: string; fn: RollupUpdater }[] = [];
+/** Registered roll-ups, in registration order (ingest.ts runs them on every batch). */
+export const rollupUpdaters: { name: string; fn: RollupUpdater; before?: RollupBefore }[] = [];
 
-/** Registers a roll-up (e.g. daily promotion counts); runs after every ingest batch, in its transaction. */
-export function registerRollup(name: string, fn: RollupUpdater): void {
-  if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn });
+/** Registers a roll-up (e.g. daily promotion counts); runs on every ingest batch, in its transaction. */
+export function registerRollup(name: string, fn: RollupUpdater, before?: RollupBefore): void {
+  if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn, before });
 }

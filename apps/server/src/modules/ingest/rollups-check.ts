@@ -11,6 +11,7 @@ const RECOMPUTE = `
 with runs as (
   select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
     from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
+     and ($2::date is null or (observed_at at time zone 'America/Santiago')::date = $2::date)
    group by 1, 2
 ),
 b as (
@@ -54,9 +55,9 @@ select day::text as day, seller_id, classification_id, brand_id, currency,
        coalesce(sum(normal_price) filter (where published and cur = currency), 0)::numeric(16,2) as normal_price_sum,
        count(*) filter (where published and price_type <> 'NORMAL' and cur = currency and normal_price > 0
                           and promo < normal_price)::int as discounted,
-       round(coalesce(sum(100 * (normal_price - promo) / normal_price)
+       coalesce(sum(round(100 * (normal_price - promo) / normal_price, 4))
                filter (where published and price_type <> 'NORMAL' and cur = currency and normal_price > 0
-                         and promo < normal_price), 0), 4)::numeric(14,4) as discount_pct_sum,
+                         and promo < normal_price), 0)::numeric(14,4) as discount_pct_sum,
        count(*) filter (where is_new)::int as new_listings,
        count(*) filter (where gone)::int as unpublished,
        count(*) filter (where published and stock_out and before_stock_out = false)::int as went_out_of_stock,
@@ -75,27 +76,33 @@ export interface RollupMismatch {
   row: Record<string, unknown>;
 }
 
-/** Rows that differ between rollup_daily_brand and its recomputation from history (empty = consistent). */
+/**
+ * Rows that differ between rollup_daily_brand and its recomputation from history (empty = consistent),
+ * for one seller and one day (yyyy-MM-dd) when given. The recomputation groups every day by the
+ * listings' present classification and brand: after a listing changed either, only the days since agree.
+ */
 export async function checkDailyRollups(
   db: pg.Pool | pg.PoolClient,
   sellerId?: number,
+  day?: string,
 ): Promise<RollupMismatch[]> {
   const { rows } = await db.query(
     `with recomputed as (${RECOMPUTE}),
-     stored as (select ${COLUMNS} from rollup_daily_brand where ($1::int is null or seller_id = $1)),
+     stored as (select ${COLUMNS} from rollup_daily_brand
+                 where ($1::int is null or seller_id = $1) and ($2::date is null or day = $2::date)),
      only_stored as (select * from stored except select * from recomputed),
      only_recomputed as (select * from recomputed except select * from stored)
      select 'stored' as side, to_jsonb(s) as row from only_stored s
      union all
      select 'recomputed', to_jsonb(r) from only_recomputed r
      order by 2`,
-    [sellerId ?? null],
+    [sellerId ?? null, day ?? null],
   );
   return rows;
 }
 
 /** The recomputation itself (rows in the shape of rollup_daily_brand, without averages). */
 export async function recomputeDailyRollups(db: pg.Pool | pg.PoolClient, sellerId?: number) {
-  const { rows } = await db.query(`${RECOMPUTE} order by 1, 2, 3, 4`, [sellerId ?? null]);
+  const { rows } = await db.query(`${RECOMPUTE} order by 1, 2, 3, 4`, [sellerId ?? null, null]);
   return rows;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
+import { clearIngestCaches, type Observation } from './ingest.js';
 import { checkDailyRollups } from './rollups-check.js';
 
 // Hand-computed daily roll-up of one seller over two days (Santiago is UTC−3 in November).
@@ -102,5 +103,96 @@ describe('daily roll-up (rollup_daily_brand / rollup_daily)', () => {
 
   it('equals a recomputation from the price intervals', async () => {
     expect(await checkDailyRollups(db.pool)).toEqual([]);
+  });
+});
+
+// The roll-up is maintained by difference (each run adds what its touched listings changed), so every
+// kind of change must leave it equal to the independent recomputation: a seeded random history of one
+// seller with several runs a day (full and partial, one just before midnight in Santiago), days without
+// runs, listings appearing, disappearing and coming back, moving between brands and classifications,
+// changing currency, stock and promotion type; and runs after the process forgot the seller's state.
+describe('daily roll-up maintained by difference', () => {
+  it('equals the recomputation of its day after every run of a random history', async () => {
+    await insertSeller(db.pool, { id: 7, name: 'Aleatorio' });
+    const leaves = [leaf, await insertClassification(db.pool, 'Quesos'), null];
+    const brands = ['Colun', 'Soprole', 'Nestlé', null];
+    let seed = 20261123;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 4294967296;
+    };
+    const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
+    interface Item {
+      id: string;
+      shown: boolean;
+      brand: string | null;
+      classificationId: number | null;
+      normal: number;
+      kind: 'NORMAL' | 'SALE' | 'EXCLUSIVE' | 'BYQUANTITY';
+      stockOut: boolean;
+      currency: string;
+    }
+    const items: Item[] = Array.from({ length: 40 }, (_, i) => ({
+      id: `R${i}`,
+      shown: i < 25,
+      brand: pick(brands),
+      classificationId: pick(leaves),
+      normal: 1000 + Math.floor(rnd() * 50) * 10,
+      kind: 'NORMAL',
+      stockOut: false,
+      currency: 'CLP',
+    }));
+    const obsOf = (it: Item): Observation => ({
+      productId: it.id,
+      brand: it.brand,
+      classificationId: it.classificationId,
+      normalPrice: it.normal,
+      salePrice: it.kind === 'SALE' ? Math.round(it.normal * 0.83) : null,
+      exclusivePrice: it.kind === 'EXCLUSIVE' ? Math.round(it.normal * 0.71) : null,
+      byquantityPrice: it.kind === 'BYQUANTITY' ? Math.round(it.normal * 0.9) : null,
+      byquantityQty: it.kind === 'BYQUANTITY' ? 3 : null,
+      stockOut: it.stockOut,
+      currency: it.currency,
+    });
+    const mutate = () => {
+      for (const it of items) {
+        const r = rnd();
+        if (r < 0.06) it.shown = !it.shown;
+        else if (r < 0.1) it.brand = pick(brands);
+        else if (r < 0.13) it.classificationId = pick(leaves);
+        else if (r < 0.15) it.currency = it.currency === 'CLP' ? 'USD' : 'CLP';
+        else if (r < 0.3) it.stockOut = !it.stockOut;
+        else if (r < 0.5) it.kind = pick(['NORMAL', 'SALE', 'EXCLUSIVE', 'BYQUANTITY'] as const);
+        else if (r < 0.6) it.normal += 10 * Math.floor(rnd() * 20 - 10);
+      }
+    };
+    let runs = 0;
+    for (let d = 1; d <= 14; d++) {
+      if (d === 6 || d === 10) continue; // days without any run
+      const day = `2026-11-${String(d).padStart(2, '0')}`;
+      // 12:00Z, 15:00Z and 22:00Z are 09:00, 12:00 and 19:00 in Santiago; 02:30Z the next day is 23:30.
+      const times = [`${day}T12:00:00Z`];
+      if (rnd() < 0.6) times.push(`${day}T15:00:00Z`);
+      if (rnd() < 0.4) times.push(`${day}T22:00:00Z`);
+      if (rnd() < 0.3) times.push(new Date(Date.parse(`${day}T02:30:00Z`) + 86_400_000).toISOString());
+      for (const at of times) {
+        mutate();
+        if (rnd() < 0.25) clearIngestCaches();
+        const partial = runs > 0 && rnd() < 0.3;
+        const shown = items.filter((it) => it.shown && (!partial || rnd() < 0.5));
+        await observe(db.pool, 7, at, shown.map(obsOf), partial ? 'partial' : 'full');
+        runs++;
+        const santiagoDay = new Date(Date.parse(at) - 3 * 3_600_000).toISOString().slice(0, 10);
+        expect({ at, mismatches: await checkDailyRollups(db.pool, 7, santiagoDay) }).toEqual({ at, mismatches: [] });
+      }
+    }
+    expect(runs).toBeGreaterThan(20);
+    const { rows } = await db.pool.query(
+      'select count(distinct day)::int as days, sum(unpublished)::int as gone, sum(back_in_stock)::int as back from rollup_daily_brand where seller_id = 7',
+    );
+    // the history exercised what it is meant to: 12 days with rows, unpublished listings, stock events
+    expect(rows[0].days).toBe(12);
+    expect(rows[0].gone).toBeGreaterThan(0);
+    expect(rows[0].back).toBeGreaterThan(0);
   });
 });

@@ -1,102 +1,165 @@
-import { type RollupUpdater, registerRollup } from './registry.js';
+import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
+import { type RollupBefore, type RollupUpdater, registerRollup } from './registry.js';
 
-// The built-in roll-ups, rewritten in every ingest transaction (ingest.ts imports this module, so they
-// always run). Columns and their definitions: migrations/010_rollups.sql.
-
-/** Santiago calendar day of the run and its bounds [d0, d1) as instants. */
-const DAY_BOUNDS = `select d as day, (d::timestamp at time zone 'America/Santiago') as d0,
-         ((d + 1)::timestamp at time zone 'America/Santiago') as d1
-    from (select ($2::timestamptz at time zone 'America/Santiago')::date as d) x`;
+// The built-in roll-ups, kept in every ingest transaction (ingest.ts imports this module, so they always
+// run). Columns and their definitions: migrations/010_rollups.sql (discount_pct_sum: migrations/044).
 
 /**
- * rollup_daily_brand for (seller, day of the run): the state of the seller's published listings after
- * this run (listing_current) and the day's events (new and unpublished listings from products). Only
- * listings whose state changed since the day started (listing_current.since ≥ d0) are looked up in
- * price_intervals, one index probe each, to know their stock before the day.
+ * The day `$2` (yyyy-MM-dd, America/Santiago) and its bounds [d0, d1) as instants. The day is computed by
+ * the caller and passed as a value: the planner then uses it in index conditions even when the table's
+ * statistics are stale (while a market is being loaded they say a seller has no rows).
  */
-export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, runId }) => {
-  // Set-based over the seller's listings: hash joins only. While a seller's first runs are being loaded
-  // the statistics still say it has no listings, and a nested loop over "one" row would rescan them all.
-  await client.query('set local enable_nestloop = off');
-  await client.query(
-    `with b as (${DAY_BOUNDS})
-     delete from rollup_daily_brand r using b where r.seller_id = $1 and r.day = b.day`,
-    [sellerId, observedAt],
-  );
-  await client.query(
-    `with b as (${DAY_BOUNDS}),
-     -- stock before the day, only for listings whose state changed since the day started
-     prev as materialized (
-       select lc.product_id,
-              (select pi.stock_out from price_intervals pi
-                where pi.product_id = lc.product_id and pi.valid_from < b.d0
-                  and (pi.valid_to is null or pi.valid_to >= b.d0)
-                order by pi.valid_from desc limit 1) as stock_out
-         from b join listing_current lc on lc.seller_id = $1 and lc.since >= b.d0
-     ),
-     -- the seller's published listings (the snapshot) …
-     cur as (
-       select lc.classification_id, lc.brand_id, true as published, false as is_new, false as gone_today,
-              lc.price_type, lc.stock_out, lc.normal_price, lc.effective_price,
-              (lc.currency = s.currency) as same_currency,
-              case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
-                                 when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
-              prev.stock_out as prev_stock_out
-         from sellers s
-         join listing_current lc on lc.seller_id = s.id and lc.published
-         left join prev on prev.product_id = lc.product_id
-        where s.id = $1
-       union all
-       -- … and the day's new and unpublished listings (two index range scans on products)
-       select p.classification_id, p.brand_id, false, (p.first_seen >= b.d0 and p.first_seen < b.d1),
-              (not p.published and p.unpublished_at >= b.d0 and p.unpublished_at < b.d1),
-              null, null, null, null, null, null, null
-         from b join products p on p.seller_id = $1
-                               and (p.first_seen >= b.d0 or (not p.published and p.unpublished_at >= b.d0))
-     ),
-     -- one pass: 0/1 flags and the values that are summed, then plain sums per group
-     flags as (
-       select classification_id, brand_id,
-              case when published then 1 else 0 end as pub,
-              case when published and not stock_out then 1 else 0 end as ins,
-              case when published and price_type = 'SALE' then 1 else 0 end as ps,
-              case when published and price_type = 'EXCLUSIVE' then 1 else 0 end as pe,
-              case when published and price_type = 'BYQUANTITY' then 1 else 0 end as pq,
-              case when published and same_currency then effective_price end as eff,
-              case when published and same_currency then normal_price end as nor,
-              case when published and price_type <> 'NORMAL' and same_currency and normal_price > 0
-                        and promo_price < normal_price
-                   then 100 * (normal_price - promo_price) / normal_price end as disc,
-              case when is_new then 1 else 0 end as nw,
-              case when gone_today then 1 else 0 end as gn,
-              case when published and stock_out and prev_stock_out = false then 1 else 0 end as wo,
-              case when published and not stock_out and prev_stock_out then 1 else 0 end as bk
-         from cur
-     ),
-     agg as (
-       select classification_id, brand_id,
-              sum(pub) as published, sum(ins) as in_stock, sum(ps + pe + pq) as promoted,
-              sum(ps) as promoted_sale, sum(pe) as promoted_exclusive, sum(pq) as promoted_byquantity,
-              count(eff) as priced, coalesce(sum(eff), 0) as effective_price_sum,
-              count(nor) as normal_priced, coalesce(sum(nor), 0) as normal_price_sum,
-              count(disc) as discounted, coalesce(sum(disc), 0) as discount_pct_sum,
-              sum(nw) as new_listings, sum(gn) as unpublished, sum(wo) as went_out_of_stock, sum(bk) as back_in_stock
-         from flags
-        group by classification_id, brand_id
-     )
-     insert into rollup_daily_brand (day, seller_id, classification_id, brand_id, currency, published, in_stock,
-            promoted, promoted_sale, promoted_exclusive, promoted_byquantity, priced, effective_price_sum,
-            effective_price_avg, normal_priced, normal_price_sum, normal_price_avg, discounted, discount_pct_sum,
-            new_listings, unpublished, went_out_of_stock, back_in_stock, run_id)
-     select b.day, $1, a.classification_id, a.brand_id, (select currency from sellers where id = $1),
-            a.published, a.in_stock, a.promoted, a.promoted_sale, a.promoted_exclusive, a.promoted_byquantity,
-            a.priced, a.effective_price_sum, round(a.effective_price_sum / nullif(a.priced, 0), 2),
-            a.normal_priced, a.normal_price_sum, round(a.normal_price_sum / nullif(a.normal_priced, 0), 2),
-            a.discounted, a.discount_pct_sum, a.new_listings, a.unpublished, a.went_out_of_stock, a.back_in_stock, $3
-       from agg a cross join b`,
-    [sellerId, observedAt, runId],
-  );
-  await client.query('reset enable_nestloop');
+const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone 'America/Santiago') as d0,
+         (($2::date + 1)::timestamp at time zone 'America/Santiago') as d1`;
+
+/** The measures of rollup_daily_brand that are sums over listings (all but currency and averages). */
+const MEASURES = [
+  'published',
+  'in_stock',
+  'promoted',
+  'promoted_sale',
+  'promoted_exclusive',
+  'promoted_byquantity',
+  'priced',
+  'effective_price_sum',
+  'normal_priced',
+  'normal_price_sum',
+  'discounted',
+  'discount_pct_sum',
+  'new_listings',
+  'unpublished',
+  'went_out_of_stock',
+  'back_in_stock',
+] as const;
+const EVENTS = new Set<string>(['new_listings', 'unpublished', 'went_out_of_stock', 'back_in_stock']);
+
+/**
+ * What the listings `$3` of seller `$1` add to rollup_daily_brand on day `$2`, by (classification,
+ * brand), as they are stored now: a published listing counts in the state measures of its snapshot's
+ * group; a listing first seen that day, or unpublished that day and still unpublished, counts as an event
+ * in its product's group. "Before the day" (stock events) is the interval covering the day's start, looked
+ * up only for listings whose state changed since the day started (listing_current.since ≥ d0).
+ * Rollup_daily_brand for (seller, day) is this sum over all of the seller's listings.
+ */
+const CONTRIBUTION = `
+with b as (${DAY_BOUNDS}),
+l as (
+  select p.id, p.classification_id as p_class, p.brand_id as p_brand,
+         (p.first_seen >= b.d0 and p.first_seen < b.d1) as is_new,
+         (not p.published and p.unpublished_at >= b.d0 and p.unpublished_at < b.d1) as gone_today,
+         lc.published, lc.classification_id, lc.brand_id, lc.price_type, lc.stock_out, lc.normal_price,
+         lc.effective_price, (lc.currency = s.currency) as same_currency,
+         case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
+                            when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
+         case when lc.published and lc.since >= b.d0 then
+           (select pi.stock_out from price_intervals pi
+             where pi.product_id = p.id and pi.valid_from < b.d0 and (pi.valid_to is null or pi.valid_to >= b.d0)
+             order by pi.valid_from desc limit 1)
+         end as prev_stock_out
+    from b
+    join sellers s on s.id = $1
+    cross join unnest($3::bigint[]) as t(id)
+    -- one primary-key probe per listing, whatever the statistics say (offset 0 keeps the subqueries
+    -- apart: while a seller is being loaded they may claim it has no listings, and a plan scanning them
+    -- all would cost the catalogue's size on every run)
+    join lateral (select * from products p where p.id = t.id and p.seller_id = s.id offset 0) p on true
+    left join lateral (select * from listing_current lc where lc.product_id = t.id offset 0) lc on true
+),
+flags as (
+  -- the state of a published listing, in its snapshot's group …
+  select classification_id, brand_id, 1 as pub, case when not stock_out then 1 else 0 end as ins,
+         case when price_type = 'SALE' then 1 else 0 end as ps,
+         case when price_type = 'EXCLUSIVE' then 1 else 0 end as pe,
+         case when price_type = 'BYQUANTITY' then 1 else 0 end as pq,
+         case when same_currency then effective_price end as eff,
+         case when same_currency then normal_price end as nor,
+         case when price_type <> 'NORMAL' and same_currency and normal_price > 0 and promo_price < normal_price
+              then round(100 * (normal_price - promo_price) / normal_price, 4) end as disc,
+         0 as nw, 0 as gn,
+         case when stock_out and prev_stock_out = false then 1 else 0 end as wo,
+         case when not stock_out and prev_stock_out then 1 else 0 end as bk
+    from l where published
+  union all
+  -- … and the day's events of the listing, in its product's group
+  select p_class, p_brand, 0, 0, 0, 0, 0, null, null, null,
+         case when is_new then 1 else 0 end, case when gone_today then 1 else 0 end, 0, 0
+    from l where is_new or gone_today
+)
+select classification_id, brand_id,
+       sum(pub)::int as published, sum(ins)::int as in_stock, sum(ps + pe + pq)::int as promoted,
+       sum(ps)::int as promoted_sale, sum(pe)::int as promoted_exclusive, sum(pq)::int as promoted_byquantity,
+       count(eff)::int as priced, coalesce(sum(eff), 0) as effective_price_sum,
+       count(nor)::int as normal_priced, coalesce(sum(nor), 0) as normal_price_sum,
+       count(disc)::int as discounted, coalesce(sum(disc), 0) as discount_pct_sum,
+       sum(nw)::int as new_listings, sum(gn)::int as unpublished, sum(wo)::int as went_out_of_stock,
+       sum(bk)::int as back_in_stock
+  from flags
+ group by classification_id, brand_id`;
+
+/**
+ * Adds what the listings `$3` contribute now, times `$4` (1 or −1), to the rows of (seller `$1`, day
+ * `$2`); groups not there yet are inserted.
+ */
+const ADD_CONTRIBUTION = `
+with b as (${DAY_BOUNDS}),
+c as (${CONTRIBUTION})
+insert into rollup_daily_brand as r (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
+       effective_price_avg, normal_price_avg)
+select b.day, $1, c.classification_id, c.brand_id, (select currency from sellers where id = $1),
+       ${MEASURES.map((m) => `$4::int * c.${m}`).join(', ')},
+       round(c.effective_price_sum / nullif(c.priced, 0), 2), round(c.normal_price_sum / nullif(c.normal_priced, 0), 2)
+  from c cross join b
+on conflict (seller_id, day, classification_id, brand_id) do update set
+   ${MEASURES.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')},
+   effective_price_avg = round((r.effective_price_sum + excluded.effective_price_sum)
+                               / nullif(r.priced + excluded.priced, 0), 2),
+   normal_price_avg = round((r.normal_price_sum + excluded.normal_price_sum)
+                            / nullif(r.normal_priced + excluded.normal_priced, 0), 2),
+   updated_at = now()`;
+
+/**
+ * The seller's first run of day `$2` starts it from the rows of its previous run's day `$3`: their state
+ * measures (nothing has changed since that run) and no events yet.
+ */
+const CARRY_FORWARD = `
+insert into rollup_daily_brand (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
+       effective_price_avg, normal_price_avg)
+select $2::date, $1, r.classification_id, r.brand_id, r.currency,
+       ${MEASURES.map((m) => (EVENTS.has(m) ? '0' : `r.${m}`)).join(', ')},
+       r.effective_price_avg, r.normal_price_avg
+  from rollup_daily_brand r
+ where r.seller_id = $1 and r.day = $3::date and r.published > 0`;
+
+/** Groups of (seller `$1`, day `$2`) left with no published listing and no event. */
+const DROP_EMPTY = `
+delete from rollup_daily_brand r
+ where r.seller_id = $1 and r.day = $2::date and r.published = 0 and r.new_listings = 0 and r.unpublished = 0`;
+
+// rollup_daily_brand for (seller, day of the run) is maintained by difference, so that a run costs what
+// it changes rather than the size of the catalogue. Before the run's changes: the day's rows are carried
+// forward on the seller's first run of the day, and what the touched listings contribute is taken out;
+// after them: what they contribute now is added, and groups left empty go. rollups-check.ts recomputes
+// the same rows independently from the price history (tests, operations). The statements are prepared
+// (named): planning them would cost more than running them.
+
+const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
+
+export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, previousAt, touched }) => {
+  const day = santiagoDay(observedAt);
+  const previousDay = previousAt ? santiagoDay(previousAt) : null;
+  if (previousDay && previousDay < day) {
+    await client.query({ name: 'rollup-daily-carry', text: CARRY_FORWARD, values: [sellerId, day, previousDay] });
+  }
+  if (touched.length) {
+    await client.query({ name: 'rollup-daily-add', text: ADD_CONTRIBUTION, values: [sellerId, day, touched, -1] });
+  }
 };
 
-registerRollup('daily', dailyListingRollup);
+export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, touched }) => {
+  if (!touched.length) return;
+  const day = santiagoDay(observedAt);
+  await client.query({ name: 'rollup-daily-add', text: ADD_CONTRIBUTION, values: [sellerId, day, touched, 1] });
+  await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
+};
+
+registerRollup('daily', dailyListingRollup, dailyRollupBefore);
