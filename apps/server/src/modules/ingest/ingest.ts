@@ -531,7 +531,12 @@ async function applyBatch(
   for (const r of rollupUpdaters) {
     befores.push(
       r.before
-        ? await r.before(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, touched: touchedBefore })
+        ? await r.before(client, {
+            sellerId: run.sellerId,
+            observedAt: t,
+            previousAt: lastT,
+            touched: touchedBefore,
+          })
         : undefined,
     );
   }

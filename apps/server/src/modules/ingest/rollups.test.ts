@@ -183,7 +183,10 @@ describe('daily roll-up maintained by difference', () => {
         await observe(db.pool, 7, at, shown.map(obsOf), partial ? 'partial' : 'full');
         runs++;
         const santiagoDay = new Date(Date.parse(at) - 3 * 3_600_000).toISOString().slice(0, 10);
-        expect({ at, mismatches: await checkDailyRollups(db.pool, 7, santiagoDay) }).toEqual({ at, mismatches: [] });
+        expect({ at, mismatches: await checkDailyRollups(db.pool, 7, santiagoDay) }).toEqual({
+          at,
+          mismatches: [],
+        });
       }
     }
     expect(runs).toBeGreaterThan(20);

@@ -144,21 +144,36 @@ delete from rollup_daily_brand r
 
 const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 
-export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, previousAt, touched }) => {
+export const dailyRollupBefore: RollupBefore = async (
+  client,
+  { sellerId, observedAt, previousAt, touched },
+) => {
   const day = santiagoDay(observedAt);
   const previousDay = previousAt ? santiagoDay(previousAt) : null;
   if (previousDay && previousDay < day) {
-    await client.query({ name: 'rollup-daily-carry', text: CARRY_FORWARD, values: [sellerId, day, previousDay] });
+    await client.query({
+      name: 'rollup-daily-carry',
+      text: CARRY_FORWARD,
+      values: [sellerId, day, previousDay],
+    });
   }
   if (touched.length) {
-    await client.query({ name: 'rollup-daily-add', text: ADD_CONTRIBUTION, values: [sellerId, day, touched, -1] });
+    await client.query({
+      name: 'rollup-daily-add',
+      text: ADD_CONTRIBUTION,
+      values: [sellerId, day, touched, -1],
+    });
   }
 };
 
 export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, touched }) => {
   if (!touched.length) return;
   const day = santiagoDay(observedAt);
-  await client.query({ name: 'rollup-daily-add', text: ADD_CONTRIBUTION, values: [sellerId, day, touched, 1] });
+  await client.query({
+    name: 'rollup-daily-add',
+    text: ADD_CONTRIBUTION,
+    values: [sellerId, day, touched, 1],
+  });
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
