@@ -259,12 +259,13 @@ async function resolveCategory(
       parent = cached;
       continue;
     }
-    const res: pg.QueryResult<{ id: number }> = await client.query(
-      `insert into categories (seller_id, parent_id, name, level) values ($1, $2, $3, $4)
+    const res: pg.QueryResult<{ id: number }> = await client.query({
+      name: 'ingest-category',
+      text: `insert into categories (seller_id, parent_id, name, level) values ($1, $2, $3, $4)
        on conflict (seller_id, parent_id, name) do update set name = excluded.name
        returning id`,
-      [sellerId, parent, name, level + 1],
-    );
+      values: [sellerId, parent, name, level + 1],
+    });
     parent = res.rows[0].id;
     pending.set(key, parent);
   }
@@ -306,13 +307,14 @@ async function resolveBrands(client: pg.PoolClient, names: string[]): Promise<Ma
   const map = new Map<string, number>();
   if (!distinct.length) return map;
   const norm = distinct.map((n) => n.toLowerCase());
-  await client.query(
-    `insert into brands (name, normalized_name)
+  await client.query({
+    name: 'ingest-brands-insert',
+    text: `insert into brands (name, normalized_name)
      select n, nn from unnest($1::text[], $2::text[]) as t(n, nn)
      order by nn
      on conflict (normalized_name) do nothing`,
-    [distinct, norm],
-  );
+    values: [distinct, norm],
+  });
   const { rows } = await client.query<{ id: number; normalized_name: string }>(
     'select id, normalized_name from brands where normalized_name = any($1)',
     [norm],
@@ -424,16 +426,17 @@ async function applyBatch(
     epoch: number;
     prev_crawl: Date | null;
     last: Date | null;
-  }>(
-    `update sellers s set ingest_seq = o.ingest_seq + 1,
+  }>({
+    name: 'ingest-seller',
+    text: `update sellers s set ingest_seq = o.ingest_seq + 1,
             last_crawl_at = case when $3 then o.last_crawl_at else greatest(coalesce(o.last_crawl_at, $2), $2) end
        from (select id, ingest_seq, last_crawl_at from sellers where id = $1 for update) o
       where s.id = o.id
      returning s.currency, o.ingest_seq as seq, extract(epoch from s.created_at)::float8 as epoch,
                o.last_crawl_at as prev_crawl,
                (select max(r.observed_at) from ingest_runs r where r.seller_id = s.id and r.status = 'succeeded') as last`,
-    [run.sellerId, t, partial],
-  );
+    values: [run.sellerId, t, partial],
+  });
   if (!seller.rowCount) throw new Error(`eCommerce ${run.sellerId} no existe`);
   const { currency: sellerCurrency, seq, epoch, prev_crawl: prevCrawl, last: lastT } = seller.rows[0];
   // Intervals are built forward in time: an observation older than the seller's last one is refused.
@@ -479,13 +482,14 @@ async function applyBatch(
       published: boolean;
       dh: number | null;
       ph: number | null;
-    }>(
-      `select o.i::int as i, p.id, p.published, p.descr_hash as dh, lc.obs_hash as ph
+    }>({
+      name: 'ingest-lookup',
+      text: `select o.i::int as i, p.id, p.published, p.descr_hash as dh, lc.obs_hash as ph
          from unnest($2::text[]) with ordinality as o(product_id, i)
          join products p on p.seller_id = $1 and p.product_id = o.product_id
          left join listing_current lc on lc.product_id = p.id`,
-      [run.sellerId, lookup.map((i) => allIds[i])],
-    );
+      values: [run.sellerId, lookup.map((i) => allIds[i])],
+    });
     for (const r of rows) {
       const i = lookup[r.i - 1];
       pid[i] = r.id;
@@ -514,11 +518,12 @@ async function applyBatch(
     if (state) {
       for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
     } else {
-      const { rows } = await client.query<{ id: number }>(
-        `select p.id from products p
+      const { rows } = await client.query<{ id: number }>({
+        name: 'ingest-missing',
+        text: `select p.id from products p
           where p.seller_id = $1 and p.published and p.product_id not in (select unnest($2::text[]))`,
-        [run.sellerId, allIds],
-      );
+        values: [run.sellerId, allIds],
+      });
       missing = rows.map((r) => r.id);
     }
   }
@@ -566,8 +571,9 @@ async function applyBatch(
       );
     }
     const col = <T>(f: (o: Observation, i: number) => T) => obs.map(f);
-    await client.query(
-      `insert into obs (product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id,
+    await client.query({
+      name: 'ingest-obs',
+      text: `insert into obs (product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id,
                         normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
                         stock_out, currency, effective_price, pid, was_published, descr_changed, ph, dh)
        select * from unnest(
@@ -578,7 +584,7 @@ async function applyBatch(
          as t(product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, normal_price,
               sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type, stock_out, currency,
               effective_price, pid, was_published, descr_changed, ph, dh)`,
-      [
+      values: [
         col((o) => o.productId),
         col((o) => o.sku ?? null),
         col((o) => o.ean ?? null),
@@ -603,14 +609,15 @@ async function applyBatch(
         idx.map((i) => ph[i]),
         idx.map((i) => dh[i]),
       ],
-    );
+    });
     // No ANALYZE: the planner sizes the temp table from its pages, which is close enough here, and
     // with random_page_cost 1.1 it probes indexes for a few rows instead of scanning whole tables.
 
     // 1. Listings: insert the new ones; rewrite the description of changed or re-published ones.
     if (anyNew) {
-      const { rows } = await client.query<{ product_id: string; id: number }>(
-        `with ins as (
+      const { rows } = await client.query<{ product_id: string; id: number }>({
+        name: 'ingest-new-listings',
+        text: `with ins as (
            insert into products (seller_id, product_id, sku, ean, name, brand_id, url, image_url, category_id,
                                  classification_id, first_seen, last_seen, published, descr_hash)
            select $1, product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, $2, $2,
@@ -621,15 +628,16 @@ async function applyBatch(
          )
          update obs o set pid = ins.id, is_new = true from ins where o.product_id = ins.product_id
          returning o.product_id, o.pid as id`,
-        [run.sellerId, t],
-      );
+        values: [run.sellerId, t],
+      });
       newListings = rows.length;
       const at = new Map(cand.map((c) => [allIds[c.i], c.i]));
       for (const r of rows) pid[at.get(r.product_id)!] = r.id;
     }
     if (anyDescribed) {
-      await client.query(
-        `update products p set
+      await client.query({
+        name: 'ingest-describe',
+        text: `update products p set
             sku = coalesce(o.sku, p.sku), ean = coalesce(o.ean, p.ean), name = coalesce(o.name, p.name),
             brand_id = coalesce(o.brand_id, p.brand_id), url = coalesce(o.url, p.url),
             image_url = coalesce(o.image_url, p.image_url), category_id = coalesce(o.category_id, p.category_id),
@@ -637,32 +645,35 @@ async function applyBatch(
             published = true, unpublished_at = null, descr_hash = o.dh
            from obs o
           where p.id = o.pid and not o.is_new and (o.descr_changed or not o.was_published)`,
-      );
+      });
       // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group.
       // Groups are created in EAN order so that concurrent runs of two sellers cannot deadlock.
-      await client.query(
-        `insert into match_groups (ean)
+      await client.query({
+        name: 'ingest-match-groups',
+        text: `insert into match_groups (ean)
          select distinct p.ean from obs o join products p on p.id = o.pid
           where (o.is_new or o.descr_changed) and p.ean is not null
             and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
           order by 1
          on conflict (ean) where ean is not null do nothing`,
-      );
-      await client.query(
-        `insert into match_members (group_id, product_id, method, confidence, status)
+      });
+      await client.query({
+        name: 'ingest-match-members',
+        text: `insert into match_members (group_id, product_id, method, confidence, status)
          select g.id, p.id, 'ean', 1, 'confirmed'
            from obs o join products p on p.id = o.pid join match_groups g on g.ean = p.ean
           where (o.is_new or o.descr_changed) and p.ean is not null
             and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
             and not exists (select 1 from match_members m where m.group_id = g.id and m.product_id = p.id)
          on conflict do nothing`,
-      );
+      });
     }
 
     // 2–3. Changed observed state (or re-published): close the open interval, open a new one and
     // refresh the snapshot, in one statement (all parts see the state from before it).
-    const { rows: changedRows } = await client.query<{ n: number }>(
-      `with changed as materialized (
+    const { rows: changedRows } = await client.query<{ n: number }>({
+      name: 'ingest-changed',
+      text: `with changed as materialized (
          select o.*, lc.since as open_from from obs o left join listing_current lc on lc.product_id = o.pid
           where lc.product_id is null or not o.was_published
              or (o.normal_price, o.sale_price, o.exclusive_price, o.byquantity_price, o.price_type, o.stock_out, o.currency)
@@ -716,14 +727,15 @@ async function applyBatch(
        )
        select (select count(*) from changed)::int as n,
               (select count(*) from closed) + (select count(*) from opened) + (select count(*) from snapshot) as w`,
-      [t, run.sellerId],
-    );
+      values: [t, run.sellerId],
+    });
     changes = changedRows[0].n;
     // Every other candidate: its description, match group and observation hash in the snapshot (nothing
     // to do when every candidate changed and no description did: the statement above wrote them all).
     if (changes < cand.length || anyDescribed)
-      await client.query(
-        `update listing_current lc set obs_hash = o.ph, brand_id = p.brand_id, classification_id = p.classification_id,
+      await client.query({
+        name: 'ingest-snapshot',
+        text: `update listing_current lc set obs_hash = o.ph, brand_id = p.brand_id, classification_id = p.classification_id,
               group_id = mm.group_id, match_status = mm.status
          from obs o
          join products p on p.id = o.pid
@@ -731,37 +743,40 @@ async function applyBatch(
         where lc.product_id = o.pid
           and (lc.obs_hash, lc.brand_id, lc.classification_id, lc.group_id, lc.match_status)
               is distinct from (o.ph, p.brand_id, p.classification_id, mm.group_id, mm.status)`,
-      );
+      });
   }
 
   // 5. Full run: what the seller no longer shows is unpublished; its history stops here.
   let goneIds: string[] = [];
   if (missing.length) {
-    const { rows: gone } = await client.query<{ id: number; product_id: string }>(
-      `update products p set published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)
+    const { rows: gone } = await client.query<{ id: number; product_id: string }>({
+      name: 'ingest-unpublish',
+      text: `update products p set published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)
         where p.seller_id = $1 and p.published and p.id = any($3::bigint[])
        returning p.id, p.product_id`,
-      [run.sellerId, t, missing, prevCrawl],
-    );
+      values: [run.sellerId, t, missing, prevCrawl],
+    });
     goneIds = gone.map((r) => r.product_id);
-    await client.query(
-      `with closed as (
+    await client.query({
+      name: 'ingest-unpublish-close',
+      text: `with closed as (
          update price_intervals set valid_to = $2
           where product_id = any($1) and valid_to is null and valid_from < $2
          returning 1
        )
        update listing_current set published = false where product_id = any($1)`,
-      [missing, t],
-    );
+      values: [missing, t],
+    });
   }
   const unpublished = missing.length;
 
   // The run's record (a failed run is recorded by ingestObservations after the rollback).
-  const { rows: runRows } = await client.query<{ id: number }>(
-    `insert into ingest_runs (seller_id, source, mode, observed_at, observations, status, changes, started_at, finished_at)
+  const { rows: runRows } = await client.query<{ id: number }>({
+    name: 'ingest-run',
+    text: `insert into ingest_runs (seller_id, source, mode, observed_at, observations, status, changes, started_at, finished_at)
      values ($1, $2, $3, $4, $5, 'succeeded', $6, now(), clock_timestamp()) returning id`,
-    [run.sellerId, run.source, run.mode, t, observations.length, changes],
-  );
+    values: [run.sellerId, run.source, run.mode, t, observations.length, changes],
+  });
   const runId = runRows[0].id;
 
   // 6. Roll-ups, same transaction.
