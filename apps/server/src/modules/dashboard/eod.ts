@@ -1,7 +1,7 @@
 import { addDays, DASHBOARD_DEFAULT_PERIOD_DAYS, DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
-import { type RollupBefore, type RollupUpdater, registerRollup } from '../ingest/registry.js';
+import { type RollupUpdater, registerRollup } from '../ingest/registry.js';
 
 // End-of-day states of closed days (migrations/030_dashboard.sql): built once per (seller, day) from
 // price_intervals and read from listing_eod. Off the request path whenever possible:
@@ -12,36 +12,14 @@ import { type RollupBefore, type RollupUpdater, registerRollup } from '../ingest
 
 const LOCK_NAMESPACE = 7030;
 
-/**
- * The listings' state at the end of `day` for one seller, written into listing_eod: from the price
- * history, or — when the caller knows that no run of the seller came after that day ended and the
- * snapshot is the state at its end — from listing_current, one read of the seller's listings instead
- * of an index probe per listing.
- */
-async function buildSellerDay(
-  client: pg.PoolClient,
-  sellerId: number,
-  day: string,
-  source: 'history' | 'snapshot',
-): Promise<void> {
+/** The listings' state at the end of `day` for one seller, written into listing_eod. */
+async function buildSellerDay(client: pg.PoolClient, sellerId: number, day: string): Promise<void> {
+  // One backward index probe per listing (price_intervals primary key): the latest interval that
+  // started before the next day's first instant, kept only if it was still open then.
   await client.query('insert into listing_eod_days (seller_id, day, listings) values ($1, $2::date, 0)', [
     sellerId,
     day,
   ]);
-  // history: one backward index probe per listing (price_intervals primary key), the latest interval
-  // that started before the next day's first instant, kept only if it was still open then.
-  const from =
-    source === 'history'
-      ? `from bounds b
-         join products p on p.seller_id = $1 and p.first_seen < b.day_end
-         cross join lateral (
-           select * from price_intervals x
-            where x.product_id = p.id and x.valid_from < b.day_end
-            order by x.valid_from desc limit 1
-         ) pi
-        where pi.valid_to is null or pi.valid_to >= b.day_end`
-      : `from listing_current pi join products p on p.id = pi.product_id
-        where pi.seller_id = $1 and pi.published`;
   const { rowCount } = await client.query(
     `with bounds as (select ((($2::date + 1)::timestamp) at time zone 'America/Santiago') as day_end)
      insert into listing_eod (seller_id, day, product_id, classification_id, normal_price, promo_price,
@@ -53,7 +31,14 @@ async function buildSellerDay(
                   case when pi.sale_price > 0 then pi.sale_price end,
                   case when pi.exclusive_price > 0 then pi.exclusive_price end),
             pi.price_type, pi.stock_out, pi.currency
-       ${from}`,
+       from bounds b
+       join products p on p.seller_id = $1 and p.first_seen < b.day_end
+       cross join lateral (
+         select * from price_intervals x
+          where x.product_id = p.id and x.valid_from < b.day_end
+          order by x.valid_from desc limit 1
+       ) pi
+      where pi.valid_to is null or pi.valid_to >= b.day_end`,
     [sellerId, day],
   );
   await client.query('update listing_eod_days set listings = $3 where seller_id = $1 and day = $2::date', [
@@ -135,12 +120,7 @@ export function comparisonDays(todayDay: string): string[] {
 }
 
 /** Builds (seller, day) inside the caller's transaction unless it exists (same lock as ensureEod). */
-async function buildIfMissing(
-  client: pg.PoolClient,
-  sellerId: number,
-  day: string,
-  source: 'history' | 'snapshot' = 'history',
-): Promise<boolean> {
+async function buildIfMissing(client: pg.PoolClient, sellerId: number, day: string): Promise<boolean> {
   await client.query(`select pg_advisory_xact_lock($1, hashtext($2 || ':' || $3))`, [
     LOCK_NAMESPACE,
     String(sellerId),
@@ -151,46 +131,25 @@ async function buildIfMissing(
     day,
   ]);
   if (again.rowCount) return false;
-  await buildSellerDay(client, sellerId, day, source);
+  await buildSellerDay(client, sellerId, day);
   return true;
 }
 
 /**
  * Roll-up 'dashboard-eod' (runs in every ingest transaction): the seller's comparison days before the
  * run's day that are not materialised yet. Steady state: one cheap look-up per run, and each comparison
- * day built once, by the seller's first run after it closed (or by the background warm-up). Before the
- * run's changes, a comparison day on or after the seller's previous run's day is built from the
- * snapshot: nothing has changed since that day ended.
+ * day built once, by the seller's first run after it closed (or by the background warm-up).
  */
-async function buildMissingDays(
-  client: pg.PoolClient,
-  sellerId: number,
-  days: string[],
-  source: 'history' | 'snapshot',
-): Promise<void> {
+export const dashboardEodRollup: RollupUpdater = async (client, ctx) => {
+  const runDay = isoDateInZone(ctx.observedAt, DEFAULT_TIMEZONE);
+  const days = comparisonDays(isoDateInZone(new Date(), DEFAULT_TIMEZONE)).filter((d) => d < runDay);
   if (!days.length) return;
   const { rows } = await client.query<{ day: string }>(
     `select to_char(day, 'YYYY-MM-DD') as day from listing_eod_days where seller_id = $1 and day = any($2::date[])`,
-    [sellerId, days],
+    [ctx.sellerId, days],
   );
   const done = new Set(rows.map((r) => r.day));
-  for (const day of days) if (!done.has(day)) await buildIfMissing(client, sellerId, day, source);
-}
-
-const comparisonDaysBefore = (at: Date) => {
-  const runDay = isoDateInZone(at, DEFAULT_TIMEZONE);
-  return comparisonDays(isoDateInZone(new Date(), DEFAULT_TIMEZONE)).filter((d) => d < runDay);
+  for (const day of days) if (!done.has(day)) await buildIfMissing(client, ctx.sellerId, day);
 };
 
-export const dashboardEodBefore: RollupBefore = async (client, ctx) => {
-  if (!ctx.previousAt) return;
-  const previousDay = isoDateInZone(ctx.previousAt, DEFAULT_TIMEZONE);
-  const days = comparisonDaysBefore(ctx.observedAt).filter((d) => d >= previousDay);
-  await buildMissingDays(client, ctx.sellerId, days, 'snapshot');
-};
-
-export const dashboardEodRollup: RollupUpdater = async (client, ctx) => {
-  await buildMissingDays(client, ctx.sellerId, comparisonDaysBefore(ctx.observedAt), 'history');
-};
-
-registerRollup('dashboard-eod', dashboardEodRollup, dashboardEodBefore);
+registerRollup('dashboard-eod', dashboardEodRollup);

@@ -26,6 +26,11 @@ export { type RollupContext, type RollupUpdater, registerRollup };
  * runs of different sellers proceed concurrently (brands and EAN groups are created in sorted order so
  * that two of them cannot deadlock). Invariant kept here: listing_current.since = valid_from of the
  * listing's open interval.
+ *
+ * Statements whose plan cannot go wrong (single-row writes, the staging insert) are prepared once per
+ * connection (named); those that join the staged rows with the listings are planned on every run: a plan
+ * cached while a fresh database's statistics still said its tables were empty scanned whole tables on
+ * every later run (seen: the small seed's PostgreSQL time doubled).
  */
 
 export interface Observation {
@@ -110,9 +115,18 @@ function feedCode(ch: number): void {
   h1 = Math.imul(h1 ^ ch, 2654435761);
   h2 = Math.imul(h2 ^ ch, 1597334677);
 }
+// A number is fed as a tag and the two 32-bit halves of its IEEE-754 representation (no string is
+// built); a string as its characters; null/undefined as a marker of their own.
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
 function feed(v: string | number | boolean | null | undefined): void {
   if (v === null || v === undefined) feedCode(3);
-  else feedString(typeof v === 'string' ? v : String(v));
+  else if (typeof v === 'number') {
+    f64[0] = v;
+    feedCode(4);
+    feedCode(u32[0]);
+    feedCode(u32[1]);
+  } else feedString(typeof v === 'string' ? v : String(v));
   feedCode(1);
 }
 function digest(): number {
@@ -161,10 +175,13 @@ function samePath(a: string[] | null | undefined, copy: string[] | null): boolea
   for (let i = 0; i < a.length; i++) if (a[i] !== copy[i]) return false;
   return true;
 }
-const descrMemos = new WeakMap<Observation, DescrMemo>();
+// Kept on the observation object itself under a symbol (invisible to JSON and Object.keys): a property
+// read costs a fraction of a WeakMap look-up, which showed in profiles at millions of observations.
+const DESCR_MEMO = Symbol('vigia.ingest.descrMemo');
+type Memoized = Observation & { [DESCR_MEMO]?: DescrMemo };
 
-function descrHashOf(o: Observation): number {
-  const m = descrMemos.get(o);
+function descrHashOf(o: Memoized): number {
+  const m = o[DESCR_MEMO];
   if (
     m &&
     m.sku === o.sku &&
@@ -180,7 +197,8 @@ function descrHashOf(o: Observation): number {
     return m.dh;
   }
   const dh = descrHash(o);
-  descrMemos.set(o, {
+  if (!Object.isExtensible(o)) return dh; // a frozen observation is hashed every time
+  o[DESCR_MEMO] = {
     dh,
     sku: o.sku,
     ean: o.ean,
@@ -191,7 +209,7 @@ function descrHashOf(o: Observation): number {
     categoryPath: o.categoryPath,
     path: o.categoryPath ? [...o.categoryPath] : null,
     classificationId: o.classificationId,
-  });
+  };
   return dh;
 }
 
@@ -218,15 +236,22 @@ function descrHash(o: Observation): number {
 
 const PRICE_FIELDS = ['normalPrice', 'salePrice', 'exclusivePrice', 'byquantityPrice'] as const;
 
+function validPrice(v: number | null | undefined): boolean {
+  return v === null || v === undefined || (Number.isFinite(v) && v >= 0 && v < 1e12);
+}
+
 function validate(o: Observation, i: number): void {
   const where = () => `observación ${i} (${o.productId})`;
   if (!o.productId || o.productId.length > 200) throw new Error(`${where()}: productId inválido`);
-  for (const k of PRICE_FIELDS) {
-    const v = o[k];
-    if (v !== null && v !== undefined && (!Number.isFinite(v) || v < 0 || v >= 1e12)) {
-      throw new Error(`${where()}: ${k} fuera de rango`);
-    }
-  }
+  // The four fields spelled out: a loop over their names costs a keyed property look-up each.
+  if (
+    validPrice(o.normalPrice) &&
+    validPrice(o.salePrice) &&
+    validPrice(o.exclusivePrice) &&
+    validPrice(o.byquantityPrice)
+  )
+    return;
+  for (const k of PRICE_FIELDS) if (!validPrice(o[k])) throw new Error(`${where()}: ${k} fuera de rango`);
 }
 
 /** Category ids by "seller>level1>level2…", per database (pool); entries are added only after commit. */
@@ -452,7 +477,10 @@ async function applyBatch(
   const all = [...byId.values()];
   const n = all.length;
   const types = all.map(derivePriceType);
-  const currencies = all.map((o) => (o.currency ?? sellerCurrency).toUpperCase());
+  const currencies = all.map((o) => {
+    const c = o.currency ?? sellerCurrency;
+    return c === sellerCurrency ? c : c.toUpperCase(); // the seller's own is stored upper-case
+  });
   const ph = all.map((o, i) => priceHash(o, currencies[i], types[i]));
   const dh = all.map(descrHashOf);
   const allIds = all.map((o) => o.productId);
@@ -483,7 +511,6 @@ async function applyBatch(
       dh: number | null;
       ph: number | null;
     }>({
-      name: 'ingest-lookup',
       text: `select o.i::int as i, p.id, p.published, p.descr_hash as dh, lc.obs_hash as ph
          from unnest($2::text[]) with ordinality as o(product_id, i)
          join products p on p.seller_id = $1 and p.product_id = o.product_id
@@ -519,7 +546,6 @@ async function applyBatch(
       for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
     } else {
       const { rows } = await client.query<{ id: number }>({
-        name: 'ingest-missing',
         text: `select p.id from products p
           where p.seller_id = $1 and p.published and p.product_id not in (select unnest($2::text[]))`,
         values: [run.sellerId, allIds],
@@ -616,7 +642,6 @@ async function applyBatch(
     // 1. Listings: insert the new ones; rewrite the description of changed or re-published ones.
     if (anyNew) {
       const { rows } = await client.query<{ product_id: string; id: number }>({
-        name: 'ingest-new-listings',
         text: `with ins as (
            insert into products (seller_id, product_id, sku, ean, name, brand_id, url, image_url, category_id,
                                  classification_id, first_seen, last_seen, published, descr_hash)
@@ -636,7 +661,6 @@ async function applyBatch(
     }
     if (anyDescribed) {
       await client.query({
-        name: 'ingest-describe',
         text: `update products p set
             sku = coalesce(o.sku, p.sku), ean = coalesce(o.ean, p.ean), name = coalesce(o.name, p.name),
             brand_id = coalesce(o.brand_id, p.brand_id), url = coalesce(o.url, p.url),
@@ -649,7 +673,6 @@ async function applyBatch(
       // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group.
       // Groups are created in EAN order so that concurrent runs of two sellers cannot deadlock.
       await client.query({
-        name: 'ingest-match-groups',
         text: `insert into match_groups (ean)
          select distinct p.ean from obs o join products p on p.id = o.pid
           where (o.is_new or o.descr_changed) and p.ean is not null
@@ -658,7 +681,6 @@ async function applyBatch(
          on conflict (ean) where ean is not null do nothing`,
       });
       await client.query({
-        name: 'ingest-match-members',
         text: `insert into match_members (group_id, product_id, method, confidence, status)
          select g.id, p.id, 'ean', 1, 'confirmed'
            from obs o join products p on p.id = o.pid join match_groups g on g.ean = p.ean
@@ -672,7 +694,6 @@ async function applyBatch(
     // 2–3. Changed observed state (or re-published): close the open interval, open a new one and
     // refresh the snapshot, in one statement (all parts see the state from before it).
     const { rows: changedRows } = await client.query<{ n: number }>({
-      name: 'ingest-changed',
       text: `with changed as materialized (
          select o.*, lc.since as open_from from obs o left join listing_current lc on lc.product_id = o.pid
           where lc.product_id is null or not o.was_published
@@ -734,7 +755,6 @@ async function applyBatch(
     // to do when every candidate changed and no description did: the statement above wrote them all).
     if (changes < cand.length || anyDescribed)
       await client.query({
-        name: 'ingest-snapshot',
         text: `update listing_current lc set obs_hash = o.ph, brand_id = p.brand_id, classification_id = p.classification_id,
               group_id = mm.group_id, match_status = mm.status
          from obs o
@@ -750,7 +770,6 @@ async function applyBatch(
   let goneIds: string[] = [];
   if (missing.length) {
     const { rows: gone } = await client.query<{ id: number; product_id: string }>({
-      name: 'ingest-unpublish',
       text: `update products p set published = false, unpublished_at = $2, last_seen = coalesce($4::timestamptz, p.last_seen)
         where p.seller_id = $1 and p.published and p.id = any($3::bigint[])
        returning p.id, p.product_id`,
@@ -758,7 +777,6 @@ async function applyBatch(
     });
     goneIds = gone.map((r) => r.product_id);
     await client.query({
-      name: 'ingest-unpublish-close',
       text: `with closed as (
          update price_intervals set valid_to = $2
           where product_id = any($1) and valid_to is null and valid_from < $2
