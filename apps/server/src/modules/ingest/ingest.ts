@@ -558,18 +558,13 @@ async function applyBatch(
   const touchedBefore: number[] = [];
   for (const c of cand) if (c.pid !== null) touchedBefore.push(c.pid);
   touchedBefore.push(...missing);
-  const befores: unknown[] = [];
   for (const r of rollupUpdaters) {
-    befores.push(
-      r.before
-        ? await r.before(client, {
-            sellerId: run.sellerId,
-            observedAt: t,
-            previousAt: lastT,
-            touched: touchedBefore,
-          })
-        : undefined,
-    );
+    await r.before?.(client, {
+      sellerId: run.sellerId,
+      observedAt: t,
+      previousAt: lastT,
+      touched: touchedBefore,
+    });
   }
 
   let changes = 0;
@@ -799,15 +794,8 @@ async function applyBatch(
 
   // 6. Roll-ups, same transaction.
   const touched = [...cand.map((c) => pid[c.i]!), ...missing];
-  for (let k = 0; k < rollupUpdaters.length; k++) {
-    await rollupUpdaters[k].fn(client, {
-      sellerId: run.sellerId,
-      observedAt: t,
-      previousAt: lastT,
-      runId,
-      touched,
-      before: befores[k],
-    });
+  for (const r of rollupUpdaters) {
+    await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched });
   }
 
   // The seller's state after this run (kept by ingestObservations once the transaction committed).

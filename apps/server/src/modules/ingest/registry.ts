@@ -17,14 +17,11 @@ export interface RollupContext {
 
 /**
  * A roll-up kept up to date at ingest time, inside the ingest transaction: `fn` runs after the run's
- * changes; `before`, when given, runs before them (nothing of the run written yet) and what it returns
- * is handed to `fn` — e.g. the touched listings' contribution to an aggregate, to subtract.
+ * changes; `before`, when given, runs before them (nothing of the run written yet) — e.g. to take the
+ * touched listings' present contribution out of an aggregate that `fn` adds back.
  */
-export type RollupUpdater = (
-  client: pg.PoolClient,
-  ctx: RollupContext & { runId: number; before: unknown },
-) => Promise<void>;
-export type RollupBefore = (client: pg.PoolClient, ctx: RollupContext) => Promise<unknown>;
+export type RollupUpdater = (client: pg.PoolClient, ctx: RollupContext & { runId: number }) => Promise<void>;
+export type RollupBefore = (client: pg.PoolClient, ctx: RollupContext) => Promise<void>;
 
 /** Registered roll-ups, in registration order (ingest.ts runs them on every batch). */
 export const rollupUpdaters: { name: string; fn: RollupUpdater; before?: RollupBefore }[] = [];
