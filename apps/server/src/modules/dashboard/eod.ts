@@ -94,8 +94,14 @@ export async function pruneEod(
   now = new Date(),
 ): Promise<{ days: number; figures: number }> {
   const before = new Date(now.getTime() - EOD_KEEP_HOURS * 3_600_000);
+  // The days and their states in one statement (listing_eod has no foreign key to cascade: migration 045).
   const days = await pool.query(
-    'delete from listing_eod_days where day <> all($1::date[]) and built_at < $2',
+    `with d as (
+       delete from listing_eod_days where day <> all($1::date[]) and built_at < $2 returning seller_id, day
+     ), states as (
+       delete from listing_eod e using d where e.seller_id = d.seller_id and e.day = d.day
+     )
+     select * from d`,
     [keep, before],
   );
   const figures = await pool.query(

@@ -117,6 +117,81 @@ describe('ingestObservations', () => {
     expect(rows[0].error).toMatch(/normalPrice fuera de rango/);
   });
 
+  it('refuses a currency it does not know, as a failed run that writes nothing', async () => {
+    const before = await db.pool.query('select count(*)::int n from price_intervals');
+    await expect(
+      observe(db.pool, 7, '2026-11-06T14:00:00Z', [
+        { productId: 'R-10', name: 'Otro', normalPrice: 500 },
+        { productId: 'R-11', name: 'Nuevo', normalPrice: 12, currency: 'XYZ' },
+      ]),
+    ).rejects.toThrow('moneda desconocida: XYZ');
+    const after = await db.pool.query('select count(*)::int n from price_intervals');
+    expect(after.rows[0].n).toBe(before.rows[0].n);
+    // a known one (in lower case, as a feed may send it) is stored upper-case
+    await observe(db.pool, 7, '2026-11-06T15:00:00Z', [
+      { productId: 'R-10', name: 'Otro', normalPrice: 500 },
+      { productId: 'R-11', name: 'Nuevo', normalPrice: 12, currency: 'usd' },
+    ]);
+    const { rows } = await db.pool.query(
+      `select pi.currency from price_intervals pi join products p on p.id = pi.product_id
+        where p.seller_id = 7 and p.product_id = 'R-11'`,
+    );
+    expect(rows).toEqual([{ currency: 'USD' }]);
+  });
+
+  it('re-publishes a listing that comes back within the same process (no second listing)', async () => {
+    await insertSeller(db.pool, { id: 11, name: 'Vuelve' });
+    const run = (at: string, ids: string[]) =>
+      observe(
+        db.pool,
+        11,
+        at,
+        ids.map((id) => ({ productId: id, name: `Ítem ${id}`, normalPrice: 100 })),
+      );
+    expect(await run('2026-11-01T12:00:00Z', ['A', 'B'])).toMatchObject({ newListings: 2 });
+    expect(await run('2026-11-02T12:00:00Z', ['A'])).toMatchObject({ unpublished: 1, changes: 0 });
+    expect(await run('2026-11-03T12:00:00Z', ['A', 'B'])).toMatchObject({
+      newListings: 0,
+      changes: 1,
+      unpublished: 0,
+    });
+    const { rows } = await db.pool.query(
+      `select p.product_id, p.published, count(pi.*)::int as intervals
+         from products p join price_intervals pi on pi.product_id = p.id
+        where p.seller_id = 11 group by 1, 2 order by 1`,
+    );
+    expect(rows).toEqual([
+      { product_id: 'A', published: true, intervals: 1 },
+      { product_id: 'B', published: true, intervals: 2 },
+    ]);
+  });
+
+  it('deletes the price history and end-of-day states of a deleted listing', async () => {
+    await insertSeller(db.pool, { id: 12, name: 'Borrable' });
+    await observe(db.pool, 12, '2026-11-01T12:00:00Z', [{ productId: 'D', name: 'Se va', normalPrice: 10 }]);
+    await observe(db.pool, 12, '2026-11-02T12:00:00Z', [{ productId: 'D', name: 'Se va', normalPrice: 9 }]);
+    const { rows: p } = await db.pool.query(`select id from products where seller_id = 12`);
+    await db.pool.query(
+      `insert into listing_eod_days (seller_id, day, listings) values (12, '2026-11-01', 1)`,
+    );
+    await db.pool.query(
+      `insert into listing_eod (seller_id, day, product_id, normal_price, effective_price, price_type, stock_out, currency)
+       values (12, '2026-11-01', $1, 10, 10, 'NORMAL', false, 'CLP')`,
+      [p[0].id],
+    );
+    const count = async () =>
+      (
+        await db.pool.query(
+          `select (select count(*) from price_intervals where product_id = $1)::int as intervals,
+                  (select count(*) from listing_eod where product_id = $1)::int as eod`,
+          [p[0].id],
+        )
+      ).rows[0];
+    expect(await count()).toEqual({ intervals: 2, eod: 1 });
+    await db.pool.query('delete from products where id = $1', [p[0].id]);
+    expect(await count()).toEqual({ intervals: 0, eod: 0 });
+  });
+
   it('refuses observations older than the last one of the seller', async () => {
     await expect(
       observe(db.pool, 5, '2026-10-01T00:00:00Z', [{ productId: 'P1', normalPrice: 1 }]),

@@ -299,15 +299,17 @@ async function resolveCategory(
 }
 
 /**
- * What ingest knows about a seller's published listings after its last run in this process: per
- * listing its id and the hashes stored with it. Valid while sellers.ingest_seq (bumped by every run, in
- * its transaction) and the seller's created_at are unchanged, i.e. no other run (of any process) came
- * in between; then a run needs no database read to find what changed or what disappeared.
+ * What ingest knows about a seller's listings (all of them, published or not) after its last run in
+ * this process: per listing its id, whether it is published and the hashes stored with it. Valid while
+ * sellers.ingest_seq (bumped by every run, in its transaction) and the seller's created_at are
+ * unchanged, i.e. no other run (of any process) came in between; then a run needs no database read to
+ * find what changed, what is new or what disappeared. A full run without it reads it (one query).
  */
 interface SellerState {
   seq: number;
   epoch: number;
-  listings: Map<string, { pid: number; ph: number; dh: number }>;
+  /** Every listing of the seller, published or not (pub), with the hashes stored with it. */
+  listings: Map<string, { pid: number; ph: number | null; dh: number | null; pub: boolean }>;
 }
 let sellerStates = new WeakMap<pg.Pool, Map<number, SellerState>>();
 
@@ -383,6 +385,7 @@ export async function ingestObservations(
   const client = await pool.connect();
   try {
     await ensureObsTable(client);
+    for (const r of rollupUpdaters) await r.prepare?.(client);
     // The working set is in memory: index probes cost about a sequential read (default 4× would make the
     // planner scan whole tables to join a few changed listings).
     await client.query(
@@ -484,11 +487,29 @@ async function applyBatch(
   const ph = all.map((o, i) => priceHash(o, currencies[i], types[i]));
   const dh = all.map(descrHashOf);
   const allIds = all.map((o) => o.productId);
-  const state = known && known.seq === seq && known.epoch === epoch ? known : null;
+  let state = known && known.seq === seq && known.epoch === epoch ? known : null;
+  if (!state && !partial) {
+    // A full run without a current state reads the seller's listings once (all of them: a listing the
+    // state does not hold is then new, and the published ones it holds but the run lacks are gone).
+    const { rows } = await client.query<{
+      product_id: string;
+      id: number;
+      published: boolean;
+      dh: number | null;
+      ph: number | null;
+    }>(
+      `select p.product_id, p.id, p.published, p.descr_hash as dh, lc.obs_hash as ph
+         from products p left join listing_current lc on lc.product_id = p.id
+        where p.seller_id = $1`,
+      [run.sellerId],
+    );
+    const listings: ListingMap = new Map();
+    for (const r of rows) listings.set(r.product_id, { pid: r.id, ph: r.ph, dh: r.dh, pub: r.published });
+    state = { seq, epoch, listings };
+  }
 
-  // 0. What is stored for each observed listing: from the state of this seller's last run in this
-  // process when no other run came in between, otherwise (and for listings it does not know) from the
-  // database.
+  // 0. What is stored for each observed listing: from the seller's state (a listing it does not hold is
+  // new); a partial run without one reads the observed listings from the database.
   const pid: (number | null)[] = new Array(n).fill(null);
   const published: boolean[] = new Array(n).fill(false);
   const storedPh: (number | null)[] = new Array(n).fill(null);
@@ -498,10 +519,10 @@ async function applyBatch(
     const e = state?.listings.get(allIds[i]);
     if (e) {
       pid[i] = e.pid;
-      published[i] = true;
+      published[i] = e.pub;
       storedPh[i] = e.ph;
       storedDh[i] = e.dh;
-    } else lookup.push(i);
+    } else if (!state) lookup.push(i);
   }
   if (lookup.length) {
     const { rows } = await client.query<{
@@ -532,6 +553,20 @@ async function applyBatch(
     }
   }
 
+  // Currencies other than the seller's must exist (price_intervals has no foreign key to check them:
+  // migrations/045). Only candidates matter: any other observation repeats its stored state.
+  const foreign = new Set<string>();
+  for (const c of cand) if (currencies[c.i] !== sellerCurrency) foreign.add(currencies[c.i]);
+  if (foreign.size) {
+    const { rows } = await client.query<{ acronym: string }>(
+      'select acronym from currencies where acronym = any($1::text[])',
+      [[...foreign]],
+    );
+    const existing = new Set(rows.map((r) => r.acronym));
+    const unknown = [...foreign].filter((c) => !existing.has(c)).sort();
+    if (unknown.length) throw new Error(`moneda desconocida: ${unknown.join(', ')}`);
+  }
+
   if (partial && n) {
     await client.query(
       'update products set last_seen = $2 where seller_id = $1 and product_id = any($3::text[]) and last_seen < $2',
@@ -540,18 +575,9 @@ async function applyBatch(
   }
 
   // Full run: the published listings the seller no longer shows (unpublished in step 5).
-  let missing: number[] = [];
-  if (!partial) {
-    if (state) {
-      for (const [productId, e] of state.listings) if (!byId.has(productId)) missing.push(e.pid);
-    } else {
-      const { rows } = await client.query<{ id: number }>({
-        text: `select p.id from products p
-          where p.seller_id = $1 and p.published and p.product_id not in (select unnest($2::text[]))`,
-        values: [run.sellerId, allIds],
-      });
-      missing = rows.map((r) => r.id);
-    }
+  const missing: number[] = [];
+  if (!partial && state) {
+    for (const [productId, e] of state.listings) if (e.pub && !byId.has(productId)) missing.push(e.pid);
   }
 
   // Roll-ups that maintain aggregates by difference see the touched listings before anything is written.
@@ -654,7 +680,7 @@ async function applyBatch(
       const at = new Map(cand.map((c) => [allIds[c.i], c.i]));
       for (const r of rows) pid[at.get(r.product_id)!] = r.id;
     }
-    if (anyDescribed) {
+    if (cand.some((c) => c.pid !== null && (c.descr_changed || !c.published))) {
       await client.query({
         text: `update products p set
             sku = coalesce(o.sku, p.sku), ean = coalesce(o.ean, p.ean), name = coalesce(o.name, p.name),
@@ -665,25 +691,38 @@ async function applyBatch(
            from obs o
           where p.id = o.pid and not o.is_new and (o.descr_changed or not o.was_published)`,
       });
-      // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group.
-      // Groups are created in EAN order so that concurrent runs of two sellers cannot deadlock.
-      await client.query({
-        text: `insert into match_groups (ean)
-         select distinct p.ean from obs o join products p on p.id = o.pid
-          where (o.is_new or o.descr_changed) and p.ean is not null
-            and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
+    }
+    // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group. Their ids
+    // and EANs are passed as values (index probes whatever the statistics say). Groups are created in EAN
+    // order so that concurrent runs of two sellers cannot deadlock.
+    const matchPids: number[] = [];
+    const matchEans: string[] = [];
+    for (const c of cand) {
+      const ean = all[c.i].ean;
+      const id = pid[c.i];
+      if (ean && id !== null && (c.pid === null || c.descr_changed)) {
+        matchPids.push(id);
+        matchEans.push(ean);
+      }
+    }
+    if (matchPids.length) {
+      await client.query(
+        `insert into match_groups (ean)
+         select distinct t.ean from unnest($1::bigint[], $2::text[]) as t(pid, ean)
+          where not exists (select 1 from match_members m where m.product_id = t.pid and m.status <> 'rejected')
           order by 1
          on conflict (ean) where ean is not null do nothing`,
-      });
-      await client.query({
-        text: `insert into match_members (group_id, product_id, method, confidence, status)
-         select g.id, p.id, 'ean', 1, 'confirmed'
-           from obs o join products p on p.id = o.pid join match_groups g on g.ean = p.ean
-          where (o.is_new or o.descr_changed) and p.ean is not null
-            and not exists (select 1 from match_members m where m.product_id = p.id and m.status <> 'rejected')
-            and not exists (select 1 from match_members m where m.group_id = g.id and m.product_id = p.id)
+        [matchPids, matchEans],
+      );
+      await client.query(
+        `insert into match_members (group_id, product_id, method, confidence, status)
+         select g.id, t.pid, 'ean', 1, 'confirmed'
+           from unnest($1::bigint[], $2::text[]) as t(pid, ean) join match_groups g on g.ean = t.ean
+          where not exists (select 1 from match_members m where m.product_id = t.pid and m.status <> 'rejected')
+            and not exists (select 1 from match_members m where m.group_id = g.id and m.product_id = t.pid)
          on conflict do nothing`,
-      });
+        [matchPids, matchEans],
+      );
     }
 
     // 2–3. Changed observed state (or re-published): close the open interval, open a new one and
@@ -747,8 +786,9 @@ async function applyBatch(
     });
     changes = changedRows[0].n;
     // Every other candidate: its description, match group and observation hash in the snapshot (nothing
-    // to do when every candidate changed and no description did: the statement above wrote them all).
-    if (changes < cand.length || anyDescribed)
+    // to do when every candidate changed: the statement above wrote all of that for them, after the
+    // descriptions and matches were written).
+    if (changes < cand.length)
       await client.query({
         text: `update listing_current lc set obs_hash = o.ph, brand_id = p.brand_id, classification_id = p.classification_id,
               group_id = mm.group_id, match_status = mm.status
@@ -799,18 +839,19 @@ async function applyBatch(
   }
 
   // The seller's state after this run (kept by ingestObservations once the transaction committed).
-  const next =
-    partial && !state
-      ? null
-      : () => {
-          const listings: ListingMap = state ? state.listings : new Map();
-          if (state && !partial) for (const id of goneIds) listings.delete(id);
-          if (!state || partial) {
-            for (let i = 0; i < n; i++) listings.set(allIds[i], { pid: pid[i]!, ph: ph[i], dh: dh[i] });
-          } else {
-            for (const c of cand) listings.set(allIds[c.i], { pid: pid[c.i]!, ph: ph[c.i], dh: dh[c.i] });
-          }
-          return { seq: seq + 1, epoch, listings };
-        };
+  // (Observed listings that were not candidates are stored as the state says.)
+  const kept = state;
+  const next = !kept
+    ? null
+    : () => {
+        const listings = kept.listings;
+        for (const id of goneIds) {
+          const e = listings.get(id);
+          if (e) e.pub = false;
+        }
+        for (const c of cand)
+          listings.set(allIds[c.i], { pid: pid[c.i]!, ph: ph[c.i], dh: dh[c.i], pub: true });
+        return { seq: seq + 1, epoch, listings };
+      };
   return { result: { runId, observations: n, changes, newListings, unpublished }, next };
 }

@@ -22,11 +22,26 @@ export interface RollupContext {
  */
 export type RollupUpdater = (client: pg.PoolClient, ctx: RollupContext & { runId: number }) => Promise<void>;
 export type RollupBefore = (client: pg.PoolClient, ctx: RollupContext) => Promise<void>;
+/**
+ * Runs on a connection before the run's transaction begins (e.g. to create a temporary table the
+ * roll-up keeps per connection: created inside a run that fails, it would go with the rollback).
+ */
+export type RollupPrepare = (client: pg.PoolClient) => Promise<void>;
 
 /** Registered roll-ups, in registration order (ingest.ts runs them on every batch). */
-export const rollupUpdaters: { name: string; fn: RollupUpdater; before?: RollupBefore }[] = [];
+export const rollupUpdaters: {
+  name: string;
+  fn: RollupUpdater;
+  before?: RollupBefore;
+  prepare?: RollupPrepare;
+}[] = [];
 
 /** Registers a roll-up (e.g. daily promotion counts); runs on every ingest batch, in its transaction. */
-export function registerRollup(name: string, fn: RollupUpdater, before?: RollupBefore): void {
-  if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn, before });
+export function registerRollup(
+  name: string,
+  fn: RollupUpdater,
+  before?: RollupBefore,
+  prepare?: RollupPrepare,
+): void {
+  if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn, before, prepare });
 }

@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
-import { type RollupBefore, type RollupUpdater, registerRollup } from './registry.js';
+import type pg from 'pg';
+import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerRollup } from './registry.js';
 
 // The built-in roll-ups, kept in every ingest transaction (ingest.ts imports this module, so they always
 // run). Columns and their definitions: migrations/010_rollups.sql (discount_pct_sum: migrations/044).
@@ -97,18 +98,37 @@ select classification_id, brand_id,
  group by classification_id, brand_id`;
 
 /**
- * Adds what the listings `$3` contribute now, times `$4` (1 or −1), to the rows of (seller `$1`, day
- * `$2`); groups not there yet are inserted.
+ * What the touched listings `$3` of (seller `$1`, day `$2`) contribute before the run's changes, kept in
+ * the temporary table rollup_before (one per connection, emptied at commit) until the run has written.
  */
-const ADD_CONTRIBUTION = `
+const SAVE_BEFORE = `
 with b as (${DAY_BOUNDS}),
 c as (${CONTRIBUTION})
+insert into rollup_before (classification_id, brand_id, ${MEASURES.join(', ')})
+select c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c`;
+
+/**
+ * Adds to the rows of (seller `$1`, day `$2`) what the touched listings `$3` contribute now minus what
+ * they contributed before (rollup_before): one write per group whose figures moved; groups not there
+ * yet are inserted.
+ */
+const ADD_DIFFERENCE = `
+with b as (${DAY_BOUNDS}),
+c as (${CONTRIBUTION}),
+d as (
+  select classification_id, brand_id, ${MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ')}
+    from (select classification_id, brand_id, ${MEASURES.join(', ')} from c
+          union all
+          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before) x
+   group by classification_id, brand_id
+  having ${MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ')}
+)
 insert into rollup_daily_brand as r (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
        effective_price_avg, normal_price_avg)
-select b.day, $1, c.classification_id, c.brand_id, (select currency from sellers where id = $1),
-       ${MEASURES.map((m) => `$4::int * c.${m}`).join(', ')},
-       round(c.effective_price_sum / nullif(c.priced, 0), 2), round(c.normal_price_sum / nullif(c.normal_priced, 0), 2)
-  from c cross join b
+select b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
+       ${MEASURES.map((m) => `d.${m}`).join(', ')},
+       round(d.effective_price_sum / nullif(d.priced, 0), 2), round(d.normal_price_sum / nullif(d.normal_priced, 0), 2)
+  from d cross join b
 on conflict (seller_id, day, classification_id, brand_id) do update set
    ${MEASURES.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')},
    effective_price_avg = round((r.effective_price_sum + excluded.effective_price_sum)
@@ -116,6 +136,13 @@ on conflict (seller_id, day, classification_id, brand_id) do update set
    normal_price_avg = round((r.normal_price_sum + excluded.normal_price_sum)
                             / nullif(r.normal_priced + excluded.normal_priced, 0), 2),
    updated_at = now()`;
+
+/** The temporary table of SAVE_BEFORE, created once per connection (outside any run's transaction). */
+const BEFORE_TABLE = `
+create temp table if not exists rollup_before (
+  classification_id int, brand_id int, ${MEASURES.map((m) => `${m} ${m.endsWith('_sum') ? 'numeric' : 'int'} not null`).join(', ')}
+) on commit delete rows`;
+const beforeReady = new WeakSet<pg.PoolClient>();
 
 /**
  * The seller's first run of day `$2` starts it from the rows of its previous run's day `$3`: their state
@@ -137,12 +164,19 @@ delete from rollup_daily_brand r
 
 // rollup_daily_brand for (seller, day of the run) is maintained by difference, so that a run costs what
 // it changes rather than the size of the catalogue. Before the run's changes: the day's rows are carried
-// forward on the seller's first run of the day, and what the touched listings contribute is taken out;
-// after them: what they contribute now is added, and groups left empty go. rollups-check.ts recomputes
-// the same rows independently from the price history (tests, operations). The statements are prepared
-// (named): planning them would cost more than running them.
+// forward on the seller's first run of the day, and what the touched listings contribute is saved; after
+// them: what they contribute now minus what they contributed is added, and groups left empty go.
+// rollups-check.ts recomputes the same rows independently from the price history (tests, operations).
+// The statements are prepared (named): planning them would cost more than running them.
 
 const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
+
+/** Creates rollup_before on this connection if needed; ingest calls it before the run's transaction. */
+export const dailyRollupPrepare: RollupPrepare = async (client) => {
+  if (beforeReady.has(client)) return;
+  await client.query(BEFORE_TABLE);
+  beforeReady.add(client);
+};
 
 export const dailyRollupBefore: RollupBefore = async (
   client,
@@ -158,23 +192,15 @@ export const dailyRollupBefore: RollupBefore = async (
     });
   }
   if (touched.length) {
-    await client.query({
-      name: 'rollup-daily-add',
-      text: ADD_CONTRIBUTION,
-      values: [sellerId, day, touched, -1],
-    });
+    await client.query({ name: 'rollup-daily-save', text: SAVE_BEFORE, values: [sellerId, day, touched] });
   }
 };
 
 export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, touched }) => {
   if (!touched.length) return;
   const day = santiagoDay(observedAt);
-  await client.query({
-    name: 'rollup-daily-add',
-    text: ADD_CONTRIBUTION,
-    values: [sellerId, day, touched, 1],
-  });
+  await client.query({ name: 'rollup-daily-add', text: ADD_DIFFERENCE, values: [sellerId, day, touched] });
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
-registerRollup('daily', dailyListingRollup, dailyRollupBefore);
+registerRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);
