@@ -166,6 +166,49 @@ describe('ingestObservations', () => {
     ]);
   });
 
+  it('keeps the last observation of a product id that a batch repeats (new and known listings)', async () => {
+    await insertSeller(db.pool, { id: 13, name: 'Repite' });
+    const first = await observe(db.pool, 13, '2026-11-01T12:00:00Z', [
+      { productId: 'N', name: 'Nuevo', normalPrice: 100 },
+      { productId: 'N', name: 'Nuevo', normalPrice: 90 },
+      { productId: 'K', name: 'Conocido', normalPrice: 50 },
+    ]);
+    expect(first).toMatchObject({ observations: 2, newListings: 2 });
+    // K is known to this process now: repeated, its last observation wins too
+    const second = await observe(db.pool, 13, '2026-11-02T12:00:00Z', [
+      { productId: 'K', name: 'Conocido', normalPrice: 45 },
+      { productId: 'N', name: 'Nuevo', normalPrice: 90 },
+      { productId: 'K', name: 'Conocido', normalPrice: 40 },
+    ]);
+    expect(second).toMatchObject({ observations: 2, changes: 1, unpublished: 0 });
+    const { rows } = await db.pool.query(
+      `select p.product_id, lc.normal_price from products p join listing_current lc on lc.product_id = p.id
+        where p.seller_id = 13 order by 1`,
+    );
+    expect(rows).toEqual([
+      { product_id: 'K', normal_price: 40 },
+      { product_id: 'N', normal_price: 90 },
+    ]);
+  });
+
+  it('a second run at the same instant rewrites the interval that run opened', async () => {
+    await insertSeller(db.pool, { id: 14, name: 'Mismo instante' });
+    const at = (d: string, price: number) =>
+      observe(db.pool, 14, d, [{ productId: 'S', name: 'Igual', normalPrice: price }]);
+    await at('2026-11-01T12:00:00Z', 100);
+    await at('2026-11-02T12:00:00Z', 90);
+    expect(await at('2026-11-02T12:00:00Z', 80)).toMatchObject({ changes: 1 });
+    const { rows } = await db.pool.query(
+      `select to_char(valid_from at time zone 'UTC', 'DD') f, to_char(valid_to at time zone 'UTC', 'DD') t,
+              normal_price from price_intervals pi join products p on p.id = pi.product_id
+        where p.seller_id = 14 order by valid_from`,
+    );
+    expect(rows).toEqual([
+      { f: '01', t: '02', normal_price: 100 },
+      { f: '02', t: null, normal_price: 80 },
+    ]);
+  });
+
   it('deletes the price history and end-of-day states of a deleted listing', async () => {
     await insertSeller(db.pool, { id: 12, name: 'Borrable' });
     await observe(db.pool, 12, '2026-11-01T12:00:00Z', [{ productId: 'D', name: 'Se va', normalPrice: 10 }]);

@@ -305,11 +305,18 @@ async function resolveCategory(
  * unchanged, i.e. no other run (of any process) came in between; then a run needs no database read to
  * find what changed, what is new or what disappeared. A full run without it reads it (one query).
  */
+interface ListingEntry {
+  pid: number;
+  ph: number | null;
+  dh: number | null;
+  pub: boolean;
+  seen?: number; // runStamp of the last run that observed it (this process)
+}
 interface SellerState {
   seq: number;
   epoch: number;
   /** Every listing of the seller, published or not (pub), with the hashes stored with it. */
-  listings: Map<string, { pid: number; ph: number | null; dh: number | null; pub: boolean }>;
+  listings: Map<string, ListingEntry>;
 }
 let sellerStates = new WeakMap<pg.Pool, Map<number, SellerState>>();
 
@@ -427,12 +434,21 @@ export async function ingestObservations(
   }
 }
 
+/** An observation that differs from what is stored (new, changed, re-described or re-published). */
 interface Candidate {
-  i: number; // index into the batch
-  pid: number | null;
+  o: Observation;
+  pid: number | null; // as stored before the run (null: new listing)
+  id: number | null; // after the run (a new listing's id once inserted)
   published: boolean;
   descr_changed: boolean;
+  type: string;
+  currency: string;
+  ph: number;
+  dh: number;
 }
+
+/** Marks the state's listings observed by the current run (see applyBatch). */
+let runStamp = 0;
 
 type ListingMap = SellerState['listings'];
 
@@ -443,7 +459,7 @@ async function applyBatch(
   run: IngestRun,
   observations: Observation[],
 ): Promise<{ result: IngestResult; next: (() => SellerState) | null }> {
-  observations.forEach(validate);
+  for (let i = 0; i < observations.length; i++) validate(observations[i], i);
   const t = run.observedAt;
   const partial = run.mode === 'partial';
   // The seller's row lock serialises runs of one seller (runs of different sellers proceed in parallel);
@@ -474,19 +490,6 @@ async function applyBatch(
     );
   }
 
-  // Last observation of a product id wins within one batch.
-  const byId = new Map<string, Observation>();
-  for (const o of observations) byId.set(o.productId, o);
-  const all = [...byId.values()];
-  const n = all.length;
-  const types = all.map(derivePriceType);
-  const currencies = all.map((o) => {
-    const c = o.currency ?? sellerCurrency;
-    return c === sellerCurrency ? c : c.toUpperCase(); // the seller's own is stored upper-case
-  });
-  const ph = all.map((o, i) => priceHash(o, currencies[i], types[i]));
-  const dh = all.map(descrHashOf);
-  const allIds = all.map((o) => o.productId);
   let state = known && known.seq === seq && known.epoch === epoch ? known : null;
   if (!state && !partial) {
     // A full run without a current state reads the seller's listings once (all of them: a listing the
@@ -508,21 +511,70 @@ async function applyBatch(
     state = { seq, epoch, listings };
   }
 
-  // 0. What is stored for each observed listing: from the seller's state (a listing it does not hold is
-  // new); a partial run without one reads the observed listings from the database.
-  const pid: (number | null)[] = new Array(n).fill(null);
-  const published: boolean[] = new Array(n).fill(false);
-  const storedPh: (number | null)[] = new Array(n).fill(null);
-  const storedDh: (number | null)[] = new Array(n).fill(null);
-  const lookup: number[] = [];
+  // The last observation of a product id wins within one batch. Duplicates are rare: the listings the
+  // state holds are stamped as observed by this run (no set of the batch's ids is built), and only when
+  // an id shows up twice is the batch de-duplicated first.
+  let batch = observations;
+  let stamp = ++runStamp;
+  let unknownIds = new Set<string>();
+  const entries: (ListingEntry | undefined)[] = new Array(observations.length);
+  const duplicated = () => {
+    for (let i = 0; i < batch.length; i++) {
+      const id = batch[i].productId;
+      const e = state?.listings.get(id);
+      entries[i] = e;
+      if (e) {
+        if (e.seen === stamp) return true;
+        e.seen = stamp;
+      } else if (unknownIds.has(id)) return true;
+      else unknownIds.add(id);
+    }
+    return false;
+  };
+  if (duplicated()) {
+    const byId = new Map<string, Observation>();
+    for (const o of observations) byId.set(o.productId, o);
+    batch = [...byId.values()];
+    stamp = ++runStamp;
+    unknownIds = new Set();
+    duplicated();
+  }
+  const n = batch.length;
+
+  // 0. Every observation's hashes, compared with what is stored: from the seller's state (a listing it
+  // does not hold is new); a partial run without a state reads the observed listings from the database.
+  const cand: Candidate[] = [];
+  const lookup: Candidate[] = [];
+  const lookupIds: string[] = [];
   for (let i = 0; i < n; i++) {
-    const e = state?.listings.get(allIds[i]);
+    const o = batch[i];
+    const type = derivePriceType(o);
+    const c0 = o.currency ?? sellerCurrency;
+    const currency = c0 === sellerCurrency ? c0 : c0.toUpperCase(); // the seller's own is stored upper-case
+    const ph = priceHash(o, currency, type);
+    const dh = descrHashOf(o);
+    const e = entries[i];
     if (e) {
-      pid[i] = e.pid;
-      published[i] = e.pub;
-      storedPh[i] = e.ph;
-      storedDh[i] = e.dh;
-    } else if (!state) lookup.push(i);
+      if (e.pub && e.ph === ph && e.dh === dh) continue;
+      cand.push({
+        o,
+        pid: e.pid,
+        id: e.pid,
+        published: e.pub,
+        descr_changed: e.dh !== dh,
+        type,
+        currency,
+        ph,
+        dh,
+      });
+    } else {
+      const c = { o, pid: null, id: null, published: false, descr_changed: true, type, currency, ph, dh };
+      if (state) cand.push(c);
+      else {
+        lookup.push(c);
+        lookupIds.push(o.productId);
+      }
+    }
   }
   if (lookup.length) {
     const { rows } = await client.query<{
@@ -536,27 +588,26 @@ async function applyBatch(
          from unnest($2::text[]) with ordinality as o(product_id, i)
          join products p on p.seller_id = $1 and p.product_id = o.product_id
          left join listing_current lc on lc.product_id = p.id`,
-      values: [run.sellerId, lookup.map((i) => allIds[i])],
+      values: [run.sellerId, lookupIds],
     });
-    for (const r of rows) {
-      const i = lookup[r.i - 1];
-      pid[i] = r.id;
-      published[i] = r.published;
-      storedPh[i] = r.ph;
-      storedDh[i] = r.dh;
-    }
-  }
-  const cand: Candidate[] = [];
-  for (let i = 0; i < n; i++) {
-    if (pid[i] === null || !published[i] || storedPh[i] !== ph[i] || storedDh[i] !== dh[i]) {
-      cand.push({ i, pid: pid[i], published: published[i], descr_changed: storedDh[i] !== dh[i] });
+    const stored = new Map(rows.map((r) => [r.i - 1, r]));
+    for (let k = 0; k < lookup.length; k++) {
+      const c = lookup[k];
+      const r = stored.get(k);
+      if (r) {
+        if (r.published && r.ph === c.ph && r.dh === c.dh) continue;
+        c.pid = c.id = r.id;
+        c.published = r.published;
+        c.descr_changed = r.dh !== c.dh;
+      }
+      cand.push(c);
     }
   }
 
   // Currencies other than the seller's must exist (price_intervals has no foreign key to check them:
   // migrations/045). Only candidates matter: any other observation repeats its stored state.
   const foreign = new Set<string>();
-  for (const c of cand) if (currencies[c.i] !== sellerCurrency) foreign.add(currencies[c.i]);
+  for (const c of cand) if (c.currency !== sellerCurrency) foreign.add(c.currency);
   if (foreign.size) {
     const { rows } = await client.query<{ acronym: string }>(
       'select acronym from currencies where acronym = any($1::text[])',
@@ -570,14 +621,14 @@ async function applyBatch(
   if (partial && n) {
     await client.query(
       'update products set last_seen = $2 where seller_id = $1 and product_id = any($3::text[]) and last_seen < $2',
-      [run.sellerId, t, allIds],
+      [run.sellerId, t, batch.map((o) => o.productId)],
     );
   }
 
   // Full run: the published listings the seller no longer shows (unpublished in step 5).
   const missing: number[] = [];
   if (!partial && state) {
-    for (const [productId, e] of state.listings) if (e.pub && !byId.has(productId)) missing.push(e.pid);
+    for (const e of state.listings.values()) if (e.pub && e.seen !== stamp) missing.push(e.pid);
   }
 
   // Roll-ups that maintain aggregates by difference see the touched listings before anything is written.
@@ -596,8 +647,7 @@ async function applyBatch(
   let changes = 0;
   let newListings = 0;
   if (cand.length) {
-    const obs = cand.map((c) => all[c.i]);
-    const idx = cand.map((c) => c.i);
+    const obs = cand.map((c) => c.o);
     // Only new, re-published or re-described listings need their brand and seller category resolved.
     const described = cand.map((c) => c.pid === null || c.descr_changed || !c.published);
     const anyDescribed = described.some(Boolean);
@@ -646,15 +696,15 @@ async function applyBatch(
         col((o) => o.exclusivePrice ?? null),
         col((o) => o.byquantityPrice ?? null),
         col((o) => o.byquantityQty ?? null),
-        idx.map((i) => types[i]),
+        cand.map((c) => c.type),
         col((o) => o.stockOut ?? false),
-        idx.map((i) => currencies[i]),
+        cand.map((c) => c.currency),
         col((o) => effectivePrice(o)),
         cand.map((c) => c.pid),
         cand.map((c) => c.pid === null || c.published),
         cand.map((c) => c.descr_changed),
-        idx.map((i) => ph[i]),
-        idx.map((i) => dh[i]),
+        cand.map((c) => c.ph),
+        cand.map((c) => c.dh),
       ],
     });
     // No ANALYZE: the planner sizes the temp table from its pages, which is close enough here, and
@@ -677,8 +727,8 @@ async function applyBatch(
         values: [run.sellerId, t],
       });
       newListings = rows.length;
-      const at = new Map(cand.map((c) => [allIds[c.i], c.i]));
-      for (const r of rows) pid[at.get(r.product_id)!] = r.id;
+      const at = new Map(cand.map((c) => [c.o.productId, c]));
+      for (const r of rows) at.get(r.product_id)!.id = r.id;
     }
     if (cand.some((c) => c.pid !== null && (c.descr_changed || !c.published))) {
       await client.query({
@@ -698,8 +748,8 @@ async function applyBatch(
     const matchPids: number[] = [];
     const matchEans: string[] = [];
     for (const c of cand) {
-      const ean = all[c.i].ean;
-      const id = pid[c.i];
+      const ean = c.o.ean;
+      const id = c.id;
       if (ean && id !== null && (c.pid === null || c.descr_changed)) {
         matchPids.push(id);
         matchEans.push(ean);
@@ -743,17 +793,23 @@ async function applyBatch(
           where pi.product_id = c.pid and pi.valid_from = c.open_from and pi.valid_to is null and pi.valid_from < $1
          returning 1
        ),
+       -- a new interval from $1, or, when the open one already starts at $1 (a second run at the same
+       -- instant), that one rewritten (a plain insert: no speculative insertion for the common case)
        opened as (
          insert into price_intervals (product_id, valid_from, normal_price, sale_price, exclusive_price,
                                       byquantity_price, byquantity_qty, price_type, stock_out, currency)
          select pid, $1, normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
                 stock_out, currency
-           from changed
-         on conflict (product_id, valid_from) do update set
-            normal_price = excluded.normal_price, sale_price = excluded.sale_price,
-            exclusive_price = excluded.exclusive_price, byquantity_price = excluded.byquantity_price,
-            byquantity_qty = excluded.byquantity_qty, price_type = excluded.price_type,
-            stock_out = excluded.stock_out, currency = excluded.currency, valid_to = null
+           from changed where open_from is distinct from $1
+         returning 1
+       ),
+       reopened as (
+         update price_intervals pi set
+            normal_price = c.normal_price, sale_price = c.sale_price, exclusive_price = c.exclusive_price,
+            byquantity_price = c.byquantity_price, byquantity_qty = c.byquantity_qty, price_type = c.price_type,
+            stock_out = c.stock_out, currency = c.currency, valid_to = null
+           from changed c
+          where c.open_from = $1 and pi.product_id = c.pid and pi.valid_from = $1
          returning 1
        ),
        snapshot as (
@@ -781,7 +837,8 @@ async function applyBatch(
          returning 1
        )
        select (select count(*) from changed)::int as n,
-              (select count(*) from closed) + (select count(*) from opened) + (select count(*) from snapshot) as w`,
+              (select count(*) from closed) + (select count(*) from opened) + (select count(*) from reopened)
+              + (select count(*) from snapshot) as w`,
       values: [t, run.sellerId],
     });
     changes = changedRows[0].n;
@@ -833,7 +890,7 @@ async function applyBatch(
   const runId = runRows[0].id;
 
   // 6. Roll-ups, same transaction.
-  const touched = [...cand.map((c) => pid[c.i]!), ...missing];
+  const touched = [...cand.map((c) => c.id!), ...missing];
   for (const r of rollupUpdaters) {
     await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched });
   }
@@ -849,8 +906,7 @@ async function applyBatch(
           const e = listings.get(id);
           if (e) e.pub = false;
         }
-        for (const c of cand)
-          listings.set(allIds[c.i], { pid: pid[c.i]!, ph: ph[c.i], dh: dh[c.i], pub: true });
+        for (const c of cand) listings.set(c.o.productId, { pid: c.id!, ph: c.ph, dh: c.dh, pub: true });
         return { seq: seq + 1, epoch, listings };
       };
   return { result: { runId, observations: n, changes, newListings, unpublished }, next };

@@ -10,7 +10,7 @@ import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerRoll
  * the caller and passed as a value: the planner then uses it in index conditions even when the table's
  * statistics are stale (while a market is being loaded they say a seller has no rows).
  */
-const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone 'America/Santiago') as d0,
+export const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone 'America/Santiago') as d0,
          (($2::date + 1)::timestamp at time zone 'America/Santiago') as d1`;
 
 /** The measures of rollup_daily_brand that are sums over listings (all but currency and averages). */
@@ -42,7 +42,7 @@ const EVENTS = new Set<string>(['new_listings', 'unpublished', 'went_out_of_stoc
  * up only for listings whose state changed since the day started (listing_current.since ≥ d0).
  * Rollup_daily_brand for (seller, day) is this sum over all of the seller's listings.
  */
-const CONTRIBUTION = `
+export const CONTRIBUTION = `
 with b as (${DAY_BOUNDS}),
 l as (
   select p.id, p.classification_id as p_class, p.brand_id as p_brand,
