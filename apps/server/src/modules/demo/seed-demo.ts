@@ -177,19 +177,28 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
     `${totals.runs} ejecuciones, ${totals.observations} observaciones, ${totals.changes} cambios de precio/stock`,
   );
 
-  // 3. Title matching of listings without EAN.
-  const matches = await suggestTitleMatches(pool);
-  phase('emparejamiento por título', `${matches.suggested} sugerencias (${matches.method})`);
-
-  // 4. Image verification: reference images of the own brands, checks on a few comparison dates.
-  const imageChecks = await seedImages(pool, lastAbs, abs0);
-  phase('imágenes', `${imageChecks} verificaciones`);
-
-  // 5. The two demo accounts.
-  await seedAccounts(pool, sellers, cat);
-  await pool.query('analyze');
+  // 3–5. Title matching of listings without EAN (one long statement) runs on its own connection while
+  // the planner statistics of the loaded tables are gathered and the image verification data and the
+  // two demo accounts are written on another: each is a single process, and the machine has more than
+  // one core. Then the statistics of the tables written meanwhile.
+  const [matches, imageChecks] = await Promise.all([
+    suggestTitleMatches(pool),
+    (async () => {
+      await pool.query('analyze');
+      // Image verification: reference images of the own brands, checks on a few comparison dates.
+      const n = await seedImages(pool, lastAbs, abs0);
+      await seedAccounts(pool, sellers, cat);
+      return n;
+    })(),
+  ]);
+  await pool.query(
+    'analyze match_groups, match_members, listing_current, reference_images, image_checks, users, licenses',
+  );
   clearIngestCaches(); // the listing states of a large market are not worth keeping in a server process
-  phase('cuentas');
+  phase(
+    'emparejamiento por título, imágenes y cuentas',
+    `${matches.suggested} sugerencias (${matches.method}), ${imageChecks} verificaciones de imagen`,
+  );
   seconds.total = (Date.now() - t0) / 1000;
   log(`total: ${seconds.total.toFixed(1)} s`);
   return {

@@ -10,7 +10,7 @@ import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerRoll
  * the caller and passed as a value: the planner then uses it in index conditions even when the table's
  * statistics are stale (while a market is being loaded they say a seller has no rows).
  */
-export const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone 'America/Santiago') as d0,
+const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone 'America/Santiago') as d0,
          (($2::date + 1)::timestamp at time zone 'America/Santiago') as d1`;
 
 /** The measures of rollup_daily_brand that are sums over listings (all but currency and averages). */
@@ -42,7 +42,7 @@ const EVENTS = new Set<string>(['new_listings', 'unpublished', 'went_out_of_stoc
  * up only for listings whose state changed since the day started (listing_current.since ≥ d0).
  * Rollup_daily_brand for (seller, day) is this sum over all of the seller's listings.
  */
-export const CONTRIBUTION = `
+const CONTRIBUTION = `
 with b as (${DAY_BOUNDS}),
 l as (
   select p.id, p.classification_id as p_class, p.brand_id as p_brand,
@@ -145,17 +145,31 @@ create temp table if not exists rollup_before (
 const beforeReady = new WeakSet<pg.PoolClient>();
 
 /**
- * The seller's first run of day `$2` starts it from the rows of its previous run's day `$3`: their state
- * measures (nothing has changed since that run) and no events yet.
+ * The seller's first run of day `$2` writes the day's rows at once: the rows of its previous run's day
+ * `$4` (their state measures — nothing changed since that run — and no events yet) plus what the
+ * touched listings `$3` contribute now minus what they contributed before (rollup_before); groups with
+ * no published listing and no event are left out. One insert per group, no update.
  */
-const CARRY_FORWARD = `
+const FIRST_OF_DAY = `
+with b as (${DAY_BOUNDS}),
+c as (${CONTRIBUTION}),
+d as (
+  select classification_id, brand_id, ${MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ')}
+    from (select r.classification_id, r.brand_id, ${MEASURES.map((m) => (EVENTS.has(m) ? `0 as ${m}` : `r.${m}`)).join(', ')}
+            from rollup_daily_brand r where r.seller_id = $1 and r.day = $4::date and r.published > 0
+          union all
+          select classification_id, brand_id, ${MEASURES.join(', ')} from c
+          union all
+          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before) x
+   group by classification_id, brand_id
+)
 insert into rollup_daily_brand (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
        effective_price_avg, normal_price_avg)
-select $2::date, $1, r.classification_id, r.brand_id, r.currency,
-       ${MEASURES.map((m) => (EVENTS.has(m) ? '0' : `r.${m}`)).join(', ')},
-       r.effective_price_avg, r.normal_price_avg
-  from rollup_daily_brand r
- where r.seller_id = $1 and r.day = $3::date and r.published > 0`;
+select b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
+       ${MEASURES.map((m) => `d.${m}`).join(', ')},
+       round(d.effective_price_sum / nullif(d.priced, 0), 2), round(d.normal_price_sum / nullif(d.normal_priced, 0), 2)
+  from d cross join b
+ where d.published <> 0 or d.new_listings <> 0 or d.unpublished <> 0`;
 
 /** Groups of (seller `$1`, day `$2`) left with no published listing and no event. */
 const DROP_EMPTY = `
@@ -163,11 +177,12 @@ delete from rollup_daily_brand r
  where r.seller_id = $1 and r.day = $2::date and r.published = 0 and r.new_listings = 0 and r.unpublished = 0`;
 
 // rollup_daily_brand for (seller, day of the run) is maintained by difference, so that a run costs what
-// it changes rather than the size of the catalogue. Before the run's changes: the day's rows are carried
-// forward on the seller's first run of the day, and what the touched listings contribute is saved; after
-// them: what they contribute now minus what they contributed is added, and groups left empty go.
-// rollups-check.ts recomputes the same rows independently from the price history (tests, operations).
-// The statements are prepared (named): planning them would cost more than running them.
+// it changes rather than the size of the catalogue. Before the run's changes, what the touched listings
+// contribute is saved; after them, the seller's first run of a day writes the day's rows from its
+// previous run's day plus the difference (FIRST_OF_DAY), and a later run of the same day adds the
+// difference to them and drops the groups left empty. rollups-check.ts recomputes the same rows
+// independently from the price history (tests, operations). The statements are prepared (named):
+// planning them would cost more than running them.
 
 const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 
@@ -178,27 +193,30 @@ export const dailyRollupPrepare: RollupPrepare = async (client) => {
   beforeReady.add(client);
 };
 
-export const dailyRollupBefore: RollupBefore = async (
+export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, touched }) => {
+  if (!touched.length) return;
+  await client.query({
+    name: 'rollup-daily-save',
+    text: SAVE_BEFORE,
+    values: [sellerId, santiagoDay(observedAt), touched],
+  });
+};
+
+export const dailyListingRollup: RollupUpdater = async (
   client,
   { sellerId, observedAt, previousAt, touched },
 ) => {
   const day = santiagoDay(observedAt);
   const previousDay = previousAt ? santiagoDay(previousAt) : null;
-  if (previousDay && previousDay < day) {
+  if (!previousDay || previousDay < day) {
     await client.query({
-      name: 'rollup-daily-carry',
-      text: CARRY_FORWARD,
-      values: [sellerId, day, previousDay],
+      name: 'rollup-daily-first',
+      text: FIRST_OF_DAY,
+      values: [sellerId, day, touched, previousDay],
     });
+    return;
   }
-  if (touched.length) {
-    await client.query({ name: 'rollup-daily-save', text: SAVE_BEFORE, values: [sellerId, day, touched] });
-  }
-};
-
-export const dailyListingRollup: RollupUpdater = async (client, { sellerId, observedAt, touched }) => {
   if (!touched.length) return;
-  const day = santiagoDay(observedAt);
   await client.query({ name: 'rollup-daily-add', text: ADD_DIFFERENCE, values: [sellerId, day, touched] });
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
