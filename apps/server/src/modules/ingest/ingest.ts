@@ -668,6 +668,9 @@ async function applyBatch(
       );
     }
     const col = <T>(f: (o: Observation, i: number) => T) => obs.map(f);
+    // Descriptive fields are read only for the listings whose description is written (the others are
+    // sent as nulls: nothing to serialise).
+    const dcol = <T>(f: (o: Observation) => T) => obs.map((o, i) => (described[i] ? f(o) : null));
     await client.query({
       name: 'ingest-obs',
       text: `insert into obs (product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id,
@@ -683,14 +686,14 @@ async function applyBatch(
               effective_price, pid, was_published, descr_changed, ph, dh)`,
       values: [
         col((o) => o.productId),
-        col((o) => o.sku ?? null),
-        col((o) => o.ean ?? null),
-        col((o) => o.name ?? null),
+        dcol((o) => o.sku ?? null),
+        dcol((o) => o.ean ?? null),
+        dcol((o) => o.name ?? null),
         col((o) => (o.brand ? (brandIds.get(o.brand.trim()) ?? null) : null)),
-        col((o) => o.url ?? null),
-        col((o) => o.imageUrl ?? null),
+        dcol((o) => o.url ?? null),
+        dcol((o) => o.imageUrl ?? null),
         categoryIds,
-        col((o) => o.classificationId ?? null),
+        dcol((o) => o.classificationId ?? null),
         col((o) => o.normalPrice ?? null),
         col((o) => o.salePrice ?? null),
         col((o) => o.exclusivePrice ?? null),
