@@ -112,6 +112,26 @@ describe('daily roll-up (rollup_daily_brand / rollup_daily)', () => {
 // runs, listings appearing, disappearing and coming back, moving between brands and classifications,
 // changing currency, stock and promotion type; and runs after the process forgot the seller's state.
 describe('daily roll-up maintained by difference', () => {
+  it('a listing unpublished and back the same day, now out of stock, went out of stock that day', async () => {
+    await insertSeller(db.pool, { id: 8, name: 'Vuelve sin stock' });
+    const x = (stockOut: boolean) => [
+      { productId: 'X', brand: 'Colun', classificationId: leaf, normalPrice: 700, stockOut },
+    ];
+    await observe(db.pool, 8, '2026-11-04T12:00:00Z', x(false)); // in stock since the day before
+    await observe(db.pool, 8, '2026-11-05T12:00:00Z', []); // 09:00: gone
+    await observe(db.pool, 8, '2026-11-05T15:00:00Z', x(true)); // 12:00: back, out of stock
+    const { rows } = await db.pool.query(
+      `select published, in_stock, new_listings, unpublished, went_out_of_stock, back_in_stock
+         from rollup_daily where seller_id = 8 and day = '2026-11-05'`,
+    );
+    // at the day's start X was in stock (its interval ran until 09:00); at the day's end it is published
+    // and out of stock
+    expect(rows).toEqual([
+      { published: 1, in_stock: 0, new_listings: 0, unpublished: 0, went_out_of_stock: 1, back_in_stock: 0 },
+    ]);
+    expect(await checkDailyRollups(db.pool, 8, '2026-11-05')).toEqual([]);
+  });
+
   it('equals the recomputation of its day after every run of a random history', async () => {
     await insertSeller(db.pool, { id: 7, name: 'Aleatorio' });
     const leaves = [leaf, await insertClassification(db.pool, 'Quesos'), null];

@@ -38,12 +38,14 @@ const EVENTS = new Set<string>(['new_listings', 'unpublished', 'went_out_of_stoc
  * What the listings `$3` of seller `$1` add to rollup_daily_brand on day `$2`, by (classification,
  * brand), as they are stored now: a published listing counts in the state measures of its snapshot's
  * group; a listing first seen that day, or unpublished that day and still unpublished, counts as an event
- * in its product's group. "Before the day" (stock events) is the interval covering the day's start, looked
- * up only for listings whose state changed since the day started (listing_current.since ≥ d0).
+ * in its product's group. "Before the day" (stock events) is the interval covering the day's start, needed
+ * only for listings whose state changed since the day started (listing_current.since ≥ d0): taken from
+ * rollup_day_start when the run saved it there before its changes, else looked up in price_intervals.
  * Rollup_daily_brand for (seller, day) is this sum over all of the seller's listings.
+ * In three parts (the CTEs `l` and `flags`, then the grouping) so that SAVE_BEFORE can also keep the
+ * listings' day-start stock from `l`. `b` (DAY_BOUNDS) must be in scope.
  */
-const CONTRIBUTION = `
-with b as (${DAY_BOUNDS}),
+const LISTINGS = `
 l as (
   select p.id, p.classification_id as p_class, p.brand_id as p_brand,
          (p.first_seen >= b.d0 and p.first_seen < b.d1) as is_new,
@@ -53,10 +55,17 @@ l as (
          case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
                             when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
          case when lc.published and lc.since >= b.d0 then
-           (select pi.stock_out from price_intervals pi
-             where pi.product_id = p.id and pi.valid_from < b.d0 and (pi.valid_to is null or pi.valid_to >= b.d0)
-             order by pi.valid_from desc limit 1)
-         end as prev_stock_out
+           case when ds.known then ds.stock_out
+                else (select pi.stock_out from price_intervals pi
+                       where pi.product_id = p.id and pi.valid_from < b.d0 and (pi.valid_to is null or pi.valid_to >= b.d0)
+                       order by pi.valid_from desc limit 1) end
+         end as prev_stock_out,
+         -- unchanged since before the day started: its stock then is its stock now, if an interval
+         -- covered the day's start at all (published, or unpublished during the day)
+         case when lc.since < b.d0 then
+           case when lc.published or p.unpublished_at >= b.d0 then lc.stock_out end
+         end as day_start_stock,
+         lc.since < b.d0 as unchanged_today
     from b
     join sellers s on s.id = $1
     cross join unnest($3::bigint[]) as t(id)
@@ -65,7 +74,11 @@ l as (
     -- all would cost the catalogue's size on every run)
     join lateral (select * from products p where p.id = t.id and p.seller_id = s.id offset 0) p on true
     left join lateral (select * from listing_current lc where lc.product_id = t.id offset 0) lc on true
-),
+    left join lateral (select ds.stock_out, true as known from rollup_day_start ds where ds.product_id = t.id
+                       offset 0) ds on true
+)`;
+
+const FLAGS = `
 flags as (
   -- the state of a published listing, in its snapshot's group …
   select classification_id, brand_id, 1 as pub, case when not stock_out then 1 else 0 end as ins,
@@ -85,7 +98,9 @@ flags as (
   select p_class, p_brand, 0, 0, 0, 0, 0, null, null, null,
          case when is_new then 1 else 0 end, case when gone_today then 1 else 0 end, 0, 0
     from l where is_new or gone_today
-)
+)`;
+
+const GROUPED = `
 select classification_id, brand_id,
        sum(pub)::int as published, sum(ins)::int as in_stock, sum(ps + pe + pq)::int as promoted,
        sum(ps)::int as promoted_sale, sum(pe)::int as promoted_exclusive, sum(pq)::int as promoted_byquantity,
@@ -97,13 +112,20 @@ select classification_id, brand_id,
   from flags
  group by classification_id, brand_id`;
 
+const CONTRIBUTION = `with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS} ${GROUPED}`;
+
 /**
  * What the touched listings `$3` of (seller `$1`, day `$2`) contribute before the run's changes, kept in
- * the temporary table rollup_before (one per connection, emptied at commit) until the run has written.
+ * the temporary table rollup_before until the run has written; and, for those unchanged since before the
+ * day started, their stock at the day's start in rollup_day_start (spares the after-phase a look-up in
+ * the price history per changed listing). Both tables: one per connection, emptied at commit.
  */
 const SAVE_BEFORE = `
-with b as (${DAY_BOUNDS}),
-c as (${CONTRIBUTION})
+with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS},
+start as (
+  insert into rollup_day_start (product_id, stock_out) select id, day_start_stock from l where unchanged_today
+),
+c as (${GROUPED})
 insert into rollup_before (classification_id, brand_id, ${MEASURES.join(', ')})
 select c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c`;
 
@@ -137,11 +159,14 @@ on conflict (seller_id, day, classification_id, brand_id) do update set
                             / nullif(r.normal_priced + excluded.normal_priced, 0), 2),
    updated_at = now()`;
 
-/** The temporary table of SAVE_BEFORE, created once per connection (outside any run's transaction). */
+/** The temporary tables of SAVE_BEFORE, created once per connection (outside any run's transaction). */
 const BEFORE_TABLE = `
 create temp table if not exists rollup_before (
   classification_id int, brand_id int, ${MEASURES.map((m) => `${m} ${m.endsWith('_sum') ? 'numeric' : 'int'} not null`).join(', ')}
 ) on commit delete rows`;
+const DAY_START_TABLE = `
+create temp table if not exists rollup_day_start (product_id bigint primary key, stock_out boolean)
+  on commit delete rows`;
 const beforeReady = new WeakSet<pg.PoolClient>();
 
 /**
@@ -190,6 +215,7 @@ const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 export const dailyRollupPrepare: RollupPrepare = async (client) => {
   if (beforeReady.has(client)) return;
   await client.query(BEFORE_TABLE);
+  await client.query(DAY_START_TABLE);
   beforeReady.add(client);
 };
 
