@@ -39,8 +39,9 @@ const EVENTS = new Set<string>(['new_listings', 'unpublished', 'went_out_of_stoc
  * brand), as they are stored now: a published listing counts in the state measures of its snapshot's
  * group; a listing first seen that day, or unpublished that day and still unpublished, counts as an event
  * in its product's group. "Before the day" (stock events) is the interval covering the day's start, needed
- * only for listings whose state changed since the day started (listing_current.since ≥ d0): taken from
- * rollup_day_start when the run saved it there before its changes, else looked up in price_intervals.
+ * only for listings whose state changed since the day started (listing_current.since ≥ d0): given as
+ * `$4`/`$5` (known, stock; aligned with `$3`) when the run read it before its changes, else looked up in
+ * price_intervals.
  * Rollup_daily_brand for (seller, day) is this sum over all of the seller's listings.
  * In three parts (the CTEs `l` and `flags`, then the grouping) so that SAVE_BEFORE can also keep the
  * listings' day-start stock from `l`. `b` (DAY_BOUNDS) must be in scope.
@@ -55,7 +56,7 @@ l as (
          case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
                             when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
          case when lc.published and lc.since >= b.d0 then
-           case when ds.known then ds.stock_out
+           case when t.start_known then t.start_stock
                 else (select pi.stock_out from price_intervals pi
                        where pi.product_id = p.id and pi.valid_from < b.d0 and (pi.valid_to is null or pi.valid_to >= b.d0)
                        order by pi.valid_from desc limit 1) end
@@ -68,14 +69,12 @@ l as (
          lc.since < b.d0 as unchanged_today
     from b
     join sellers s on s.id = $1
-    cross join unnest($3::bigint[]) as t(id)
+    cross join unnest($3::bigint[], $4::boolean[], $5::boolean[]) as t(id, start_known, start_stock)
     -- one primary-key probe per listing, whatever the statistics say (offset 0 keeps the subqueries
     -- apart: while a seller is being loaded they may claim it has no listings, and a plan scanning them
     -- all would cost the catalogue's size on every run)
     join lateral (select * from products p where p.id = t.id and p.seller_id = s.id offset 0) p on true
     left join lateral (select * from listing_current lc where lc.product_id = t.id offset 0) lc on true
-    left join lateral (select ds.stock_out, true as known from rollup_day_start ds where ds.product_id = t.id
-                       offset 0) ds on true
 )`;
 
 const FLAGS = `
@@ -116,18 +115,19 @@ const CONTRIBUTION = `with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS} ${GROUPED
 
 /**
  * What the touched listings `$3` of (seller `$1`, day `$2`) contribute before the run's changes, kept in
- * the temporary table rollup_before until the run has written; and, for those unchanged since before the
- * day started, their stock at the day's start in rollup_day_start (spares the after-phase a look-up in
- * the price history per changed listing). Both tables: one per connection, emptied at commit.
+ * the temporary table rollup_before (one per connection, emptied at commit) until the run has written.
+ * Returns, for those unchanged since before the day started, their stock at the day's start (the
+ * after-phase gets it as values instead of looking it up in the price history per changed listing).
+ * `$4`/`$5` are empty here.
  */
 const SAVE_BEFORE = `
 with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS},
-start as (
-  insert into rollup_day_start (product_id, stock_out) select id, day_start_stock from l where unchanged_today
-),
-c as (${GROUPED})
-insert into rollup_before (classification_id, brand_id, ${MEASURES.join(', ')})
-select c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c`;
+c as (${GROUPED}),
+saved as (
+  insert into rollup_before (classification_id, brand_id, ${MEASURES.join(', ')})
+  select c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c
+)
+select id, day_start_stock from l where unchanged_today`;
 
 /**
  * Adds to the rows of (seller `$1`, day `$2`) what the touched listings `$3` contribute now minus what
@@ -164,14 +164,12 @@ const BEFORE_TABLE = `
 create temp table if not exists rollup_before (
   classification_id int, brand_id int, ${MEASURES.map((m) => `${m} ${m.endsWith('_sum') ? 'numeric' : 'int'} not null`).join(', ')}
 ) on commit delete rows`;
-const DAY_START_TABLE = `
-create temp table if not exists rollup_day_start (product_id bigint primary key, stock_out boolean)
-  on commit delete rows`;
+
 const beforeReady = new WeakSet<pg.PoolClient>();
 
 /**
  * The seller's first run of day `$2` writes the day's rows at once: the rows of its previous run's day
- * `$4` (their state measures — nothing changed since that run — and no events yet) plus what the
+ * `$6` (their state measures — nothing changed since that run — and no events yet) plus what the
  * touched listings `$3` contribute now minus what they contributed before (rollup_before); groups with
  * no published listing and no event are left out. One insert per group, no update.
  */
@@ -181,7 +179,7 @@ c as (${CONTRIBUTION}),
 d as (
   select classification_id, brand_id, ${MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ')}
     from (select r.classification_id, r.brand_id, ${MEASURES.map((m) => (EVENTS.has(m) ? `0 as ${m}` : `r.${m}`)).join(', ')}
-            from rollup_daily_brand r where r.seller_id = $1 and r.day = $4::date and r.published > 0
+            from rollup_daily_brand r where r.seller_id = $1 and r.day = $6::date and r.published > 0
           union all
           select classification_id, brand_id, ${MEASURES.join(', ')} from c
           union all
@@ -215,17 +213,29 @@ const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 export const dailyRollupPrepare: RollupPrepare = async (client) => {
   if (beforeReady.has(client)) return;
   await client.query(BEFORE_TABLE);
-  await client.query(DAY_START_TABLE);
   beforeReady.add(client);
 };
 
+/**
+ * Day-start stock of the listings a run touches that had not changed yet that day (SAVE_BEFORE's rows),
+ * from the run's before-phase to its after-phase on the same connection. Set (or cleared) by every run's
+ * before-phase, so that nothing of a failed run is used by the next one.
+ */
+const dayStart = new WeakMap<
+  pg.PoolClient,
+  { sellerId: number; day: string; stock: Map<number, boolean | null> }
+>();
+
 export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, touched }) => {
+  dayStart.delete(client);
   if (!touched.length) return;
-  await client.query({
+  const day = santiagoDay(observedAt);
+  const { rows } = await client.query<{ id: number; day_start_stock: boolean | null }>({
     name: 'rollup-daily-save',
     text: SAVE_BEFORE,
-    values: [sellerId, santiagoDay(observedAt), touched],
+    values: [sellerId, day, touched, [], []],
   });
+  dayStart.set(client, { sellerId, day, stock: new Map(rows.map((r) => [r.id, r.day_start_stock])) });
 };
 
 export const dailyListingRollup: RollupUpdater = async (
@@ -234,16 +244,25 @@ export const dailyListingRollup: RollupUpdater = async (
 ) => {
   const day = santiagoDay(observedAt);
   const previousDay = previousAt ? santiagoDay(previousAt) : null;
+  const saved = dayStart.get(client);
+  dayStart.delete(client);
+  const stock = saved && saved.sellerId === sellerId && saved.day === day ? saved.stock : null;
+  const known = touched.map((id) => stock?.has(id) ?? false);
+  const start = touched.map((id) => stock?.get(id) ?? null);
   if (!previousDay || previousDay < day) {
     await client.query({
       name: 'rollup-daily-first',
       text: FIRST_OF_DAY,
-      values: [sellerId, day, touched, previousDay],
+      values: [sellerId, day, touched, known, start, previousDay],
     });
     return;
   }
   if (!touched.length) return;
-  await client.query({ name: 'rollup-daily-add', text: ADD_DIFFERENCE, values: [sellerId, day, touched] });
+  await client.query({
+    name: 'rollup-daily-add',
+    text: ADD_DIFFERENCE,
+    values: [sellerId, day, touched, known, start],
+  });
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
