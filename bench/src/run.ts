@@ -7,10 +7,27 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../../apps/server/src/db/database.js';
-import { migrate } from '../../apps/server/src/db/migrate.js';
-import { type DemoSize, seedDemoMarket } from '../../apps/server/src/modules/demo/seed-demo.js';
-import '../../apps/server/src/modules/rollups.js'; // every roll-up, as in the server
+
+// The built server's modules (npm run build), as the server process below and `npm start` run them: the
+// seed time is that of the compiled code, not of TypeScript transformed on the fly. (Typed from the
+// sources, so that type-checking needs no build.)
+type DemoSize = import('../../apps/server/src/modules/demo/seed-demo.js').DemoSize;
+const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
+if (!existsSync(new URL(built('main.js')))) {
+  console.error('Falta el servidor compilado: ejecute primero npm run build');
+  process.exit(2);
+}
+const { freePort, startEmbeddedPostgres } = (await import(
+  built('db/database.js')
+)) as typeof import('../../apps/server/src/db/database.js');
+const { migrate } = (await import(
+  built('db/migrate.js')
+)) as typeof import('../../apps/server/src/db/migrate.js');
+const { seedDemoMarket } = (await import(
+  built('modules/demo/seed-demo.js')
+)) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
+await import(built('modules/rollups.js')); // every roll-up, as in the server
+
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
 
 const root = new URL('../../', import.meta.url).pathname;

@@ -26,6 +26,7 @@ $$;
 create trigger products_delete_derived after delete on products
   referencing old table as gone for each statement execute function products_delete_derived();
 
--- rollup_daily_brand rows are updated several times a day (every run adds its difference): room in
--- each page keeps those updates on the page (HOT: no new index entry per update).
-alter table rollup_daily_brand set (fillfactor = 50);
+-- rollup_daily_brand: a seller's first run of a day inserts the day's rows; each later run of that day
+-- updates the groups it touched. Room in each page keeps those updates on the page (HOT: no new index
+-- entry per update), as for price_intervals and listing_current.
+alter table rollup_daily_brand set (fillfactor = 70);
