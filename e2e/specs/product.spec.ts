@@ -72,7 +72,8 @@ test.describe('product list', () => {
     // the first listing's brand (second line of its product cell) and a word of its name
     const [name, brand] = (await rows.first().locator('td').first().innerText())
       .split('\n')
-      .map((t) => t.trim());
+      .map((t) => t.trim())
+      .filter(Boolean); // the picture before the name may render as an empty line
     const plain = (t: string) => t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
     const word = plain(name)
       .split(/\s+/)

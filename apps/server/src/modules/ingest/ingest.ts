@@ -825,6 +825,7 @@ async function applyBatch(
            from changed c
            join products p on p.id = c.pid
            left join match_members mm on mm.product_id = c.pid and mm.status <> 'rejected'
+          where c.is_new or c.descr_changed or not c.was_published
          on conflict (product_id) do update set
             group_id = excluded.group_id, match_status = excluded.match_status,
             brand_id = excluded.brand_id, classification_id = excluded.classification_id,
@@ -838,10 +839,26 @@ async function applyBatch(
                                     then excluded.price_changed_at else lc.price_changed_at end,
             since = excluded.since, obs_hash = excluded.obs_hash, published = true
          returning 1
+       ),
+       -- a listing whose description did not change keeps its brand, classification and match group:
+       -- only its prices (one primary-key update, no look-up of its product and match)
+       prices as (
+         update listing_current lc set
+            normal_price = c.normal_price, sale_price = c.sale_price, exclusive_price = c.exclusive_price,
+            byquantity_price = c.byquantity_price, price_type = c.price_type, stock_out = c.stock_out,
+            currency = c.currency, effective_price = c.effective_price,
+            previous_effective_price = case when lc.effective_price is distinct from c.effective_price
+                                            then lc.effective_price else lc.previous_effective_price end,
+            price_changed_at = case when lc.effective_price is distinct from c.effective_price
+                                    then $1 else lc.price_changed_at end,
+            since = $1, obs_hash = c.ph, published = true
+           from changed c
+          where lc.product_id = c.pid and not (c.is_new or c.descr_changed or not c.was_published)
+         returning 1
        )
        select (select count(*) from changed)::int as n,
               (select count(*) from closed) + (select count(*) from opened) + (select count(*) from reopened)
-              + (select count(*) from snapshot) as w`,
+              + (select count(*) from snapshot) + (select count(*) from prices) as w`,
       values: [t, run.sellerId],
     });
     changes = changedRows[0].n;
