@@ -374,7 +374,7 @@ async function ensureObsTable(client: pg.PoolClient): Promise<void> {
        category_id int, classification_id int, normal_price numeric(14,2), sale_price numeric(14,2),
        exclusive_price numeric(14,2), byquantity_price numeric(14,2), byquantity_qty smallint, price_type text,
        stock_out boolean, currency text, effective_price numeric(14,2), pid bigint, was_published boolean,
-       descr_changed boolean, ph bigint, dh bigint, is_new boolean not null default false
+       descr_changed boolean, ph bigint, dh bigint, described boolean, is_new boolean not null default false
      ) on commit delete rows`,
   );
   obsReady.add(client);
@@ -648,7 +648,8 @@ async function applyBatch(
   let newListings = 0;
   if (cand.length) {
     const obs = cand.map((c) => c.o);
-    // Only new, re-published or re-described listings need their brand and seller category resolved.
+    // Only new, re-published or re-described listings ("described": staged as such, the statements below
+    // write their description) need their brand and seller category resolved.
     const described = cand.map((c) => c.pid === null || c.descr_changed || !c.published);
     const anyDescribed = described.some(Boolean);
     const anyNew = cand.some((c) => c.pid === null);
@@ -675,15 +676,15 @@ async function applyBatch(
       name: 'ingest-obs',
       text: `insert into obs (product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id,
                         normal_price, sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type,
-                        stock_out, currency, effective_price, pid, was_published, descr_changed, ph, dh)
+                        stock_out, currency, effective_price, pid, was_published, descr_changed, ph, dh, described)
        select * from unnest(
           $1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[], $9::int[],
           $10::numeric(14,2)[], $11::numeric(14,2)[], $12::numeric(14,2)[], $13::numeric(14,2)[], $14::smallint[],
           $15::text[], $16::boolean[], $17::text[], $18::numeric(14,2)[], $19::bigint[], $20::boolean[],
-          $21::boolean[], $22::bigint[], $23::bigint[])
+          $21::boolean[], $22::bigint[], $23::bigint[], $24::boolean[])
          as t(product_id, sku, ean, name, brand_id, url, image_url, category_id, classification_id, normal_price,
               sale_price, exclusive_price, byquantity_price, byquantity_qty, price_type, stock_out, currency,
-              effective_price, pid, was_published, descr_changed, ph, dh)`,
+              effective_price, pid, was_published, descr_changed, ph, dh, described)`,
       values: [
         col((o) => o.productId),
         dcol((o) => o.sku ?? null),
@@ -708,6 +709,7 @@ async function applyBatch(
         cand.map((c) => c.descr_changed),
         cand.map((c) => c.ph),
         cand.map((c) => c.dh),
+        described,
       ],
     });
     // No ANALYZE: the planner sizes the temp table from its pages, which is close enough here, and
@@ -733,7 +735,7 @@ async function applyBatch(
       const at = new Map(cand.map((c) => [c.o.productId, c]));
       for (const r of rows) at.get(r.product_id)!.id = r.id;
     }
-    if (cand.some((c) => c.pid !== null && (c.descr_changed || !c.published))) {
+    if (cand.some((c, i) => described[i] && c.pid !== null)) {
       await client.query({
         text: `update products p set
             sku = coalesce(o.sku, p.sku), ean = coalesce(o.ean, p.ean), name = coalesce(o.name, p.name),
@@ -742,7 +744,7 @@ async function applyBatch(
             classification_id = coalesce(o.classification_id, p.classification_id),
             published = true, unpublished_at = null, descr_hash = o.dh
            from obs o
-          where p.id = o.pid and not o.is_new and (o.descr_changed or not o.was_published)`,
+          where p.id = o.pid and not o.is_new and o.described`,
       });
     }
     // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group. Their ids
@@ -825,7 +827,7 @@ async function applyBatch(
            from changed c
            join products p on p.id = c.pid
            left join match_members mm on mm.product_id = c.pid and mm.status <> 'rejected'
-          where c.is_new or c.descr_changed or not c.was_published
+          where c.described
          on conflict (product_id) do update set
             group_id = excluded.group_id, match_status = excluded.match_status,
             brand_id = excluded.brand_id, classification_id = excluded.classification_id,
@@ -853,7 +855,7 @@ async function applyBatch(
                                     then $1 else lc.price_changed_at end,
             since = $1, obs_hash = c.ph, published = true
            from changed c
-          where lc.product_id = c.pid and not (c.is_new or c.descr_changed or not c.was_published)
+          where lc.product_id = c.pid and not c.described
          returning 1
        )
        select (select count(*) from changed)::int as n,
