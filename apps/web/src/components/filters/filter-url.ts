@@ -6,6 +6,7 @@ import {
   isCalendarDate as isCalendarDay,
   type PriceMode,
   type PriceRangeState,
+  parseSkus,
 } from '@vigia/domain';
 import {
   codecOf,
@@ -16,6 +17,7 @@ import {
   PANEL_KEYS,
   type PanelKey,
   type PanelSelection,
+  PRICE_RANGE_KEYS,
   PRICE_TYPE_FLAGS,
 } from './filter-fields.js';
 import { FILTER_TEXT } from './labels.js';
@@ -202,6 +204,25 @@ export function summarizeFilters(f: UrlFilters, currency: string): string[] {
   return out;
 }
 
+/**
+ * What the SKU field says under the pasted text: how many SKUs will be searched and which tokens are not
+ * understood (and so not searched). Undefined for an empty field.
+ */
+export function skuFeedback(text: string): string | undefined {
+  const tokens = text.split(/[\s,]+/u).filter(Boolean);
+  if (tokens.length === 0) return undefined;
+  const understood = parseSkus(text);
+  const bad = [...new Set(tokens.filter((t) => !understood.includes(t)))];
+  const head = understood.length === 1 ? '1 SKU por buscar' : `${understood.length} SKUs por buscar`;
+  if (bad.length === 0) return head;
+  const shown = bad
+    .slice(0, 5)
+    .map((t) => `«${t}»`)
+    .join(', ');
+  const more = bad.length > 5 ? ` y ${bad.length - 5} más` : '';
+  return `${head} · no se ${bad.length === 1 ? 'entiende' : 'entienden'} (solo letras, números y _ @ . / # & + -): ${shown}${more}`;
+}
+
 /** The defaults the panel falls back to, from the user's settings and the screen. */
 export interface SelectionDefaults {
   currency: string;
@@ -288,6 +309,36 @@ export function dateErrors(s: Pick<PanelSelection, 'from_date' | 'to_date'>): Fi
     const v = s[field];
     if (v && !isCalendarDate(v))
       out.push({ field, label: FILTER_LABELS[field], message: `${FILTER_LABELS[field]}: fecha inválida` });
+  }
+  return out;
+}
+
+/** The panel control a validation error belongs to: a panel field, or the price range. */
+export type FilterControl = PanelKey | 'priceRange';
+
+/** The control of an error's field: the competitors for `sellers`, price-type for its flags, … */
+export function controlOf(field: string): FilterControl {
+  if (field === 'sellers') return 'sellersIds';
+  if ((PRICE_RANGE_KEYS as readonly string[]).includes(field)) return 'priceRange';
+  if (field in PRICE_TYPE_FLAGS) return 'price_type';
+  return field as FilterControl;
+}
+
+/** A Spanish sentence for an error (zod's own defaults are English). */
+export function errorText(e: FilterError): string {
+  const english = /^(invalid|too |expected|unrecognized|number must|string must|array must)/i.test(e.message);
+  const message = english ? 'valor no válido' : e.message;
+  return message.startsWith(e.label) ? message : `${e.label}: ${message}`;
+}
+
+/** Errors per control, first message wins. */
+export function errorsByControl(
+  errors: readonly FilterError[] | null | undefined,
+): Partial<Record<FilterControl, string>> {
+  const out: Partial<Record<FilterControl, string>> = {};
+  for (const e of errors ?? []) {
+    const c = controlOf(e.field);
+    out[c] ??= errorText(e);
   }
   return out;
 }

@@ -1,6 +1,5 @@
 import {
   DEFAULT_PRICE_RANGE_LABEL,
-  type FilterError,
   MPI_RANGE_LABELS,
   type PriceMode,
   type PricingTypeOption,
@@ -28,6 +27,8 @@ export const FILTER_TEXT = {
   priceRange: DEFAULT_PRICE_RANGE_LABEL,
   minPrice: 'Precio mínimo',
   maxPrice: 'Precio máximo',
+  typedMin: 'Mínimo',
+  typedMax: 'Máximo',
   fromDate: 'Desde',
   toDate: 'Hasta',
   priceType: 'Tipo de precio',
@@ -56,53 +57,3 @@ export const PRICE_MODE_LABELS: Record<PriceMode, string> = {
 };
 
 export { MPI_RANGE_LABELS };
-
-/** The panel control a validation error belongs to. */
-export type FilterControl =
-  | 'classificationsIds'
-  | 'categories'
-  | 'brands'
-  | 'sellersIds'
-  | 'SKUs'
-  | 'metaSearch'
-  | 'currency'
-  | 'priceRange'
-  | 'from_date'
-  | 'to_date'
-  | 'price_type'
-  | 'mpi_range'
-  | 'priceMode';
-
-const CONTROL_OF_FIELD: Record<string, FilterControl> = {
-  sellers: 'sellersIds',
-  sellersIds: 'sellersIds',
-  minPrice: 'priceRange',
-  maxPrice: 'priceRange',
-  minSetting: 'priceRange',
-  maxSetting: 'priceRange',
-  match: 'price_type',
-  stockOut: 'price_type',
-};
-
-export function controlOf(field: string): FilterControl {
-  return CONTROL_OF_FIELD[field] ?? (field as FilterControl);
-}
-
-/** A Spanish sentence for an error (zod's own defaults are English). */
-export function errorText(e: FilterError): string {
-  const english = /^(invalid|too |expected|unrecognized|number must|string must|array must)/i.test(e.message);
-  const message = english ? 'valor no válido' : e.message;
-  return message.startsWith(e.label) ? message : `${e.label}: ${message}`;
-}
-
-/** Errors per control, first message wins. */
-export function errorsByControl(
-  errors: readonly FilterError[] | null | undefined,
-): Partial<Record<FilterControl, string>> {
-  const out: Partial<Record<FilterControl, string>> = {};
-  for (const e of errors ?? []) {
-    const c = controlOf(e.field);
-    out[c] ??= errorText(e);
-  }
-  return out;
-}
