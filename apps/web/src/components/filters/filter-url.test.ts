@@ -136,8 +136,15 @@ describe('dropUnlicensed', () => {
       ['currency', 'EUR', 'unlicensed'],
     ]);
     expect(droppedNotice(checked.dropped)).toBe(
-      'Se quitaron filtros de la dirección que no se pueden usar: Desde «garbage» (valor no válido), ' +
-        'eCommerce «999» (fuera de tu licencia), Divisa «EUR» (fuera de tu licencia).',
+      'Se quitaron filtros de la dirección que no se pueden usar: Desde «garbage» (valor no válido); ' +
+        'eCommerce «999» (fuera de tu licencia); Divisa «EUR» (fuera de tu licencia).',
+    );
+  });
+  it('groups the values of one field', () => {
+    const read = readUrlFilters(new URLSearchParams('sellersIds=1,7,999&brands=x,y'));
+    expect(droppedNotice(dropUnlicensed(read, allowed).dropped)).toBe(
+      'Se quitaron filtros de la dirección que no se pueden usar: Marcas «x», «y» (valor no válido); ' +
+        'eCommerce «1», «999» (fuera de tu licencia).',
     );
   });
   it('keeps licensed values untouched', () => {

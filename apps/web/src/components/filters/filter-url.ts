@@ -149,10 +149,18 @@ export function dropUnlicensed(f: ReadUrlFilters, allowed: LicenseAllowance): Re
 
 /** The Spanish notice for dropped URL values (shown in the snackbar). */
 export function droppedNotice(dropped: readonly DroppedValue[]): string {
-  const parts = dropped.map(
-    (d) => `${d.label} «${d.value}» (${d.reason === 'invalid' ? 'valor no válido' : 'fuera de tu licencia'})`,
+  // One part per field and reason: 'eCommerce «1», «999» (fuera de tu licencia)'.
+  const groups: { head: string; reason: DroppedValue['reason']; values: string[] }[] = [];
+  for (const d of dropped) {
+    const g = groups.find((x) => x.head === d.label && x.reason === d.reason);
+    if (g) g.values.push(d.value);
+    else groups.push({ head: d.label, reason: d.reason, values: [d.value] });
+  }
+  const parts = groups.map(
+    (g) =>
+      `${g.head} ${g.values.map((v) => `«${v}»`).join(', ')} (${g.reason === 'invalid' ? 'valor no válido' : 'fuera de tu licencia'})`,
   );
-  return `Se quitaron filtros de la dirección que no se pueden usar: ${parts.join(', ')}.`;
+  return `Se quitaron filtros de la dirección que no se pueden usar: ${parts.join('; ')}.`;
 }
 
 /**
