@@ -125,7 +125,12 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   // Dropped values: once the license is known, say which and take them out of the URL.
   const noticed = useRef('');
   useEffect(() => {
-    if (!ready || url.dropped.length === 0 || noticed.current === urlKey) return;
+    if (!ready) return;
+    if (url.dropped.length === 0) {
+      noticed.current = ''; // the same bad link opened again later is reported again
+      return;
+    }
+    if (noticed.current === urlKey) return;
     noticed.current = urlKey;
     notify(droppedNotice(url.dropped), 'warning');
     setParams((current) => writeUrlFilters(current, url), { replace: true });
