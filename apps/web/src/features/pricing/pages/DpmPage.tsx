@@ -39,11 +39,7 @@ export default function DpmPage({ group: groupProp }: { group?: DpmGroupKind }) 
     <Box>
       <PageHeader description={screen.description} />
       <Stack spacing={2}>
-        <FilterPanel
-          search={search}
-          priceRange={priceRange}
-          busy={kpi.isFetching || groups.isFetching}
-        />
+        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || groups.isFetching} />
         {!blocked && (
           <>
             <PricingKpis

@@ -67,11 +67,7 @@ export default function NavigationPage() {
     <Box>
       <PageHeader description={NAVIGATION_TEXT.description} />
       <Stack spacing={2}>
-        <FilterPanel
-          search={search}
-          priceRange={priceRange}
-          busy={kpi.isFetching || items.isFetching}
-        />
+        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || items.isFetching} />
         {!blocked && (
           <>
             <PricingKpis
