@@ -148,7 +148,8 @@ export function PriceRangeField({
   const current: [number, number] = value
     ? [Math.max(min, Math.min(value[0], max)), Math.min(max, Math.max(value[1], min))]
     : [min, max];
-  const active = !!value && (current[0] > min || current[1] < max);
+  // A range from the link while the bounds are unknown counts as active too (so it can be reset).
+  const active = !!value && (!ready || current[0] > min || current[1] < max);
   return (
     <FormControl error={!!error} fullWidth component="fieldset" sx={{ minWidth: 0 }}>
       <Box sx={{ display: 'flex', alignItems: 'baseline', justifyContent: 'space-between' }}>
