@@ -93,6 +93,12 @@ function listCodec<T extends string | number>(
   summary: (items: T[]) => string,
   extra: readonly T[] = [],
 ): FieldCodec<T[]> {
+  /** One item: an extra option as written, else what the schema makes of a list of one. */
+  const readItem = (item: string): T | undefined => {
+    if ((extra as readonly string[]).includes(item)) return item as T;
+    const r = parseField(key, item);
+    return r.ok && Array.isArray(r.data) && r.data.length === 1 ? (r.data[0] as T) : undefined;
+  };
   return {
     label,
     empty: [],
@@ -101,12 +107,7 @@ function listCodec<T extends string | number>(
       const rejected: string[] = [];
       for (const item of raw.split(',').map((s) => s.trim())) {
         if (!item) continue;
-        const parsed = (extra as readonly string[]).includes(item)
-          ? (item as T)
-          : (() => {
-              const r = parseField(key, item);
-              return r.ok && Array.isArray(r.data) && r.data.length === 1 ? (r.data[0] as T) : undefined;
-            })();
+        const parsed = readItem(item);
         if (parsed === undefined) rejected.push(item);
         else if (!value.includes(parsed)) value.push(parsed);
       }
