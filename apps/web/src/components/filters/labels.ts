@@ -1,12 +1,14 @@
 import {
   DEFAULT_PRICE_RANGE_LABEL,
+  FILTER_LABELS,
   MPI_RANGE_LABELS,
   type PriceMode,
   type PricingTypeOption,
   priceTypeLabel,
 } from '@vigia/domain';
 
-// Spanish labels of the filter panel's controls. The accessible names e2e tests use are these.
+// Spanish labels of the filter panel's controls (a Filters field's name is the domain's FILTER_LABELS, the
+// one validation messages use). The accessible names e2e tests use are these.
 
 export const FILTER_TEXT = {
   panelTitle: 'Filtros',
@@ -14,23 +16,23 @@ export const FILTER_TEXT = {
   clear: 'Limpiar',
   showFilters: 'Mostrar filtros',
   hideFilters: 'Ocultar filtros',
-  classifications: 'Clasificaciones',
-  categories: 'Categorías',
-  brands: 'Marcas',
+  classifications: FILTER_LABELS.classificationsIds,
+  categories: FILTER_LABELS.categories,
+  brands: FILTER_LABELS.brands,
   ownBrands: 'Solo marcas propias',
-  sellers: 'eCommerce',
-  skus: 'SKUs',
+  sellers: FILTER_LABELS.sellersIds,
+  skus: FILTER_LABELS.SKUs,
   skusPlaceholder: 'Pega una columna desde tu planilla',
-  metaSearch: 'Búsqueda',
+  metaSearch: FILTER_LABELS.metaSearch,
   metaSearchPlaceholder: 'Nombre, marca, SKU o EAN',
-  currency: 'Divisa',
+  currency: FILTER_LABELS.currency,
   priceRange: DEFAULT_PRICE_RANGE_LABEL,
-  minPrice: 'Precio mínimo',
-  maxPrice: 'Precio máximo',
+  minPrice: FILTER_LABELS.minPrice,
+  maxPrice: FILTER_LABELS.maxPrice,
   typedMin: 'Mínimo',
   typedMax: 'Máximo',
-  fromDate: 'Desde',
-  toDate: 'Hasta',
+  fromDate: FILTER_LABELS.from_date,
+  toDate: FILTER_LABELS.to_date,
   priceType: 'Tipo de precio',
   priceIndex: 'Índice de precio',
   priceMode: 'Modo de precio',
