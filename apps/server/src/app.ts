@@ -4,7 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { APP_VERSION } from '@vigia/domain';
+import { APP_VERSION, systemRoutes } from '@vigia/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -12,9 +12,9 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { registerRoute } from './lib/route.js';
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -63,24 +63,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        response: {
-          200: z.object({
-            status: z.literal('ok'),
-            version: z.string(),
-            database: z.enum(['embedded', 'external']),
-          }),
-        },
-      },
-    },
-    async () => {
-      await deps.db.pool.query('select 1');
-      return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
-    },
-  );
+  registerRoute(app, systemRoutes.health, async () => {
+    await deps.db.pool.query('select 1');
+    return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
+  });
 
   for (const mod of modules) await app.register(mod);
 

@@ -75,6 +75,8 @@ export const userPatchBody = z
     }
   });
 export type UserPatchBody = z.infer<typeof userPatchBody>;
+/** A profile change as the client sends it (every field but the password, which changes alone). */
+export type ProfilePatch = Omit<z.input<typeof userPatchBody>, 'password'>;
 
 /**
  * Answer of PATCH /v1/users/me/: the updated profile. After a password change it also carries

@@ -1,18 +1,6 @@
-import {
-  apiErrorSchema,
-  historicalCompleteBody,
-  historicalCompleteResponse,
-  newDetailBody,
-  newDetailInfoBody,
-  newDetailInfoResponse,
-  newDetailResponse,
-  qmiBody,
-  qmiHistoryBody,
-  qmiHistoryResponse,
-  qmiResponse,
-} from '@vigia/domain';
+import { detailRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolveSellers } from '../../lib/scope.js';
 import { optionalPivot } from './access.js';
 import { historyCsv, historyFileName, historyXlsx, warmXlsx } from './download.js';
@@ -24,8 +12,6 @@ import {
   qmiHistory,
   qmiInfo,
 } from './service.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /**
  * Product detail (seed 001 §2 product/{id}, qmp-detail, qmi-detail; §7 "Dashboard and product detail").
@@ -42,23 +28,9 @@ export default async function detailRoutes(app: FastifyInstance) {
       }, 500).unref();
     });
   }
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
-  const common = { tags: ['detail'], security: [{ jwt: [] }] };
-  const auth = { preHandler: [app.authenticate] };
 
-  r.post(
-    '/v1/new-detail/',
-    {
-      schema: {
-        ...common,
-        summary: 'Detalle de producto (qmp): competidores del grupo de match, ranking y variación',
-        body: newDetailBody,
-        response: { 200: newDetailResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
+  registerRoute(app, defs.match, async (req) => {
       const { license } = principalOf(req);
       const pivot = optionalPivot(req, req.body.pivot_id);
       const currency = resolveCurrency(req, req.body.currency);
@@ -74,18 +46,7 @@ export default async function detailRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/v1/new-detail/info',
-    {
-      schema: {
-        ...common,
-        summary: 'Información de un producto (panel de detalle)',
-        body: newDetailInfoBody,
-        response: { 200: newDetailInfoResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
+  registerRoute(app, defs.info, async (req) => {
       const { license } = principalOf(req);
       optionalPivot(req, req.body.pivot_id);
       const currency = resolveCurrency(req, req.body.currency);
@@ -95,18 +56,7 @@ export default async function detailRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/v1/historical/complete/',
-    {
-      schema: {
-        ...common,
-        summary: 'Histórico de precios y posición por eCommerce (puntos diarios, America/Santiago)',
-        body: historicalCompleteBody,
-        response: { 200: historicalCompleteResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
+  registerRoute(app, defs.history, async (req) => {
       const { license } = principalOf(req);
       const b = req.body;
       const pivot = optionalPivot(req);
@@ -125,18 +75,7 @@ export default async function detailRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/v2/detail/qmi',
-    {
-      schema: {
-        ...common,
-        summary: 'Detalle qmi: información de una publicación (eCommerce + id del eCommerce)',
-        body: qmiBody,
-        response: { 200: qmiResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
+  registerRoute(app, defs.qmi, async (req) => {
       const { license } = principalOf(req);
       const currency = resolveCurrency(req, req.body.currency);
       resolveSellers(req, [req.body.sellerId]); // 403 outside the license
@@ -151,19 +90,7 @@ export default async function detailRoutes(app: FastifyInstance) {
     },
   );
 
-  r.post(
-    '/v2/detail/qmi/history',
-    {
-      schema: {
-        ...common,
-        summary:
-          'Histórico de una publicación; con downloadablePipeline, archivo XLSX (o CSV con format=csv)',
-        body: qmiHistoryBody,
-        response: { 200: qmiHistoryResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req, reply) => {
+  registerRoute(app, defs.qmiHistory, async (req, reply) => {
       const { license } = principalOf(req);
       const b = req.body;
       const currency = resolveCurrency(req, b.currency);

@@ -1,13 +1,11 @@
-import { apiErrorSchema, PRODUCT_LIST_PATH, productListBody, productListResponse } from '@vigia/domain';
+import { productListRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
 import { visibleSellers } from '../detail/access.js';
 import { classificationsOutside } from '../pricing/queries.js';
 import { productList } from './service.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /**
  * Product list (seed 001 §2 'product-list'; the seed does not show the call — POST /v1/list-products/,
@@ -15,22 +13,9 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema }
  * currencies and classification subtrees (requested ones outside it → 403).
  */
 export default async function productListRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
 
-  r.post(
-    PRODUCT_LIST_PATH,
-    {
-      schema: {
-        tags: ['product-list'],
-        security: [{ jwt: [] }],
-        summary: 'Lista de productos: publicaciones del pivote (u otros eCommerce), paginadas',
-        body: productListBody,
-        response: { 200: productListResponse, ...errors },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => {
+  registerRoute(app, defs.list, async (req) => {
       const b = req.body;
       const { license } = principalOf(req);
       const pivot = resolvePivot(req, b.pivot_id ?? null);

@@ -1,22 +1,14 @@
-import {
-  apiErrorSchema,
-  type UserProfile,
-  userPatchBody,
-  userPatchResponse,
-  userProfile,
-} from '@vigia/domain';
+import { type UserProfile, usersRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { withTransaction } from '../../db/database.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
 import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/password.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { retireResetTokens, setPasswordHash } from '../auth/queries.js';
 import { disconnectUser } from '../exporter/channel.js';
 import { getProfile, type ProfileRow, updateProfile } from './queries.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 function profileOf(u: ProfileRow): UserProfile {
   return {
@@ -31,7 +23,6 @@ function profileOf(u: ProfileRow): UserProfile {
 
 /** The signed-in user's profile (seed 000 §3 "User profile fields", §7). */
 export default async function usersRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { config, db } = app.deps;
 
   const load = async (userId: number) => {
@@ -40,35 +31,10 @@ export default async function usersRoutes(app: FastifyInstance) {
     return row;
   };
 
-  r.get(
-    '/v1/users/me/',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Perfil del usuario',
-        security: [{ jwt: [] }],
-        response: { 200: userProfile, 401: apiErrorSchema },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => profileOf(await load(principalOf(req).userId)),
+  registerRoute(app, defs.me, async (req) => profileOf(await load(principalOf(req).userId)),
   );
 
-  r.patch(
-    '/v1/users/me/',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Actualiza el perfil (pivot_pk, name, currency, timezone) o solo la contraseña',
-        description:
-          'El pivote y la divisa deben estar en la licencia (si no, 403). Un cambio de contraseña revoca todos los tokens anteriores, también el de esta sesión: la respuesta trae `token`, el token nuevo que el cliente debe guardar para seguir conectado.',
-        security: [{ jwt: [] }],
-        body: userPatchBody,
-        response: { 200: userPatchResponse, ...errors },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => {
+  registerRoute(app, defs.updateMe, async (req) => {
       const p = principalOf(req);
       const body = req.body;
 
