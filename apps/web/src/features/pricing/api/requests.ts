@@ -52,7 +52,7 @@ export function fetchComparatorSummary(filters: Filters, o: CallOptions) {
  */
 export function fetchPriceRangeScores(
   filters: Filters,
-  o: CallOptions & { module: 'ecommerce_navigation' | 'dpm' },
+  o: CallOptions & { module: (typeof pricingRoutes.priceRangeScores.module)[number] },
 ) {
   return callRoute(
     pricingRoutes.priceRangeScores,
