@@ -6,14 +6,10 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { APP_VERSION, systemRoutes } from '@vigia/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { swaggerOptions } from './lib/openapi.js';
 import { registerRoute } from './lib/route.js';
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
@@ -57,13 +53,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Vigía API', description: 'API de inteligencia de precios', version: APP_VERSION },
-      components: { securitySchemes: { jwt: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, swaggerOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 

@@ -1,12 +1,19 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MODULE_HEADER, PIVOT_HEADER, type RouteDef, routeList, routeModules, routePath } from '@vigia/domain';
+import {
+  MODULE_HEADER,
+  PIVOT_HEADER,
+  type RouteDef,
+  routeList,
+  routeModules,
+  routePath,
+} from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { BODY_LIMIT } from './app.js';
-import { type AccountFixture, seedAccountFixture, tokenFor } from './test/fixtures-account.js';
-import { insertOrgWithLicense } from './test/fixtures.js';
 import { createTestContext, type TestContext } from './test/context.js';
+import { insertOrgWithLicense } from './test/fixtures.js';
+import { type AccountFixture, seedAccountFixture, tokenFor } from './test/fixtures-account.js';
 
 // Walks the route table (packages/domain/src/routes): every route, present and future, is checked for
 // the request order (authentication → module → validation), for hostile input (never a 5xx) and for
@@ -182,9 +189,7 @@ function queryString(q: Record<string, unknown> | undefined): string {
 }
 
 function urlOf(s: Sent): string {
-  const params = s.def.params
-    ? { ...baseInput(s.def.params), ...s.params }
-    : undefined;
+  const params = s.def.params ? { ...baseInput(s.def.params), ...s.params } : undefined;
   let path: string;
   try {
     path = routePath(s.def, params);
@@ -231,7 +236,9 @@ function hostileInputs(def: RouteDef): Omit<Sent, 'def' | 'headers'>[] {
       const unknown = typeof value === 'string' || value === null ? ['unknown_field'] : [];
       for (const field of [...fields, ...unknown]) {
         const input = { ...base, [field]: value };
-        out.push(part === 'params' ? { params: input } : part === 'query' ? { query: input } : { body: input });
+        out.push(
+          part === 'params' ? { params: input } : part === 'query' ? { query: input } : { body: input },
+        );
       }
     }
     if (part === 'body') {
@@ -258,21 +265,46 @@ describe('route table walk', () => {
     for (const d of routeList) expect(ctx.app.hasRoute({ method: d.method, url: d.path }), d.id).toBe(true);
   });
 
+  it('the OpenAPI document describes every route with its id, and every $ref resolves', async () => {
+    const doc = ctx.app.swagger() as {
+      paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>>;
+      components: { schemas?: Record<string, unknown> };
+    };
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(ops.map((o) => o.operationId).sort()).toEqual(routeList.map((d) => d.id).sort());
+    for (const d of routeList.filter((r) => r.auth)) {
+      const op = doc.paths[d.path.replace(/:([A-Za-z_]+)/g, '{$1}')][d.method.toLowerCase()];
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+    }
+    const refs = [...JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1]);
+    for (const ref of refs) expect(doc.components.schemas?.[ref], ref).toBeDefined();
+  });
+
   it('every route with auth answers 401 without a valid token, whatever the input', async () => {
-    const bad = [{}, { authorization: 'JWT nope' }, { authorization: 'Bearer a.b.c' }, { authorization: 'Basic eDp5' }];
+    const bad: Record<string, string>[] = [
+      {},
+      { authorization: 'JWT nope' },
+      { authorization: 'Bearer a.b.c' },
+      { authorization: 'Basic eDp5' },
+    ];
     const tasks: (() => Promise<{ id: string; status: number }>)[] = [];
     for (const def of authRoutes) {
       const inputs = hostileInputs(def).filter((_, i) => i % 7 === 0); // a spread of the hostile inputs
       inputs.push({ rawBody: '{"a":' }, { body: { x: 'x'.repeat(100_000) } });
       for (const headers of bad)
         for (const input of inputs)
-          tasks.push(async () => ({ id: def.id, status: (await send({ def, ...input, headers })).statusCode }));
+          tasks.push(async () => ({
+            id: def.id,
+            status: (await send({ def, ...input, headers })).statusCode,
+          }));
     }
     const results = await pooled(tasks);
     const wrong = results.filter((r) => r.status !== 401);
     expect(wrong, JSON.stringify(wrong.slice(0, 10))).toEqual([]);
     expect(results.length).toBeGreaterThan(authRoutes.length * 4);
-    console.info(`route walk: ${results.length} requests without a valid token to ${authRoutes.length} routes → all 401`);
+    console.info(
+      `route walk: ${results.length} requests without a valid token to ${authRoutes.length} routes → all 401`,
+    );
   }, 300_000);
 
   it('every route with a module answers 403 to users whose license lacks it, whatever the input', async () => {
@@ -293,7 +325,9 @@ describe('route table walk', () => {
       }
     }
     expect(checked).toBeGreaterThan(moduleRoutes.length);
-    console.info(`route walk: ${checked} requests to ${moduleRoutes.length} module routes by unlicensed users → all 403`);
+    console.info(
+      `route walk: ${checked} requests to ${moduleRoutes.length} module routes by unlicensed users → all 403`,
+    );
   }, 300_000);
 
   it('hostile values in every field, with a valid token and the right module header: never a 5xx', async () => {
@@ -316,7 +350,8 @@ describe('route table walk', () => {
         };
         const res = await send({ def, ...input, headers });
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
-        if (res.statusCode >= 500) failures.push(`${def.id} ${res.statusCode} ${JSON.stringify(input).slice(0, 300)}`);
+        if (res.statusCode >= 500)
+          failures.push(`${def.id} ${res.statusCode} ${JSON.stringify(input).slice(0, 300)}`);
         // past validation: a success, or the handler's own refusal (license scope, unknown key, bad credentials)
         const code = res.headers['content-type']?.includes('json') ? res.json().code : undefined;
         if (res.statusCode < 400 || (code && code !== 'validation_error' && !code.startsWith('fst_')))
@@ -366,7 +401,10 @@ describe('large bodies', () => {
       });
       req.on('error', (err) => {
         // the server may answer 413 and close before the whole body is written
-        if ((err as NodeJS.ErrnoException).code === 'EPIPE' || (err as NodeJS.ErrnoException).code === 'ECONNRESET')
+        if (
+          (err as NodeJS.ErrnoException).code === 'EPIPE' ||
+          (err as NodeJS.ErrnoException).code === 'ECONNRESET'
+        )
           resolve({ status: 413, ms: performance.now() - t0 });
         else reject(err);
       });
@@ -382,7 +420,10 @@ describe('large bodies', () => {
     const per = Math.floor(bytes / names.length);
     const body: Record<string, unknown> = {};
     names.forEach((n, i) => {
-      body[n] = i % 2 ? `SKU-${'9'.repeat(6)}\n`.repeat(Math.floor(per / 12)) : Array.from({ length: Math.floor(per / 8) }, (_, k) => k + 1);
+      body[n] =
+        i % 2
+          ? `SKU-${'9'.repeat(6)}\n`.repeat(Math.floor(per / 12))
+          : Array.from({ length: Math.floor(per / 8) }, (_, k) => k + 1);
     });
     return JSON.stringify(body);
   }
@@ -409,7 +450,9 @@ describe('large bodies', () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const [big, health] = await Promise.all([
           timed(def.method, path, headers, body),
-          new Promise<{ status: number; ms: number }>((r) => setTimeout(() => r(timed('GET', '/health', {})), 2)),
+          new Promise<{ status: number; ms: number }>((r) =>
+            setTimeout(() => r(timed('GET', '/health', {})), 2),
+          ),
         ]);
         expect(health.status).toBe(200);
         if (!best || Math.max(big.ms / 200, health.ms / 50) < Math.max(best.ms / 200, best.healthMs / 50))

@@ -152,6 +152,11 @@ export const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
   }),
 );
 
+// The two trees are recursive: registered with an id, the OpenAPI document holds them once as components
+// and refers to them (a recursive schema without an id would be a $ref to nothing).
+z.globalRegistry.add(classificationNode, { id: 'ClassificationNode' });
+z.globalRegistry.add(categoryNode, { id: 'CategoryNode' });
+
 /** Extra (non-seed) endpoint: the home-card visibility configuration, GET /v1/app-config. */
 export const appConfig = z.object({
   version: z.string(),

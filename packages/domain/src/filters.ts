@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PRICE_MODES, PRICE_TYPES, type PriceType } from './constants.js';
 import { shortText } from './common.js';
+import { PRICE_MODES, PRICE_TYPES, type PriceType } from './constants.js';
 import { calendarDay } from './dates.js';
 
 // The seed's shared Filters entity (001 §3) — one schema for every search flow (pricing, assortment,
@@ -145,7 +145,9 @@ export const filtersObject = z.object({
     .union([z.string().max(SKUS_TEXT_MAX), z.array(z.string().max(100)).max(SKUS_MAX)])
     .nullable()
     .optional()
-    .transform((v) => (v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).flatMap(parseSkus)))
+    .transform((v) =>
+      v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).flatMap(parseSkus),
+    )
     .pipe(z.array(z.string().max(100)).max(SKUS_MAX).optional()),
   /** Free text: every word must appear in the product name, brand, sku, product id or EAN (accent-insensitive). */
   metaSearch: z.preprocess(blankToUndefined, shortText(200).optional()).optional(),
@@ -155,6 +157,7 @@ export const filtersObject = z.object({
       blankToUndefined,
       z
         .string()
+        .max(10)
         .trim()
         .toUpperCase()
         .regex(/^[A-Z]{3}$/, 'divisa inválida')

@@ -49,6 +49,7 @@ const cursorParam = z
     blank,
     z.coerce
       .string()
+      .max(18)
       .regex(/^\d{1,18}$/, 'cursor inválido (id del último ítem)')
       .optional(),
   )

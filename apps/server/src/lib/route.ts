@@ -32,15 +32,19 @@ export interface RouteExtras {
   preHandler?: preHandlerHookHandler[];
 }
 
-/** The answers a route declares: its own, plus the error shape of 400/401/403/429 where they apply. */
-function responsesOf(def: RouteDef): Record<number, z.ZodType> {
+/**
+ * The answers a route declares: its own, plus the error shape of 400 (input), 401/403 (signed-in routes),
+ * 429 (rate-limited routes only: the others never send it) and 500.
+ */
+function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodType> {
   const out: Record<number, z.ZodType> = {};
   if (def.params || def.query || def.body) out[400] = apiErrorSchema;
   if (def.auth) {
     out[401] = apiErrorSchema;
     out[403] = apiErrorSchema;
   }
-  out[429] = apiErrorSchema;
+  if (rateLimited) out[429] = apiErrorSchema;
+  out[500] = apiErrorSchema;
   const own = isResponseRecord(def.response) ? def.response : { 200: def.response };
   for (const [status, schema] of Object.entries(own)) if (schema) out[Number(status)] = schema;
   return out;
@@ -71,13 +75,13 @@ export function registerRoute<D extends RouteDef>(
       operationId: def.id,
       tags: [def.id.split('.')[0]],
       ...(def.summary ? { summary: def.summary } : {}),
-      ...(def.description ? { description: def.description } : {}),
+      description: def.description ?? def.summary ?? def.id,
       ...(def.auth !== false ? { security: [{ jwt: [] }] } : { security: [] }),
       ...(def.produces ? { produces: [def.produces] } : {}),
       ...(def.params ? { params: def.params } : {}),
       ...(def.query ? { querystring: def.query } : {}),
       ...(def.body ? { body: def.body } : {}),
-      response: responsesOf(def),
+      response: responsesOf(def, Boolean(extras.config?.rateLimit)),
     },
     onRequest,
     ...(extras.preHandler ? { preHandler: extras.preHandler } : {}),

@@ -24,7 +24,14 @@ const testGet = defineRoute({
   response: anyAnswer,
 });
 const plainGet = (name: string) =>
-  defineRoute({ id: `test.${name}`, method: 'GET', path: `/test/${name}`, module: null, auth: true, response: anyAnswer });
+  defineRoute({
+    id: `test.${name}`,
+    method: 'GET',
+    path: `/test/${name}`,
+    module: null,
+    auth: true,
+    response: anyAnswer,
+  });
 const x = plainGet('x');
 const testPost = defineRoute({
   id: 'test.post',
@@ -79,7 +86,11 @@ afterEach(() => {
 describe('api client', () => {
   it('sends the JWT, module and pivot headers and serialises the query', async () => {
     stubFetch(() => json(200, { ok: 1 }));
-    const data = await callRoute(testGet, { query: { sellers: [1, 2], q: 'a b', none: null } }, { pivotId: 116 });
+    const data = await callRoute(
+      testGet,
+      { query: { sellers: [1, 2], q: 'a b', none: null } },
+      { pivotId: 116 },
+    );
     expect(data).toEqual({ ok: 1 });
     expect(calls[0].url).toBe('/test/items?sellers=1%2C2&q=a+b');
     expect(header(0, 'authorization')).toBe('JWT old-token');

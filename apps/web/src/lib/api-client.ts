@@ -336,7 +336,11 @@ export type CallOptions = Pick<RequestOptions, 'pivotId' | 'signal' | 'notify' |
 
 /** Method, URL, module header and session of a call to `def`. */
 function requestOf<D extends RouteDef>(def: D, input: RouteInput<D>, opts: CallOptions) {
-  const { params, query, body } = input as { params?: Record<string, unknown>; query?: unknown; body?: unknown };
+  const { params, query, body } = input as {
+    params?: Record<string, unknown>;
+    query?: unknown;
+    body?: unknown;
+  };
   const modules = routeModules(def);
   const module = opts.module && modules.includes(opts.module) ? opts.module : modules[0];
   return {
@@ -359,10 +363,15 @@ export function callRoute<D extends RouteDef>(
   opts: CallOptions = {},
 ): Promise<RouteResponse<D>> {
   const r = requestOf(def, input, opts);
-  return apiRequest(def.method, r.path, { body: r.body, query: r.query }, {
-    ...r.opts,
-    schema: successSchema(def) as ZodType<RouteResponse<D>>,
-  });
+  return apiRequest(
+    def.method,
+    r.path,
+    { body: r.body, query: r.query },
+    {
+      ...r.opts,
+      schema: successSchema(def) as ZodType<RouteResponse<D>>,
+    },
+  );
 }
 
 /** File name from a Content-Disposition header, if any. */

@@ -6,8 +6,8 @@ import {
   exporterTaskProgress,
   MESSAGES,
 } from '@vigia/domain';
-import type { ZodType } from 'zod';
 import { io, type Socket } from 'socket.io-client';
+import type { ZodType } from 'zod';
 
 // The real-time "data exporter" connection (seed 000 §4, 001 §7): socket.io to the same origin with the
 // token as a query parameter. Opened when a token is stored and 1 s after start when already logged in,

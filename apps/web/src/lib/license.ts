@@ -4,10 +4,10 @@ import {
   type AppConfig,
   DEFAULT_BRAND_COMPARATOR_SELLERS,
   DEFAULT_IMAGE_VERIFICATION_SELLERS,
+  licensesRoutes as defs,
   type licenseBrand,
   type licenseCurrency,
   type licensePivot,
-  licensesRoutes as defs,
   type licenseSeller,
   type ModuleCode,
   type RouteDef,
@@ -52,22 +52,19 @@ export const licenseQueries = {
   currencies: () =>
     queryOptions({
       queryKey: licenseKeys.currencies(),
-      queryFn: () =>
-        list(defs.currencies),
+      queryFn: () => list(defs.currencies),
       staleTime: NEVER,
     }),
   pivots: () =>
     queryOptions({
       queryKey: licenseKeys.pivots(),
-      queryFn: () =>
-        list(defs.pivots),
+      queryFn: () => list(defs.pivots),
       staleTime: NEVER,
     }),
   roleModules: () =>
     queryOptions({
       queryKey: licenseKeys.roleModules(),
-      queryFn: () =>
-        list(defs.roleModules),
+      queryFn: () => list(defs.roleModules),
       staleTime: NEVER,
     }),
   sellers: () =>
@@ -83,8 +80,7 @@ export const licenseQueries = {
   sellersByCountries: () =>
     queryOptions({
       queryKey: licenseKeys.sellersByCountries(),
-      queryFn: () =>
-        list(defs.sellersByCountries),
+      queryFn: () => list(defs.sellersByCountries),
       staleTime: NEVER,
     }),
   /** Brands sold by the given sellers within the license (POST /v1/licenses/brands/me). */
@@ -101,15 +97,13 @@ export const licenseQueries = {
   classifications: () =>
     queryOptions({
       queryKey: licenseKeys.classifications(),
-      queryFn: () =>
-        list(defs.classifications),
+      queryFn: () => list(defs.classifications),
       staleTime: NEVER,
     }),
   classificationTree: () =>
     queryOptions({
       queryKey: licenseKeys.classificationTree(),
-      queryFn: () =>
-        list(defs.classificationTree),
+      queryFn: () => list(defs.classificationTree),
       staleTime: NEVER,
     }),
   categoryTree: () =>

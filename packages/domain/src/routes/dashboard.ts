@@ -28,7 +28,8 @@ export const dashboardRoutes = {
     auth: true,
     body: dashboardPreBody,
     response: dashboardPreResponse,
-    summary: 'Tarjetas del dashboard (Surtido, Precios, Promociones) con su cambio contra el período anterior',
+    summary:
+      'Tarjetas del dashboard (Surtido, Precios, Promociones) con su cambio contra el período anterior',
   }),
   quickFind: defineRoute({
     id: 'dashboard.quickFind',

@@ -10,10 +10,19 @@ import { systemRoutes } from './system.js';
 import { usersRoutes } from './users.js';
 
 export * from './define.js';
-export { authRoutes, dashboardRoutes, detailRoutes, licensesRoutes, mediaRoutes, pricingRoutes };
-export { productListRoutes, systemRoutes, usersRoutes };
-export { healthResponse } from './system.js';
 export { mediaParams } from './media.js';
+export { healthResponse } from './system.js';
+export {
+  authRoutes,
+  dashboardRoutes,
+  detailRoutes,
+  licensesRoutes,
+  mediaRoutes,
+  pricingRoutes,
+  productListRoutes,
+  systemRoutes,
+  usersRoutes,
+};
 
 /** Every route of the API by feature. A new feature adds one file and one line here. */
 export const routes = {

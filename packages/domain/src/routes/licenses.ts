@@ -18,7 +18,12 @@ const me = <R extends z.ZodType>(id: string, path: string, response: R, summary:
 
 /** License data (seed 000 §3 "License data", §7), always the caller's license only. */
 export const licensesRoutes = {
-  currencies: me('currencies', '/v1/licenses/currencies/me', z.array(licenseCurrency), 'Divisas de la licencia'),
+  currencies: me(
+    'currencies',
+    '/v1/licenses/currencies/me',
+    z.array(licenseCurrency),
+    'Divisas de la licencia',
+  ),
   pivots: me(
     'pivots',
     '/v1/licenses/pivots/me',

@@ -67,7 +67,11 @@ export const pricingRoutes = {
     response: pricingKpisResponse,
     summary: 'DPM: indicadores (total, match, normal, oferta, exclusiva, quiebre, publishedMatch)',
   }),
-  dpmBrands: dpmGroups('dpmBrands', '/v2/navigation/dpm/brands', 'DPM por marca (sin marca: id 0, «Sin marca»)'),
+  dpmBrands: dpmGroups(
+    'dpmBrands',
+    '/v2/navigation/dpm/brands',
+    'DPM por marca (sin marca: id 0, «Sin marca»)',
+  ),
   dpmClassifications: dpmGroups(
     'dpmClassifications',
     '/v2/navigation/dpm/classifications',

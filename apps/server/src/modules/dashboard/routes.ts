@@ -20,84 +20,81 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   scheduleDashboardWarmUp(app);
 
   registerRoute(app, defs.indicators, async (req) => {
-      const b = req.body;
-      // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
-      const { scope } = await resolveScope(req, pool, {
-        pivot_id: b.pivot_id,
-        sellers: b.sellers,
-        currency: b.currency,
-        mpi_value: b.mpi_value ?? DEFAULT_MPI_VALUE,
-      } as Parameters<typeof resolveScope>[2]);
-      const [k, last] = await Promise.all([
-        selectPricingKpis(pool, scope),
-        selectLastUpdate(pool, [scope.pivot, ...scope.competitors]),
-      ]);
-      return {
-        pivot_id: scope.pivot,
-        sellers: scope.competitors,
-        currency: scope.currency,
-        competitors: scope.competitors.length,
-        monitored_products: k.total,
-        products_with_match: k.match,
-        last_update: last ? last.toISOString() : null,
-        cheapest: k.cheapest,
-        in_range: k.in_range,
-        more_expensive: k.dearer,
-      };
-    },
-  );
+    const b = req.body;
+    // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
+    const { scope } = await resolveScope(req, pool, {
+      pivot_id: b.pivot_id,
+      sellers: b.sellers,
+      currency: b.currency,
+      mpi_value: b.mpi_value ?? DEFAULT_MPI_VALUE,
+    } as Parameters<typeof resolveScope>[2]);
+    const [k, last] = await Promise.all([
+      selectPricingKpis(pool, scope),
+      selectLastUpdate(pool, [scope.pivot, ...scope.competitors]),
+    ]);
+    return {
+      pivot_id: scope.pivot,
+      sellers: scope.competitors,
+      currency: scope.currency,
+      competitors: scope.competitors.length,
+      monitored_products: k.total,
+      products_with_match: k.match,
+      last_update: last ? last.toISOString() : null,
+      cheapest: k.cheapest,
+      in_range: k.in_range,
+      more_expensive: k.dearer,
+    };
+  });
 
   registerRoute(app, defs.cards, async (req) => {
-      const b = req.body;
-      // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
-      const resolved = await resolveScope(req, pool, {
-        pivot_id: b.pivot_id,
-        sellers: b.sellers,
-        currency: b.currency,
-        mpi_value: DEFAULT_MPI_VALUE,
-      } as Parameters<typeof resolveScope>[2]);
-      return dashboardPre(pool, {
-        resolved,
-        roots: principalOf(req).license.classifications,
-        from: b.from_date,
-        to: b.to_date,
-      });
-    },
-  );
+    const b = req.body;
+    // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
+    const resolved = await resolveScope(req, pool, {
+      pivot_id: b.pivot_id,
+      sellers: b.sellers,
+      currency: b.currency,
+      mpi_value: DEFAULT_MPI_VALUE,
+    } as Parameters<typeof resolveScope>[2]);
+    return dashboardPre(pool, {
+      resolved,
+      roots: principalOf(req).license.classifications,
+      from: b.from_date,
+      to: b.to_date,
+    });
+  });
 
   registerRoute(app, defs.quickFind, async (req) => {
-      const b = req.body;
-      const pivot = resolvePivot(req, b.pivot_id ?? null);
-      const currency = resolveCurrency(req, b.currency);
-      const words = normalizeSearch(b.query);
-      if (!words.length) return { items: [] };
-      const [rows, rates] = await Promise.all([
-        selectQuickFind(pool, {
-          pivot,
-          roots: principalOf(req).license.classifications,
-          text: b.query,
-          words,
-          limit: b.limit ?? 10,
-        }),
-        selectRates(pool, currency, today()),
-      ]);
-      return {
-        items: rows.map((x) => {
-          const f = rates?.get(x.currency);
-          return {
-            id: x.id,
-            product_id: x.product_id,
-            seller_id: x.seller_id,
-            name: x.name,
-            sku: x.sku,
-            ean: x.ean,
-            brand: x.brand,
-            image: x.image,
-            price: x.effective_price !== null && f !== undefined ? cents(x.effective_price * f) : null,
-            currency,
-          };
-        }),
-      };
-    },
-  );
+    const b = req.body;
+    const pivot = resolvePivot(req, b.pivot_id ?? null);
+    const currency = resolveCurrency(req, b.currency);
+    const words = normalizeSearch(b.query);
+    if (!words.length) return { items: [] };
+    const [rows, rates] = await Promise.all([
+      selectQuickFind(pool, {
+        pivot,
+        roots: principalOf(req).license.classifications,
+        text: b.query,
+        words,
+        limit: b.limit ?? 10,
+      }),
+      selectRates(pool, currency, today()),
+    ]);
+    return {
+      items: rows.map((x) => {
+        const f = rates?.get(x.currency);
+        return {
+          id: x.id,
+          product_id: x.product_id,
+          seller_id: x.seller_id,
+          name: x.name,
+          sku: x.sku,
+          ean: x.ean,
+          brand: x.brand,
+          image: x.image,
+          price: x.effective_price !== null && f !== undefined ? cents(x.effective_price * f) : null,
+          currency,
+        };
+      }),
+    };
+  });
 }

@@ -31,115 +31,110 @@ export default async function detailRoutes(app: FastifyInstance) {
   const { db } = app.deps;
 
   registerRoute(app, defs.match, async (req) => {
-      const { license } = principalOf(req);
-      const pivot = optionalPivot(req, req.body.pivot_id);
-      const currency = resolveCurrency(req, req.body.currency);
-      const sellers = resolveSellers(req, req.body.sellers, pivot ?? undefined);
-      const info = await productMatchInfo(db.pool, {
-        license,
-        productId: req.body.product_id,
-        pivot,
-        sellers,
-        currency,
-      });
-      return info ?? NOT_FOUND;
-    },
-  );
+    const { license } = principalOf(req);
+    const pivot = optionalPivot(req, req.body.pivot_id);
+    const currency = resolveCurrency(req, req.body.currency);
+    const sellers = resolveSellers(req, req.body.sellers, pivot ?? undefined);
+    const info = await productMatchInfo(db.pool, {
+      license,
+      productId: req.body.product_id,
+      pivot,
+      sellers,
+      currency,
+    });
+    return info ?? NOT_FOUND;
+  });
 
   registerRoute(app, defs.info, async (req) => {
-      const { license } = principalOf(req);
-      optionalPivot(req, req.body.pivot_id);
-      const currency = resolveCurrency(req, req.body.currency);
-      return (
-        (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
-      );
-    },
-  );
+    const { license } = principalOf(req);
+    optionalPivot(req, req.body.pivot_id);
+    const currency = resolveCurrency(req, req.body.currency);
+    return (
+      (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
+    );
+  });
 
   registerRoute(app, defs.history, async (req) => {
-      const { license } = principalOf(req);
-      const b = req.body;
-      const pivot = optionalPivot(req);
-      const currency = resolveCurrency(req, b.currency);
-      const sellers = resolveSellers(req, b.sellers, pivot ?? undefined);
-      return historicalComplete(db.pool, {
-        license,
-        productId: b.product_id,
-        sellerId: b.seller_id,
-        pivot,
-        sellers,
-        currency,
-        from: b.from_date,
-        to: b.to_date,
-      });
-    },
-  );
+    const { license } = principalOf(req);
+    const b = req.body;
+    const pivot = optionalPivot(req);
+    const currency = resolveCurrency(req, b.currency);
+    const sellers = resolveSellers(req, b.sellers, pivot ?? undefined);
+    return historicalComplete(db.pool, {
+      license,
+      productId: b.product_id,
+      sellerId: b.seller_id,
+      pivot,
+      sellers,
+      currency,
+      from: b.from_date,
+      to: b.to_date,
+    });
+  });
 
   registerRoute(app, defs.qmi, async (req) => {
-      const { license } = principalOf(req);
-      const currency = resolveCurrency(req, req.body.currency);
-      resolveSellers(req, [req.body.sellerId]); // 403 outside the license
-      return (
-        (await qmiInfo(db.pool, {
-          license,
-          sellerId: req.body.sellerId,
-          productId: String(req.body.productId),
-          currency,
-        })) ?? NOT_FOUND
-      );
-    },
-  );
+    const { license } = principalOf(req);
+    const currency = resolveCurrency(req, req.body.currency);
+    resolveSellers(req, [req.body.sellerId]); // 403 outside the license
+    return (
+      (await qmiInfo(db.pool, {
+        license,
+        sellerId: req.body.sellerId,
+        productId: String(req.body.productId),
+        currency,
+      })) ?? NOT_FOUND
+    );
+  });
 
   registerRoute(app, defs.qmiHistory, async (req, reply) => {
-      const { license } = principalOf(req);
-      const b = req.body;
-      const currency = resolveCurrency(req, b.currency);
-      resolveSellers(req, [b.sellerId]);
-      const productId = String(b.productId);
-      const h = await qmiHistory(db.pool, {
-        license,
-        sellerId: b.sellerId,
+    const { license } = principalOf(req);
+    const b = req.body;
+    const currency = resolveCurrency(req, b.currency);
+    resolveSellers(req, [b.sellerId]);
+    const productId = String(b.productId);
+    const h = await qmiHistory(db.pool, {
+      license,
+      sellerId: b.sellerId,
+      productId,
+      currency,
+      from: b.fromDate,
+      to: b.toDate,
+    });
+    if (b.downloadablePipeline) {
+      const input = {
+        sellerName: h.row?.seller_name ?? String(b.sellerId),
         productId,
+        name: h.row?.name ?? null,
         currency,
-        from: b.fromDate,
-        to: b.toDate,
-      });
-      if (b.downloadablePipeline) {
-        const input = {
-          sellerName: h.row?.seller_name ?? String(b.sellerId),
-          productId,
-          name: h.row?.name ?? null,
-          currency,
-          prices: h.prices,
-        };
-        const csv = b.format === 'csv';
-        const file = csv ? historyCsv(input) : await historyXlsx(input);
-        return (
-          reply
-            .header(
-              'content-type',
-              csv
-                ? 'text/csv; charset=utf-8'
-                : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-            )
-            .header(
-              'content-disposition',
-              `attachment; filename="${historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx')}"`,
-            )
-            .header('cache-control', 'no-store')
-            // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
-            .send(file as never)
-        );
-      }
-      return {
-        ...(h.row ? { _id: h.row.id } : {}),
-        product_id: productId,
-        seller_id: b.sellerId,
-        currency,
-        fromDate: h.from,
-        toDate: h.to,
         prices: h.prices,
       };
-    },
-  );
+      const csv = b.format === 'csv';
+      const file = csv ? historyCsv(input) : await historyXlsx(input);
+      return (
+        reply
+          .header(
+            'content-type',
+            csv
+              ? 'text/csv; charset=utf-8'
+              : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          )
+          .header(
+            'content-disposition',
+            `attachment; filename="${historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx')}"`,
+          )
+          .header('cache-control', 'no-store')
+          // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
+          .send(file as never)
+      );
+    }
+    return {
+      ...(h.row ? { _id: h.row.id } : {}),
+      product_id: productId,
+      seller_id: b.sellerId,
+      currency,
+      fromDate: h.from,
+      toDate: h.to,
+      prices: h.prices,
+    };
+  });
 }

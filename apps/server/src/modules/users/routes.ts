@@ -1,4 +1,4 @@
-import { type UserProfile, usersRoutes as defs } from '@vigia/domain';
+import { usersRoutes as defs, type UserProfile } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { withTransaction } from '../../db/database.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
@@ -31,47 +31,41 @@ export default async function usersRoutes(app: FastifyInstance) {
     return row;
   };
 
-  registerRoute(app, defs.me, async (req) => profileOf(await load(principalOf(req).userId)),
-  );
+  registerRoute(app, defs.me, async (req) => profileOf(await load(principalOf(req).userId)));
 
   registerRoute(app, defs.updateMe, async (req) => {
-      const p = principalOf(req);
-      const body = req.body;
+    const p = principalOf(req);
+    const body = req.body;
 
-      if (body.password !== undefined) {
-        const passwordHash = await hashPassword(body.password);
-        const updated = await withTransaction(db.pool, async (client) => {
-          const u = await setPasswordHash(client, p.userId, passwordHash);
-          await retireResetTokens(client, p.userId);
-          return u;
-        });
-        // Connections opened with the old tokens end; the client reconnects with the new token.
-        disconnectUser(app, p.userId);
-        const token = signToken(
-          { sub: p.userId, org: updated.org_id, ver: updated.token_version },
-          config.JWT_SECRET,
-          config.TOKEN_TTL_SECONDS,
-        );
-        return { ...profileOf(await load(p.userId)), token };
-      }
-
-      if (
-        body.pivot_pk !== undefined &&
-        body.pivot_pk !== null &&
-        !p.license.pivots.includes(body.pivot_pk)
-      ) {
-        throw forbidden(`Pivote no incluido en la licencia: ${body.pivot_pk}`, 'pivot_not_licensed');
-      }
-      if (body.currency !== undefined && !p.license.currencies.includes(body.currency)) {
-        throw forbidden(`Divisa no incluida en la licencia: ${body.currency}`, 'currency_not_licensed');
-      }
-      await updateProfile(db.pool, p.userId, {
-        pivotId: body.pivot_pk,
-        name: body.name,
-        currency: body.currency,
-        timezone: body.timezone,
+    if (body.password !== undefined) {
+      const passwordHash = await hashPassword(body.password);
+      const updated = await withTransaction(db.pool, async (client) => {
+        const u = await setPasswordHash(client, p.userId, passwordHash);
+        await retireResetTokens(client, p.userId);
+        return u;
       });
-      return profileOf(await load(p.userId));
-    },
-  );
+      // Connections opened with the old tokens end; the client reconnects with the new token.
+      disconnectUser(app, p.userId);
+      const token = signToken(
+        { sub: p.userId, org: updated.org_id, ver: updated.token_version },
+        config.JWT_SECRET,
+        config.TOKEN_TTL_SECONDS,
+      );
+      return { ...profileOf(await load(p.userId)), token };
+    }
+
+    if (body.pivot_pk !== undefined && body.pivot_pk !== null && !p.license.pivots.includes(body.pivot_pk)) {
+      throw forbidden(`Pivote no incluido en la licencia: ${body.pivot_pk}`, 'pivot_not_licensed');
+    }
+    if (body.currency !== undefined && !p.license.currencies.includes(body.currency)) {
+      throw forbidden(`Divisa no incluida en la licencia: ${body.currency}`, 'currency_not_licensed');
+    }
+    await updateProfile(db.pool, p.userId, {
+      pivotId: body.pivot_pk,
+      name: body.name,
+      currency: body.currency,
+      timezone: body.timezone,
+    });
+    return profileOf(await load(p.userId));
+  });
 }

@@ -53,13 +53,15 @@ export const detailQueries = {
         logFailure('Detalle de producto', signal, () =>
           callRoute(
             detailRoutes.match,
-            { body: {
-              currency: s.currency,
-              pivot_id: s.pivotId ?? undefined,
-              product_id: id,
-              sellers: s.sellers.length ? sorted(s.sellers) : undefined,
-              non_linear: false,
-            } },
+            {
+              body: {
+                currency: s.currency,
+                pivot_id: s.pivotId ?? undefined,
+                product_id: id,
+                sellers: s.sellers.length ? sorted(s.sellers) : undefined,
+                non_linear: false,
+              },
+            },
             { ...silent, signal, pivotId: s.pivotId },
           ),
         ),
@@ -88,15 +90,17 @@ export const detailQueries = {
         logFailure('Precios históricos', signal, () =>
           callRoute(
             detailRoutes.history,
-            { body: {
-              currency: s.currency,
-              from_date: period.from,
-              to_date: period.to,
-              product_id: id,
-              seller_id: sellerId,
-              sellers: s.sellers.length ? sorted(s.sellers) : undefined,
-              non_linear: false,
-            } },
+            {
+              body: {
+                currency: s.currency,
+                from_date: period.from,
+                to_date: period.to,
+                product_id: id,
+                seller_id: sellerId,
+                sellers: s.sellers.length ? sorted(s.sellers) : undefined,
+                non_linear: false,
+              },
+            },
             { ...silent, signal, pivotId: s.pivotId },
           ),
         ),
@@ -108,11 +112,7 @@ export const detailQueries = {
       queryKey: detailKeys.qmi(productId, sellerId, currency),
       queryFn: ({ signal }) =>
         logFailure('Información del producto (qmi)', signal, () =>
-          callRoute(
-            detailRoutes.qmi,
-            { body: { currency, productId, sellerId } },
-            { ...silent, signal },
-          ),
+          callRoute(detailRoutes.qmi, { body: { currency, productId, sellerId } }, { ...silent, signal }),
         ),
     }),
 

@@ -53,7 +53,11 @@ export function fetchProductList(
           match: criteria.match,
           stockOut: criteria.stockOut,
         };
-        return callRoute(productListRoutes.list, { body }, { notify: false, signal, pivotId: criteria.pivotId });
+        return callRoute(
+          productListRoutes.list,
+          { body },
+          { notify: false, signal, pivotId: criteria.pivotId },
+        );
       }),
     );
     const last = answers[answers.length - 1];
