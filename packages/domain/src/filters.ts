@@ -86,8 +86,10 @@ export const listParam = <T extends z.ZodType>(item: T, max = 1000) =>
 /** A boolean flag in the wire format above. */
 export const flagParam = () => z.preprocess(toBool, z.boolean().optional()).optional();
 /** An optional number in the wire format above (`''` = absent). */
-export const numberParam = (n: z.ZodNumber = z.number()) =>
-  z.preprocess(blankToUndefined, z.coerce.number().pipe(n).optional()).optional();
+export const numberParam = (min: number, max: number, opts: { int?: boolean } = {}) => {
+  const n = z.coerce.number().min(min).max(max); // bounds on the coerced value: they reach OpenAPI
+  return z.preprocess(blankToUndefined, (opts.int ? n.int() : n).optional()).optional();
+};
 
 /** A calendar-checked day (dates.ts), cut to 10 characters (seed 001 §9); '' = absent. */
 const dateParam = z.preprocess(blankToUndefined, calendarDay.optional()).optional();
@@ -167,19 +169,19 @@ export const filtersObject = z.object({
   /** The user's selected sellers (session preference). Competitors = sellersIds ∩ … see docs/metrics.md. */
   sellers: listParam(id, 200),
   /** Price range slider: bounds offered (settings) and the selected range, in `currency`. */
-  minSetting: numberParam(z.number().min(0).max(1e12)),
-  maxSetting: numberParam(z.number().min(0).max(1e12)),
-  minPrice: numberParam(z.number().min(0).max(1e12)),
-  maxPrice: numberParam(z.number().min(0).max(1e12)),
+  minSetting: numberParam(0, 1e12),
+  maxSetting: numberParam(0, 1e12),
+  minPrice: numberParam(0, 1e12),
+  maxPrice: numberParam(0, 1e12),
   /** Observation window (yyyy-MM-dd, America/Santiago days, inclusive). Default: the latest crawl. */
   from_date: dateParam,
   to_date: dateParam,
   /** Pivot seller; default the X-Pivot-Id header, else the user's pivot. Outside the license → 403. */
-  pivot_id: numberParam(z.number().int().positive().max(2_147_483_647)),
+  pivot_id: numberParam(1, 2_147_483_647, { int: true }),
   /** Pivot's current price type(s). MATCH and STOCK_OUT are NOT price types: use `match`/`stockOut`. */
   price_type: listParam(z.enum(PRICE_TYPES), 4),
   /** Width of the market range of the price index (default per endpoint: DPM 10, navigation 5). */
-  mpi_value: numberParam(z.number().min(0).max(1000)),
+  mpi_value: numberParam(0, 1000),
   /** Only products whose price index falls in these buckets. */
   mpi_range: listParam(z.enum(MPI_RANGES), 3),
   /** Detail/history screens: time axis by observation instead of by calendar. No effect on pricing. */
