@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import NotFoundPage, { NOT_FOUND_TITLE } from '../components/page/NotFoundPage.js';
 import { AppShell, useDocumentTitle } from '../components/shell/AppShell.js';
 import { ProductMark } from '../components/shell/ProductMark.js';
 import { setNavigator } from '../lib/navigation.js';
@@ -71,7 +72,8 @@ export const routeObjects: RouteObject[] = [
     shouldRevalidate: () => false,
     hydrateFallbackElement: <StartupFallback />,
     element: <AppShell />,
-    children: appRoutes.map<RouteObject>((r) => ({
+    children: [
+      ...appRoutes.map<RouteObject>((r) => ({
       ...(r.path === '' ? { index: true } : { path: r.path }),
       handle: handleOf(r),
       // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
@@ -86,7 +88,14 @@ export const routeObjects: RouteObject[] = [
           <LazyScreen load={r.lazy} />
         </ModuleGate>
       ),
-    })),
+      })),
+      // Any other path under /app (a mistyped or truncated link): the app's not-found view, in the frame.
+      {
+        path: '*',
+        handle: { name: 'NotFound', title: NOT_FOUND_TITLE, module: null } satisfies RouteHandle,
+        element: <NotFoundPage />,
+      },
+    ],
   },
   { path: '*', element: <Navigate to={PATHS.login} replace /> },
 ];
