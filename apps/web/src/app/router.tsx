@@ -74,20 +74,20 @@ export const routeObjects: RouteObject[] = [
     element: <AppShell />,
     children: [
       ...appRoutes.map<RouteObject>((r) => ({
-      ...(r.path === '' ? { index: true } : { path: r.path }),
-      handle: handleOf(r),
-      // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
-      // loaded) and start its first data loads, instead of waiting for the layout to render.
-      loader: ({ params }) => {
-        r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
-        r.prefetch?.(params);
-        return null;
-      },
-      element: (
-        <ModuleGate key={r.name} route={r}>
-          <LazyScreen load={r.lazy} />
-        </ModuleGate>
-      ),
+        ...(r.path === '' ? { index: true } : { path: r.path }),
+        handle: handleOf(r),
+        // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
+        // loaded) and start its first data loads, instead of waiting for the layout to render.
+        loader: ({ params }) => {
+          r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
+          r.prefetch?.(params);
+          return null;
+        },
+        element: (
+          <ModuleGate key={r.name} route={r}>
+            <LazyScreen load={r.lazy} />
+          </ModuleGate>
+        ),
       })),
       // Any other path under /app (a mistyped or truncated link): the app's not-found view, in the frame.
       {

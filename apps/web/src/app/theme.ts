@@ -1,5 +1,6 @@
 import { esES } from '@mui/material/locale';
 import { alpha, createTheme } from '@mui/material/styles';
+import { formatNumber } from '@vigia/domain';
 
 // Vigía's look: purple primary, pink secondary, quiet surfaces, compact tables with tabular numbers.
 
@@ -90,6 +91,14 @@ export const theme = createTheme(
         },
       },
       MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
+      // Every pager counts in es-CL ("1–10 de 2.652"), whatever the feature.
+      MuiTablePagination: {
+        defaultProps: {
+          labelRowsPerPage: 'Filas por página',
+          labelDisplayedRows: ({ from, to, count }) =>
+            `${formatNumber(from)}–${formatNumber(to)} de ${count === -1 ? `más de ${formatNumber(to)}` : formatNumber(count)}`,
+        },
+      },
       MuiTooltip: { defaultProps: { arrow: true } },
       MuiLinearProgress: { styleOverrides: { root: { borderRadius: 4 } } },
       MuiDialog: { styleOverrides: { paper: { borderRadius: 16 } } },

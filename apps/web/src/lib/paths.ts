@@ -20,7 +20,7 @@ export const RETURN_PARAM = 'next';
  * (/app/…) is accepted — never another origin (//evil.example, https://…), a scheme or another page.
  */
 export function safeReturnPath(raw: string | null | undefined): string | null {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return null;
   let url: URL;
   try {
     url = new URL(raw, 'http://vigia.invalid');

@@ -5,8 +5,9 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { addDays, DASHBOARD_DEFAULT_PERIOD_DAYS, formatDate, isoDateInZone, MESSAGES } from '@vigia/domain';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { ErrorState } from '../../../components/data/DataTable.js';
+import { useUrlChoice } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useLicense } from '../../../lib/license.js';
 import { useFailureNotice } from '../../../lib/load.js';
@@ -31,7 +32,8 @@ const PERIODS = [DASHBOARD_DEFAULT_PERIOD_DAYS, 30, 90] as const;
 export default function DashboardPage() {
   const settings = useUserSettings();
   const { modules } = useLicense();
-  const [days, setDays] = useState<number>(DASHBOARD_DEFAULT_PERIOD_DAYS);
+  // The period lives in the URL: it survives Back and a reload.
+  const [days, setDays] = useUrlChoice<number>('days', PERIODS, DASHBOARD_DEFAULT_PERIOD_DAYS);
   const scope: DashboardScope = useMemo(
     () => ({ pivotId: settings.pivotId, currency: settings.currency, sellers: settings.selectedSellers }),
     [settings.pivotId, settings.currency, settings.selectedSellers],

@@ -33,6 +33,7 @@ import {
   type SortState,
 } from '../../../components/data/DataTable.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
+import { useUrlSort } from '../../../components/data/url-state.js';
 import type { DpmGroupKind } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
 import { buildGroupTree, type GroupNode, narrowedClassifications } from '../lib/group-tree.js';
@@ -51,6 +52,20 @@ type GroupSort =
   | 'cheaper'
   | 'more'
   | 'difference';
+
+const GROUP_SORTS: readonly GroupSort[] = [
+  'name',
+  'products',
+  'match',
+  'index',
+  'dearer',
+  'common',
+  'cheaper',
+  'more',
+  'difference',
+];
+const DEFAULT_GROUP_SORT: SortState<GroupSort> = { by: 'products', dir: 'desc' };
+const DEFAULT_SELLER_SORT: SortState<GroupSort> = { by: 'common', dir: 'desc' };
 
 const C = PRICING_TEXT.columns;
 
@@ -109,10 +124,11 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
   const colors = useSplitColors();
   const screen = DPM_SCREENS[group];
   const isSeller = group === 'seller';
-  const [sort, setSort] = useState<SortState<GroupSort>>({
-    by: isSeller ? 'common' : 'products',
-    dir: 'desc',
-  });
+  // The sort lives in the URL: it survives Back (from a product) and a reload.
+  const [sort, setSort] = useUrlSort<GroupSort>(
+    GROUP_SORTS,
+    isSeller ? DEFAULT_SELLER_SORT : DEFAULT_GROUP_SORT,
+  );
   const [pageSize, setPageSize] = useState<number>(DPM_DEFAULTS.pageSize);
   const [page, setPage] = useState(0);
   const [openChildren, setOpenChildren] = useState<Set<number>>(new Set());

@@ -3,14 +3,14 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { formatDate, formatNumber, formatPrice, MESSAGES } from '@vigia/domain';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { ChartContainer, type LoadStatus } from '../../../components/charts/ChartContainer.js';
 import { LineChart } from '../../../components/charts/LineChart.js';
 import { MarkerLegend } from '../../../components/charts/MarkerLegend.js';
 import { useFailureNotice } from '../../../lib/load.js';
 import { type DetailScope, detailQueries } from '../api/queries.js';
 import { buildHistoryChart, isHistoryEmpty } from '../history-series.js';
-import { defaultPeriod, type Period } from '../period.js';
+import { useUrlPeriod } from '../period.js';
 import { PeriodPicker } from './PeriodPicker.js';
 import { SectionCard } from './SectionCard.js';
 
@@ -29,7 +29,7 @@ export interface HistorySectionProps {
  * back to today by default — and the position of each seller in the daily ranking.
  */
 export function HistorySection({ productId, scope, sellerId, showPositions = true }: HistorySectionProps) {
-  const [period, setPeriod] = useState<Period>(() => defaultPeriod());
+  const [period, setPeriod] = useUrlPeriod();
   const query = useQuery(detailQueries.history(productId, period, scope, sellerId));
   useFailureNotice(query, MESSAGES.priceHistoryFailed);
   const chart = useMemo(() => (query.data ? buildHistoryChart(query.data.sellers) : null), [query.data]);
