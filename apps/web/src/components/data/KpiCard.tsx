@@ -79,7 +79,7 @@ export function KpiCard({ label, value, caption, help, icon, tone = 'primary', l
           <Typography
             id={labelId}
             variant="caption"
-            component="h3"
+            component="h2"
             sx={{
               color: 'text.secondary',
               fontWeight: 600,

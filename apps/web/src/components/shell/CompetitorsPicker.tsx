@@ -72,7 +72,6 @@ export function CompetitorsPicker({
         onClick={(e) => open(e.currentTarget)}
         startIcon={<StorefrontRoundedIcon />}
         aria-haspopup="dialog"
-        aria-label={`${T.competitors}: ${T.competitorsCount(selectedCount, allIds.length)}`}
         sx={buttonSx}
       >
         <Box
@@ -82,6 +81,7 @@ export function CompetitorsPicker({
           <Box component="span" sx={{ fontSize: 11, opacity: 0.8, fontWeight: 500 }}>
             {T.competitors}
           </Box>
+          {/* the name is the visible text ("Competidores Todos (11)"), words apart */}{' '}
           <Box component="span" sx={{ fontSize: 14 }}>
             {T.competitorsCount(selectedCount, allIds.length)}
           </Box>

@@ -17,6 +17,7 @@ import { DEFAULT_TIMEZONE, MESSAGES } from '@vigia/domain';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { PasswordField } from '../../../components/page/PasswordField.js';
+import { UserAvatar } from '../../../components/shell/UserAvatar.js';
 import { isSessionExpired } from '../../../lib/api-client.js';
 import { useLicense } from '../../../lib/license.js';
 import { notify } from '../../../lib/notifier.js';
@@ -168,9 +169,7 @@ export default function UserProfilePage() {
 
       <Card sx={{ mb: 3 }}>
         <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2, p: { xs: 2.5, sm: 3 } }}>
-          <Avatar sx={{ width: 56, height: 56, bgcolor: 'secondary.main', fontSize: 22, fontWeight: 700 }}>
-            {(profile.data?.name || email || 'V').slice(0, 1).toUpperCase()}
-          </Avatar>
+          <UserAvatar name={profile.data?.name ?? getUser()?.name} email={email} size={56} />
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography variant="h6" component="p" noWrap>
               {profile.data ? profile.data.name || email : <Skeleton width={200} />}
