@@ -1,7 +1,16 @@
 import { Box, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
-export type KpiTone = 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info' | 'neutral';
+export type KpiTone =
+  | 'primary'
+  | 'secondary'
+  | 'success'
+  | 'warning'
+  | 'error'
+  | 'info'
+  | 'cheaper'
+  | 'dearer'
+  | 'neutral';
 
 export interface KpiCardProps {
   label: string;

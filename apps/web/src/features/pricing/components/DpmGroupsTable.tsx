@@ -32,6 +32,7 @@ import {
   SortableHeadCell,
   type SortState,
 } from '../../../components/data/DataTable.js';
+import { bandText, PositionFigure } from '../../../components/data/position.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import { useUrlSort } from '../../../components/data/url-state.js';
 import type { DpmGroupKind } from '../api/keys.js';
@@ -190,32 +191,37 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="match" label={C.withMatch} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="index" label={C.averageIndex} sort={sort} onSort={onSort} align="right" />
-      <SortableHeadCell column="dearer" label={C.split} sort={sort} onSort={onSort} />
+      <SortableHeadCell
+        column="dearer"
+        label={data ? `${C.split} · ${bandText(data.mpi_value)}` : C.split}
+        sort={sort}
+        onSort={onSort}
+      />
     </TableRow>
   );
 
   const outcomeSegments = (h: DpmGroup['head_to_head']): SplitSegment[] => [
     { key: 'win', label: C.iWin, value: h?.cheaper ?? 0, color: colors.cheapest },
-    { key: 'tie', label: C.tie, value: h?.equal ?? 0, color: '#cfc6dd' },
+    { key: 'tie', label: C.tie, value: h?.equal ?? 0, color: colors.tie },
     { key: 'lose', label: C.iLose, value: h?.more_expensive ?? 0, color: colors.dearer },
   ];
 
   const splitCell = (g: DpmGroup) => (
     <TableCell sx={{ whiteSpace: 'nowrap' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
-        <MiniSplitBar segments={splitSegments(g, colors)} width={110} />
+        <MiniSplitBar segments={splitSegments(g, colors, data?.mpi_value)} width={110} />
         <Typography variant="caption" sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-          <Box component="span" sx={{ color: colors.cheapest, fontWeight: 700 }}>
+          <PositionFigure kind="cheaper" label={PRICING_TEXT.split.cheapest}>
             {formatNumber(g.cheapest)}
-          </Box>
+          </PositionFigure>
           {' · '}
           <Box component="span" sx={{ fontWeight: 600 }}>
             {formatNumber(g.in_range)}
           </Box>
           {' · '}
-          <Box component="span" sx={{ color: colors.dearer, fontWeight: 700 }}>
+          <PositionFigure kind="dearer" label={PRICING_TEXT.split.dearer}>
             {formatNumber(g.dearer)}
-          </Box>
+          </PositionFigure>
         </Typography>
       </Box>
     </TableCell>
@@ -274,12 +280,12 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
           {isSeller ? (
             <>
               <NumberCell>{formatNumber(h?.common ?? 0)}</NumberCell>
-              <NumberCell sx={{ color: 'secondary.dark', fontWeight: 600 }}>
-                {formatNumber(h?.cheaper ?? 0)}
+              <NumberCell>
+                <PositionFigure kind="cheaper">{formatNumber(h?.cheaper ?? 0)}</PositionFigure>
               </NumberCell>
               <NumberCell>{formatNumber(h?.equal ?? 0)}</NumberCell>
-              <NumberCell sx={{ color: 'error.main', fontWeight: 600 }}>
-                {formatNumber(h?.more_expensive ?? 0)}
+              <NumberCell>
+                <PositionFigure kind="dearer">{formatNumber(h?.more_expensive ?? 0)}</PositionFigure>
               </NumberCell>
               <NumberCell>
                 <DifferenceText value={h?.average_difference_pct ?? null} />

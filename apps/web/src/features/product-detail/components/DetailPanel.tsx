@@ -76,12 +76,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
       />
       <KpiCard
         label="Más barato"
-        tone="success"
+        tone="cheaper"
         icon={<TrendingDownIcon />}
         loading={busy}
         help="eCommerce con el precio más bajo hoy."
         value={
-          <Box component="span" sx={{ color: 'secondary.dark' }}>
+          <Box component="span" sx={{ color: 'cheaper.dark' }}>
             {detail?.cheaper ? formatPrice(detail.cheaper.price, currency) : '—'}
           </Box>
         }
@@ -89,12 +89,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
       />
       <KpiCard
         label="Más caro"
-        tone="error"
+        tone="dearer"
         icon={<TrendingUpIcon />}
         loading={busy}
         help="eCommerce con el precio más alto hoy."
         value={
-          <Box component="span" sx={{ color: 'error.dark' }}>
+          <Box component="span" sx={{ color: 'dearer.dark' }}>
             {detail?.expensive ? formatPrice(detail.expensive.price, currency) : '—'}
           </Box>
         }

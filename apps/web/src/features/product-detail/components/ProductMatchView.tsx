@@ -134,9 +134,9 @@ export function ProductMatchView({ id }: { id: number }) {
               flexWrap: 'wrap',
             }}
           >
-            <Legend color="secondary.main" text="Precio más bajo" />
-            <Legend color="error.main" text="Precio más alto" />
-            <Legend color="text.disabled" text="Histórico: sin stock o no visto hoy" />
+            <Legend color="cheaper.main" text="▼ Precio más bajo" />
+            <Legend color="dearer.main" text="▲ Precio más alto" />
+            <Legend color="text.disabled" text="Histórico (reloj): sin stock o no visto hoy" />
           </Box>
         </SectionCard>
       )}
