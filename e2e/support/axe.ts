@@ -33,7 +33,9 @@ export async function seriousViolations(page: Page, opts: { exclude?: string[] }
  */
 export async function expectAccessible(page: Page, screen: string, opts: { exclude?: string[] } = {}) {
   await page.waitForLoadState('networkidle').catch(() => {});
-  await expect(page.locator('[role="progressbar"]')).toHaveCount(0, { timeout: 20_000 }).catch(() => {});
+  await expect(page.locator('[role="progressbar"]'))
+    .toHaveCount(0, { timeout: 20_000 })
+    .catch(() => {});
   const issues = await seriousViolations(page, opts);
   expect(issues, `axe: violaciones graves en ${screen}`).toEqual([]);
 }

@@ -63,6 +63,19 @@ export function SortableHeadCell<K extends string>({
   );
 }
 
+/** sx of text only screen readers get (a header cell's name over a column of buttons). */
+export const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;
+
 /** Table sx: the first body column (the product) stays in view while wide tables scroll sideways. */
 export const stickyFirstColumn = {
   '& tbody td:first-of-type': {

@@ -215,9 +215,14 @@ export function TopBar({ onToggleNav }: { onToggleNav: () => void }) {
             color="inherit"
             component={RouterLink}
             to={appPath('notifications')}
-            aria-label={count > 0 ? `${T.notifications}: ${T.notificationsCount(count)}` : T.notifications}
+            // the name holds the badge's visible text ("99+" above 99); no count, no badge text at all
+            aria-label={
+              count > 0
+                ? `${T.notifications}: ${count > 99 ? '99+ notificaciones nuevas' : T.notificationsCount(count)}`
+                : T.notifications
+            }
           >
-            <Badge badgeContent={count} color="secondary" max={99}>
+            <Badge badgeContent={count > 0 ? count : undefined} color="secondary" max={99}>
               <NotificationsNoneRoundedIcon />
             </Badge>
           </IconButton>

@@ -31,6 +31,7 @@ import {
   SkeletonRows,
   SortableHeadCell,
   type SortState,
+  visuallyHidden,
 } from '../../../components/data/DataTable.js';
 import { bandText, PositionFigure } from '../../../components/data/position.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
@@ -161,7 +162,11 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
 
   const head = isSeller ? (
     <TableRow>
-      <TableCell padding="checkbox" />
+      <TableCell padding="checkbox">
+        <Box component="span" sx={visuallyHidden}>
+          {PRICING_TEXT.detailColumn}
+        </Box>
+      </TableCell>
       <SortableHeadCell column="name" firstDir="asc" label={C.seller} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="common" label={C.common} sort={sort} onSort={onSort} align="right" />
@@ -186,7 +191,11 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
     </TableRow>
   ) : (
     <TableRow>
-      <TableCell padding="checkbox" />
+      <TableCell padding="checkbox">
+        <Box component="span" sx={visuallyHidden}>
+          {PRICING_TEXT.detailColumn}
+        </Box>
+      </TableCell>
       <SortableHeadCell column="name" firstDir="asc" label={screen.groupLabel} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="match" label={C.withMatch} sort={sort} onSort={onSort} align="right" />

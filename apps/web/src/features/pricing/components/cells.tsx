@@ -63,7 +63,7 @@ export function IndexText({ value }: { value: number | null }) {
 }
 
 function availabilityColor(text: string): string {
-  return text === MESSAGES.available ? 'success.main' : 'text.disabled';
+  return text === MESSAGES.available ? 'success.main' : 'text.secondary';
 }
 
 /** My price: the price (grey when historical), its type and, when not current, my availability. */
