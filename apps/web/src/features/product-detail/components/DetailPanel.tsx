@@ -7,7 +7,7 @@ import { formatNumber, formatPrice, type ProductMatchInfo } from '@vigia/domain'
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
-import { VariationBadge } from './VariationBadge.js';
+import { PriceMove } from './VariationBadge.js';
 
 /**
  * The detail panel: my price with its variation, my position in the ranking with the 1–9 icon, and
@@ -37,12 +37,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
         }
         caption={
           detail && (
-            <Box component="span" sx={{ display: 'inline-flex', gap: 1, flexWrap: 'wrap' }}>
-              <VariationBadge variation={detail.pivotPriceVariation} />
-              {detail.pivotPreviousPrice !== null && (
-                <span>Antes {formatPrice(detail.pivotPreviousPrice, currency)}</span>
-              )}
-            </Box>
+            <PriceMove
+              variation={detail.pivotPriceVariation}
+              current={detail.min_price}
+              previous={detail.pivotPreviousPrice}
+              currency={currency}
+            />
           )
         }
       />
