@@ -117,8 +117,10 @@ export function ProductMatchView({ id }: { id: number }) {
           dense
           subtitle={
             <>
-              {formatNumber(matchData.qmitemsQuantity)} publicaciones de este producto, ordenadas de menor a
-              mayor precio. Diferencia = precio del competidor − mi precio.
+              {matchData.qmitemsQuantity === 1
+                ? '1 publicación de este producto.'
+                : `${formatNumber(matchData.qmitemsQuantity)} publicaciones de este producto, ordenadas de menor a mayor precio.`}{' '}
+              Diferencia = precio del competidor − mi precio.
             </>
           }
         >

@@ -121,7 +121,7 @@ function QmiView({ productId, sellerId }: { productId: string; sellerId: number 
   const { currency } = useUserSettings();
   const query = useQuery(detailQueries.qmi(productId, sellerId, currency));
   useFailureNotice(query, MESSAGES.productInfoFailed);
-  if (query.data && !isFound(query.data)) return <NotFoundView what="publicación" />;
+  if (query.data && !isFound(query.data)) return <NotFoundView what="esta publicación" />;
   const info = query.data && isFound(query.data) ? query.data : null;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
@@ -165,7 +165,7 @@ export default function QmiDetailPage() {
       {valid ? (
         <QmiView key={`${sellerId}:${productId}`} productId={productId} sellerId={sellerId} />
       ) : (
-        <NotFoundView what="publicación" />
+        <NotFoundView what="esta publicación" />
       )}
     </>
   );

@@ -76,6 +76,8 @@ function Section({
   );
 }
 
+const NAME_REQUIRED = 'Ingresa tu nombre.';
+
 /** 'Perfil de usuario': name, default pivot, currency and timezone; password change. */
 export default function UserProfilePage() {
   const profile = useQuery(profileQuery());
@@ -84,6 +86,7 @@ export default function UserProfilePage() {
   const zones = useMemo(timezones, []);
 
   const [name, setName] = useState('');
+  const [nameTouched, setNameTouched] = useState(false);
   const [pivotPk, setPivotPk] = useState<number | ''>('');
   const [currency, setCurrency] = useState('');
   const [timezone, setTimezone] = useState(DEFAULT_TIMEZONE);
@@ -106,9 +109,15 @@ export default function UserProfilePage() {
     if (profile.isError && !isSessionExpired(profile.error)) notify(MESSAGES.profileLoadFailed, 'error');
   }, [profile.isError, profile.error]);
 
+  const nameError = nameTouched && !name.trim() ? NAME_REQUIRED : null;
   const submitProfile = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
+    // The profile always has a name (the server refuses an empty one too): say so in place.
+    if (!name.trim()) {
+      setNameTouched(true);
+      return;
+    }
     setSaving(true);
     try {
       const pivot_pk = pivotPk === '' ? null : pivotPk;
@@ -202,7 +211,11 @@ export default function UserProfilePage() {
               label={T.name}
               value={name}
               onChange={(e) => setName(e.target.value)}
+              onBlur={() => setNameTouched(true)}
               disabled={profile.isPending}
+              required
+              error={!!nameError}
+              helperText={nameError ?? undefined}
               slotProps={{ htmlInput: { maxLength: 150 } }}
             />
             <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
