@@ -76,13 +76,22 @@ export const visuallyHidden = {
   width: '1px',
 } as const;
 
-/** Table sx: the first body column (the product) stays in view while wide tables scroll sideways. */
+/**
+ * Table sx: the first column (the product) stays in view while wide tables scroll sideways — its header
+ * cell too, so the header stays over its column (above the sticky header row's other cells).
+ */
 export const stickyFirstColumn = {
   '& tbody td:first-of-type': {
     position: 'sticky',
     left: 0,
     zIndex: 1,
     bgcolor: 'background.paper',
+    boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
+  },
+  '& thead th:first-of-type': {
+    position: 'sticky',
+    left: 0,
+    zIndex: 3,
     boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
   },
 } as const;
