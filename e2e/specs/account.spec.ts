@@ -10,7 +10,8 @@ test.describe('session and navigation guard', () => {
 
   test('a protected page without a session goes to /login', async ({ page }) => {
     await page.goto('/app/dpm-by-brand');
-    await expect(page).toHaveURL(/\/login$/);
+    // /login remembers the page asked for (issue 18 §7: login returns there)
+    await expect(page).toHaveURL(/\/login\?next=%2Fapp%2Fdpm-by-brand$/);
   });
 
   test('a stored version other than 1.7.21 sends the user to /login', async ({ page }) => {

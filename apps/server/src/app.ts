@@ -30,6 +30,7 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 /** Largest request body accepted (bytes). */
 export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
+const APP_PATH = /^\/app(\/|$)/;
 
 /** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -76,7 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    const isFile = /\.[a-z0-9]{1,8}$/i.test(path); // a missing asset is a 404, not the app
+    // A missing asset is a 404, not the app; a path under the app's own routes (/app/…, e.g. a shared
+    // link /app/product/3320.5 or /app/dpm-by-brand.xlsx) always gets the app, which shows its not-found view.
+    const isFile = !APP_PATH.test(path) && /\.[a-z0-9]{1,8}$/i.test(path);
     if (!API_PREFIX.test(path) && !isFile && hasWeb && (req.method === 'GET' || req.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }

@@ -59,7 +59,8 @@ export const timezoneSchema = z
 export const userPatchBody = z
   .object({
     pivot_pk: idSchema.nullable().optional(),
-    name: shortText(150).optional(),
+    /** trimmed; an empty (or blank) name is refused: the profile always has one */
+    name: shortText(150).min(1, 'el nombre no puede quedar vacío').optional(),
     currency: z.string().trim().toUpperCase().length(3).optional(),
     timezone: timezoneSchema.optional(),
     password: passwordSchema.optional(),

@@ -131,6 +131,13 @@ export const dashboardPreResponse = z.object({
   to_date: z.string(),
   previous_from_date: z.string(),
   previous_to_date: z.string(),
+  /**
+   * 'no_data': the previous period starts before monitoring began (`monitoring_since`), so no card has
+   * a `previous` or a `change` — the screen says so instead of a number.
+   */
+  comparison: z.enum(['available', 'no_data']),
+  /** first day (yyyy-MM-dd, Santiago) any listing of the scope was seen; null without listings */
+  monitoring_since: z.string().nullable(),
   groups: z.array(dashboardGroupSchema),
 });
 export type DashboardPreResponse = z.infer<typeof dashboardPreResponse>;

@@ -22,7 +22,8 @@ describe('price display (seed 000 §9)', () => {
     expect(currencyDecimals('MXN')).toBe(2);
     expect(currencyDecimals('CLP')).toBe(0);
     expect(currencyDecimals('EUR')).toBe(0);
-    expect(formatPrice(1234.5, 'USD')).toBe('$1.234,50');
+    expect(formatPrice(1234.5, 'USD')).toBe('US$1.234,50');
+    expect(formatPrice(-2, 'USD')).toBe('-US$2,00');
     expect(formatPrice(1999.999, 'MXN')).toBe('$2.000,00');
     expect(formatPrice(49.9, 'PEN')).toBe('S/ 49,90');
   });

@@ -43,7 +43,9 @@ export function formatPrice(value: number | null | undefined, currency: string):
   const decimals = currencyDecimals(currency);
   const factor = 10 ** decimals;
   const rounded = Math.round(value * factor) / factor;
-  const prefix = currency.toUpperCase() === 'PEN' ? 'S/ ' : '$';
+  // USD reads "US$" so that it is never taken for a peso shown with "$" (CLP, MXN, …).
+  const code = currency.toUpperCase();
+  const prefix = code === 'PEN' ? 'S/ ' : code === 'USD' ? 'US$' : '$';
   return `${rounded < 0 ? '-' : ''}${prefix}${formatNumber(Math.abs(rounded), decimals)}`;
 }
 

@@ -1,7 +1,7 @@
 import { APP_VERSION } from '@vigia/domain';
 import { redirect } from 'react-router';
 import { CORE_LICENSE_QUERIES } from '../lib/license.js';
-import { PATHS } from '../lib/paths.js';
+import { PATHS, withReturnPath } from '../lib/paths.js';
 import { queryClient } from '../lib/query-client.js';
 import { isLoggedIn } from '../lib/session.js';
 import { localStore, STORAGE_KEYS } from '../lib/storage.js';
@@ -76,7 +76,11 @@ export function authLoader({ request }: { request: Request }) {
  */
 export async function appLoader({ request }: { request: Request }) {
   const to = runGuard(pathOf(request), true);
-  if (to) return redirect(to);
+  if (to) {
+    // A shared link opened while signed out: /login remembers it and login comes back to it.
+    const url = new URL(request.url);
+    return redirect(to === PATHS.login ? withReturnPath(to, `${url.pathname}${url.search}`) : to);
+  }
   const results = await Promise.allSettled(CORE_LICENSE_QUERIES.map((q) => q.ensure(queryClient)));
   for (const r of results)
     if (r.status === 'rejected') console.error('Error cargando datos de la licencia', r.reason);

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import { createBrowserRouter, Navigate, Outlet, type RouteObject } from 'react-router';
+import NotFoundPage, { NOT_FOUND_TITLE } from '../components/page/NotFoundPage.js';
 import { AppShell, useDocumentTitle } from '../components/shell/AppShell.js';
 import { ProductMark } from '../components/shell/ProductMark.js';
 import { setNavigator } from '../lib/navigation.js';
@@ -71,22 +72,30 @@ export const routeObjects: RouteObject[] = [
     shouldRevalidate: () => false,
     hydrateFallbackElement: <StartupFallback />,
     element: <AppShell />,
-    children: appRoutes.map<RouteObject>((r) => ({
-      ...(r.path === '' ? { index: true } : { path: r.path }),
-      handle: handleOf(r),
-      // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
-      // loaded) and start its first data loads, instead of waiting for the layout to render.
-      loader: ({ params }) => {
-        r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
-        r.prefetch?.(params);
-        return null;
+    children: [
+      ...appRoutes.map<RouteObject>((r) => ({
+        ...(r.path === '' ? { index: true } : { path: r.path }),
+        handle: handleOf(r),
+        // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
+        // loaded) and start its first data loads, instead of waiting for the layout to render.
+        loader: ({ params }) => {
+          r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
+          r.prefetch?.(params);
+          return null;
+        },
+        element: (
+          <ModuleGate key={r.name} route={r}>
+            <LazyScreen load={r.lazy} />
+          </ModuleGate>
+        ),
+      })),
+      // Any other path under /app (a mistyped or truncated link): the app's not-found view, in the frame.
+      {
+        path: '*',
+        handle: { name: 'NotFound', title: NOT_FOUND_TITLE, module: null } satisfies RouteHandle,
+        element: <NotFoundPage />,
       },
-      element: (
-        <ModuleGate key={r.name} route={r}>
-          <LazyScreen load={r.lazy} />
-        </ModuleGate>
-      ),
-    })),
+    ],
   },
   { path: '*', element: <Navigate to={PATHS.login} replace /> },
 ];

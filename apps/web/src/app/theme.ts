@@ -1,5 +1,6 @@
 import { esES } from '@mui/material/locale';
 import { alpha, createTheme } from '@mui/material/styles';
+import { formatNumber } from '@vigia/domain';
 
 // Vigía's look: purple primary, pink secondary, quiet surfaces, compact tables with tabular numbers.
 
@@ -15,6 +16,32 @@ export const BRAND = {
   gradient: 'linear-gradient(135deg, #4a148c 0%, #6a1b9a 42%, #ad1457 78%, #d81b60 100%)',
 } as const;
 
+/**
+ * Price position colours (cheaper / in range / dearer): the Okabe–Ito blue and vermillion, told apart with
+ * every common colour-vision deficiency, never the brand pink against red. `text` shades reach 4.5:1 on
+ * white for figures; the meaning is always repeated by a sign, an arrow or a label (see
+ * components/data/position.tsx).
+ */
+export const POSITION = {
+  cheaper: { main: '#0072B2', text: '#005A8C', tint: 'rgba(0, 114, 178, 0.12)' },
+  inRange: { main: '#C9C1D6', text: '#5f5673' },
+  dearer: { main: '#D55E00', text: '#A63F00', tint: 'rgba(213, 94, 0, 0.12)' },
+  tie: { main: '#E4DFEC' },
+} as const;
+
+declare module '@mui/material/styles' {
+  interface Palette {
+    cheaper: Palette['primary'];
+    dearer: Palette['primary'];
+  }
+  interface PaletteOptions {
+    cheaper?: PaletteOptions['primary'];
+    dearer?: PaletteOptions['primary'];
+  }
+}
+
+const FOCUS_RING = { outline: `3px solid ${BRAND.purpleDark}`, outlineOffset: 2 } as const;
+
 const FONT =
   '"Inter", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif';
 
@@ -25,8 +52,12 @@ export const theme = createTheme(
       primary: { main: BRAND.purple, dark: BRAND.purpleDark, light: BRAND.purpleLight, contrastText: '#fff' },
       secondary: { main: BRAND.pink, light: BRAND.pinkLight, contrastText: '#fff' },
       success: { main: '#2e7d32' },
-      warning: { main: '#ed6c02' },
       error: { main: '#d32f2f' },
+      // filled chips ("Oferta", "Por cantidad") carry white text: 4.5:1 at least
+      warning: { main: '#b45309' },
+      info: { main: '#0277bd' },
+      cheaper: { main: POSITION.cheaper.main, dark: POSITION.cheaper.text, contrastText: '#fff' },
+      dearer: { main: POSITION.dearer.main, dark: POSITION.dearer.text, contrastText: '#fff' },
       background: { default: BRAND.surface, paper: '#ffffff' },
       text: { primary: BRAND.ink, secondary: '#5f5673' },
       divider: 'rgba(74, 20, 140, 0.12)',
@@ -51,7 +82,12 @@ export const theme = createTheme(
         styleOverrides: {
           body: { WebkitFontSmoothing: 'antialiased' },
           '.num, td.num, th.num': { textAlign: 'right', fontVariantNumeric: 'tabular-nums' },
+          // A visible keyboard focus everywhere (not only MUI's ripple): a ring around whatever has focus.
+          ':focus-visible': FOCUS_RING,
         },
+      },
+      MuiButtonBase: {
+        styleOverrides: { root: { '&.Mui-focusVisible': FOCUS_RING } },
       },
       MuiButton: {
         defaultProps: { disableElevation: true },
@@ -65,7 +101,11 @@ export const theme = createTheme(
         defaultProps: { variant: 'outlined' },
         styleOverrides: { root: { borderRadius: 14 } },
       },
-      MuiAppBar: { defaultProps: { elevation: 0 } },
+      MuiAppBar: {
+        defaultProps: { elevation: 0 },
+        // on the purple bar the ring is white
+        styleOverrides: { root: { '& .Mui-focusVisible, & :focus-visible': { outlineColor: '#ffffff' } } },
+      },
       MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
       MuiSelect: { defaultProps: { size: 'small' } },
       MuiFormControl: { defaultProps: { size: 'small' } },
@@ -90,6 +130,14 @@ export const theme = createTheme(
         },
       },
       MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
+      // Every pager counts in es-CL ("1–10 de 2.652"), whatever the feature.
+      MuiTablePagination: {
+        defaultProps: {
+          labelRowsPerPage: 'Filas por página',
+          labelDisplayedRows: ({ from, to, count }) =>
+            `${formatNumber(from)}–${formatNumber(to)} de ${count === -1 ? `más de ${formatNumber(to)}` : formatNumber(count)}`,
+        },
+      },
       MuiTooltip: { defaultProps: { arrow: true } },
       MuiLinearProgress: { styleOverrides: { root: { borderRadius: 4 } } },
       MuiDialog: { styleOverrides: { paper: { borderRadius: 16 } } },

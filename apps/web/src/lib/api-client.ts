@@ -17,9 +17,9 @@ import {
   successSchema,
 } from '@vigia/domain';
 import type { ZodType } from 'zod';
-import { currentPath, navigateTo, reloadAt } from './navigation.js';
+import { currentPath, currentPathAndQuery, navigateTo, reloadAt } from './navigation.js';
 import { flash, notify } from './notifier.js';
-import { PATHS } from './paths.js';
+import { PATHS, withReturnPath } from './paths.js';
 import { clearSession, getToken, setToken } from './session.js';
 
 // The one HTTP client of the SPA (ARCHITECTURE.md "Web"): sets `Authorization: JWT <token>` and the
@@ -107,7 +107,8 @@ const defaultHooks: ApiClientHooks = {
   notify: (message) => notify(message, 'error'),
   onSessionExpired: () => {
     notify(STATUS_MESSAGES[401], 'warning');
-    navigateTo(PATHS.login, { replace: true });
+    // Login brings the user back to the page the session expired on.
+    navigateTo(withReturnPath(PATHS.login, currentPathAndQuery()), { replace: true });
   },
   onForbidden: () => {
     // Already at Home: reloading would loop; just say it.

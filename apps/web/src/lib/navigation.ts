@@ -21,3 +21,8 @@ export function reloadAt(path: string): void {
 export function currentPath(): string {
   return typeof window !== 'undefined' ? window.location.pathname : '/';
 }
+
+/** Path and query of the current page ('/app/dpm-by-brand?brands=18'). */
+export function currentPathAndQuery(): string {
+  return typeof window !== 'undefined' ? `${window.location.pathname}${window.location.search}` : '/';
+}

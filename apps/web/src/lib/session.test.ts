@@ -26,7 +26,7 @@ describe('session', () => {
     expect(getSession().loginStatus).toBe('successful');
   });
 
-  it('logout removes token, brands and sellers', () => {
+  it('logout removes token, brands, sellers and the user profile', () => {
     completeLogin({ token: 'abc', user });
     localStore().set(STORAGE_KEYS.brands, [1]);
     localStore().set(STORAGE_KEYS.sellers, [2]);
@@ -35,6 +35,8 @@ describe('session', () => {
     expect(getToken()).toBeNull();
     expect(localStore().getString(STORAGE_KEYS.brands)).toBeNull();
     expect(localStore().getString(STORAGE_KEYS.sellers)).toBeNull();
+    expect(localStore().getString(STORAGE_KEYS.user)).toBeNull();
+    expect(getUser()).toBeNull();
     expect(getSession().loginStatus).toBe('logout');
   });
 });

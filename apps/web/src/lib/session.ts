@@ -100,7 +100,9 @@ export function completeLogin(response: unknown): boolean {
  * them refetch without a token).
  */
 export function logout(): void {
-  localStore().remove(STORAGE_KEYS.token, STORAGE_KEYS.brands, STORAGE_KEYS.sellers);
+  // The seed's token, brands and sellers — and the user's profile (name, e-mail): nothing personal is
+  // left in the browser after logout.
+  localStore().remove(STORAGE_KEYS.token, STORAGE_KEYS.brands, STORAGE_KEYS.sellers, STORAGE_KEYS.user);
   writeRecord(LOGGED_OUT);
   disconnectExporter();
   emit();

@@ -25,7 +25,7 @@ export const T = {
 
   // Recovery and reset
   recoverTitle: 'Recupera tu contraseña',
-  recoverSubtitle: 'Te enviaremos un correo con las instrucciones para reestablecerla.',
+  recoverSubtitle: 'Te enviaremos un correo con las instrucciones para restablecerla.',
   recover: 'Recuperar',
   backToLogin: 'Volver a iniciar sesión',
   resetTitle: 'Nueva contraseña',

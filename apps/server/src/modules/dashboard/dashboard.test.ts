@@ -84,18 +84,22 @@ describe('POST /v2/dashboard/pre', () => {
       ['Promociones', ['monetary_discount', 'average_discount', 'mode_discount', 'in_discount']],
     ]);
     // now: P1 (sale 900), P3, A1 1100, B1 out of stock, C1 → 4 of 5 in stock; P1 on promotion (10 %)
-    // end of T−7: P1 1000, P3, A1 950, B1 1000, C1 1200, D1 → 6 of 6 in stock, no promotion
-    // index now: 100 × 900 / min(1100, 1200) = 81.82; at T−7: 100 × 1000 / 950 = 105.26
+    // index now: 100 × 900 / min(1100, 1200) = 81.82.
+    // The market's listings were first seen inside the previous period (T−13..T−7): monitoring began
+    // after it started, so there is no comparison (before: "new 0 vs 6, −6" — every listing "new" then).
+    expect(body.comparison).toBe('no_data');
+    expect(body.monitoring_since).not.toBeNull();
+    expect(body.monitoring_since! > body.previous_from_date).toBe(true);
     expect(cards(body)).toEqual({
-      availability: [80, 100, -20],
-      new: [0, 6, -6],
-      unpublished: [1, 0, 1], // D1, left Rival A's full run at T−3
-      price_index: [81.82, 105.26, -23.44],
-      deviation: [18.18, 5.26, 12.92],
+      availability: [80, null, null],
+      new: [0, null, null],
+      unpublished: [1, null, null], // D1, left Rival A's full run at T−3
+      price_index: [81.82, null, null],
+      deviation: [18.18, null, null],
       monetary_discount: [100, null, null],
       average_discount: [10, null, null],
       mode_discount: [10, null, null],
-      in_discount: [20, 0, 20],
+      in_discount: [20, null, null],
     });
     const first = body.groups[0].cards[0];
     expect(first).toMatchObject({
@@ -109,6 +113,8 @@ describe('POST /v2/dashboard/pre', () => {
     const payload = { from_date: tDay(2), to_date: tDay(1) };
     const body = dashboardPreResponse.parse((await post('/v2/dashboard/pre', payload)).json());
     expect([body.previous_from_date, body.previous_to_date]).toEqual([tDay(4), tDay(3)]);
+    // a previous period inside monitoring: compared
+    expect(body.comparison).toBe('available');
     // end of T−1: B1 out of stock, D1 gone → 4 of 5; index 900 / 1100
     // end of T−3: A1 already at 1100, B1 1000 in stock → 5 of 5; index 100 × 900 / 1000 = 90
     expect(cards(body)).toEqual({
@@ -190,9 +196,10 @@ describe('POST /v2/dashboard/pre', () => {
     expect(cards(usd).monetary_discount[0]).toBe(0.11);
     const narrow = dashboardPreResponse.parse((await post('/v2/dashboard/pre', {}, narrowToken)).json());
     // whole tree, competitor 20 only: now P1, P2, P3, A1 → 4 of 4; 1 of 4 on promotion
-    expect(cards(narrow).availability).toEqual([100, 100, 0]);
-    expect(cards(narrow).in_discount).toEqual([25, 0, 25]);
-    expect(cards(narrow).price_index).toEqual([81.82, 105.26, -23.44]);
+    // (no comparison: the previous 7 days start before monitoring did)
+    expect(cards(narrow).availability).toEqual([100, null, null]);
+    expect(cards(narrow).in_discount).toEqual([25, null, null]);
+    expect(cards(narrow).price_index).toEqual([81.82, null, null]);
   });
 
   it('validates the period and the scope', async () => {
@@ -275,7 +282,7 @@ describe('off the request path', () => {
 describe('memoised answers follow new data', () => {
   it('a competitor ingest after an answer was memoised changes the next answer', async () => {
     const before = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
-    expect(before.price_index).toEqual([81.82, 105.26, -23.44]);
+    expect(before.price_index).toEqual([81.82, null, null]); // no comparison: see the default period
     const { selectDataVersion } = await import('./queries.js');
     const version = await selectDataVersion(ctx.db.pool);
     // Rival C's C1 drops from 1200 to 800: the index now is 100 × 900 / min(1100, 800) = 112.5
@@ -292,6 +299,6 @@ describe('memoised answers follow new data', () => {
     ]);
     expect(await selectDataVersion(ctx.db.pool)).toBeGreaterThan(version);
     const after = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
-    expect(after.price_index).toEqual([112.5, 105.26, 7.24]);
+    expect(after.price_index).toEqual([112.5, null, null]);
   });
 });

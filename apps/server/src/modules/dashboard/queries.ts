@@ -112,6 +112,20 @@ export async function selectEventCounts(
   return rows[0];
 }
 
+/**
+ * The first day (Santiago, yyyy-MM-dd) any listing of `sellers` was seen: when monitoring began for the
+ * scope; null without listings. One index probe per seller on products (seller, first_seen).
+ */
+export async function selectMonitoringSince(db: Queryable, sellers: number[]): Promise<string | null> {
+  const { rows } = await db.query<{ since: string | null }>(
+    `select to_char(min(m) at time zone 'America/Santiago', 'YYYY-MM-DD') as since
+       from (select (select min(p.first_seen) from products p where p.seller_id = s) as m
+               from unnest($1::int[]) as s) x`,
+    [sellers],
+  );
+  return rows[0]?.since ?? null;
+}
+
 export interface DiscountRow {
   monetary: number | null;
   buckets: { bucket: number; n: number }[] | null;

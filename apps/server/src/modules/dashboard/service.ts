@@ -27,6 +27,7 @@ import {
   selectDiscountState,
   selectEventCounts,
   selectIndexState,
+  selectMonitoringSince,
   selectRollupState,
 } from './queries.js';
 
@@ -188,6 +189,10 @@ export async function dashboardPre(
     period.to === todayDay
       ? await currentDay(pool, s, q.resolved, todayDay)
       : await closedDay(pool, s, period.to);
+  // A previous period that starts before monitoring did has no complete data: no comparison at all
+  // (a change against a half-empty period, e.g. "Nuevos −25.268", would mislead).
+  const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
+  const comparable = monitoringSince !== null && previousFrom >= monitoringSince;
   const previous = await closedDay(pool, s, previousTo);
   const events = await selectEventCounts(pool, {
     sellers: [s.pivot, ...s.competitors],
@@ -212,8 +217,8 @@ export async function dashboardPre(
     title: DASHBOARD_CARD_TITLES[k],
     unit: UNITS[k],
     value: cur[k],
-    previous: prev[k],
-    change: round2(cardChange(cur[k], prev[k])),
+    previous: comparable ? prev[k] : null,
+    change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
     link: DASHBOARD_CARD_LINKS[k],
   });
   const answer: DashboardPreResponse = {
@@ -224,6 +229,8 @@ export async function dashboardPre(
     to_date: period.to,
     previous_from_date: previousFrom,
     previous_to_date: previousTo,
+    comparison: comparable ? 'available' : 'no_data',
+    monitoring_since: monitoringSince,
     groups: DASHBOARD_GROUPS.map((g) => ({ key: g.key, title: g.title, cards: g.cards.map(card) })),
   };
   memo.set(key, answer);

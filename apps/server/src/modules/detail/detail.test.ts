@@ -345,7 +345,7 @@ describe('POST /v2/detail/qmi/history', () => {
     expect(values(1)).toEqual([...QMI_HISTORY_COLUMNS]);
     expect(ws.rowCount).toBe(4);
     expect(values(2)).toEqual([
-      tDay(4),
+      new Date(`${tDay(4)}T00:00:00Z`),
       'Rival A',
       'A1',
       'Audífono X',
@@ -373,11 +373,11 @@ describe('POST /v2/detail/qmi/history', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split('\r\n');
-    expect(lines[0]).toBe(QMI_HISTORY_COLUMNS.join(','));
+    expect(lines[0]).toBe(QMI_HISTORY_COLUMNS.join(';'));
     expect(lines.slice(1)).toEqual([
-      `${tDay(4)},Rival B,B1,Audífono X,1000,1000,,,Normal,Disponible,CLP`,
-      `${tDay(3)},Rival B,B1,Audífono X,1000,1000,,,Normal,Disponible,CLP`,
-      `${tDay(2)},Rival B,B1,Audífono X,1000,1000,,,Normal,No Disponible,CLP`,
+      `${tDay(4)};Rival B;B1;Audífono X;1000;1000;;;Normal;Disponible;CLP`,
+      `${tDay(3)};Rival B;B1;Audífono X;1000;1000;;;Normal;Disponible;CLP`,
+      `${tDay(2)};Rival B;B1;Audífono X;1000;1000;;;Normal;No Disponible;CLP`,
     ]);
   });
 

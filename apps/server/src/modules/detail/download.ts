@@ -2,8 +2,9 @@ import { MESSAGES, priceTypeLabel, QMI_HISTORY_COLUMNS, type QmiHistoryPoint } f
 import ExcelJS from 'exceljs';
 
 // The downloadable price history of one listing (/v2/detail/qmi/history with downloadablePipeline):
-// one row per day, columns QMI_HISTORY_COLUMNS, as XLSX (default) or CSV (UTF-8 with BOM, ',' separated,
-// RFC 4180 quoting, '.' decimals so spreadsheets read numbers).
+// one row per day, columns QMI_HISTORY_COLUMNS, as XLSX (default; the day is a real date cell shown
+// dd-mm-yyyy) or CSV as Spanish-locale spreadsheets open it: UTF-8 with BOM, ';' separated, ',' decimals
+// (no thousands separator), RFC 4180 quoting, days as yyyy-mm-dd.
 
 export interface HistoryDownloadInput {
   sellerName: string;
@@ -30,15 +31,17 @@ function rows(input: HistoryDownloadInput): (string | number | null)[][] {
   ]);
 }
 
+export const CSV_SEPARATOR = ';';
+
 const csvCell = (v: string | number | null) => {
   if (v === null) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  const s = typeof v === 'number' ? String(v).replace('.', ',') : v;
+  return /[";,\r\n]/.test(s) && typeof v !== 'number' ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
 export function historyCsv(input: HistoryDownloadInput): Buffer {
   const lines = [QMI_HISTORY_COLUMNS as readonly string[], ...rows(input)].map((r) =>
-    r.map(csvCell).join(','),
+    r.map(csvCell).join(CSV_SEPARATOR),
   );
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
 }
@@ -49,7 +52,12 @@ export async function historyXlsx(input: HistoryDownloadInput): Promise<Buffer> 
   const ws = wb.addWorksheet('Histórico');
   ws.addRow([...QMI_HISTORY_COLUMNS]);
   ws.getRow(1).font = { bold: true };
-  for (const r of rows(input)) ws.addRow(r);
+  for (const r of rows(input)) {
+    // the day as a date cell (UTC midnight: ExcelJS writes the serial from UTC), not text
+    const [y, m, d] = String(r[0]).split('-').map(Number);
+    ws.addRow([new Date(Date.UTC(y, m - 1, d)), ...r.slice(1)]);
+  }
+  ws.getColumn(1).numFmt = 'dd-mm-yyyy';
   ws.columns.forEach((c, i) => {
     c.width = i === 3 ? 40 : 16;
   });

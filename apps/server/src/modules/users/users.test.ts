@@ -126,6 +126,8 @@ describe('PATCH /v1/users/me/ (profile)', () => {
       [{ pivot_pk: 'abc' }, 'pivot_pk'],
       [{ pivot_pk: -3 }, 'pivot_pk'],
       [{ name: 'x'.repeat(151) }, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
       [{ password: 'corta' }, 'password'],
       [{ password: 'suficientemente-larga', name: 'y' }, 'password'],
     ] as const) {

@@ -62,13 +62,35 @@ export function SortableHeadCell<K extends string>({
   );
 }
 
-/** Table sx: the first body column (the product) stays in view while wide tables scroll sideways. */
+/** sx of text only screen readers get (a header cell's name over a column of buttons). */
+export const visuallyHidden = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+  width: '1px',
+} as const;
+
+/**
+ * Table sx: the first column (the product) stays in view while wide tables scroll sideways — its header
+ * cell too, so the header stays over its column (above the sticky header row's other cells).
+ */
 export const stickyFirstColumn = {
   '& tbody td:first-of-type': {
     position: 'sticky',
     left: 0,
     zIndex: 1,
     bgcolor: 'background.paper',
+    boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
+  },
+  '& thead th:first-of-type': {
+    position: 'sticky',
+    left: 0,
+    zIndex: 3,
     boxShadow: 'inset -1px 0 0 rgba(74, 20, 140, 0.12)',
   },
 } as const;

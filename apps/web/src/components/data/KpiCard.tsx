@@ -1,7 +1,16 @@
 import { Box, Paper, Skeleton, Tooltip, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 
-export type KpiTone = 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info' | 'neutral';
+export type KpiTone =
+  | 'primary'
+  | 'secondary'
+  | 'success'
+  | 'warning'
+  | 'error'
+  | 'info'
+  | 'cheaper'
+  | 'dearer'
+  | 'neutral';
 
 export interface KpiCardProps {
   label: string;
@@ -79,7 +88,7 @@ export function KpiCard({ label, value, caption, help, icon, tone = 'primary', l
           <Typography
             id={labelId}
             variant="caption"
-            component="h3"
+            component="h2"
             sx={{
               color: 'text.secondary',
               fontWeight: 600,

@@ -52,16 +52,18 @@ export function PriceCell({
         fontWeight: tone === 'cheapest' || tone === 'dearest' ? 700 : 500,
         fontVariantNumeric: 'tabular-nums',
         whiteSpace: 'nowrap',
-        // Cheapest: the accent, filled; dearest: red on a light tint — different at a glance, not only by hue.
+        // Cheapest: blue, filled; dearest: vermillion on a light tint (the colour-blind-safe position pair)
+        // — different at a glance, not only by hue, and the arrow says which.
         ...(tone === 'cheapest' && {
-          color: t.palette.secondary.contrastText,
-          bgcolor: t.palette.secondary.main,
+          color: t.palette.cheaper.contrastText,
+          bgcolor: t.palette.cheaper.main,
         }),
         ...(tone === 'dearest' && {
-          color: t.palette.error.dark,
-          bgcolor: `color-mix(in srgb, ${t.palette.error.main} 12%, transparent)`,
+          color: t.palette.dearer.dark,
+          bgcolor: `color-mix(in srgb, ${t.palette.dearer.main} 12%, transparent)`,
         }),
-        ...(tone === 'historical' && { color: t.palette.text.disabled }),
+        // historical: grey with the clock icon, still readable (4.5:1)
+        ...(tone === 'historical' && { color: t.palette.text.secondary, fontStyle: 'italic' }),
       })}
     >
       {tone === 'cheapest' && <ArrowDownwardIcon sx={{ fontSize: 13 }} aria-hidden />}

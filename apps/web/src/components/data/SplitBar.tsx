@@ -29,7 +29,7 @@ export function SplitBar({
     <Paper variant="outlined" component="section" aria-label={title} sx={{ p: 2, borderRadius: 2 }}>
       <Typography
         variant="caption"
-        component="h3"
+        component="h2"
         sx={{ color: 'text.secondary', fontWeight: 600, textTransform: 'uppercase', letterSpacing: 0.2 }}
       >
         {title}

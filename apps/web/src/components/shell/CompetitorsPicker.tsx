@@ -6,9 +6,6 @@ import Checkbox from '@mui/material/Checkbox';
 import Divider from '@mui/material/Divider';
 import InputAdornment from '@mui/material/InputAdornment';
 import List from '@mui/material/List';
-import ListItemButton from '@mui/material/ListItemButton';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import ListSubheader from '@mui/material/ListSubheader';
 import Popover from '@mui/material/Popover';
 import TextField from '@mui/material/TextField';
@@ -72,7 +69,6 @@ export function CompetitorsPicker({
         onClick={(e) => open(e.currentTarget)}
         startIcon={<StorefrontRoundedIcon />}
         aria-haspopup="dialog"
-        aria-label={`${T.competitors}: ${T.competitorsCount(selectedCount, allIds.length)}`}
         sx={buttonSx}
       >
         <Box
@@ -82,6 +78,7 @@ export function CompetitorsPicker({
           <Box component="span" sx={{ fontSize: 11, opacity: 0.8, fontWeight: 500 }}>
             {T.competitors}
           </Box>
+          {/* the name is the visible text ("Competidores Todos (11)"), words apart */}{' '}
           <Box component="span" sx={{ fontSize: 14 }}>
             {T.competitorsCount(selectedCount, allIds.length)}
           </Box>
@@ -147,33 +144,44 @@ export function CompetitorsPicker({
                       slotProps={{ input: { 'aria-label': `${T.selectAll}: ${g.country_name}` } }}
                     />
                   </ListSubheader>
+                  {/* one control per seller: its checkbox, named by the label around it (no button around
+                      a checkbox: nested-interactive) */}
                   {sellers.map((s) => (
-                    <ListItemButton
-                      key={s.id}
-                      onClick={() => toggle([s.id], !draft.has(s.id))}
-                      sx={{ py: 0.25 }}
-                    >
-                      <ListItemIcon sx={{ minWidth: 36 }}>
+                    <Box component="li" key={s.id} sx={{ listStyle: 'none' }}>
+                      <Box
+                        component="label"
+                        sx={{
+                          display: 'flex',
+                          alignItems: 'center',
+                          px: 2,
+                          py: 0.25,
+                          cursor: 'pointer',
+                          '&:hover': { bgcolor: 'action.hover' },
+                        }}
+                      >
                         <Checkbox
                           size="small"
                           edge="start"
-                          tabIndex={-1}
                           checked={draft.has(s.id)}
-                          slotProps={{ input: { 'aria-label': s.name } }}
+                          onChange={(e) => toggle([s.id], e.target.checked)}
+                          sx={{ mr: 1 }}
                         />
-                      </ListItemIcon>
-                      <Box
-                        sx={{
-                          width: 10,
-                          height: 10,
-                          borderRadius: '50%',
-                          bgcolor: s.color,
-                          mr: 1.25,
-                          flexShrink: 0,
-                        }}
-                      />
-                      <ListItemText primary={s.name} />
-                    </ListItemButton>
+                        <Box
+                          aria-hidden
+                          sx={{
+                            width: 10,
+                            height: 10,
+                            borderRadius: '50%',
+                            bgcolor: s.color,
+                            mr: 1.25,
+                            flexShrink: 0,
+                          }}
+                        />
+                        <Typography variant="body2" component="span">
+                          {s.name}
+                        </Typography>
+                      </Box>
+                    </Box>
                   ))}
                 </ul>
               </li>

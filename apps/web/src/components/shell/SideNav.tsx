@@ -265,7 +265,9 @@ export function SideNav({
           )}
         </List>
       </Box>
+      {/* a landmark of its own: every piece of text sits in one (axe "region") */}
       <Box
+        component="footer"
         sx={{
           borderTop: 1,
           borderColor: 'divider',

@@ -4,7 +4,6 @@ import NotificationsNoneRoundedIcon from '@mui/icons-material/NotificationsNoneR
 import PersonOutlineRoundedIcon from '@mui/icons-material/PersonOutlineRounded';
 import TuneRoundedIcon from '@mui/icons-material/TuneRounded';
 import AppBar from '@mui/material/AppBar';
-import Avatar from '@mui/material/Avatar';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
@@ -30,6 +29,7 @@ import { useUserSettings } from '../../lib/settings.js';
 import { T } from '../../lib/texts.js';
 import { CompetitorsPicker } from './CompetitorsPicker.js';
 import { ProductLogo } from './ProductMark.js';
+import { UserAvatar, userInitials } from './UserAvatar.js';
 
 export const TOP_BAR_HEIGHT = 64;
 
@@ -146,11 +146,6 @@ function SettingsControls({ onBar }: { onBar: boolean }) {
   );
 }
 
-function initials(name: string, email: string): string {
-  const words = (name || email).split(/[\s@.]+/).filter(Boolean);
-  return ((words[0]?.[0] ?? '') + (words[1]?.[0] ?? '')).toUpperCase() || 'V';
-}
-
 export function TopBar({ onToggleNav }: { onToggleNav: () => void }) {
   const { user } = useSession();
   const navigate = useNavigate();
@@ -220,18 +215,26 @@ export function TopBar({ onToggleNav }: { onToggleNav: () => void }) {
             color="inherit"
             component={RouterLink}
             to={appPath('notifications')}
-            aria-label={count > 0 ? `${T.notifications}: ${T.notificationsCount(count)}` : T.notifications}
+            // the name holds the badge's visible text ("99+" above 99); no count, no badge text at all
+            aria-label={
+              count > 0
+                ? `${T.notifications}: ${count > 99 ? '99+ notificaciones nuevas' : T.notificationsCount(count)}`
+                : T.notifications
+            }
           >
-            <Badge badgeContent={count} color="secondary" max={99}>
+            <Badge badgeContent={count > 0 ? count : undefined} color="secondary" max={99}>
               <NotificationsNoneRoundedIcon />
             </Badge>
           </IconButton>
         </Tooltip>
         <Tooltip title={T.userMenu}>
-          <IconButton onClick={(e) => setUserAnchor(e.currentTarget)} aria-label={T.userMenu} sx={{ p: 0.5 }}>
-            <Avatar sx={{ width: 34, height: 34, bgcolor: 'secondary.main', fontSize: 14, fontWeight: 700 }}>
-              {initials(user?.name ?? '', user?.email ?? '')}
-            </Avatar>
+          <IconButton
+            onClick={(e) => setUserAnchor(e.currentTarget)}
+            // the name holds the initials shown (label-content-name-mismatch)
+            aria-label={`${userInitials(user?.name, user?.email)}, ${T.userMenu.toLowerCase()}`}
+            sx={{ p: 0.5 }}
+          >
+            <UserAvatar name={user?.name} email={user?.email} />
           </IconButton>
         </Tooltip>
         <Menu

@@ -6,7 +6,7 @@ describe('dashboard cards', () => {
     expect(formatCardValue({ unit: 'percent', value: 87.25 }, 'CLP')).toBe('87,3%');
     expect(formatCardValue({ unit: 'index', value: 102.34 }, 'CLP')).toBe('102,3');
     expect(formatCardValue({ unit: 'money', value: 12990 }, 'CLP')).toBe('$12.990');
-    expect(formatCardValue({ unit: 'money', value: 12.5 }, 'USD')).toBe('$12,50');
+    expect(formatCardValue({ unit: 'money', value: 12.5 }, 'USD')).toBe('US$12,50');
     expect(formatCardValue({ unit: 'count', value: 1234 }, 'CLP')).toBe('1.234');
     expect(formatCardValue({ unit: 'count', value: null }, 'CLP')).toBe('—');
   });
@@ -28,6 +28,12 @@ describe('dashboard cards', () => {
       tone: 'neutral',
     });
     expect(formatCardChange({ key: 'new', unit: 'count', change: 0 }, 'CLP')?.direction).toBe('none');
+    // a change that rounds to zero shows no sign ("-0,0 pts" never)
+    expect(formatCardChange({ key: 'price_index', unit: 'index', change: -0.03 }, 'CLP')).toEqual({
+      text: '0,0 pts',
+      direction: 'none',
+      tone: 'neutral',
+    });
     expect(formatCardChange({ key: 'new', unit: 'count', change: null }, 'CLP')).toBeNull();
   });
   it('links every card to a screen', () => {

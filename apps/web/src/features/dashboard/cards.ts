@@ -100,7 +100,9 @@ export function formatCardChange(
   currency: string,
 ): CardChange | null {
   if (card.change === null) return null;
-  const c = card.change;
+  // Rounded to what is shown first: a change that shows as 0 has no sign and no direction ("-0,0 pts").
+  const decimals = card.unit === 'percent' || card.unit === 'index' ? 1 : card.unit === 'money' ? 2 : 0;
+  const c = Math.round(card.change * 10 ** decimals) / 10 ** decimals || 0;
   const direction = c > 0 ? 'up' : c < 0 ? 'down' : 'none';
   const sign = c > 0 ? '+' : c < 0 ? '-' : '';
   const abs = Math.abs(c);

@@ -33,3 +33,19 @@ describe('history period', () => {
     expect(periodError({ from: '2022-01-01', to: today }, 731, today)).toMatch(/731/);
   });
 });
+
+describe('history period in the URL', () => {
+  const now = new Date('2026-11-24T15:00:00Z');
+  it('reads a valid period and falls back to the default on anything else', async () => {
+    const { readUrlPeriod } = await import('./period.js');
+    expect(readUrlPeriod(new URLSearchParams('from=2026-08-01&to=2026-11-01'), 365, now)).toEqual({
+      from: '2026-08-01',
+      to: '2026-11-01',
+    });
+    const fallback = defaultPeriod(now);
+    for (const q of ['from=garbage&to=2026-11-01', 'from=2026-11-10&to=2026-11-01', 'from=2026-11-01', ''])
+      expect(readUrlPeriod(new URLSearchParams(q), 365, now), q).toEqual(fallback);
+    // longer than allowed
+    expect(readUrlPeriod(new URLSearchParams('from=2024-01-01&to=2026-11-01'), 365, now)).toEqual(fallback);
+  });
+});

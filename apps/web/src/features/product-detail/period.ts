@@ -1,4 +1,13 @@
-import { addDays, daysInclusive, defaultHistoryPeriod, isoDateInZone, minusMonths } from '@vigia/domain';
+import {
+  addDays,
+  daysInclusive,
+  defaultHistoryPeriod,
+  isoDateInZone,
+  MAX_HISTORY_DAYS,
+  minusMonths,
+} from '@vigia/domain';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 
 // The history period picker's presets and checks. Calendar arithmetic and the seed's default (one month
 // back to today, America/Santiago) come from the domain; this adds what the picker offers.
@@ -57,4 +66,37 @@ export function periodError(period: Period, maxDays: number, today: string = tod
   if (period.to > today) return '"Hasta" no puede ser posterior a hoy.';
   if (daysInclusive(period.from, period.to) > maxDays) return `El período no puede superar ${maxDays} días.`;
   return null;
+}
+
+/**
+ * The period kept in the URL (`from`, `to`), or the default when absent or unreadable: the period picked
+ * survives Back and a reload. Pure, for tests.
+ */
+export function readUrlPeriod(params: URLSearchParams, maxDays: number, now: Date = new Date()): Period {
+  const from = params.get('from');
+  const to = params.get('to');
+  if (from && to && periodError({ from, to }, maxDays, todayIso(now)) === null) return { from, to };
+  return defaultPeriod(now);
+}
+
+/** The history period of a product page, in the URL (replacing the entry, so Back keeps it). */
+export function useUrlPeriod(maxDays: number = MAX_HISTORY_DAYS): [Period, (next: Period) => void] {
+  const [params, setParams] = useSearchParams();
+  const key = `${params.get('from')}|${params.get('to')}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for the values read
+  const period = useMemo(() => readUrlPeriod(params, maxDays), [key, maxDays]);
+  const setPeriod = useCallback(
+    (next: Period) =>
+      setParams(
+        (prev) => {
+          const out = new URLSearchParams(prev);
+          out.set('from', next.from);
+          out.set('to', next.to);
+          return out;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+  return [period, setPeriod];
 }

@@ -67,3 +67,28 @@ export function sellersFor(
 }
 
 export const triToBool = (t: TriState): boolean | undefined => (t === 'all' ? undefined : t === 'yes');
+
+/** The page shown (0-based) and page size, kept in the URL as `page` (1-based) and `size`. */
+export interface ListPaging {
+  page: number;
+  pageSize: number | null;
+}
+
+export function parsePaging(params: URLSearchParams, sizes: readonly number[]): ListPaging {
+  const page = Number(params.get('page'));
+  const size = Number(params.get('size'));
+  return {
+    page: Number.isInteger(page) && page >= 1 && page <= 10_000 ? page - 1 : 0,
+    pageSize: sizes.includes(size) ? size : null,
+  };
+}
+
+/** `params` with the paging set (first page and the default size are left out). */
+export function withPaging(params: URLSearchParams, page: number, pageSize: number, defaultSize: number) {
+  const next = new URLSearchParams(params);
+  if (page > 0) next.set('page', String(page + 1));
+  else next.delete('page');
+  if (pageSize !== defaultSize) next.set('size', String(pageSize));
+  else next.delete('size');
+  return next;
+}

@@ -154,6 +154,28 @@ describe('product list pagination (seed 001 §4)', () => {
       expect(s1.request).toMatchObject({ pages: [1], page_size: 10, reset: true });
     });
 
+    it('a reload at a page (kept in the URL) loads every page up to it and shows it', () => {
+      const s0 = listReducer(initialListState<number>(10), { type: 'reload', page: 2 });
+      expect(s0.page).toBe(2);
+      expect(s0.request).toMatchObject({ pages: [1, 2, 3], page_size: 10, reset: true });
+      const s1 = listReducer(s0, {
+        type: 'loaded',
+        requestId: s0.request!.id,
+        items: range(0, 30),
+        totalItems: 95,
+      });
+      expect(pageItems(s1)).toEqual(range(20, 30));
+      // a page beyond the list (it shrank since the link was made) shows the last one
+      const s2 = listReducer(initialListState<number>(10), { type: 'reload', page: 9 });
+      const s3 = listReducer(s2, {
+        type: 'loaded',
+        requestId: s2.request!.id,
+        items: range(0, 25),
+        totalItems: 25,
+      });
+      expect(s3.page).toBe(2);
+    });
+
     it('a failure keeps the loaded items and shows a page that has them; moving again retries', () => {
       const s0 = listReducer(loadedState(10, 35), { type: 'changePage', page: 1 });
       const s1 = listReducer(s0, { type: 'failed', requestId: s0.request!.id });

@@ -33,7 +33,8 @@ export interface ListState<T> {
 }
 
 export type ListAction<T> =
-  | { type: 'reload' }
+  /** Start over; `page` (0-based) opens that page at once (the page kept in the URL, after Back or reload). */
+  | { type: 'reload'; page?: number }
   | { type: 'changePage'; page: number }
   | { type: 'changePageSize'; pageSize: number }
   | { type: 'loaded'; requestId: number; items: T[]; totalItems: number }
@@ -91,9 +92,12 @@ function move<T>(state: ListState<T>, page: number, pageSize: number): ListState
 
 export function listReducer<T>(state: ListState<T>, action: ListAction<T>): ListState<T> {
   switch (action.type) {
-    case 'reload':
-      // New search, sort or settings: start over from the first page.
-      return withRequest({ ...state, page: 0 }, [1], true);
+    case 'reload': {
+      // New search, sort or settings: start over from the first page — or from the page asked for,
+      // loading every page up to it (the loaded items stay contiguous from the first).
+      const page = Math.max(0, Math.floor(action.page ?? 0));
+      return withRequest({ ...state, page }, pagesToFetch(0, page, state.pageSize), true);
+    }
 
     case 'changePage': {
       const page = Math.max(0, Math.floor(action.page));

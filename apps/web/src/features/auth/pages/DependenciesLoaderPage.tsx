@@ -7,11 +7,11 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { BRAND } from '../../../app/theme.js';
 import { ProductMark } from '../../../components/shell/ProductMark.js';
 import { CORE_LICENSE_QUERIES, licenseQueries } from '../../../lib/license.js';
-import { PATHS } from '../../../lib/paths.js';
+import { PATHS, RETURN_PARAM, safeReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
 import { getUser } from '../../../lib/session.js';
 import { readUserSettings, resolveUserSettings } from '../../../lib/settings.js';
@@ -38,6 +38,8 @@ async function load(label: string, run: () => Promise<unknown>): Promise<boolean
  */
 export default function DependenciesLoaderPage() {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const returnTo = safeReturnPath(searchParams.get(RETURN_PARAM));
   const [states, setStates] = useState<StepState[]>(() => STEPS.map(() => 'waiting'));
   const started = useRef(false);
 
@@ -67,9 +69,10 @@ export default function DependenciesLoaderPage() {
       const ok =
         ids.length === 0 || (await load('Marcas', () => queryClient.fetchQuery(licenseQueries.brands(ids))));
       mark(brandsStep, ok ? 'done' : 'failed');
-      navigate(PATHS.home, { replace: true });
+      // Back to the page a shared link asked for (same-origin /app path only), else Home.
+      navigate(returnTo ?? PATHS.home, { replace: true });
     })();
-  }, [navigate]);
+  }, [navigate, returnTo]);
 
   const finished = states.filter((s) => s === 'done' || s === 'failed').length;
   return (

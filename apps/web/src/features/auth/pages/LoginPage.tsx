@@ -4,11 +4,11 @@ import Link from '@mui/material/Link';
 import TextField from '@mui/material/TextField';
 import { MESSAGES } from '@vigia/domain';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { type DialogMessage, MessageDialog } from '../../../components/page/MessageDialog.js';
 import { PasswordField } from '../../../components/page/PasswordField.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { PATHS } from '../../../lib/paths.js';
+import { PATHS, RETURN_PARAM, withReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
 import { completeLogin, setLoginStatus } from '../../../lib/session.js';
 import { T } from '../../../lib/texts.js';
@@ -18,6 +18,7 @@ import { isLoginValid, validateEmail, validateLoginPassword } from '../validatio
 
 export default function LoginPage() {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState({ email: false, password: false });
@@ -40,7 +41,7 @@ export default function LoginPage() {
     try {
       const response = await requestLogin(email, password);
       if (completeLogin(response)) {
-        navigate(PATHS.dependenciesLoader, { replace: true });
+        navigate(withReturnPath(PATHS.dependenciesLoader, searchParams.get(RETURN_PARAM)), { replace: true });
         return;
       }
       setDialog({ severity: 'warning', title: MESSAGES.wrongCredentials });

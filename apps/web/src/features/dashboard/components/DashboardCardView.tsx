@@ -1,7 +1,6 @@
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowForwardRoundedIcon from '@mui/icons-material/ArrowForwardRounded';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
-import InfoOutlinedIcon from '@mui/icons-material/InfoOutlined';
 import RemoveIcon from '@mui/icons-material/Remove';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -12,6 +11,7 @@ import Typography from '@mui/material/Typography';
 import { DASHBOARD_CARD_TITLES, type DashboardCard, type DashboardCardKey } from '@vigia/domain';
 import { useId } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { InfoTip } from '../../../components/data/InfoTip.js';
 import { appPath } from '../../../lib/paths.js';
 import { CARD_META, formatCardChange, formatCardValue } from '../cards.js';
 
@@ -47,13 +47,7 @@ export function DashboardCardView({
         <Typography id={id} variant="subtitle2" component="h3" sx={{ color: 'text.secondary' }}>
           {title}
         </Typography>
-        <Tooltip title={meta.help}>
-          <InfoOutlinedIcon
-            tabIndex={0}
-            aria-label={meta.help}
-            sx={{ fontSize: 15, color: 'text.disabled' }}
-          />
-        </Tooltip>
+        <InfoTip text={meta.help} />
       </Box>
       {loading ? (
         <>
@@ -113,7 +107,7 @@ export function DashboardCardView({
           </Button>
         ) : (
           <Tooltip title="Tu licencia no incluye este módulo">
-            <Typography variant="caption" sx={{ color: 'text.disabled' }} tabIndex={0}>
+            <Typography variant="caption" sx={{ color: 'text.secondary' }} tabIndex={0}>
               {meta.link.label}
             </Typography>
           </Tooltip>

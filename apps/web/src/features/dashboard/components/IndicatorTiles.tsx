@@ -15,6 +15,7 @@ import {
   type GeneralPreResponse,
 } from '@vigia/domain';
 import { KpiCard } from '../../../components/data/KpiCard.js';
+import { inRangeLabel } from '../../../components/data/position.js';
 
 function share(part: number, total: number): string {
   return total > 0
@@ -90,16 +91,16 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
         <KpiCard
           label="Más baratos"
           icon={<TrendingDownRoundedIcon />}
-          tone="success"
+          tone="cheaper"
           loading={busy}
           value={n(data?.cheapest)}
           caption={share(data?.cheapest ?? 0, comparable)}
           help="Productos con índice de precios ≤ 100: tu precio es el más bajo o igual al más bajo."
         />
         <KpiCard
-          label="En rango"
+          label={inRangeLabel(DEFAULT_MPI_VALUE)}
           icon={<TrendingFlatRoundedIcon />}
-          tone="warning"
+          tone="neutral"
           loading={busy}
           value={n(data?.in_range)}
           caption={share(data?.in_range ?? 0, comparable)}
@@ -108,7 +109,7 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
         <KpiCard
           label="Más caros"
           icon={<TrendingUpRoundedIcon />}
-          tone="error"
+          tone="dearer"
           loading={busy}
           value={n(data?.more_expensive)}
           caption={share(data?.more_expensive ?? 0, comparable)}

@@ -4,9 +4,17 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
-import { addDays, DASHBOARD_DEFAULT_PERIOD_DAYS, formatDate, isoDateInZone, MESSAGES } from '@vigia/domain';
-import { useMemo, useState } from 'react';
+import {
+  addDays,
+  DASHBOARD_DEFAULT_PERIOD_DAYS,
+  type DashboardPreResponse,
+  formatDate,
+  isoDateInZone,
+  MESSAGES,
+} from '@vigia/domain';
+import { useMemo } from 'react';
 import { ErrorState } from '../../../components/data/DataTable.js';
+import { useUrlChoice } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useLicense } from '../../../lib/license.js';
 import { useFailureNotice } from '../../../lib/load.js';
@@ -27,11 +35,21 @@ function FailedPanel({ message, onRetry }: { message: string; onRetry: () => voi
 
 const PERIODS = [DASHBOARD_DEFAULT_PERIOD_DAYS, 30, 90] as const;
 
+/** What the changes compare with — or why there is no comparison (monitoring began later). */
+function comparisonText(d: DashboardPreResponse): string {
+  if (d.comparison === 'no_data')
+    return d.monitoring_since
+      ? ` · sin comparación: el monitoreo comenzó el ${formatDate(d.monitoring_since)}, después del inicio del período anterior`
+      : ' · sin datos para comparar';
+  return ` · comparado con ${formatDate(d.previous_from_date)} – ${formatDate(d.previous_to_date)}`;
+}
+
 /** dashboard — general indicators and the Surtido / Precios / Promociones card groups (seed 001 §2). */
 export default function DashboardPage() {
   const settings = useUserSettings();
   const { modules } = useLicense();
-  const [days, setDays] = useState<number>(DASHBOARD_DEFAULT_PERIOD_DAYS);
+  // The period lives in the URL: it survives Back and a reload.
+  const [days, setDays] = useUrlChoice<number>('days', PERIODS, DASHBOARD_DEFAULT_PERIOD_DAYS);
   const scope: DashboardScope = useMemo(
     () => ({ pivotId: settings.pivotId, currency: settings.currency, sellers: settings.selectedSellers }),
     [settings.pivotId, settings.currency, settings.selectedSellers],
@@ -87,8 +105,7 @@ export default function DashboardPage() {
                 <Typography variant="body2" sx={{ color: 'text.secondary' }}>
                   Del {formatDate(cards.data?.from_date ?? period.from)} al{' '}
                   {formatDate(cards.data?.to_date ?? period.to)}
-                  {cards.data &&
-                    ` · comparado con ${formatDate(cards.data.previous_from_date)} – ${formatDate(cards.data.previous_to_date)}`}
+                  {cards.data && comparisonText(cards.data)}
                 </Typography>
               </Box>
               <ToggleButtonGroup

@@ -33,7 +33,9 @@ export function groupFilters(
   selectedClassifications?: number[],
 ): Filters {
   if (r.group === 'brand') return { ...filters, brands: [r.id] };
-  if (r.group === 'seller') return { ...filters, sellersIds: [r.id], sellers: [r.id] };
+  // A competitor's drill-down lists only the products that competitor prices (matched there), as the
+  // comparator does — not every product of the pivot.
+  if (r.group === 'seller') return { ...filters, sellersIds: [r.id], sellers: [r.id], match: true };
   // A classification node selects its subtree; keep the user's narrower picks inside it.
   return {
     ...filters,

@@ -22,7 +22,6 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { useTheme } from '@mui/material/styles';
 import { type ComparatorSummaryResponse, formatNumber, type PricingSortField } from '@vigia/domain';
 import { useId } from 'react';
 import {
@@ -34,6 +33,7 @@ import {
   type SortState,
 } from '../../../components/data/DataTable.js';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
+import { POSITION_COLORS, PositionFigure } from '../../../components/data/position.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import { type PricingScope, useComparatorSummary, useNavigationItems } from '../api/queries.js';
 import { NAVIGATION_TEXT, PRICING_TEXT } from '../lib/texts.js';
@@ -46,11 +46,10 @@ const C = PRICING_TEXT.columns;
 const PAGE_SIZE = 25;
 
 function useOutcomeSegments() {
-  const t = useTheme();
   return (r: SummaryRow): SplitSegment[] => [
-    { key: 'win', label: NAVIGATION_TEXT.win, value: r.cheaper, color: t.palette.secondary.main },
-    { key: 'tie', label: NAVIGATION_TEXT.tie, value: r.equal, color: '#cfc6dd' },
-    { key: 'lose', label: NAVIGATION_TEXT.lose, value: r.more_expensive, color: t.palette.error.main },
+    { key: 'win', label: NAVIGATION_TEXT.win, value: r.cheaper, color: POSITION_COLORS.cheapest },
+    { key: 'tie', label: NAVIGATION_TEXT.tie, value: r.equal, color: POSITION_COLORS.tie },
+    { key: 'lose', label: NAVIGATION_TEXT.lose, value: r.more_expensive, color: POSITION_COLORS.dearer },
   ];
 }
 
@@ -132,9 +131,9 @@ export function Comparator({
             label={NAVIGATION_TEXT.win}
             help="Productos donde mi precio es más bajo que el suyo."
             icon={<EmojiEventsOutlinedIcon />}
-            tone="secondary"
+            tone="cheaper"
             loading={summary.isPending}
-            value={formatNumber(row?.cheaper ?? 0)}
+            value={<PositionFigure kind="cheaper">{formatNumber(row?.cheaper ?? 0)}</PositionFigure>}
           />
           <KpiCard
             label={NAVIGATION_TEXT.tie}
@@ -147,9 +146,9 @@ export function Comparator({
             label={NAVIGATION_TEXT.lose}
             help="Productos donde mi precio es más alto que el suyo."
             icon={<TrendingUpIcon />}
-            tone="error"
+            tone="dearer"
             loading={summary.isPending}
-            value={formatNumber(row?.more_expensive ?? 0)}
+            value={<PositionFigure kind="dearer">{formatNumber(row?.more_expensive ?? 0)}</PositionFigure>}
           />
           <KpiCard
             label={C.averageDifference}
@@ -224,12 +223,12 @@ export function Comparator({
                       <SellerLabel name={r.seller_name} color={r.color} />
                     </TableCell>
                     <NumberCell>{formatNumber(r.common)}</NumberCell>
-                    <NumberCell sx={{ color: 'secondary.dark', fontWeight: 600 }}>
-                      {formatNumber(r.cheaper)}
+                    <NumberCell>
+                      <PositionFigure kind="cheaper">{formatNumber(r.cheaper)}</PositionFigure>
                     </NumberCell>
                     <NumberCell>{formatNumber(r.equal)}</NumberCell>
-                    <NumberCell sx={{ color: 'error.main', fontWeight: 600 }}>
-                      {formatNumber(r.more_expensive)}
+                    <NumberCell>
+                      <PositionFigure kind="dearer">{formatNumber(r.more_expensive)}</PositionFigure>
                     </NumberCell>
                     <NumberCell>
                       <DifferenceText value={r.average_difference_pct} />

@@ -31,8 +31,11 @@ import {
   SkeletonRows,
   SortableHeadCell,
   type SortState,
+  visuallyHidden,
 } from '../../../components/data/DataTable.js';
+import { bandText, PositionFigure } from '../../../components/data/position.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
+import { useUrlSort } from '../../../components/data/url-state.js';
 import type { DpmGroupKind } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
 import { buildGroupTree, type GroupNode, narrowedClassifications } from '../lib/group-tree.js';
@@ -51,6 +54,20 @@ type GroupSort =
   | 'cheaper'
   | 'more'
   | 'difference';
+
+const GROUP_SORTS: readonly GroupSort[] = [
+  'name',
+  'products',
+  'match',
+  'index',
+  'dearer',
+  'common',
+  'cheaper',
+  'more',
+  'difference',
+];
+const DEFAULT_GROUP_SORT: SortState<GroupSort> = { by: 'products', dir: 'desc' };
+const DEFAULT_SELLER_SORT: SortState<GroupSort> = { by: 'common', dir: 'desc' };
 
 const C = PRICING_TEXT.columns;
 
@@ -109,10 +126,11 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
   const colors = useSplitColors();
   const screen = DPM_SCREENS[group];
   const isSeller = group === 'seller';
-  const [sort, setSort] = useState<SortState<GroupSort>>({
-    by: isSeller ? 'common' : 'products',
-    dir: 'desc',
-  });
+  // The sort lives in the URL: it survives Back (from a product) and a reload.
+  const [sort, setSort] = useUrlSort<GroupSort>(
+    GROUP_SORTS,
+    isSeller ? DEFAULT_SELLER_SORT : DEFAULT_GROUP_SORT,
+  );
   const [pageSize, setPageSize] = useState<number>(DPM_DEFAULTS.pageSize);
   const [page, setPage] = useState(0);
   const [openChildren, setOpenChildren] = useState<Set<number>>(new Set());
@@ -144,7 +162,11 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
 
   const head = isSeller ? (
     <TableRow>
-      <TableCell padding="checkbox" />
+      <TableCell padding="checkbox">
+        <Box component="span" sx={visuallyHidden}>
+          {PRICING_TEXT.detailColumn}
+        </Box>
+      </TableCell>
       <SortableHeadCell column="name" firstDir="asc" label={C.seller} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="common" label={C.common} sort={sort} onSort={onSort} align="right" />
@@ -169,37 +191,46 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
     </TableRow>
   ) : (
     <TableRow>
-      <TableCell padding="checkbox" />
+      <TableCell padding="checkbox">
+        <Box component="span" sx={visuallyHidden}>
+          {PRICING_TEXT.detailColumn}
+        </Box>
+      </TableCell>
       <SortableHeadCell column="name" firstDir="asc" label={screen.groupLabel} sort={sort} onSort={onSort} />
       <SortableHeadCell column="products" label={C.products} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="match" label={C.withMatch} sort={sort} onSort={onSort} align="right" />
       <SortableHeadCell column="index" label={C.averageIndex} sort={sort} onSort={onSort} align="right" />
-      <SortableHeadCell column="dearer" label={C.split} sort={sort} onSort={onSort} />
+      <SortableHeadCell
+        column="dearer"
+        label={data ? `${C.split} · ${bandText(data.mpi_value)}` : C.split}
+        sort={sort}
+        onSort={onSort}
+      />
     </TableRow>
   );
 
   const outcomeSegments = (h: DpmGroup['head_to_head']): SplitSegment[] => [
     { key: 'win', label: C.iWin, value: h?.cheaper ?? 0, color: colors.cheapest },
-    { key: 'tie', label: C.tie, value: h?.equal ?? 0, color: '#cfc6dd' },
+    { key: 'tie', label: C.tie, value: h?.equal ?? 0, color: colors.tie },
     { key: 'lose', label: C.iLose, value: h?.more_expensive ?? 0, color: colors.dearer },
   ];
 
   const splitCell = (g: DpmGroup) => (
     <TableCell sx={{ whiteSpace: 'nowrap' }}>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25 }}>
-        <MiniSplitBar segments={splitSegments(g, colors)} width={110} />
+        <MiniSplitBar segments={splitSegments(g, colors, data?.mpi_value)} width={110} />
         <Typography variant="caption" sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-          <Box component="span" sx={{ color: colors.cheapest, fontWeight: 700 }}>
+          <PositionFigure kind="cheaper" label={PRICING_TEXT.split.cheapest}>
             {formatNumber(g.cheapest)}
-          </Box>
+          </PositionFigure>
           {' · '}
           <Box component="span" sx={{ fontWeight: 600 }}>
             {formatNumber(g.in_range)}
           </Box>
           {' · '}
-          <Box component="span" sx={{ color: colors.dearer, fontWeight: 700 }}>
+          <PositionFigure kind="dearer" label={PRICING_TEXT.split.dearer}>
             {formatNumber(g.dearer)}
-          </Box>
+          </PositionFigure>
         </Typography>
       </Box>
     </TableCell>
@@ -258,12 +289,12 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
           {isSeller ? (
             <>
               <NumberCell>{formatNumber(h?.common ?? 0)}</NumberCell>
-              <NumberCell sx={{ color: 'secondary.dark', fontWeight: 600 }}>
-                {formatNumber(h?.cheaper ?? 0)}
+              <NumberCell>
+                <PositionFigure kind="cheaper">{formatNumber(h?.cheaper ?? 0)}</PositionFigure>
               </NumberCell>
               <NumberCell>{formatNumber(h?.equal ?? 0)}</NumberCell>
-              <NumberCell sx={{ color: 'error.main', fontWeight: 600 }}>
-                {formatNumber(h?.more_expensive ?? 0)}
+              <NumberCell>
+                <PositionFigure kind="dearer">{formatNumber(h?.more_expensive ?? 0)}</PositionFigure>
               </NumberCell>
               <NumberCell>
                 <DifferenceText value={h?.average_difference_pct ?? null} />

@@ -166,11 +166,14 @@ export function DpmItemsTable({
           </TableBody>
         </Table>
       </TableContainer>
+      {/* The pager sits at the left: a drill-down inside a wide table is as wide as that table, and a
+          right-aligned pager would be off-screen. */}
       <Box
         sx={{
           display: 'flex',
           alignItems: 'center',
-          justifyContent: 'space-between',
+          flexWrap: 'wrap',
+          columnGap: 2,
           pl: 2,
           borderTop: 1,
           borderColor: 'divider',
@@ -180,6 +183,10 @@ export function DpmItemsTable({
           {title}
         </Typography>
         <TablePagination
+          sx={{
+            '& .MuiTablePagination-toolbar': { pl: 0 },
+            '& .MuiTablePagination-spacer': { display: 'none' },
+          }}
           component="div"
           count={query.data?.total ?? 0}
           page={query.data && page * pageSize >= (query.data.total || 1) ? 0 : page}

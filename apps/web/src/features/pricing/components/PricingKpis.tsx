@@ -5,26 +5,26 @@ import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
 import SellOutlinedIcon from '@mui/icons-material/SellOutlined';
 import VerifiedOutlinedIcon from '@mui/icons-material/VerifiedOutlined';
 import { Box, Paper } from '@mui/material';
-import { useTheme } from '@mui/material/styles';
 import { formatNumber, formatPercent, type PricingKpisResponse, share } from '@vigia/domain';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
+import { inRangeLabel, POSITION_COLORS } from '../../../components/data/position.js';
 import { SplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import { PRICING_TEXT } from '../lib/texts.js';
 
-/** Colours of the index split, shared by the KPI bar and the tables (cheapest = accent, dearer = red). */
+/** Colours of the index split, shared by the KPI bar and the tables (the colour-blind-safe position pair). */
 export function useSplitColors() {
-  const t = useTheme();
-  return { cheapest: t.palette.secondary.main, in_range: '#b9a6d6', dearer: t.palette.error.main };
+  return POSITION_COLORS;
 }
 
 export function splitSegments(
   s: { cheapest: number; in_range: number; dearer: number },
   colors: ReturnType<typeof useSplitColors>,
+  mpiValue?: number,
 ): SplitSegment[] {
   return [
     { key: 'cheapest', label: PRICING_TEXT.split.cheapest, value: s.cheapest, color: colors.cheapest },
-    { key: 'in_range', label: PRICING_TEXT.split.in_range, value: s.in_range, color: colors.in_range },
+    { key: 'in_range', label: inRangeLabel(mpiValue), value: s.in_range, color: colors.in_range },
     { key: 'dearer', label: PRICING_TEXT.split.dearer, value: s.dearer, color: colors.dearer },
   ];
 }
@@ -123,7 +123,7 @@ export function PricingKpis({
       <SplitBar
         title={splitTitle}
         loading={loading}
-        segments={splitSegments(k?.split ?? { cheapest: 0, in_range: 0, dearer: 0 }, colors)}
+        segments={splitSegments(k?.split ?? { cheapest: 0, in_range: 0, dearer: 0 }, colors, k?.mpi_value)}
       />
     </Box>
   );

@@ -10,6 +10,7 @@ import {
 import { NumberCell, ProductLink, ProductThumb } from '../../../components/data/DataTable.js';
 import { PriceCell, type PriceTone } from '../../../components/data/PriceCell.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
+import { differenceKind, formatSignedPercent, PositionFigure } from '../../../components/data/position.js';
 import { PRICING_TEXT } from '../lib/texts.js';
 
 /** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
@@ -34,25 +35,20 @@ export function ProductCell({ item, width = 320 }: { item: PricingItem; width?: 
   );
 }
 
-/** Signed percentage: '+12,3%' / '-4,0%'; positive (I am dearer) in red, negative in the accent. */
+/** Signed percentage: '▲ +12,3%' (I am dearer) / '▼ -4,0%' (cheaper) in the position colours; never "-0,0%". */
 export function DifferenceText({ value }: { value: number | null }) {
   if (value === null)
     return (
-      <Box component="span" sx={{ color: 'text.disabled' }}>
+      <Box component="span" sx={{ color: 'text.secondary' }}>
         —
       </Box>
     );
-  const sign = value > 0.05 ? '+' : '';
   return (
-    <Box
-      component="span"
-      sx={{
-        fontWeight: 600,
-        color: value > 0.05 ? 'error.main' : value < -0.05 ? 'secondary.dark' : 'text.secondary',
-      }}
-    >
-      {`${sign}${formatNumber(value, 1)}%`}
-    </Box>
+    <PositionFigure kind={differenceKind(value)} bold={false}>
+      <Box component="span" sx={{ fontWeight: 600 }}>
+        {formatSignedPercent(value)}
+      </Box>
+    </PositionFigure>
   );
 }
 
@@ -67,7 +63,7 @@ export function IndexText({ value }: { value: number | null }) {
 }
 
 function availabilityColor(text: string): string {
-  return text === MESSAGES.available ? 'success.main' : 'text.disabled';
+  return text === MESSAGES.available ? 'success.main' : 'text.secondary';
 }
 
 /** My price: the price (grey when historical), its type and, when not current, my availability. */

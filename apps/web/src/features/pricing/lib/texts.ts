@@ -53,6 +53,7 @@ export const PRICING_TEXT = {
   expand: (name: string) => `Ver detalle de ${name}`,
   collapse: (name: string) => `Ocultar detalle de ${name}`,
   showProducts: 'Ver productos',
+  detailColumn: 'Detalle',
   hideProducts: 'Ocultar productos',
   productsOf: (name: string) => `Productos de ${name}`,
   rowsPerPage: 'Filas por página',

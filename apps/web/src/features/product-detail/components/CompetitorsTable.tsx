@@ -32,6 +32,7 @@ import {
 } from '../../../components/data/DataTable.js';
 import { PriceCell } from '../../../components/data/PriceCell.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
+import { PositionFigure } from '../../../components/data/position.js';
 import { type CompetitorSort, rowTone, sortCompetitors } from '../competitors.js';
 import { qmiPath } from '../links.js';
 
@@ -222,19 +223,25 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
                       '—'
                     ) : (
                       <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'flex-end' }}>
-                        <Box
-                          component="span"
-                          sx={{
-                            fontWeight: 600,
-                            color: grey
-                              ? 'text.disabled'
-                              : item.difference !== null && item.difference < 0
-                                ? 'error.main'
-                                : 'text.primary',
-                          }}
+                        {/* their price − mine: below 0 they are cheaper (I am dearer, ▲), above 0 I am cheaper (▼) */}
+                        <PositionFigure
+                          kind={
+                            grey || item.difference === null || item.difference === 0
+                              ? 'neutral'
+                              : item.difference < 0
+                                ? 'dearer'
+                                : 'cheaper'
+                          }
+                          label={
+                            grey || !item.difference
+                              ? undefined
+                              : item.difference < 0
+                                ? 'Más barato que tú'
+                                : 'Más caro que tú'
+                          }
                         >
                           {signedPrice(item.difference, currency)}
-                        </Box>
+                        </PositionFigure>
                         <Typography variant="caption" sx={{ color: 'text.secondary' }}>
                           {signedPercent(item.difference_percent)}
                         </Typography>

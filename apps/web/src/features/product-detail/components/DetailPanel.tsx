@@ -7,7 +7,7 @@ import { formatNumber, formatPrice, type ProductMatchInfo } from '@vigia/domain'
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
-import { VariationBadge } from './VariationBadge.js';
+import { PriceMove } from './VariationBadge.js';
 
 /**
  * The detail panel: my price with its variation, my position in the ranking with the 1–9 icon, and
@@ -37,12 +37,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
         }
         caption={
           detail && (
-            <Box component="span" sx={{ display: 'inline-flex', gap: 1, flexWrap: 'wrap' }}>
-              <VariationBadge variation={detail.pivotPriceVariation} />
-              {detail.pivotPreviousPrice !== null && (
-                <span>Antes {formatPrice(detail.pivotPreviousPrice, currency)}</span>
-              )}
-            </Box>
+            <PriceMove
+              variation={detail.pivotPriceVariation}
+              current={detail.min_price}
+              previous={detail.pivotPreviousPrice}
+              currency={currency}
+            />
           )
         }
       />
@@ -76,12 +76,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
       />
       <KpiCard
         label="Más barato"
-        tone="success"
+        tone="cheaper"
         icon={<TrendingDownIcon />}
         loading={busy}
         help="eCommerce con el precio más bajo hoy."
         value={
-          <Box component="span" sx={{ color: 'secondary.dark' }}>
+          <Box component="span" sx={{ color: 'cheaper.dark' }}>
             {detail?.cheaper ? formatPrice(detail.cheaper.price, currency) : '—'}
           </Box>
         }
@@ -89,12 +89,12 @@ export function DetailPanel({ detail, loading }: { detail: ProductMatchInfo | nu
       />
       <KpiCard
         label="Más caro"
-        tone="error"
+        tone="dearer"
         icon={<TrendingUpIcon />}
         loading={busy}
         help="eCommerce con el precio más alto hoy."
         value={
-          <Box component="span" sx={{ color: 'error.dark' }}>
+          <Box component="span" sx={{ color: 'dearer.dark' }}>
             {detail?.expensive ? formatPrice(detail.expensive.price, currency) : '—'}
           </Box>
         }

@@ -11,7 +11,7 @@ import type { Period } from '../period.js';
 
 const FORMATS: { value: HistoryFormat; label: string; hint: string }[] = [
   { value: 'xlsx', label: 'Excel (XLSX)', hint: 'Para abrir en Excel u hojas de cálculo' },
-  { value: 'csv', label: 'CSV', hint: 'Texto separado por comas' },
+  { value: 'csv', label: 'CSV', hint: 'Texto separado por punto y coma' },
 ];
 
 /** Downloads the listing's price history of the period (the download variant of /v2/detail/qmi/history). */

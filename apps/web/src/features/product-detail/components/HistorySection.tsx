@@ -3,14 +3,15 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { useQuery } from '@tanstack/react-query';
 import { formatDate, formatNumber, formatPrice, MESSAGES } from '@vigia/domain';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { ChartContainer, type LoadStatus } from '../../../components/charts/ChartContainer.js';
 import { LineChart } from '../../../components/charts/LineChart.js';
 import { MarkerLegend } from '../../../components/charts/MarkerLegend.js';
 import { useFailureNotice } from '../../../lib/load.js';
 import { type DetailScope, detailQueries } from '../api/queries.js';
 import { buildHistoryChart, isHistoryEmpty } from '../history-series.js';
-import { defaultPeriod, type Period } from '../period.js';
+import { useUrlPeriod } from '../period.js';
+import { DownloadHistoryButton } from './DownloadHistoryButton.js';
 import { PeriodPicker } from './PeriodPicker.js';
 import { SectionCard } from './SectionCard.js';
 
@@ -22,14 +23,22 @@ export interface HistorySectionProps {
   sellerId?: number;
   /** show the position-history chart under the prices */
   showPositions?: boolean;
+  /** the listing whose daily history the download button gives (my listing of this product) */
+  download?: { productId: string; sellerId: number } | null;
 }
 
 /**
  * 'Histórico': price lines per seller (seller colours, the seed's markers) over a period — one month
  * back to today by default — and the position of each seller in the daily ranking.
  */
-export function HistorySection({ productId, scope, sellerId, showPositions = true }: HistorySectionProps) {
-  const [period, setPeriod] = useState<Period>(() => defaultPeriod());
+export function HistorySection({
+  productId,
+  scope,
+  sellerId,
+  showPositions = true,
+  download,
+}: HistorySectionProps) {
+  const [period, setPeriod] = useUrlPeriod();
   const query = useQuery(detailQueries.history(productId, period, scope, sellerId));
   useFailureNotice(query, MESSAGES.priceHistoryFailed);
   const chart = useMemo(() => (query.data ? buildHistoryChart(query.data.sellers) : null), [query.data]);
@@ -48,7 +57,19 @@ export function HistorySection({ productId, scope, sellerId, showPositions = tru
     <SectionCard
       title="Histórico"
       subtitle={`Precio de cada eCommerce por día, del ${formatDate(period.from)} al ${formatDate(period.to)}. El marcador indica el tipo de precio y los quiebres de stock.`}
-      actions={<PeriodPicker value={period} onChange={setPeriod} />}
+      actions={
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+          <PeriodPicker value={period} onChange={setPeriod} />
+          {download && (
+            <DownloadHistoryButton
+              productId={download.productId}
+              sellerId={download.sellerId}
+              currency={currency}
+              period={period}
+            />
+          )}
+        </Box>
+      }
     >
       <Box sx={{ position: 'relative' }}>
         {query.isFetching && !query.isPending && (

@@ -25,9 +25,10 @@ export interface ProductHeaderData {
   badges?: ReactNode;
 }
 
-function Field({ label, value }: { label: string; value: string | null }) {
+function Field({ label, value, wide }: { label: string; value: string | null; wide?: boolean }) {
+  // a <div> directly in the <dl> wraps each dt/dd pair (nothing else may sit between them)
   return (
-    <Box component="div" sx={{ minWidth: 0 }}>
+    <Box component="div" sx={{ minWidth: 0, ...(wide && { gridColumn: { xs: '1 / -1', md: 'auto' } }) }}>
       <Typography component="dt" variant="caption" sx={{ color: 'text.secondary', display: 'block' }}>
         {label}
       </Typography>
@@ -155,9 +156,7 @@ export function ProductHeader({
           <Field label="SKU" value={data.sku} />
           <Field label="EAN" value={data.ean} />
           {data.classification && data.classification.length > 0 && (
-            <Box sx={{ gridColumn: { xs: '1 / -1', md: 'auto' } }}>
-              <Field label="Clasificación" value={data.classification.join(' > ')} />
-            </Box>
+            <Field label="Clasificación" value={data.classification.join(' > ')} wide />
           )}
         </Box>
       </Box>

@@ -73,6 +73,14 @@ function headerFrom(info: ProductInfo | null, match: ProductMatchInfo | null): P
   return null;
 }
 
+/** My listing of the product (its daily history is what the product page downloads), if known. */
+function pivotListing(
+  match: { qm_items: { is_pivot: boolean; product_id: string; seller_id: number }[] } | null,
+) {
+  const pivot = match?.qm_items.find((i) => i.is_pivot);
+  return pivot ? { productId: pivot.product_id, sellerId: pivot.seller_id } : null;
+}
+
 /**
  * A product and its match: header, detail panel, 'Histórico' and 'Competidores'. Shared by product/{id}
  * and qmp-detail. Every load reruns when the id or the user's settings change.
@@ -110,15 +118,17 @@ export function ProductMatchView({ id }: { id: number }) {
       ) : (
         <DetailPanel detail={matchData} loading={match.isPending} />
       )}
-      <HistorySection productId={id} scope={scope} />
+      <HistorySection productId={id} scope={scope} download={pivotListing(matchData)} />
       {matchData && (
         <SectionCard
           title="Competidores"
           dense
           subtitle={
             <>
-              {formatNumber(matchData.qmitemsQuantity)} publicaciones de este producto, ordenadas de menor a
-              mayor precio. Diferencia = precio del competidor − mi precio.
+              {matchData.qmitemsQuantity === 1
+                ? '1 publicación de este producto.'
+                : `${formatNumber(matchData.qmitemsQuantity)} publicaciones de este producto, ordenadas de menor a mayor precio.`}{' '}
+              Diferencia = precio del competidor − mi precio.
             </>
           }
         >
@@ -134,9 +144,9 @@ export function ProductMatchView({ id }: { id: number }) {
               flexWrap: 'wrap',
             }}
           >
-            <Legend color="secondary.main" text="Precio más bajo" />
-            <Legend color="error.main" text="Precio más alto" />
-            <Legend color="text.disabled" text="Histórico: sin stock o no visto hoy" />
+            <Legend color="cheaper.main" text="▼ Precio más bajo" />
+            <Legend color="dearer.main" text="▲ Precio más alto" />
+            <Legend color="text.disabled" text="Histórico (reloj): sin stock o no visto hoy" />
           </Box>
         </SectionCard>
       )}

@@ -6,7 +6,7 @@ import Box from '@mui/material/Box';
 import { formatDate, formatPrice, MESSAGES, type ProductInfo } from '@vigia/domain';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
-import { VariationBadge } from './VariationBadge.js';
+import { PriceMove } from './VariationBadge.js';
 
 /** One listing's current state: price with its type and variation, normal price, availability, dates. */
 export function QmiInfoPanel({ info, loading }: { info: ProductInfo | null; loading?: boolean }) {
@@ -31,12 +31,12 @@ export function QmiInfoPanel({ info, loading }: { info: ProductInfo | null; load
         }
         caption={
           info && (
-            <Box component="span" sx={{ display: 'inline-flex', gap: 1, flexWrap: 'wrap' }}>
-              <VariationBadge variation={info.variation} />
-              {info.previous_price !== null && (
-                <span>Antes {formatPrice(info.previous_price, currency)}</span>
-              )}
-            </Box>
+            <PriceMove
+              variation={info.variation}
+              current={info.min_price}
+              previous={info.previous_price}
+              currency={currency}
+            />
           )
         }
       />

@@ -10,11 +10,22 @@ import { formatPrice, productDisplayName, type QuickFindItem } from '@vigia/doma
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ProductThumb } from '../../../components/data/DataTable.js';
+import { appPath } from '../../../lib/paths.js';
 import { useUserSettings } from '../../../lib/settings.js';
 import { detailQueries } from '../api/queries.js';
 import { productPath } from '../links.js';
 
+const SEE_ALL = 'Ver todos en la lista de productos';
+
 const MIN_CHARS = 2;
+
+/** The last option: every match of the text, in the product list (quick find shows the first few). */
+interface SeeAll {
+  kind: 'all';
+  query: string;
+}
+type QuickFindOption = QuickFindItem | SeeAll;
+const isSeeAll = (o: QuickFindOption): o is SeeAll => 'kind' in o;
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -52,26 +63,30 @@ export function QuickFind({
     enabled,
     placeholderData: keepPreviousData,
   });
-  const options = enabled ? (result.data?.items ?? []) : [];
+  const items = enabled ? (result.data?.items ?? []) : [];
+  const options: QuickFindOption[] = items.length > 0 ? [...items, { kind: 'all', query }] : [];
   const loading = enabled && result.isFetching;
 
   return (
-    <Autocomplete<QuickFindItem, false, false, false>
+    <Autocomplete<QuickFindOption, false, false, false>
       sx={{ width }}
       options={options}
       filterOptions={(x) => x}
-      getOptionLabel={(o) => productDisplayName(o.name)}
-      isOptionEqualToValue={(a, b) => a.id === b.id}
+      getOptionLabel={(o) => (isSeeAll(o) ? SEE_ALL : productDisplayName(o.name))}
+      isOptionEqualToValue={(a, b) =>
+        isSeeAll(a) || isSeeAll(b) ? isSeeAll(a) && isSeeAll(b) : a.id === b.id
+      }
       value={null}
       inputValue={input}
       onInputChange={(_, value, reason) => {
         if (reason !== 'reset') setInput(value);
       }}
       onChange={(_, option) => {
-        if (option) {
-          setInput('');
-          navigate(productPath(option.id));
-        }
+        if (!option) return;
+        setInput('');
+        if (isSeeAll(option))
+          navigate(`${appPath('product-list')}?${new URLSearchParams({ q: option.query })}`);
+        else navigate(productPath(option.id));
       }}
       loading={loading}
       autoHighlight
@@ -80,25 +95,36 @@ export function QuickFind({
       noOptionsText={input.trim().length < MIN_CHARS ? 'Escribe al menos 2 caracteres' : 'Sin resultados'}
       loadingText="Buscando…"
       slotProps={{ paper: { sx: { minWidth: 420 } } }}
-      renderOption={({ key, ...props }, o) => (
-        <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
-          <ProductThumb src={o.image} alt="" size={36} />
-          <Box sx={{ minWidth: 0, flex: 1 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
-              {productDisplayName(o.name)}
-            </Typography>
-            <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap component="p">
-              {[o.brand, o.sku && `SKU ${o.sku}`, o.ean && `EAN ${o.ean}`].filter(Boolean).join(' · ')}
+      renderOption={({ key, ...props }, o) =>
+        isSeeAll(o) ? (
+          <Box
+            component="li"
+            key={key}
+            {...props}
+            sx={{ borderTop: 1, borderColor: 'divider', color: 'primary.main', fontWeight: 600 }}
+          >
+            {SEE_ALL}
+          </Box>
+        ) : (
+          <Box component="li" key={key} {...props} sx={{ display: 'flex', gap: 1.5, alignItems: 'center' }}>
+            <ProductThumb src={o.image} alt="" size={36} />
+            <Box sx={{ minWidth: 0, flex: 1 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
+                {productDisplayName(o.name)}
+              </Typography>
+              <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap component="p">
+                {[o.brand, o.sku && `SKU ${o.sku}`, o.ean && `EAN ${o.ean}`].filter(Boolean).join(' · ')}
+              </Typography>
+            </Box>
+            <Typography
+              variant="body2"
+              sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
+            >
+              {formatPrice(o.price, o.currency)}
             </Typography>
           </Box>
-          <Typography
-            variant="body2"
-            sx={{ fontWeight: 600, fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}
-          >
-            {formatPrice(o.price, o.currency)}
-          </Typography>
-        </Box>
-      )}
+        )
+      }
       renderInput={(params) => (
         <TextField
           {...params}

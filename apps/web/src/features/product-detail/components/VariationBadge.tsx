@@ -1,7 +1,7 @@
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import Box from '@mui/material/Box';
-import type { PriceVariation } from '@vigia/domain';
+import { formatPrice, type PriceVariation } from '@vigia/domain';
 
 const ARROW_LABEL = { up: 'Variación positiva', down: 'Variación negativa', none: 'Sin variación' } as const;
 
@@ -32,6 +32,43 @@ export function VariationBadge({ variation }: { variation: PriceVariation }) {
       {variation.arrow === 'up' && <ArrowUpwardIcon sx={{ fontSize: 15 }} aria-hidden />}
       {variation.arrow === 'down' && <ArrowDownwardIcon sx={{ fontSize: 15 }} aria-hidden />}
       {variation.text}
+    </Box>
+  );
+}
+
+/**
+ * What the price did, in words, next to the seed's figure (whose sign reads opposite to the move):
+ * "bajó de $27.990 a $25.990", "subió de … a …", "sin cambio ($25.990)"; null without both prices.
+ */
+export function priceMoveText(
+  current: number | null | undefined,
+  previous: number | null | undefined,
+  currency: string,
+): string | null {
+  if (current === null || current === undefined || previous === null || previous === undefined) return null;
+  const from = formatPrice(previous, currency);
+  const to = formatPrice(current, currency);
+  if (from === to) return `sin cambio (${to})`;
+  return `${current < previous ? 'bajó' : 'subió'} de ${from} a ${to}`;
+}
+
+/** The seed's variation and, beside it, what the price did ("bajó de $27.990 a $25.990"). */
+export function PriceMove({
+  variation,
+  current,
+  previous,
+  currency,
+}: {
+  variation: PriceVariation;
+  current: number | null | undefined;
+  previous: number | null | undefined;
+  currency: string;
+}) {
+  const move = priceMoveText(current, previous, currency);
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', gap: 1, flexWrap: 'wrap' }}>
+      <VariationBadge variation={variation} />
+      {move && <span>{move}</span>}
     </Box>
   );
 }

@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import { useQuery } from '@tanstack/react-query';
 import { formatDate, formatPrice, isFound, MESSAGES, type ProductInfo } from '@vigia/domain';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { ChartContainer, type LoadStatus } from '../../../components/charts/ChartContainer.js';
 import { LineChart } from '../../../components/charts/LineChart.js';
@@ -22,7 +22,7 @@ import { QmiInfoPanel } from '../components/QmiInfoPanel.js';
 import { SectionCard } from '../components/SectionCard.js';
 import { buildQmiHistoryChart } from '../history-series.js';
 import { productPath } from '../links.js';
-import { defaultPeriod, type Period } from '../period.js';
+import { useUrlPeriod } from '../period.js';
 
 function headerOf(info: ProductInfo): ProductHeaderData {
   return {
@@ -49,7 +49,7 @@ function QmiHistory({
   sellerId: number;
   currency: string;
 }) {
-  const [period, setPeriod] = useState<Period>(() => defaultPeriod());
+  const [period, setPeriod] = useUrlPeriod();
   const query = useQuery(detailQueries.qmiHistory(productId, sellerId, currency, period));
   useFailureNotice(query, MESSAGES.priceHistoryFailed);
   const infoSeller = info?.seller;
@@ -121,7 +121,7 @@ function QmiView({ productId, sellerId }: { productId: string; sellerId: number 
   const { currency } = useUserSettings();
   const query = useQuery(detailQueries.qmi(productId, sellerId, currency));
   useFailureNotice(query, MESSAGES.productInfoFailed);
-  if (query.data && !isFound(query.data)) return <NotFoundView what="publicación" />;
+  if (query.data && !isFound(query.data)) return <NotFoundView what="esta publicación" />;
   const info = query.data && isFound(query.data) ? query.data : null;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2.5 }}>
@@ -165,7 +165,7 @@ export default function QmiDetailPage() {
       {valid ? (
         <QmiView key={`${sellerId}:${productId}`} productId={productId} sellerId={sellerId} />
       ) : (
-        <NotFoundView what="publicación" />
+        <NotFoundView what="esta publicación" />
       )}
     </>
   );

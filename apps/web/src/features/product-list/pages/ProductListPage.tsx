@@ -2,7 +2,12 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import TablePagination from '@mui/material/TablePagination';
-import { DEFAULT_PRODUCT_LIST_TITLE, formatNumber, MESSAGES, type ProductListItem } from '@vigia/domain';
+import {
+  DEFAULT_PRODUCT_LIST_TITLE,
+  MESSAGES,
+  PRODUCT_LIST_PAGE_SIZE,
+  type ProductListItem,
+} from '@vigia/domain';
 import { type ReactNode, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, type SortState } from '../../../components/data/DataTable.js';
@@ -12,7 +17,15 @@ import { useUserSettings } from '../../../lib/settings.js';
 import { fetchProductList, type ProductListCriteria, type ProductListSort } from '../api/queries.js';
 import { ListToolbar, type SellerOption } from '../components/ListToolbar.js';
 import { ProductListTable } from '../components/ProductListTable.js';
-import { criteriaToParams, type ListCriteria, parseCriteria, sellersFor, triToBool } from '../criteria.js';
+import {
+  criteriaToParams,
+  type ListCriteria,
+  parseCriteria,
+  parsePaging,
+  sellersFor,
+  triToBool,
+  withPaging,
+} from '../criteria.js';
 import { initialListState, listReducer, PAGE_SIZE_OPTIONS, pageItems } from '../pagination.js';
 
 /** product-list — 'Lista de productos': searchable, sortable, 10 per page (seed 001 §2, §3, §4, §9). */
@@ -21,8 +34,11 @@ export default function ProductListPage() {
   const criteria = useMemo(() => parseCriteria(params), [params]);
   const settings = useUserSettings();
   const license = useLicense();
+  // The page and page size live in the URL too: Back from a product, or a reload, lands on the same page.
+  const urlPaging = parsePaging(params, PAGE_SIZE_OPTIONS);
+  const firstPage = useRef<number | null>(urlPaging.page);
   const [state, dispatch] = useReducer(listReducer<ProductListItem>, undefined, () =>
-    initialListState<ProductListItem>(),
+    initialListState<ProductListItem>(urlPaging.pageSize ?? PRODUCT_LIST_PAGE_SIZE),
   );
   const [listTitle, setListTitle] = useState<string>(DEFAULT_PRODUCT_LIST_TITLE);
 
@@ -46,8 +62,17 @@ export default function ProductListPage() {
   // New search, sort, filter or settings: start over.
   // biome-ignore lint/correctness/useExhaustiveDependencies: criteriaKey stands for every criterion
   useEffect(() => {
-    dispatch({ type: 'reload' });
+    // The first load opens the URL's page; a later change of criteria starts over.
+    dispatch({ type: 'reload', page: firstPage.current ?? 0 });
+    firstPage.current = null;
   }, [criteriaKey]);
+
+  // Keep the URL's page in step with the page shown (replacing the entry, so Back returns here).
+  useEffect(() => {
+    if (state.status !== 'ready') return;
+    const next = withPaging(params, state.page, state.pageSize, PRODUCT_LIST_PAGE_SIZE);
+    if (next.toString() !== params.toString()) setParams(next, { replace: true });
+  }, [state.status, state.page, state.pageSize, params, setParams]);
 
   // Run the fetch the reducer asks for; its answer is ignored if another request replaced it.
   useEffect(() => {
@@ -141,9 +166,6 @@ export default function ProductListPage() {
           onPageChange={(_, page) => dispatch({ type: 'changePage', page })}
           onRowsPerPageChange={(e) => dispatch({ type: 'changePageSize', pageSize: Number(e.target.value) })}
           labelRowsPerPage="Productos por página"
-          labelDisplayedRows={({ from, to, count }) =>
-            `${formatNumber(from)}–${formatNumber(to)} de ${formatNumber(count)}`
-          }
           showFirstButton
         />
       </Paper>

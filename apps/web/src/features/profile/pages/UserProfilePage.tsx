@@ -17,6 +17,7 @@ import { DEFAULT_TIMEZONE, MESSAGES } from '@vigia/domain';
 import { type FormEvent, type ReactNode, useEffect, useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { PasswordField } from '../../../components/page/PasswordField.js';
+import { UserAvatar } from '../../../components/shell/UserAvatar.js';
 import { isSessionExpired } from '../../../lib/api-client.js';
 import { useLicense } from '../../../lib/license.js';
 import { notify } from '../../../lib/notifier.js';
@@ -75,6 +76,8 @@ function Section({
   );
 }
 
+const NAME_REQUIRED = 'Ingresa tu nombre.';
+
 /** 'Perfil de usuario': name, default pivot, currency and timezone; password change. */
 export default function UserProfilePage() {
   const profile = useQuery(profileQuery());
@@ -83,6 +86,7 @@ export default function UserProfilePage() {
   const zones = useMemo(timezones, []);
 
   const [name, setName] = useState('');
+  const [nameTouched, setNameTouched] = useState(false);
   const [pivotPk, setPivotPk] = useState<number | ''>('');
   const [currency, setCurrency] = useState('');
   const [timezone, setTimezone] = useState(DEFAULT_TIMEZONE);
@@ -105,9 +109,15 @@ export default function UserProfilePage() {
     if (profile.isError && !isSessionExpired(profile.error)) notify(MESSAGES.profileLoadFailed, 'error');
   }, [profile.isError, profile.error]);
 
+  const nameError = nameTouched && !name.trim() ? NAME_REQUIRED : null;
   const submitProfile = async (e: FormEvent) => {
     e.preventDefault();
     if (saving) return;
+    // The profile always has a name (the server refuses an empty one too): say so in place.
+    if (!name.trim()) {
+      setNameTouched(true);
+      return;
+    }
     setSaving(true);
     try {
       const pivot_pk = pivotPk === '' ? null : pivotPk;
@@ -173,9 +183,7 @@ export default function UserProfilePage() {
 
       <Card sx={{ mb: 3 }}>
         <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 2, p: { xs: 2.5, sm: 3 } }}>
-          <Avatar sx={{ width: 56, height: 56, bgcolor: 'secondary.main', fontSize: 22, fontWeight: 700 }}>
-            {(profile.data?.name || email || 'V').slice(0, 1).toUpperCase()}
-          </Avatar>
+          <UserAvatar name={profile.data?.name ?? getUser()?.name} email={email} size={56} />
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography variant="h6" component="p" noWrap>
               {profile.data ? profile.data.name || email : <Skeleton width={200} />}
@@ -208,7 +216,11 @@ export default function UserProfilePage() {
               label={T.name}
               value={name}
               onChange={(e) => setName(e.target.value)}
+              onBlur={() => setNameTouched(true)}
               disabled={profile.isPending}
+              required
+              error={!!nameError}
+              helperText={nameError ?? undefined}
               slotProps={{ htmlInput: { maxLength: 150 } }}
             />
             <Box sx={{ display: 'grid', gap: 2.5, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>

@@ -1,0 +1,81 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { SortState } from './DataTable.js';
+
+// Table state that must survive Back and a reload (a sort, a page, a period) lives in the page's URL,
+// next to the filters, and replaces the current history entry instead of adding one per click.
+
+/** Reads a sort from `sort`/`order` (any other value: the default). Pure, for tests. */
+export function readUrlSort<K extends string>(
+  params: URLSearchParams,
+  columns: readonly K[],
+  fallback: SortState<K>,
+  keys = { by: 'sort', dir: 'order' },
+): SortState<K> {
+  const by = params.get(keys.by);
+  const dir = params.get(keys.dir);
+  return {
+    by: by !== null && (columns as readonly string[]).includes(by) ? (by as K) : fallback.by,
+    dir: dir === 'asc' || dir === 'desc' ? dir : fallback.dir,
+  };
+}
+
+/** `params` with the sort written (the default leaves the keys out). */
+export function writeUrlSort<K extends string>(
+  params: URLSearchParams,
+  sort: SortState<K>,
+  fallback: SortState<K>,
+  keys = { by: 'sort', dir: 'order' },
+): URLSearchParams {
+  const next = new URLSearchParams(params);
+  const isDefault = sort.by === fallback.by && sort.dir === fallback.dir;
+  if (isDefault) {
+    next.delete(keys.by);
+    next.delete(keys.dir);
+  } else {
+    next.set(keys.by, sort.by);
+    next.set(keys.dir, sort.dir);
+  }
+  return next;
+}
+
+/** A table's sort kept in the URL. */
+export function useUrlSort<K extends string>(
+  columns: readonly K[],
+  fallback: SortState<K>,
+): [SortState<K>, (next: SortState<K>) => void] {
+  const [params, setParams] = useSearchParams();
+  const sortKey = `${params.get('sort')}|${params.get('order')}|${fallback.by}|${fallback.dir}`;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sortKey stands for the values read
+  const sort = useMemo(() => readUrlSort(params, columns, fallback), [sortKey]);
+  const setSort = useCallback(
+    (next: SortState<K>) => setParams((prev) => writeUrlSort(prev, next, fallback), { replace: true }),
+    [setParams, fallback],
+  );
+  return [sort, setSort];
+}
+
+/** One choice among `allowed` kept in the URL under `key` (the default leaves the key out). */
+export function useUrlChoice<V extends string | number>(
+  key: string,
+  allowed: readonly V[],
+  fallback: V,
+): [V, (next: V) => void] {
+  const [params, setParams] = useSearchParams();
+  const raw = params.get(key);
+  const value = allowed.find((v) => String(v) === raw) ?? fallback;
+  const setValue = useCallback(
+    (next: V) =>
+      setParams(
+        (prev) => {
+          const out = new URLSearchParams(prev);
+          if (next === fallback) out.delete(key);
+          else out.set(key, String(next));
+          return out;
+        },
+        { replace: true },
+      ),
+    [setParams, key, fallback],
+  );
+  return [value, setValue];
+}

@@ -1,0 +1,41 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+// Accessibility held by the suite: every spec can call expectAccessible(page) on every screen it opens
+// (built ones now, new ones as they come). axe-core runs in the page; any serious or critical violation
+// fails the test, listed with the rule, its help text and the first offending elements.
+
+export interface AxeIssue {
+  rule: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** The serious and critical axe violations on the page as it is now. */
+export async function seriousViolations(page: Page, opts: { exclude?: string[] } = {}): Promise<AxeIssue[]> {
+  let builder = new AxeBuilder({ page });
+  for (const sel of opts.exclude ?? []) builder = builder.exclude(sel);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      rule: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
+}
+
+/**
+ * Fails on any serious or critical violation on the current screen. Waits for the screen to settle
+ * (no progress indicator) first, so the check sees the loaded screen, not its skeleton.
+ */
+export async function expectAccessible(page: Page, screen: string, opts: { exclude?: string[] } = {}) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await expect(page.locator('[role="progressbar"]'))
+    .toHaveCount(0, { timeout: 20_000 })
+    .catch(() => {});
+  const issues = await seriousViolations(page, opts);
+  expect(issues, `axe: violaciones graves en ${screen}`).toEqual([]);
+}
