@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
+import type { Rates } from '../../market/index.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
 // (010_rollups.sql); per-listing figures from the end-of-day state: listing_current (today) or listing_eod
@@ -7,9 +8,6 @@ import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
 
 /** Where a day's end-of-day state comes from. */
 export type StateSource = { kind: 'current' } | { kind: 'eod'; day: string };
-
-/** Currency → factor (multiply a price in that currency to get the target currency). */
-export type Rates = Map<string, number>;
 
 /** A `state` relation: one row per listing published at the end of the day, at `sellers`. */
 function stateSql(p: Params, source: StateSource, sellers: number[]): string {

@@ -56,23 +56,6 @@ export interface PricingScope {
   post: { match?: boolean; minPrice?: number; maxPrice?: number; mpiRanges?: MpiRange[] };
 }
 
-/** When a listing was last seen: a published one at greatest(last_seen, its seller's last crawl). */
-export function seenAt(
-  l: { published: boolean; lastSeen: number },
-  crawl: number | null | undefined,
-): number {
-  return l.published && crawl != null ? Math.max(l.lastSeen, crawl) : l.lastSeen;
-}
-
-/** Historical (grey, seed 001 §4): out of stock, or last seen before today (America/Santiago). */
-export function isHistoricalAt(
-  l: { published: boolean; lastSeen: number; stockOut: boolean },
-  crawl: number | null | undefined,
-  todayTs: number,
-): boolean {
-  return l.stockOut || seenAt(l, crawl) < todayTs;
-}
-
 const overlaps = (path: number[], ids: Set<number>) => path.some((id) => ids.has(id));
 
 /** The descriptive row filters (classification, category, brand, SKU, text, price type, stock). */

@@ -22,7 +22,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
-import { principalOf, resolvePivot } from '../../lib/scope.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import { resolvePivot } from '../../market/index.js';
 import {
   memoOn,
   pageOf,
@@ -109,7 +110,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...dpm,
     },
     async (req) => {
-      const pivot = resolvePivot(req, req.query.pivotId ?? null);
+      const pivot = resolvePivot(requesterOf(req), req.query.pivotId ?? null);
       const model = await getPivotModel(pool, pivot);
       const own = new Set(principalOf(req).license.brands);
       const brands = new Map<number, { id: number; name: string; products: number; own: boolean }>();
@@ -142,7 +143,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const q = req.query;
-      const resolved = await resolveScope(req, pool, q);
+      const resolved = await resolveScope(requesterOf(req), pool, q);
       return {
         ...page(resolved, q),
         page_size: q.page_size,
@@ -164,7 +165,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...dpm,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const { scope } = resolved;
       const set = scored(resolved);
       return kpiResponse(
@@ -186,7 +187,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...dpm,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const { model } = resolved;
       const set = scored(resolved);
       const names = new Map<number, string>();
@@ -213,7 +214,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...dpm,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
 
       const set = scored(resolved);
       const groups = memoOn(set, 'classes', () => tallyByTree(set));
@@ -254,7 +255,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...dpm,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const set = scored(resolved);
       const items = memoOn(set, 'sellers', () => tallyBySeller(set))
         .map((g) => sellerGroupOut(g, resolved.sellers, set.filtered.length))
@@ -279,7 +280,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       },
       async (req) => {
         const q = req.body;
-        const resolved = await resolveScope(req, pool, q);
+        const resolved = await resolveScope(requesterOf(req), pool, q);
         return {
           ...page(resolved, q),
           page_size: q.page_size,
@@ -301,7 +302,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
         ...nav,
       },
       async (req) => {
-        const resolved = await resolveScope(req, pool, req.query);
+        const resolved = await resolveScope(requesterOf(req), pool, req.query);
         const { scope } = resolved;
         const set = scored(resolved);
         return kpiResponse(
@@ -324,7 +325,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...nav,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const set = scored(resolved);
       return {
         currency: resolved.scope.currency,
@@ -356,7 +357,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
     },
     async (req) => {
       const q = req.body;
-      const resolved = await resolveScope(req, pool, q);
+      const resolved = await resolveScope(requesterOf(req), pool, q);
       const p = page(resolved, q);
       const sellers = resolved.scope.competitors.map((id) => {
         const s = resolved.sellers.get(id);
@@ -394,7 +395,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...slider,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const { scope } = resolved;
       const set = scored(resolved);
       return {
@@ -419,7 +420,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       ...slider,
     },
     async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
+      const resolved = await resolveScope(requesterOf(req), pool, req.query);
       const { scope } = resolved;
       const set = scored(resolved);
       const rs = rankingSummary(set);

@@ -12,8 +12,8 @@ import { forbidden, unauthorized } from '../../lib/errors.js';
 import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/password.js';
 import { principalOf } from '../../lib/scope.js';
-import { retireResetTokens, setPasswordHash } from '../auth/queries.js';
-import { disconnectUser } from '../exporter/channel.js';
+import { retireResetTokens, setPasswordHash } from '../auth/index.js';
+import { disconnectUser } from '../exporter/index.js';
 import { getProfile, type ProfileRow, updateProfile } from './queries.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
