@@ -37,6 +37,29 @@ async function sqlEach<T>(expr: string, args: unknown[][]): Promise<T[]> {
   return out;
 }
 
+/**
+ * Runs a two-argument formula as SQL (`sqlExpr` over $1, $2) and as TypeScript on each (a, b, expected)
+ * fixture and requires both to give the expected value (null, or within 1e-9).
+ */
+async function sameAnswers(
+  sqlExpr: string,
+  ts: (a: number | null, b: number | null) => number | null,
+  fixtures: [number | null, number | null, number | null][],
+) {
+  const sql = await sqlEach<number | null>(
+    sqlExpr,
+    fixtures.map(([a, b]) => [a, b]),
+  );
+  fixtures.forEach(([a, b, want], i) => {
+    const answers = [ts(a, b), sql[i]];
+    for (const got of answers) {
+      if (want === null) expect(got).toBeNull();
+      else expect(got).toBeCloseTo(want, 9);
+    }
+  });
+  return sql;
+}
+
 describe('discount % and its bucket', () => {
   // normal, promo → 100 × (normal − promo) / normal, worked out by hand; null unless 0 < promo < normal
   const fixtures: [number | null, number | null, number | null][] = [
@@ -55,20 +78,7 @@ describe('discount % and its bucket', () => {
   ];
 
   it('TypeScript discountPercent = SQL vigia_discount_pct = the hand-computed value', async () => {
-    const sql = await sqlEach<number | null>(
-      'vigia_discount_pct($1::numeric, $2::numeric)',
-      fixtures.map(([n, p]) => [n, p]),
-    );
-    fixtures.forEach(([normal, promo, want], i) => {
-      const ts = discountPercent(normal, promo);
-      if (want === null) {
-        expect(ts).toBeNull();
-        expect(sql[i]).toBeNull();
-      } else {
-        expect(ts).toBeCloseTo(want, 9);
-        expect(sql[i]).toBeCloseTo(want, 9);
-      }
-    });
+    await sameAnswers('vigia_discount_pct($1::numeric, $2::numeric)', discountPercent, fixtures);
   });
 
   it('TypeScript discountBucket = SQL vigia_discount_bucket (halves go up: 12.5 → 15, 22.5 → 25)', async () => {
@@ -96,20 +106,9 @@ describe('price index', () => {
     [100, null, null],
   ];
   it('TypeScript priceIndex = SQL vigia_price_index = the hand-computed value', async () => {
-    const sql = await sqlEach<number | null>(
-      'vigia_price_index($1::float8, $2::float8)',
-      fixtures.map(([m, b]) => [m, b]),
-    );
-    fixtures.forEach(([mine, best, want], i) => {
-      const ts = priceIndex(mine, best);
-      if (want === null) {
-        expect(ts).toBeNull();
-        expect(sql[i]).toBeNull();
-      } else {
-        expect(ts).toBeCloseTo(want, 9);
-        expect(sql[i]).toBe(ts); // float8 in both: the same operations, the same answer
-      }
-    });
+    const sql = await sameAnswers('vigia_price_index($1::float8, $2::float8)', priceIndex, fixtures);
+    // float8 in both: the same operations give the same bits
+    expect(sql).toEqual(fixtures.map(([m, b]) => priceIndex(m, b)));
   });
 });
 

@@ -133,12 +133,12 @@ export async function selectDiscountState(
              vigia_discount_pct(s.normal_price, s.promo_price) as pct
         from (${stateSql(p, q.source, q.sellers)}) s
         left join rates r on r.currency = s.currency
-       where s.price_type <> 'NORMAL' and vigia_discount_pct(s.normal_price, s.promo_price) is not null
-         and ${rootsCond(p, 's.classification_id', q.roots)}
+       where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}
     )
-    select (select avg(amount) from d) as monetary,
+    select (select avg(amount) from d where pct is not null) as monetary,
            (select json_agg(json_build_object('bucket', bucket, 'n', n))
-              from (select vigia_discount_bucket(pct) as bucket, count(*)::int as n from d group by 1) h) as buckets`;
+              from (select vigia_discount_bucket(pct) as bucket, count(*)::int as n from d where pct is not null
+                     group by 1) h) as buckets`;
   const { rows } = await db.query<DiscountRow>(sql, p.values);
   return rows[0];
 }
