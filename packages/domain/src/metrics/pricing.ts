@@ -259,7 +259,8 @@ export class HeadToHeadTally {
     if (d === null) return;
     this.common++;
     this.differenceSum += d;
-    if (Math.abs(d) <= INDEX_EPSILON) this.equal++;
+    // a tie is samePrice(mine, theirs), written on the difference d = 100 × (mine − theirs) / theirs
+    if (Math.abs(d) <= INDEX_EPSILON * Math.min(100 + d, 100)) this.equal++;
     else if (d < 0) this.cheaper++;
     else this.moreExpensive++;
   }
