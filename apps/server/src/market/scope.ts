@@ -67,6 +67,43 @@ export function resolveCurrency(who: Requester, requested?: string | null): stri
   return currency;
 }
 
+/** An analysis's market under the license: the pivot, its competitors, the currency and the license roots. */
+export interface MarketScope {
+  pivot: number;
+  /** selected ∩ license, pivot excluded, in the request's order; none selected = every licensed seller */
+  competitors: number[];
+  currency: string;
+  /** the license's granted classification roots (empty = the whole tree) */
+  roots: number[];
+}
+
+/**
+ * The market of an analysis request (pricing screens, dashboard): pivot, competitors (`sellersIds` when
+ * given — the filter panel's subset — else `sellers`, else every licensed seller; the pivot excluded;
+ * both lists checked), currency and classifications, each refused with 403 outside the license.
+ */
+export async function resolveMarketScope(
+  who: Requester,
+  db: Queryable,
+  f: {
+    pivot_id?: number | null;
+    sellers?: number[] | null;
+    sellersIds?: number[] | null;
+    currency?: string | null;
+    classificationsIds?: number[] | null;
+  },
+): Promise<MarketScope> {
+  const pivot = resolvePivot(who, f.pivot_id ?? null);
+  const fromSession = f.sellers?.length ? resolveSellers(who, f.sellers, pivot) : null;
+  const competitors = f.sellersIds?.length
+    ? resolveSellers(who, f.sellersIds, pivot)
+    : (fromSession ?? resolveSellers(who, null, pivot));
+  const currency = resolveCurrency(who, f.currency);
+  const { license } = who.principal;
+  await assertClassificationsLicensed(db, license, f.classificationsIds);
+  return { pivot, competitors, currency, roots: license.classifications };
+}
+
 /** Every seller the license lets its users see: competitors and pivots. */
 export function visibleSellers(license: License): number[] {
   return [...new Set([...license.sellers, ...license.pivots])];

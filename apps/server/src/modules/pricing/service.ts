@@ -14,15 +14,12 @@ import {
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import {
-  assertClassificationsLicensed,
   isHistoricalAt,
   lastSeenAt,
   normalizeSearch,
   type Requester,
   ratesTo,
-  resolveCurrency,
-  resolvePivot,
-  resolveSellers,
+  resolveMarketScope,
 } from '../../market/index.js';
 import {
   type BaseScore,
@@ -58,15 +55,7 @@ const DEFAULT_COLOR = '#9e9e9e';
  */
 export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilters): Promise<Resolved> {
   const { principal } = who;
-  const pivot = resolvePivot(who, f.pivot_id ?? null);
-  // Both lists are checked against the license; the panel's subset (sellersIds) wins when present.
-  const fromSession = f.sellers?.length ? resolveSellers(who, f.sellers, pivot) : null;
-  const competitors = f.sellersIds?.length
-    ? resolveSellers(who, f.sellersIds, pivot)
-    : (fromSession ?? resolveSellers(who, null, pivot));
-  const currency = resolveCurrency(who, f.currency);
-  const roots = principal.license.classifications;
-  await assertClassificationsLicensed(pool, principal.license, f.classificationsIds);
+  const { pivot, competitors, currency, roots } = await resolveMarketScope(who, pool, f);
   await ensurePricingPivot(pool, pivot);
   const lk = await selectRequestLookups(pool, {
     pivot,
