@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
-import type { Rates } from '../../market/index.js';
+import { type Rates, TZ_SQL } from '../../market/index.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
 // (010_rollups.sql); per-listing figures from the end-of-day state: listing_current (today) or listing_eod
@@ -87,10 +87,10 @@ export async function selectEventCounts(
   q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string },
 ): Promise<EventCounts> {
   const p = new Params();
-  const start = (d: string) => `(${p.add(d, '::date')}::timestamp at time zone 'America/Santiago')`;
+  const start = (d: string) => `(${p.add(d, '::date')}::timestamp at time zone ${TZ_SQL})`;
   const ps = start(q.previousFrom);
   const cs = start(q.from);
-  const ce = `((${p.add(q.to, '::date')} + 1)::timestamp at time zone 'America/Santiago')`;
+  const ce = `((${p.add(q.to, '::date')} + 1)::timestamp at time zone ${TZ_SQL})`;
   const sellers = p.add(q.sellers, '::int[]');
   const roots = rootsCond(p, 'p.classification_id', q.roots);
   const sql = `
