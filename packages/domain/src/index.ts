@@ -12,4 +12,5 @@ export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
+export * from './routes/index.js';
 export * from './search.js';
