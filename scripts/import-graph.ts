@@ -201,24 +201,8 @@ export function webViolation(e: Edge): string | null {
   return null;
 }
 
-/**
- * Known breaks on the web being fixed by helper `webfilters` (issue 11 part 2). Checked only as listed:
- * any other break fails. TODO(webfilters): DashboardPage imports QuickFind from product-detail/components;
- * PageHeader and AppShell import app/route-meta; UserProfilePage imports auth/validation (found by this
- * test) — remove these entries when that branch lands.
- */
-export const WEB_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [
-  {
-    from: 'apps/web/src/features/dashboard/pages/DashboardPage.tsx',
-    to: 'apps/web/src/features/product-detail/components/QuickFind.tsx',
-  },
-  { from: 'apps/web/src/components/page/PageHeader.tsx', to: 'apps/web/src/app/route-meta.ts' },
-  { from: 'apps/web/src/components/shell/AppShell.tsx', to: 'apps/web/src/app/route-meta.ts' },
-  {
-    from: 'apps/web/src/features/profile/pages/UserProfilePage.tsx',
-    to: 'apps/web/src/features/auth/validation.ts',
-  },
-];
+/** Known breaks on the web: none left (helper webfilters removed the last ones, issue 11 part 2). */
+export const WEB_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [];
 
 // ───────────────────────────── checks ─────────────────────────────
 
