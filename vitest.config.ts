@@ -7,7 +7,12 @@ export default defineConfig({
     alias: { '@vigia/domain': new URL('./packages/domain/src/index.ts', import.meta.url).pathname },
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+    include: [
+      'scripts/**/*.test.ts',
+      'packages/*/src/**/*.test.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/web/src/**/*.test.ts',
+    ],
     globalSetup: ['apps/server/src/test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
-  availabilityText,
   breadcrumb,
   cardChange,
   dayNameSpa,
@@ -12,9 +11,8 @@ import {
   enrichDetail,
   formatVariation,
   historyMarker,
-  isHistorical,
   minusMonths,
-  modeDiscount,
+  modeOfBuckets,
   pivotPosition,
   priceExtremes,
   priceHighlight,
@@ -27,6 +25,7 @@ import {
   variationArrow,
 } from './derived.js';
 import { cutDate } from './format.js';
+import { availabilityText, isHistorical } from './listing-state.js';
 import { rankingIcon } from './metrics/pricing.js';
 
 describe('names and breadcrumbs', () => {
@@ -231,9 +230,15 @@ describe('dashboard helpers', () => {
     expect(discountPercent(null, 800)).toBeNull();
     expect(discountBucket(22.4)).toBe(20);
     expect(discountBucket(22.5)).toBe(25);
-    expect(modeDiscount([20.02, 19.9, 30, 31, 9])).toBe(20);
-    expect(modeDiscount([30, 20])).toBe(20);
-    expect(modeDiscount([])).toBeNull();
+    // the mode of the buckets of [20.02, 19.9, 30, 31, 9] → 20, 20, 30, 30, 10: tie 20/30 → the smaller
+    const buckets = (ps: number[]) => {
+      const n = new Map<number, number>();
+      for (const b of ps.map(discountBucket)) n.set(b, (n.get(b) ?? 0) + 1);
+      return [...n].map(([bucket, k]) => ({ bucket, n: k }));
+    };
+    expect(modeOfBuckets(buckets([20.02, 19.9, 30, 31, 9]))).toBe(20);
+    expect(modeOfBuckets(buckets([30, 20]))).toBe(20);
+    expect(modeOfBuckets(buckets([]))).toBeNull();
     expect(cardChange(12, 10)).toBe(2);
     expect(cardChange(null, 10)).toBeNull();
   });

@@ -1,7 +1,7 @@
 import { BREADCRUMB_SEPARATOR, DEFAULT_TIMEZONE, NO_NAME_PRODUCT } from './constants.js';
-import type { AvailabilityText, PriceVariation, VariationArrow } from './detail.js';
+import type { PriceVariation, VariationArrow } from './detail.js';
 import { cutDate, formatNumber, isoDateInZone } from './format.js';
-import { MESSAGES } from './messages.js';
+import { rankingPosition, samePrice } from './metrics/pricing.js';
 
 // Derived values of the product detail, product list and dashboard (seed 001 §3, §4, §9).
 // One implementation, used by the server when it builds answers and by the web when it renders them.
@@ -74,8 +74,8 @@ export interface Priced {
 }
 
 /**
- * Seed 001 §9: sellers sorted by min_price ascending. Items without a price go last. Ties keep the
- * pivot first (a pivot as cheap as a competitor ranks ahead of it), then the given order. Stable.
+ * Seed 001 §9: sellers sorted by min_price ascending. Items without a price go last. Ties (samePrice,
+ * the one tie tolerance) keep the pivot first (a pivot as cheap as a competitor ranks ahead of it), then the given order. Stable.
  */
 export function sortByMinPrice<T extends Priced>(items: readonly T[], isPivot?: (item: T) => boolean): T[] {
   return items
@@ -86,7 +86,7 @@ export function sortByMinPrice<T extends Priced>(items: readonly T[], isPivot?: 
       if (pa === null && pb === null) return a.i - b.i;
       if (pa === null) return 1;
       if (pb === null) return -1;
-      if (pa !== pb) return pa - pb;
+      if (!samePrice(pa, pb)) return pa - pb;
       if (isPivot) {
         const da = isPivot(a.item) ? 0 : 1;
         const db = isPivot(b.item) ? 0 : 1;
@@ -98,16 +98,18 @@ export function sortByMinPrice<T extends Priced>(items: readonly T[], isPivot?: 
 }
 
 /**
- * Seed 001 §9: the pivot position is its 1-based index in the sorted order; null when the pivot is
- * absent or has no price.
+ * Seed 001 §9: the pivot position is its 1-based index in the sorted order — 1 + the number of sellers
+ * strictly cheaper (rankingPosition, the one ranking rule); 1 when nobody else has a price; null when the
+ * pivot is absent or has no price.
  */
 export function pivotPosition<T extends Priced>(
-  sorted: readonly T[],
+  items: readonly T[],
   isPivot: (item: T) => boolean,
 ): number | null {
-  const i = sorted.findIndex(isPivot);
-  if (i < 0 || sorted[i].min_price === null) return null;
-  return i + 1;
+  const pivot = items.find(isPivot);
+  if (!pivot || pivot.min_price === null) return null;
+  const others = items.filter((x) => !isPivot(x)).map((x) => x.min_price);
+  return rankingPosition(pivot.min_price, others) ?? 1;
 }
 
 /** 1-based positions of a day's (or a moment's) prices; nulls get null. Ties: the pivot index first. */
@@ -153,48 +155,9 @@ export function priceHighlight(
   return 'none';
 }
 
-// ───────────────────────────── availability, historical rows ─────────────────────────────
+// ───────────────────────────── price history ─────────────────────────────
 
 const isOut = (stockOut: boolean | number | null | undefined) => stockOut === true || stockOut === 1;
-
-/**
- * Seed 001 §4 competitor availability: 'No Disponible' if stock_out; 'No disponible' if last seen
- * before today in Santiago time; otherwise 'Disponible'.
- */
-export function availabilityText(
-  item: { stock_out: boolean | number | null | undefined; last_seen: string | Date | null | undefined },
-  now: Date = new Date(),
-  timeZone = DEFAULT_TIMEZONE,
-): AvailabilityText {
-  if (isOut(item.stock_out)) return MESSAGES.unavailableStockOut;
-  if (seenBeforeToday(item.last_seen, now, timeZone)) return MESSAGES.unavailableNotSeen;
-  return MESSAGES.available;
-}
-
-/** True when an instant falls on a calendar day before today's (both in `timeZone`). No date → true. */
-export function seenBeforeToday(
-  lastSeen: string | Date | null | undefined,
-  now: Date = new Date(),
-  timeZone = DEFAULT_TIMEZONE,
-): boolean {
-  if (lastSeen === null || lastSeen === undefined || lastSeen === '') return true;
-  const seenDay =
-    typeof lastSeen === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(lastSeen)
-      ? lastSeen
-      : isoDateInZone(lastSeen, timeZone);
-  return seenDay < isoDateInZone(now, timeZone);
-}
-
-/** Seed 001 §4: items from a day seen before, or out of stock, are shown as historical (grey). */
-export function isHistorical(
-  item: { stock_out: boolean | number | null | undefined; last_seen: string | Date | null | undefined },
-  now: Date = new Date(),
-  timeZone = DEFAULT_TIMEZONE,
-): boolean {
-  return isOut(item.stock_out) || seenBeforeToday(item.last_seen, now, timeZone);
-}
-
-// ───────────────────────────── price history ─────────────────────────────
 
 export type HistoryMarker = 'triangle' | 'circle' | 'square' | 'star';
 
@@ -274,13 +237,12 @@ export interface DetailEnrichment {
  * (number of qm_items, the pivot's included). `items` may be in any order.
  */
 export function enrichDetail(items: readonly EnrichableItem[]): DetailEnrichment {
-  const sorted = sortByMinPrice(items, (x) => x.is_pivot);
   const pivot = items.find((x) => x.is_pivot) ?? null;
   return {
     pivotPriceVariation: priceVariation(pivot?.min_price, pivot?.previous_price),
     min_price: pivot?.min_price ?? null,
     pivotPreviousPrice: pivot?.previous_price ?? null,
-    pivotQmItemPosition: pivotPosition(sorted, (x) => x.is_pivot),
+    pivotQmItemPosition: pivotPosition(items, (x) => x.is_pivot),
     qmitemsQuantity: items.length,
   };
 }
@@ -330,13 +292,6 @@ export function discountPercent(
 /** Bucket of a discount %: the nearest multiple of DISCOUNT_BUCKET (22.4 → 20, 22.5 → 25). */
 export function discountBucket(percent: number): number {
   return Math.round(percent / DISCOUNT_BUCKET) * DISCOUNT_BUCKET;
-}
-
-/** Mode discount: the most frequent bucket (ties → the smaller discount); null with no discounts. */
-export function modeDiscount(percents: readonly number[]): number | null {
-  const counts = new Map<number, number>();
-  for (const p of percents) counts.set(discountBucket(p), (counts.get(discountBucket(p)) ?? 0) + 1);
-  return modeOfBuckets([...counts].map(([bucket, n]) => ({ bucket, n })));
 }
 
 /** The mode of a bucket histogram (ties → the smaller bucket); null when empty. */

@@ -10,6 +10,7 @@ import {
   priceIndex,
   rankingIcon,
   rankingPosition,
+  samePrice,
 } from './pricing.js';
 
 // Hand-computed values of docs/metrics.md "Pricing" (the same worked example as the API tests).
@@ -113,6 +114,12 @@ describe('KPIs and split over the worked example (dpm value 10)', () => {
       { mine: 5000, theirs: null },
     ]);
     expect(h).toMatchObject({ common: 4, cheaper: 2, equal: 1, more_expensive: 1 });
+    // the head-to-head tie is the one tie rule (samePrice): a conversion's noise is a tie, a cent is not
+    const noisy = 1000 * (1 + 5e-10);
+    expect(samePrice(noisy, 1000)).toBe(true);
+    expect(computeHeadToHead([{ mine: noisy, theirs: 1000 }]).equal).toBe(1);
+    expect(samePrice(1000.01, 1000)).toBe(false);
+    expect(computeHeadToHead([{ mine: 1000.01, theirs: 1000 }]).more_expensive).toBe(1);
     expect(h.average_difference_pct).toBeCloseTo(-1.3889, 4);
   });
 });

@@ -1,12 +1,22 @@
 import { DEFAULT_MPI_VALUE, type PriceMode, type PriceType, RANKING_STEPS } from '../constants.js';
 import type { MpiRange } from '../filters.js';
 
-// Pricing formulas (docs/metrics.md "Pricing"). One written definition, one implementation: the SQL in
-// apps/server/src/modules/pricing/queries.ts computes exactly these, and the tests check both against
-// the same hand-computed fixtures.
+// Pricing formulas (docs/metrics.md "Pricing"). One written definition each: the pricing engine
+// (apps/server/src/modules/pricing/compute.ts) calls these; where SQL must compute one (the dashboard's
+// end-of-day index, vigia_price_index in migrations/050_market_formulas.sql) a test runs both on the
+// same hand-computed fixtures (apps/server/src/market/formulas.test.ts).
 
-/** Tolerance when comparing an index with a bucket bound (floating-point noise of 100 × a / b). */
+/**
+ * The one tie tolerance: relative, for the floating-point noise of conversions and of 100 × a / b. Two
+ * prices tie when they differ by at most INDEX_EPSILON × the smaller (samePrice); an index meets a bucket
+ * bound within INDEX_EPSILON. Used by the server and the web alike.
+ */
 export const INDEX_EPSILON = 1e-9;
+
+/** Two prices are the same (a tie) when they differ by at most INDEX_EPSILON × the smaller one. */
+export function samePrice(a: number, b: number): boolean {
+  return Math.abs(a - b) <= INDEX_EPSILON * Math.min(Math.abs(a), Math.abs(b));
+}
 
 export interface ListedPrices {
   normal?: number | null;
@@ -80,9 +90,9 @@ export function rankingPosition(myPrice: number | null, competitorPrices: (numbe
   return 1 + others.filter((p) => isCheaper(p, myPrice)).length;
 }
 
-/** A competitor price strictly below mine (beyond floating-point noise): it ranks ahead of me. */
+/** A competitor price strictly below mine (not samePrice): it ranks ahead of me. */
 export function isCheaper(theirs: number, mine: number): boolean {
-  return theirs < mine - INDEX_EPSILON * theirs;
+  return theirs < mine && !samePrice(theirs, mine);
 }
 
 /**
@@ -249,7 +259,8 @@ export class HeadToHeadTally {
     if (d === null) return;
     this.common++;
     this.differenceSum += d;
-    if (Math.abs(d) <= INDEX_EPSILON) this.equal++;
+    // a tie is samePrice(mine, theirs), written on the difference d = 100 × (mine − theirs) / theirs
+    if (Math.abs(d) <= INDEX_EPSILON * Math.min(100 + d, 100)) this.equal++;
     else if (d < 0) this.cheaper++;
     else this.moreExpensive++;
   }

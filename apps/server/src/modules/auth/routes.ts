@@ -6,9 +6,9 @@ import { signToken, verifyToken } from '../../lib/jwt.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
 import { loadPrincipal } from '../../plugins/auth.js';
-import { disconnectUser } from '../exporter/channel.js';
-import { wakeJobWorkers } from '../jobs/queue.js';
-import { enqueueEmail } from '../mail/email-job.js';
+import { disconnectUser } from '../exporter/index.js';
+import { wakeJobWorkers } from '../jobs/index.js';
+import { enqueueEmail } from '../mail/index.js';
 import {
   findUsableResetToken,
   findUserByEmail,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
+import { type Rates, TZ_SQL } from '../../market/index.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
 // (010_rollups.sql); per-listing figures from the end-of-day state: listing_current (today) or listing_eod
@@ -7,9 +8,6 @@ import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
 
 /** Where a day's end-of-day state comes from. */
 export type StateSource = { kind: 'current' } | { kind: 'eod'; day: string };
-
-/** Currency → factor (multiply a price in that currency to get the target currency). */
-export type Rates = Map<string, number>;
 
 /** A `state` relation: one row per listing published at the end of the day, at `sellers`. */
 function stateSql(p: Params, source: StateSource, sellers: number[]): string {
@@ -89,10 +87,10 @@ export async function selectEventCounts(
   q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string },
 ): Promise<EventCounts> {
   const p = new Params();
-  const start = (d: string) => `(${p.add(d, '::date')}::timestamp at time zone 'America/Santiago')`;
+  const start = (d: string) => `(${p.add(d, '::date')}::timestamp at time zone ${TZ_SQL})`;
   const ps = start(q.previousFrom);
   const cs = start(q.from);
-  const ce = `((${p.add(q.to, '::date')} + 1)::timestamp at time zone 'America/Santiago')`;
+  const ce = `((${p.add(q.to, '::date')} + 1)::timestamp at time zone ${TZ_SQL})`;
   const sellers = p.add(q.sellers, '::int[]');
   const roots = rootsCond(p, 'p.classification_id', q.roots);
   const sql = `
@@ -132,9 +130,10 @@ export interface DiscountRow {
 }
 
 /**
- * Discounts of the market at the end of a day, over promoted listings (price_type ≠ NORMAL) whose
- * promotion price is below a positive normal price: the average (normal − promotion price) in the
- * target currency, and the histogram of their discount % rounded to the nearest multiple of 5.
+ * Discounts of the market at the end of a day, over promoted listings (price_type ≠ NORMAL) with a
+ * discount % (vigia_discount_pct: 0 < promotion price < normal price): the average (normal − promotion
+ * price) in the target currency, and the histogram of their discount buckets (vigia_discount_bucket,
+ * the nearest multiple of 5). Both functions: migrations/050_market_formulas.sql.
  */
 export async function selectDiscountState(
   db: Queryable,
@@ -145,15 +144,15 @@ export async function selectDiscountState(
     with ${ratesSql(p, q.rates)},
     d as (
       select (s.normal_price - s.promo_price) * r.f as amount,
-             100 * (s.normal_price - s.promo_price)::float8 / s.normal_price as pct
+             vigia_discount_pct(s.normal_price, s.promo_price) as pct
         from (${stateSql(p, q.source, q.sellers)}) s
         left join rates r on r.currency = s.currency
-       where s.price_type <> 'NORMAL' and s.normal_price > 0 and s.promo_price < s.normal_price
-         and ${rootsCond(p, 's.classification_id', q.roots)}
+       where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}
     )
-    select (select avg(amount) from d) as monetary,
+    select (select avg(amount) from d where pct is not null) as monetary,
            (select json_agg(json_build_object('bucket', bucket, 'n', n))
-              from (select (round(pct / 5) * 5)::int as bucket, count(*)::int as n from d group by 1) h) as buckets`;
+              from (select vigia_discount_bucket(pct) as bucket, count(*)::int as n from d where pct is not null
+                     group by 1) h) as buckets`;
   const { rows } = await db.query<DiscountRow>(sql, p.values);
   return rows[0];
 }
@@ -166,9 +165,10 @@ export interface IndexRow {
 
 /**
  * Price index of the pivot's products at the end of a day: per pivot listing (under the license roots)
- * in a confirmed match group, 100 × its effective price / the lowest effective price among the
- * competitors' listings of the group (in stock, priced), both in CLP at the day's rates; the average
- * index and the average |index − 100|.
+ * in a confirmed match group, its price index (vigia_price_index = domain priceIndex: 100 × its effective
+ * price / the lowest effective price among the competitors' listings of the group, in stock, priced), both
+ * in CLP at the day's rates; the average index and the average |index − 100|. The stored effective price
+ * is the default price mode's, so this is the DPM index in that mode at the end of the day.
  */
 export async function selectIndexState(
   db: Queryable,
@@ -200,7 +200,7 @@ export async function selectIndexState(
              min(price) filter (where seller_id <> ${pivot} and not stock_out) as best
         from m group by group_id
     ),
-    idx as (select 100 * mine / best as idx from g where mine is not null and best is not null)
+    idx as (select vigia_price_index(mine, best) as idx from g where mine is not null and best is not null)
     select count(*)::int as products, avg(idx) as average_index, avg(abs(idx - 100)) as deviation from idx`;
   const { rows } = await db.query<IndexRow>(sql, p.values);
   return rows[0];

@@ -1,11 +1,16 @@
 import { DEFAULT_MPI_VALUE, dashboardRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../lib/route.js';
-import { principalOf, resolveCurrency, resolvePivot } from '../../lib/scope.js';
-import { cents } from '../detail/fx.js';
-import { today } from '../detail/period.js';
-import { normalizeSearch, selectPricingKpis, selectRates } from '../pricing/queries.js';
-import { resolveScope } from '../pricing/service.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import {
+  cents,
+  normalizeSearch,
+  resolveCurrency,
+  resolvePivot,
+  selectRates,
+  today,
+} from '../../market/index.js';
+import { resolveScope, selectPricingKpis } from '../pricing/index.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
 import { scheduleDashboardWarmUp } from './warm.js';
@@ -22,7 +27,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   registerRoute(app, defs.indicators, async (req) => {
     const b = req.body;
     // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
-    const { scope } = await resolveScope(req, pool, {
+    const { scope } = await resolveScope(requesterOf(req), pool, {
       pivot_id: b.pivot_id,
       sellers: b.sellers,
       currency: b.currency,
@@ -49,7 +54,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   registerRoute(app, defs.cards, async (req) => {
     const b = req.body;
     // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
-    const resolved = await resolveScope(req, pool, {
+    const resolved = await resolveScope(requesterOf(req), pool, {
       pivot_id: b.pivot_id,
       sellers: b.sellers,
       currency: b.currency,
@@ -65,8 +70,8 @@ export default async function dashboardRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.quickFind, async (req) => {
     const b = req.body;
-    const pivot = resolvePivot(req, b.pivot_id ?? null);
-    const currency = resolveCurrency(req, b.currency);
+    const pivot = resolvePivot(requesterOf(req), b.pivot_id ?? null);
+    const currency = resolveCurrency(requesterOf(req), b.currency);
     const words = normalizeSearch(b.query);
     if (!words.length) return { items: [] };
     const [rows, rates] = await Promise.all([

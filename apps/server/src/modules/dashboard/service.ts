@@ -15,9 +15,8 @@ import {
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
-import { resolvePeriod, today } from '../detail/period.js';
-import { selectRates } from '../pricing/queries.js';
-import { type Resolved, scored } from '../pricing/service.js';
+import { ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
+import { type Resolved, scored } from '../pricing/index.js';
 import { ensureEod, eodVersion } from './eod.js';
 import {
   insertDayFigures,
@@ -73,10 +72,9 @@ function countFigures(c: RollupStateRow) {
 }
 
 async function ratesAt(pool: pg.Pool, currency: string, day: string) {
-  const [rates, clpRates] = await Promise.all([
-    selectRates(pool, currency, day),
-    selectRates(pool, 'CLP', day),
-  ]);
+  const clp = await selectClpRates(pool, day);
+  const rates = ratesTo(clp, currency);
+  const clpRates = ratesTo(clp, 'CLP');
   if (!rates || !clpRates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
   return { rates, clpRates };
 }

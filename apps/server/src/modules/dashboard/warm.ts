@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import { today } from '../detail/period.js';
-import { enqueue, type JobLogger, registerJobHandler } from '../jobs/queue.js';
+import { today } from '../../market/index.js';
+import { enqueue, type JobLogger, registerJobHandler } from '../jobs/index.js';
 import { comparisonDays, ensureEod, pruneEod } from './eod.js';
 import { closedDay } from './service.js';
 

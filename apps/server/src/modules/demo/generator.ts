@@ -1,4 +1,4 @@
-import type { Observation } from '../ingest/ingest.js';
+import type { Observation } from '../ingest/index.js';
 import {
   BRAND_FAMILIES,
   type BrandSpec,

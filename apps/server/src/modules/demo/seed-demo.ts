@@ -2,8 +2,7 @@ import { MODULE_CODES } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { hashPassword } from '../../lib/password.js';
-import { clearIngestCaches, ingestObservations } from '../ingest/ingest.js';
-import { suggestTitleMatches } from '../ingest/matching.js';
+import { clearIngestCaches, ingestObservations, suggestTitleMatches } from '../ingest/index.js';
 import { COUNTRIES, CURRENCIES, OWN_BRANDS, TREE } from './catalog-data.js';
 import { formatDay, parseDay, santiagoInstant, santiagoToday, weekday } from './dates.js';
 import {

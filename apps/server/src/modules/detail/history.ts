@@ -1,5 +1,5 @@
 import { effectivePriceFor, type PriceType, rankPositions } from '@vigia/domain';
-import type { FxTable } from './fx.js';
+import type { FxTable } from '../../market/index.js';
 
 // Price history as daily points (docs/metrics.md "Price history"): price_intervals are exact; a day's
 // point is the state of the LAST interval that overlaps the day [start, end) in America/Santiago

@@ -1,5 +1,6 @@
-import type { CategoryRef, PriceType } from '@vigia/domain';
+import type { PriceType } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
+import { lastSeenSql } from '../../market/index.js';
 import type { DayBounds, IntervalRow } from './history.js';
 
 // SQL of the product detail screens. Every question reads listing_current (the snapshot) or the
@@ -36,13 +37,12 @@ export interface ListingRow {
   previous_effective_price: number | null;
 }
 
-// Last seen (docs/architecture.md): a published listing was last seen at
-// greatest(products.last_seen, sellers.last_crawl_at); an unpublished one at products.last_seen.
+// Last seen: the market core's rule (lastSeenSql → vigia_last_seen, domain lastSeenAt).
 const LISTING_COLUMNS = `
   p.id, p.product_id, p.seller_id, s.name as seller_name, s.color as seller_color, p.name, p.sku, p.ean,
   p.url, p.image_url, b.name as brand, p.category_id, p.classification_id, c.path as classification_path,
   p.published, p.first_seen,
-  case when p.published then greatest(p.last_seen, s.last_crawl_at) else p.last_seen end as last_seen,
+  ${lastSeenSql('p', 's')} as last_seen,
   lc.group_id, lc.match_status, lc.normal_price, lc.sale_price, lc.exclusive_price,
   coalesce(lc.price_type, 'NORMAL') as price_type, coalesce(lc.stock_out, false) as stock_out,
   coalesce(lc.currency, s.currency) as currency, lc.effective_price, lc.previous_effective_price`;
@@ -99,26 +99,6 @@ export async function groupSize(db: Queryable, groupId: number): Promise<number>
     [groupId],
   );
   return rows[0].n;
-}
-
-/** The seller breadcrumb (root first) of each category leaf. */
-export async function categoryPaths(db: Queryable, leafIds: number[]): Promise<Map<number, CategoryRef[]>> {
-  const ids = [...new Set(leafIds)];
-  const out = new Map<number, CategoryRef[]>();
-  if (!ids.length) return out;
-  const { rows } = await db.query<{ leaf: number; path: CategoryRef[] }>(
-    `with recursive up as (
-        select id as leaf, id, parent_id, name, url, 0 as depth from categories where id = any($1)
-        union all
-        select up.leaf, c.id, c.parent_id, c.name, c.url, up.depth + 1
-          from categories c join up on c.id = up.parent_id
-         where up.depth < 20)
-     select leaf, json_agg(json_build_object('name', name, 'url', url) order by depth desc) as path
-       from up group by leaf`,
-    [ids],
-  );
-  for (const r of rows) out.set(r.leaf, r.path);
-  return out;
 }
 
 /** Names of v2_classification nodes, in the order of `path`. */

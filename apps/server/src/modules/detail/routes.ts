@@ -1,8 +1,8 @@
 import { detailRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../lib/route.js';
-import { principalOf, resolveCurrency, resolveSellers } from '../../lib/scope.js';
-import { optionalPivot } from './access.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import { optionalPivot, resolveCurrency, resolveSellers } from '../../market/index.js';
 import { historyCsv, historyFileName, historyXlsx, warmXlsx } from './download.js';
 import {
   historicalComplete,
@@ -32,9 +32,9 @@ export default async function detailRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.match, async (req) => {
     const { license } = principalOf(req);
-    const pivot = optionalPivot(req, req.body.pivot_id);
-    const currency = resolveCurrency(req, req.body.currency);
-    const sellers = resolveSellers(req, req.body.sellers, pivot ?? undefined);
+    const pivot = optionalPivot(requesterOf(req), req.body.pivot_id);
+    const currency = resolveCurrency(requesterOf(req), req.body.currency);
+    const sellers = resolveSellers(requesterOf(req), req.body.sellers, pivot ?? undefined);
     const info = await productMatchInfo(db.pool, {
       license,
       productId: req.body.product_id,
@@ -47,8 +47,8 @@ export default async function detailRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.info, async (req) => {
     const { license } = principalOf(req);
-    optionalPivot(req, req.body.pivot_id);
-    const currency = resolveCurrency(req, req.body.currency);
+    optionalPivot(requesterOf(req), req.body.pivot_id);
+    const currency = resolveCurrency(requesterOf(req), req.body.currency);
     return (
       (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
     );
@@ -57,9 +57,9 @@ export default async function detailRoutes(app: FastifyInstance) {
   registerRoute(app, defs.history, async (req) => {
     const { license } = principalOf(req);
     const b = req.body;
-    const pivot = optionalPivot(req);
-    const currency = resolveCurrency(req, b.currency);
-    const sellers = resolveSellers(req, b.sellers, pivot ?? undefined);
+    const pivot = optionalPivot(requesterOf(req));
+    const currency = resolveCurrency(requesterOf(req), b.currency);
+    const sellers = resolveSellers(requesterOf(req), b.sellers, pivot ?? undefined);
     return historicalComplete(db.pool, {
       license,
       productId: b.product_id,
@@ -74,8 +74,8 @@ export default async function detailRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.qmi, async (req) => {
     const { license } = principalOf(req);
-    const currency = resolveCurrency(req, req.body.currency);
-    resolveSellers(req, [req.body.sellerId]); // 403 outside the license
+    const currency = resolveCurrency(requesterOf(req), req.body.currency);
+    resolveSellers(requesterOf(req), [req.body.sellerId]); // 403 outside the license
     return (
       (await qmiInfo(db.pool, {
         license,
@@ -89,8 +89,8 @@ export default async function detailRoutes(app: FastifyInstance) {
   registerRoute(app, defs.qmiHistory, async (req, reply) => {
     const { license } = principalOf(req);
     const b = req.body;
-    const currency = resolveCurrency(req, b.currency);
-    resolveSellers(req, [b.sellerId]);
+    const currency = resolveCurrency(requesterOf(req), b.currency);
+    resolveSellers(requesterOf(req), [b.sellerId]);
     const productId = String(b.productId);
     const h = await qmiHistory(db.pool, {
       license,

@@ -19,13 +19,17 @@ import {
   sortByMinPrice,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
-import type { License } from '../../plugins/auth.js';
-import { listingInLicense } from './access.js';
-import { type FxTable, loadFx } from './fx.js';
-import { dailyStates, sellerSeries } from './history.js';
-import { resolvePeriod, today } from './period.js';
 import {
   categoryPaths,
+  type FxTable,
+  listingInLicense,
+  loadFx,
+  resolvePeriod,
+  today,
+} from '../../market/index.js';
+import type { License } from '../../plugins/auth.js';
+import { dailyStates, sellerSeries } from './history.js';
+import {
   classificationNames,
   dayBounds,
   groupListings,

@@ -1,3 +1,4 @@
+import { DEFAULT_PRICE_MODE, effectivePriceFor } from '@vigia/domain';
 import type pg from 'pg';
 import { type RollupContext, type RollupUpdater, registerRollup, rollupUpdaters } from './registry.js';
 import './rollups.js'; // the built-in roll-ups register themselves: they run on every ingest
@@ -89,14 +90,17 @@ export function derivePriceType(o: Observation): NonNullable<Observation['priceT
   return 'NORMAL';
 }
 
-/** Effective price (PRODUCT.md, docs/metrics.md): the lowest of the normal, sale and exclusive prices present. */
+/**
+ * Effective price stored in listing_current (docs/metrics.md "Effective price"): the domain's
+ * effectivePriceFor in the default price mode — the lowest of the normal, sale and exclusive prices present.
+ */
 export function effectivePrice(
   o: Pick<Observation, 'normalPrice' | 'salePrice' | 'exclusivePrice'>,
 ): number | null {
-  const present = [o.normalPrice, o.salePrice, o.exclusivePrice].filter(
-    (p): p is number => p !== null && p !== undefined && p > 0,
+  return effectivePriceFor(
+    { normal: o.normalPrice, sale: o.salePrice, exclusive: o.exclusivePrice },
+    DEFAULT_PRICE_MODE,
   );
-  return present.length ? Math.min(...present) : null;
 }
 
 // cyrb53, a fast 53-bit hash (fits a JS number and a bigint column exactly), streamed over several

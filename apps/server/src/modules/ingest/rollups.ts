@@ -86,8 +86,8 @@ flags as (
          case when price_type = 'BYQUANTITY' then 1 else 0 end as pq,
          case when same_currency then effective_price end as eff,
          case when same_currency then normal_price end as nor,
-         case when price_type <> 'NORMAL' and same_currency and normal_price > 0 and promo_price < normal_price
-              then round(100 * (normal_price - promo_price) / normal_price, 4) end as disc,
+         case when price_type <> 'NORMAL' and same_currency
+              then round(vigia_discount_pct(normal_price, promo_price), 4) end as disc, -- migration 050
          0 as nw, 0 as gn,
          case when stock_out and prev_stock_out = false then 1 else 0 end as wo,
          case when not stock_out and prev_stock_out then 1 else 0 end as bk

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { createMailer, type Mailer, type MailMessage, outboxDir } from '../../lib/mailer.js';
-import { type EnqueueOptions, enqueue, type JobLogger, registerJobHandler } from '../jobs/queue.js';
+import { type EnqueueOptions, enqueue, type JobLogger, registerJobHandler } from '../jobs/index.js';
 
 // E-mail goes out through the job queue, never inline from a request: a slow or failing SMTP server
 // neither delays nor fails the request, and failures are retried and recorded (jobs.last_error).

@@ -3,6 +3,7 @@ import {
   HeadToHeadTally,
   INDEX_EPSILON,
   isCheaper,
+  lastSeenAt,
   type MpiRange,
   mpiBucket,
   type PriceMode,
@@ -54,23 +55,6 @@ export interface PricingScope {
     stockOut?: boolean;
   };
   post: { match?: boolean; minPrice?: number; maxPrice?: number; mpiRanges?: MpiRange[] };
-}
-
-/** When a listing was last seen: a published one at greatest(last_seen, its seller's last crawl). */
-export function seenAt(
-  l: { published: boolean; lastSeen: number },
-  crawl: number | null | undefined,
-): number {
-  return l.published && crawl != null ? Math.max(l.lastSeen, crawl) : l.lastSeen;
-}
-
-/** Historical (grey, seed 001 §4): out of stock, or last seen before today (America/Santiago). */
-export function isHistoricalAt(
-  l: { published: boolean; lastSeen: number; stockOut: boolean },
-  crawl: number | null | undefined,
-  todayTs: number,
-): boolean {
-  return l.stockOut || seenAt(l, crawl) < todayTs;
 }
 
 const overlaps = (path: number[], ids: Set<number>) => path.some((id) => ids.has(id));
@@ -216,7 +200,7 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
     // the pivot listing itself must be seen in the window (default: published at the latest crawl)
     if (byWindow) {
       const last = c.rowLastSeen[i];
-      const seen = c.rowPublished[i] === 1 && !Number.isNaN(pivotCrawl) ? Math.max(last, pivotCrawl) : last;
+      const seen = lastSeenAt(c.rowPublished[i] === 1, last, pivotCrawl);
       if (seen < fromTs || c.rowFirstSeen[i] >= toEndTs) continue;
     } else if (c.rowPublished[i] !== 1) continue;
     b.rowIn[i] = 1;
@@ -232,7 +216,7 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
       if (byWindow) {
         const last = offerLastSeen[k];
         const sc = crawl[si];
-        const seen = offerPublished[k] === 1 && !Number.isNaN(sc) ? Math.max(last, sc) : last;
+        const seen = lastSeenAt(offerPublished[k] === 1, last, sc);
         if (seen < fromTs || offerFirstSeen[k] >= toEndTs) continue;
       } else if (offerPublished[k] !== 1) continue;
       matched = 1;

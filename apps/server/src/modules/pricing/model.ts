@@ -1,4 +1,4 @@
-import { effectivePriceFor, type PriceMode } from '@vigia/domain';
+import { effectivePriceFor, foldText, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import { ensurePricingPivot } from './maintain.js';
 import {
@@ -125,11 +125,6 @@ export interface PivotModel {
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
 
-/** Lower case without accents (the normalisation of names and of metaSearch words). */
-export function normalizeText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
 const modePrices = (p: {
   normal_price: number | null;
   sale_price: number | null;
@@ -154,8 +149,8 @@ function toRow(r: RowRecord): Row {
     sku: r.sku,
     ean: r.ean,
     name: r.name,
-    sortName: normalizeText(r.name),
-    search: normalizeText([r.name, r.brand_name, r.sku, r.listing_ref, r.ean].filter(Boolean).join(' ')),
+    sortName: foldText(r.name),
+    search: foldText([r.name, r.brand_name, r.sku, r.listing_ref, r.ean].filter(Boolean).join(' ')),
     brandId: r.brand_id,
     brandName: r.brand_name,
     classificationId: r.classification_id,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { clpMap, TZ_SQL } from '../../market/index.js';
 
 // SQL of the pricing screens. Requests never read price history: they read the pivot's read model
 // (migrations/020_pricing.sql) through the in-memory copy of model.ts, which these functions load and
@@ -6,7 +7,7 @@ import type pg from 'pg';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-const TZ = `'America/Santiago'`;
+const TZ = TZ_SQL;
 
 export interface RowRecord {
   product_id: number;
@@ -117,8 +118,8 @@ export interface SellerInfo {
 export interface RequestLookups {
   version: number | null;
   sellers: SellerInfo[];
-  /** currency → clp_per_unit: latest fx_rates on or before the as-of day; CLP = 1 */
-  clpPerUnit: Record<string, number>;
+  /** currency → clp_per_unit: the rates in force on the as-of day (vigia_fx_rates_on); CLP = 1 */
+  clpPerUnit: Map<string, number>;
   /** window bounds in epoch ms: start of from_date, end of to_date (America/Santiago days) */
   fromTs: number | null;
   toEndTs: number | null;
@@ -140,9 +141,8 @@ export async function selectRequestLookups(
                                                         'crawl', extract(epoch from last_crawl_at) * 1000))
                         from sellers where id = any($2::int[])), '[]') as sellers,
             coalesce((select json_object_agg(currency, clp_per_unit)
-                        from (select distinct on (currency) currency, clp_per_unit from fx_rates
-                               where day <= coalesce($4::date, (now() at time zone ${TZ})::date)
-                               order by currency, day desc) x), '{}') as rates,
+                        from vigia_fx_rates_on(coalesce($4::date, (now() at time zone ${TZ})::date))), '{}')
+              as rates,
             (extract(epoch from ($3::date::timestamp at time zone ${TZ})) * 1000)::float8 as from_ts,
             (extract(epoch from (($4::date + 1)::timestamp at time zone ${TZ})) * 1000)::float8 as to_end_ts,
             (extract(epoch from (date_trunc('day', now() at time zone ${TZ}) at time zone ${TZ})) * 1000)::float8
@@ -150,31 +150,14 @@ export async function selectRequestLookups(
     [q.pivot, q.sellers, q.from ?? null, q.to ?? null],
   );
   const r = rows[0];
-  const clpPerUnit: Record<string, number> = { ...r.rates, CLP: 1 };
-  for (const k of Object.keys(clpPerUnit)) clpPerUnit[k] = Number(clpPerUnit[k]);
   return {
     version: r.version,
     sellers: r.sellers,
-    clpPerUnit,
+    clpPerUnit: clpMap(Object.entries(r.rates as Record<string, number>)),
     fromTs: r.from_ts,
     toEndTs: r.to_end_ts,
     todayTs: r.today_ts,
   };
-}
-
-/** Requested classification ids outside the license's granted subtrees. */
-export async function classificationsOutside(
-  db: Queryable,
-  ids: number[],
-  roots: number[],
-): Promise<number[]> {
-  if (!ids.length || !roots.length) return [];
-  const { rows } = await db.query<{ id: number }>(
-    `select x.id from unnest($1::int[]) x(id)
-      where not exists (select 1 from classifications c where c.id = x.id and c.path && $2::int[])`,
-    [ids, roots],
-  );
-  return rows.map((r) => r.id);
 }
 
 export interface ClassificationNode {
@@ -194,32 +177,3 @@ export async function selectClassificationNodes(db: Queryable, ids: number[]): P
   );
   return rows;
 }
-
-/** Words of a free-text search: lower case, accents removed, at most 10 (metaSearch, quick find). */
-export function normalizeSearch(text: string): string[] {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
-}
-
-/**
- * Currency factors to `target` through CLP: the latest fx_rates on or before `asOf` (CLP = 1).
- * Currencies without a rate are absent (their prices convert to null); null when `target` has none.
- */
-export async function selectRates(
-  db: Queryable,
-  target: string,
-  asOf: string,
-): Promise<Map<string, number> | null> {
-  const { rows } = await db.query<{ currency: string; r: number }>(
-    `select distinct on (currency) currency, clp_per_unit::float8 as r
-       from fx_rates where day <= $1::date order by currency, day desc`,
-    [asOf],
-  );
-  const clp = new Map<string, number>([['CLP', 1]]);
-  for (const r of rows) if (r.currency !== 'CLP') clp.set(r.currency, r.r);
-  const t = clp.get(target);
-  if (!t) return null;
-  return new Map([...clp].map(([c, r]) => [c, r / t]));
-}
-
-// The pricing KPIs of a resolved scope, for other modules (dashboard).
-export { type KpiRow, selectPricingKpis } from './kpi.js';

@@ -1,4 +1,4 @@
-import { registerRollup } from '../ingest/ingest.js';
+import { registerRollup } from '../ingest/registry.js';
 import { pricingRollup } from './maintain.js';
 
 // Importing this module registers the pricing roll-up (maintain.ts) with ingest: the read model of the

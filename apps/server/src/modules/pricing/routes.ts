@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
-import { principalOf, resolvePivot } from '../../lib/scope.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import { resolvePivot } from '../../market/index.js';
 import {
   memoOn,
   pageOf,
@@ -80,7 +81,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
 
   // One body per answer shape; the DPM and navigation routes that answer the same share it.
   const items = async (req: FastifyRequest, q: PageQuery) => {
-    const resolved = await resolveScope(req, pool, q);
+    const resolved = await resolveScope(requesterOf(req), pool, q);
     return {
       ...page(resolved, q),
       page_size: q.page_size,
@@ -89,7 +90,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
     };
   };
   const kpi = async (req: FastifyRequest, q: ScopeQuery) => {
-    const resolved = await resolveScope(req, pool, q);
+    const resolved = await resolveScope(requesterOf(req), pool, q);
     const set = scored(resolved);
     return kpiResponse(
       memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
@@ -100,7 +101,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   // ───────────────────────────── DPM ─────────────────────────────
 
   registerRoute(app, defs.brandFilterOptions, async (req) => {
-    const pivot = resolvePivot(req, req.query.pivotId ?? null);
+    const pivot = resolvePivot(requesterOf(req), req.query.pivotId ?? null);
     const model = await getPivotModel(pool, pivot);
     const own = new Set(principalOf(req).license.brands);
     const brands = new Map<number, { id: number; name: string; products: number; own: boolean }>();
@@ -123,7 +124,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   registerRoute(app, defs.dpmKpi, (req) => kpi(req, req.query));
 
   registerRoute(app, defs.dpmBrands, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const { model } = resolved;
     const set = scored(resolved);
     const names = new Map<number, string>();
@@ -138,7 +139,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, defs.dpmClassifications, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const set = scored(resolved);
     const groups = memoOn(set, 'classes', () => tallyByTree(set));
     const nodes = new Map(
@@ -166,7 +167,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, defs.dpmSellers, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const set = scored(resolved);
     const items = memoOn(set, 'sellers', () => tallyBySeller(set))
       .map((g) => sellerGroupOut(g, resolved.sellers, set.filtered.length))
@@ -182,7 +183,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   registerRoute(app, defs.navigationOldKpi, (req) => kpi(req, req.query));
 
   registerRoute(app, defs.navigationSummary, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const set = scored(resolved);
     return {
       currency: resolved.scope.currency,
@@ -202,7 +203,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.newNavigationPrices, async (req) => {
     const q = req.body;
-    const resolved = await resolveScope(req, pool, q);
+    const resolved = await resolveScope(requesterOf(req), pool, q);
     const p = page(resolved, q);
     const sellers = resolved.scope.competitors.map((id) => {
       const s = resolved.sellers.get(id);
@@ -228,7 +229,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, defs.priceRangeScores, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const { scope } = resolved;
     const set = scored(resolved);
     return {
@@ -241,7 +242,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, defs.priceRangeScoresQmp, async (req) => {
-    const resolved = await resolveScope(req, pool, req.query);
+    const resolved = await resolveScope(requesterOf(req), pool, req.query);
     const { scope } = resolved;
     const set = scored(resolved);
     const rs = rankingSummary(set);

@@ -11,25 +11,29 @@ import {
   SELLER_NOT_FOUND,
   share,
 } from '@vigia/domain';
-import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
-import { badRequest, forbidden } from '../../lib/errors.js';
-import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
+import { badRequest } from '../../lib/errors.js';
+import {
+  isHistoricalAt,
+  lastSeenAt,
+  normalizeSearch,
+  type Requester,
+  ratesTo,
+  resolveMarketScope,
+} from '../../market/index.js';
 import {
   type BaseScore,
   competitorOffers,
   computeBaseScore,
   filterScore,
-  isHistoricalAt,
   nn,
   type PricingScope,
   type ScoredSet,
   type SellerTally,
-  seenAt,
 } from './compute.js';
 import { ensurePricingPivot } from './maintain.js';
 import { getPivotModel, type PivotModel } from './model.js';
-import { classificationsOutside, normalizeSearch, type SellerInfo, selectRequestLookups } from './queries.js';
+import { type SellerInfo, selectRequestLookups } from './queries.js';
 
 // Turns a request's Filters into a license-checked PricingScope with its pivot model, and computed
 // values into API shapes (packages/domain/src/pricing.ts).
@@ -49,25 +53,9 @@ const DEFAULT_COLOR = '#9e9e9e';
  * reads the request's lookups and the pivot's model.
  * Competitors: `sellersIds` when given, else `sellers`, else every licensed seller; the pivot excluded.
  */
-export async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: ScopeFilters): Promise<Resolved> {
-  const principal = principalOf(req);
-  const pivot = resolvePivot(req, f.pivot_id ?? null);
-  // Both lists are checked against the license; the panel's subset (sellersIds) wins when present.
-  const fromSession = f.sellers?.length ? resolveSellers(req, f.sellers, pivot) : null;
-  const competitors = f.sellersIds?.length
-    ? resolveSellers(req, f.sellersIds, pivot)
-    : (fromSession ?? resolveSellers(req, null, pivot));
-  const currency = resolveCurrency(req, f.currency);
-  const roots = principal.license.classifications;
-  if (f.classificationsIds?.length && roots.length) {
-    const outside = await classificationsOutside(pool, f.classificationsIds, roots);
-    if (outside.length) {
-      throw forbidden(
-        `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
-        'classification_not_licensed',
-      );
-    }
-  }
+export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilters): Promise<Resolved> {
+  const { principal } = who;
+  const { pivot, competitors, currency, roots } = await resolveMarketScope(who, pool, f);
   await ensurePricingPivot(pool, pivot);
   const lk = await selectRequestLookups(pool, {
     pivot,
@@ -75,9 +63,8 @@ export async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: ScopeF
     from: f.from_date,
     to: f.to_date,
   });
-  const target = lk.clpPerUnit[currency];
-  if (!target) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
-  const rates = new Map(Object.entries(lk.clpPerUnit).map(([c, r]) => [c, r / target]));
+  const rates = ratesTo(lk.clpPerUnit, currency);
+  if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
   const model = await getPivotModel(pool, pivot, lk.version);
   const sellers = new Map(lk.sellers.map((s) => [s.id, s]));
   return {
@@ -234,7 +221,7 @@ export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
       exclusive_price: oconv(o.exclusive),
       price_type: priceType(o.priceType),
       stock_out: o.stockOut,
-      last_seen: new Date(seenAt(o, crawl)).toISOString(),
+      last_seen: new Date(lastSeenAt(o.published, o.lastSeen, crawl)).toISOString(),
       historical: isHistoricalAt(o, crawl, scope.todayTs),
       comparable,
       difference_pct: round2(difference),
@@ -257,7 +244,7 @@ export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
     image_url: row.imageUrl,
     price_type: priceType(row.priceType),
     stock_out: row.stockOut,
-    last_seen: new Date(seenAt(row, pivotCrawl)).toISOString(),
+    last_seen: new Date(lastSeenAt(row.published, row.lastSeen, pivotCrawl)).toISOString(),
     historical: isHistoricalAt(row, pivotCrawl, scope.todayTs),
     my_price: round2(my),
     normal_price: conv(row.normal),

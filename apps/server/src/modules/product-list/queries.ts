@@ -1,6 +1,7 @@
 import type { PriceType } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { Params, wordsMatch } from '../../db/sql.js';
+import { lastSeenSql } from '../../market/index.js';
 
 // SQL of the product list (docs/metrics.md "Product list"): listing_current + products, one page at a
 // time; history is read only for the ≤ page-size listings of the page (promotion duration). The page
@@ -108,7 +109,7 @@ export async function selectProductPage(db: Queryable, q: ProductListQuery): Pro
     )
     select p.id, p.product_id, p.seller_id, s.name as seller_name, s.currency as seller_currency, p.ean, p.sku,
            p.name, b.name as brand, p.url, p.image_url, p.category_id, p.published, p.first_seen,
-           case when p.published then greatest(p.last_seen, s.last_crawl_at) else p.last_seen end as last_seen,
+           ${lastSeenSql('p', 's')} as last_seen,
            lc.normal_price, lc.effective_price, lc.previous_effective_price, lc.price_type, lc.stock_out,
            lc.currency, lc.price_changed_at,
            (select count(*) from listing_current g

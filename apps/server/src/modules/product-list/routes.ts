@@ -1,10 +1,14 @@
 import { productListRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import { forbidden } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
-import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
-import { visibleSellers } from '../detail/access.js';
-import { classificationsOutside } from '../pricing/queries.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import {
+  assertClassificationsLicensed,
+  resolveCurrency,
+  resolvePivot,
+  resolveSellers,
+  visibleSellers,
+} from '../../market/index.js';
 import { productList } from './service.js';
 
 /**
@@ -18,24 +22,18 @@ export default async function productListRoutes(app: FastifyInstance) {
   registerRoute(app, defs.list, async (req) => {
     const b = req.body;
     const { license } = principalOf(req);
-    const pivot = resolvePivot(req, b.pivot_id ?? null);
+    const pivot = resolvePivot(requesterOf(req), b.pivot_id ?? null);
     // the pivot is a licensed seller too here: resolveSellers drops the pivot, so add it back when asked
     const sellers = b.sellers?.length
       ? [
           ...new Set([
-            ...resolveSellers(req, b.sellers, pivot),
+            ...resolveSellers(requesterOf(req), b.sellers, pivot),
             ...(b.sellers.includes(pivot) ? [pivot] : []),
           ]),
         ]
       : [pivot];
-    const currency = resolveCurrency(req, b.currency);
-    const outside = await classificationsOutside(pool, b.classificationsIds ?? [], license.classifications);
-    if (outside.length) {
-      throw forbidden(
-        `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
-        'classification_not_licensed',
-      );
-    }
+    const currency = resolveCurrency(requesterOf(req), b.currency);
+    await assertClassificationsLicensed(pool, license, b.classificationsIds);
     return productList(pool, {
       sellers,
       visibleSellers: visibleSellers(license),

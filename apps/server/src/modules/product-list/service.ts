@@ -7,10 +7,7 @@ import {
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
-import { cents } from '../detail/fx.js';
-import { today } from '../detail/period.js';
-import { categoryPaths } from '../detail/queries.js';
-import { normalizeSearch, selectRates } from '../pricing/queries.js';
+import { categoryPaths, cents, normalizeSearch, ratesTo, selectClpRates, today } from '../../market/index.js';
 import { countProducts, type ProductListQuery, promotionStarts, selectProductPage } from './queries.js';
 
 // The product list (docs/metrics.md "Product list").
@@ -62,10 +59,9 @@ export async function productList(
 ): Promise<ProductListResponse> {
   const now = q.now ?? new Date();
   const day = today(now);
-  const [clpRates, rates] = await Promise.all([
-    selectRates(pool, 'CLP', day),
-    selectRates(pool, q.currency, day),
-  ]);
+  const clp = await selectClpRates(pool, day);
+  const clpRates = ratesTo(clp, 'CLP');
+  const rates = ratesTo(clp, q.currency);
   if (!clpRates || !rates) throw badRequest(`currency: no hay tipo de cambio para ${q.currency}`, 'currency');
   const query: ProductListQuery = {
     ...q,

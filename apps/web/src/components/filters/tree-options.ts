@@ -1,4 +1,4 @@
-import { BREADCRUMB_SEPARATOR } from '@vigia/domain';
+import { BREADCRUMB_SEPARATOR, foldText } from '@vigia/domain';
 
 // Trees (v2_classification, v2_category_tree) shown as an indented, searchable multi-select. Selecting a
 // node selects its whole subtree on the server, so a selected node's descendants are shown as covered.
@@ -44,7 +44,8 @@ export function flattenTree<N extends TreeNodeLike>(
   return out;
 }
 
-const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+// accent- and case-insensitive: the domain's one search normalisation
+const fold = foldText;
 
 /**
  * Options matching a text (accent- and case-insensitive, every word somewhere in the path), with the

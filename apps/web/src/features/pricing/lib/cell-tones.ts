@@ -1,5 +1,5 @@
 import type { CompetitorPrice, PricingItem } from '@vigia/domain';
-import { priceHighlight } from '@vigia/domain';
+import { priceHighlight, samePrice } from '@vigia/domain';
 import type { PriceTone } from '../../../components/data/PriceCell.js';
 
 // How each price of a navigation row is highlighted (seed 001 §4 "Item display"): among the row's
@@ -42,6 +42,6 @@ export type Outcome = 'win' | 'lose' | 'tie' | 'none';
 
 export function outcome(mine: number | null, theirs: number | null): Outcome {
   if (mine === null || theirs === null || mine <= 0 || theirs <= 0) return 'none';
-  if (Math.abs(mine - theirs) < 0.005) return 'tie';
+  if (samePrice(mine, theirs)) return 'tie'; // the one tie tolerance (domain INDEX_EPSILON, relative)
   return mine < theirs ? 'win' : 'lose';
 }

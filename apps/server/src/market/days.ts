@@ -6,14 +6,18 @@ import {
   isoDateInZone,
   minusMonths,
 } from '@vigia/domain';
-import { badRequest } from '../../lib/errors.js';
+import { badRequest } from '../lib/errors.js';
 
-// Period parameters of the detail and dashboard calls: yyyy-MM-dd calendar days in America/Santiago,
-// inclusive; longer strings are cut to 10 characters (seed 001 §9).
+// Days and periods of every analysis call: yyyy-MM-dd calendar days in America/Santiago, inclusive;
+// longer strings are cut to 10 characters (seed 001 §9).
+
+/** The time zone of market days, as SQL text: `(now() at time zone ${TZ_SQL})::date` is today. */
+export const TZ_SQL = `'${DEFAULT_TIMEZONE}'`;
 
 // An existing day within the accepted years (packages/domain/src/dates.ts), exactly 10 characters.
 const isRealDay = (d: string) => d.length === 10 && isCalendarDate(d);
 
+/** Today's market day (America/Santiago). */
 export function today(now = new Date()): string {
   return isoDateInZone(now, DEFAULT_TIMEZONE);
 }

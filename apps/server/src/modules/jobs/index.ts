@@ -1,0 +1,2 @@
+// Public face of the jobs feature: enqueueing work and handling a job kind.
+export { type EnqueueOptions, enqueue, type JobLogger, registerJobHandler, wakeJobWorkers } from './queue.js';

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import {
+  cycles,
+  type Edge,
+  graphOf,
+  SERVER_KNOWN_EXCEPTIONS,
+  serverViolation,
+  violations,
+  WEB_KNOWN_EXCEPTIONS,
+  webViolation,
+} from './import-graph.js';
+
+// The architecture's arrows (docs/architecture.md "Market core"), held by the import graph itself.
+
+const server = graphOf('apps/server/src');
+const web = graphOf('apps/web/src');
+
+describe('server import graph', () => {
+  it('reads the real graph', () => {
+    expect(server.length).toBeGreaterThan(100);
+    expect(server.some((e) => e.to === 'apps/server/src/market/index.ts')).toBe(true);
+  });
+
+  it('features → core, lib, db and other features’ index.ts only; ingest → no feature', () => {
+    expect(violations(server, serverViolation, SERVER_KNOWN_EXCEPTIONS)).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles(server).map((c) => c.join(' → '))).toEqual([]);
+  });
+
+  it('the rules catch the wrong arrows', () => {
+    const edge = (from: string, to: string, typeOnly = false): Edge => ({
+      from: `apps/server/src/${from}`,
+      to: `apps/server/src/${to}`,
+      typeOnly,
+    });
+    expect(serverViolation(edge('modules/users/routes.ts', 'modules/auth/queries.ts'))).toMatch(/index\.ts/);
+    expect(serverViolation(edge('modules/users/routes.ts', 'modules/auth/index.ts'))).toBeNull();
+    expect(serverViolation(edge('modules/ingest/ingest.ts', 'modules/pricing/index.ts'))).toMatch(
+      /no feature/,
+    );
+    expect(serverViolation(edge('modules/dashboard/routes.ts', 'market/fx.ts'))).toMatch(/market\/index/);
+    expect(serverViolation(edge('market/scope.ts', 'modules/pricing/index.ts'))).toMatch(/must not/);
+    expect(serverViolation(edge('lib/scope.ts', 'market/index.ts'))).toMatch(/must not/);
+    expect(serverViolation(edge('modules/pricing/rollup.ts', 'modules/ingest/registry.ts'))).toBeNull();
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts')])).toHaveLength(1);
+    expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toHaveLength(0);
+  });
+});
+
+describe('web import graph', () => {
+  it('reads the real graph', () => {
+    expect(web.length).toBeGreaterThan(50);
+  });
+
+  it('features → other features only through their index; components and lib → no feature, no app/', () => {
+    expect(violations(web, webViolation, WEB_KNOWN_EXCEPTIONS)).toEqual([]);
+  });
+
+  it('has no import cycle', () => {
+    expect(cycles(web).map((c) => c.join(' → '))).toEqual([]);
+  });
+});
