@@ -45,3 +45,19 @@ export function registerRollup(
 ): void {
   if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn, before, prepare });
 }
+
+/**
+ * Runs, in the transaction that changed them, after a person confirmed or rejected a match
+ * (matching.ts): `productIds` are the listings whose live match membership changed. A feature that keeps
+ * something derived from match groups (the pricing read model) subscribes here, so that the data path
+ * calls no feature.
+ */
+export type MatchChangeHook = (client: pg.PoolClient, productIds: number[]) => Promise<unknown>;
+
+/** Registered match-change hooks, in registration order. */
+export const matchChangeHooks: { name: string; fn: MatchChangeHook }[] = [];
+
+/** Subscribes to decided matches (see MatchChangeHook); a name registers once. */
+export function registerMatchChangeHook(name: string, fn: MatchChangeHook): void {
+  if (!matchChangeHooks.some((h) => h.name === name)) matchChangeHooks.push({ name, fn });
+}

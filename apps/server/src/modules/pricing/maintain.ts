@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
-import type { RollupUpdater } from '../ingest/ingest.js';
+import type { RollupUpdater } from '../ingest/registry.js';
 
 // Maintenance of the pricing read model (migrations/020_pricing.sql): pricing_rows (one per listing of
 // a built pivot) and pricing_offers (one per pivot listing × confirmed-matched competitor listing).
