@@ -173,7 +173,7 @@ export async function diffBatch(
     if (unknown.length) throw new Error(`moneda desconocida: ${unknown.join(', ')}`);
   }
 
-  // Full run: the published listings the seller no longer shows (unpublished in step 5).
+  // Full run: the published listings the seller no longer shows (the unpublish step).
   const missing: number[] = [];
   if (!partial && state) {
     for (const e of state.listings.values()) if (e.pub && e.seen !== stamp) missing.push(e.pid);

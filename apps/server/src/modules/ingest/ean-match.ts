@@ -6,7 +6,7 @@ import type { Candidate } from './diff.js';
  * (confirmed). Title matching, which a person confirms, is matching.ts.
  */
 export async function matchByEan(client: pg.PoolClient, cand: Candidate[]): Promise<void> {
-  // 4. Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group. Their ids
+  // Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group. Their ids
   // and EANs are passed as values (index probes whatever the statistics say). Groups are created in EAN
   // order so that concurrent runs of two sellers cannot deadlock.
   const matchPids: number[] = [];

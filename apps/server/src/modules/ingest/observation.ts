@@ -73,6 +73,7 @@ function validPrice(v: number | null | undefined): boolean {
   return v === null || v === undefined || (Number.isFinite(v) && v >= 0 && v < 1e12);
 }
 
+/** Refuses (throws) an observation whose product id or prices are out of range: the whole run fails. */
 export function validate(o: Observation, i: number): void {
   const where = () => `observación ${i} (${o.productId})`;
   if (!o.productId || o.productId.length > 200) throw new Error(`${where()}: productId inválido`);

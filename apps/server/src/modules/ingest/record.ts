@@ -9,7 +9,7 @@ export async function recordRun(
   changes: number,
 ): Promise<number> {
   const t = run.observedAt;
-  // The run's record (a failed run is recorded by ingestObservations after the rollback).
+  // (A failed run is recorded by recordFailedRun, after the rollback.)
   const { rows: runRows } = await client.query<{ id: number }>({
     name: 'ingest-run',
     text: `insert into ingest_runs (seller_id, source, mode, observed_at, observations, status, changes, started_at, finished_at)

@@ -77,7 +77,7 @@ export async function writePriceStates(
   cand: Candidate[],
 ): Promise<number> {
   const t = run.observedAt;
-  // 2–3. Changed observed state (or re-published): close the open interval, open a new one and
+  // Changed observed state (or re-published): close the open interval, open a new one and
   // refresh the snapshot, in one statement (all parts see the state from before it).
   const { rows: changedRows } = await client.query<{ n: number }>({
     text: `with changed as materialized (
