@@ -15,8 +15,8 @@ import {
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
 import { modules } from './modules/index.js';
-import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks)
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerRollup } from './registry.js';
+import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerOwnRollup } from './registry.js';
 
 // The built-in roll-ups, kept in every ingest transaction (ingest.ts imports this module, so they always
 // run). Columns and their definitions: migrations/010_rollups.sql (discount_pct_sum: migrations/044).
@@ -266,4 +266,4 @@ export const dailyListingRollup: RollupUpdater = async (
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
-registerRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);
+registerOwnRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);
