@@ -175,9 +175,7 @@ export function serverViolation(e: Edge): string | null {
  * TODO(ingest helper, issue 11 part 2): ingest/matching.ts calls pricing/maintain.ts refreshPricingForListings;
  * the ingest branch makes pricing subscribe instead — remove this entry when it lands.
  */
-export const SERVER_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [
-  { from: 'apps/server/src/modules/ingest/matching.ts', to: 'apps/server/src/modules/pricing/maintain.ts' },
-];
+export const SERVER_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [];
 
 // ───────────────────────────── web rules ─────────────────────────────
 

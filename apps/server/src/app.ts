@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { swaggerOptions } from './lib/openapi.js';
 import { registerRoute } from './lib/route.js';
+import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';

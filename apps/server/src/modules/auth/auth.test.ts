@@ -10,8 +10,8 @@ import {
   seedAccountFixture,
   tokenFor,
 } from '../../test/fixtures-account.js';
+import { readOutbox, resetLinkOf } from '../../test/mail.js';
 import { waitForJob } from '../jobs/queue.js';
-import { readOutbox, resetLinkOf } from '../mail/testing.js';
 import { hashResetToken } from './reset-email.js';
 
 let ctx: TestContext;

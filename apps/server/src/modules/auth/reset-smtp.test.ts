@@ -8,7 +8,7 @@ import {
   loginAs,
   seedAccountFixture,
 } from '../../test/fixtures-account.js';
-import { readOutbox, resetLinkOf, startTestSmtpServer, type TestSmtpServer } from '../mail/testing.js';
+import { readOutbox, resetLinkOf, startTestSmtpServer, type TestSmtpServer } from '../../test/mail.js';
 
 // The password-reset flow with SMTP_URL set: the e-mail is delivered to a real SMTP server.
 

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { authHeader, tokenFor } from '../../test/fixtures-account.js';
-import { seedTestMarket, type TestMarket, tDay } from '../detail/test-market.js';
+import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
 
-// Expected figures are worked out by hand from the market in ../detail/test-market.ts.
+// Expected figures are worked out by hand from the market in ../../test/test-market.ts.
 
 let ctx: TestContext;
 let m: TestMarket;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { verifyPassword } from '../../lib/password.js';
 import { createTestDatabase } from '../../test/context.js';
-import { checkDailyRollups } from '../ingest/rollups-check.js';
+import { checkDailyRollups } from '../../test/rollups-check.js';
 import { buildCatalogue, retailPrice } from './generator.js';
 import { isValidEan13 } from './random.js';
 import { DEMO_ACCOUNTS, type SeedDemoSummary, seedDemoMarket } from './seed-demo.js';

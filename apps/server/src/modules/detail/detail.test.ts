@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { authHeader, tokenFor } from '../../test/fixtures-account.js';
-import { seedTestMarket, type TestMarket, tDay } from './test-market.js';
+import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
 
 let ctx: TestContext;
 let m: TestMarket;

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { refreshPricingForListings } from '../pricing/maintain.js';
+import { matchChangeHooks } from './registry.js';
 
 // Matching beyond EAN equality (PRODUCT.md "match"): a published listing without EAN and without a live
 // match group is suggested into the match group whose listings (of other sellers, same brand and same
@@ -173,8 +173,9 @@ async function decide(
       return; // already decided that way
     }
     await syncListingCurrent(client, [productId]);
-    // The pricing read model follows confirmed matches (modules/pricing/maintain.ts).
-    await refreshPricingForListings(client, [productId]);
+    // What features derive from match groups follows (e.g. the pricing read model: pricing/rollup.ts
+    // subscribes with registerMatchChangeHook).
+    for (const h of matchChangeHooks) await h.fn(client, [productId]);
   });
 }
 

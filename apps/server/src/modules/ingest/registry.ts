@@ -28,12 +28,17 @@ export type RollupBefore = (client: pg.PoolClient, ctx: RollupContext) => Promis
  */
 export type RollupPrepare = (client: pg.PoolClient) => Promise<void>;
 
-/** Registered roll-ups, in registration order (ingest.ts runs them on every batch). */
+/**
+ * Registered roll-ups in the order they run (rollup-steps.ts): ingest's own first (rollups.ts), then the
+ * features' in registration order (modules/rollups.ts lists them), whatever order the modules are loaded
+ * in — so a feature's roll-up may read what ingest's own keep (e.g. rollup_daily_brand).
+ */
 export const rollupUpdaters: {
   name: string;
   fn: RollupUpdater;
   before?: RollupBefore;
   prepare?: RollupPrepare;
+  own?: boolean;
 }[] = [];
 
 /** Registers a roll-up (e.g. daily promotion counts); runs on every ingest batch, in its transaction. */
@@ -44,4 +49,32 @@ export function registerRollup(
   prepare?: RollupPrepare,
 ): void {
   if (!rollupUpdaters.some((r) => r.name === name)) rollupUpdaters.push({ name, fn, before, prepare });
+}
+
+/** Registers one of ingest's own roll-ups (rollups.ts): it runs before every feature's. */
+export function registerOwnRollup(
+  name: string,
+  fn: RollupUpdater,
+  before?: RollupBefore,
+  prepare?: RollupPrepare,
+): void {
+  if (rollupUpdaters.some((r) => r.name === name)) return;
+  const at = rollupUpdaters.findIndex((r) => !r.own);
+  rollupUpdaters.splice(at < 0 ? rollupUpdaters.length : at, 0, { name, fn, before, prepare, own: true });
+}
+
+/**
+ * Runs, in the transaction that changed them, after a person confirmed or rejected a match
+ * (matching.ts): `productIds` are the listings whose live match membership changed. A feature that keeps
+ * something derived from match groups (the pricing read model) subscribes here, so that the data path
+ * calls no feature.
+ */
+export type MatchChangeHook = (client: pg.PoolClient, productIds: number[]) => Promise<unknown>;
+
+/** Registered match-change hooks, in registration order. */
+export const matchChangeHooks: { name: string; fn: MatchChangeHook }[] = [];
+
+/** Subscribes to decided matches (see MatchChangeHook); a name registers once. */
+export function registerMatchChangeHook(name: string, fn: MatchChangeHook): void {
+  if (!matchChangeHooks.some((h) => h.name === name)) matchChangeHooks.push({ name, fn });
 }

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
+import { checkDailyRollups } from '../../test/rollups-check.js';
 import { clearIngestCaches, type Observation } from './ingest.js';
-import { checkDailyRollups } from './rollups-check.js';
 
 // Hand-computed daily roll-up of one seller over two days (Santiago is UTC−3 in November).
 let db: Database;

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerRollup } from './registry.js';
+import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerOwnRollup } from './registry.js';
 
 // The built-in roll-ups, kept in every ingest transaction (ingest.ts imports this module, so they always
 // run). Columns and their definitions: migrations/010_rollups.sql (discount_pct_sum: migrations/044).
@@ -203,7 +203,7 @@ delete from rollup_daily_brand r
 // it changes rather than the size of the catalogue. Before the run's changes, what the touched listings
 // contribute is saved; after them, the seller's first run of a day writes the day's rows from its
 // previous run's day plus the difference (FIRST_OF_DAY), and a later run of the same day adds the
-// difference to them and drops the groups left empty. rollups-check.ts recomputes the same rows
+// difference to them and drops the groups left empty. test/rollups-check.ts recomputes the same rows
 // independently from the price history (tests, operations). The statements are prepared (named):
 // planning them would cost more than running them.
 
@@ -266,4 +266,4 @@ export const dailyListingRollup: RollupUpdater = async (
   await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
-registerRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);
+registerOwnRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);

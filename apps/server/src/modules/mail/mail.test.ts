@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createMailer, outboxDir } from '../../lib/mailer.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
+import { readOutbox, startTestSmtpServer, type TestSmtpServer } from '../../test/mail.js';
 import { getJob, waitForJob } from '../jobs/queue.js';
 import { enqueueEmail } from './email-job.js';
-import { readOutbox, startTestSmtpServer, type TestSmtpServer } from './testing.js';
 
 const message = {
   to: 'cliente@example.cl',

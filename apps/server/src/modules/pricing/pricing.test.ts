@@ -2,10 +2,11 @@ import { dpmGroupsResponse, pricingItemsResponse, pricingKpisResponse } from '@v
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
+import { type PricingFixture, seedPricingFixture, tokenOf } from '../../test/pricing-fixture.js';
+import { confirmMatch, rejectMatch } from '../ingest/matching.js';
 import { refreshPricingForListings } from './maintain.js';
-import { type PricingFixture, seedPricingFixture, tokenOf } from './pricing-fixture.js';
 
-// API tests of the pricing endpoints over the hand-computed fixture (pricing-fixture.ts, docs/metrics.md
+// API tests of the pricing endpoints over the hand-computed fixture (test/pricing-fixture.ts, docs/metrics.md
 // "Worked example"). Numbers in expectations are worked out in the comments.
 
 let ctx: TestContext;
@@ -448,5 +449,24 @@ describe('read model maintenance', () => {
     const item = (await get('/v2/navigation/dpm/items?SKUs=SKU-005')).body.items[0];
     // 5000 / 5200 = 96.15
     expect(item).toMatchObject({ index: 96.15, bucket: 'cheapest', min_price: 5200 });
+  });
+
+  it('a match a person rejects or confirms is followed through the match-change hook (no direct call)', async () => {
+    const pool = ctx.db.pool;
+    const a5 = (await pool.query(`select id from products where seller_id = 7 and product_id = 'a5'`)).rows[0]
+      .id;
+    const group = (
+      await pool.query(`select group_id from match_members where product_id = $1 and status = 'confirmed'`, [
+        a5,
+      ])
+    ).rows[0].group_id;
+    await rejectMatch(pool, group, a5, fx.users.analyst);
+    // P5 has no competitor left: no index
+    const alone = (await get('/v2/navigation/dpm/items?SKUs=SKU-005')).body.items[0];
+    expect(alone).toMatchObject({ index: null, min_price: null });
+    await confirmMatch(pool, group, a5, fx.users.analyst);
+    // back to 5000 / 5200 = 96.15
+    const again = (await get('/v2/navigation/dpm/items?SKUs=SKU-005')).body.items[0];
+    expect(again).toMatchObject({ index: 96.15, bucket: 'cheapest', min_price: 5200 });
   });
 });

@@ -2,9 +2,9 @@ import { dayNameSpa, productListResponse } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { authHeader, tokenFor } from '../../test/fixtures-account.js';
-import { seedTestMarket, type TestMarket, tDay } from '../detail/test-market.js';
+import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
 
-// Expected values are worked out by hand from the market in ../detail/test-market.ts.
+// Expected values are worked out by hand from the market in ../../test/test-market.ts.
 
 let ctx: TestContext;
 let m: TestMarket;

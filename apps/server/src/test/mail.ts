@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { outboxDir } from '../../lib/mailer.js';
+import { outboxDir } from '../lib/mailer.js';
 
 // Test helpers: read back the messages the mailer produced (.eml files of the outbox, or raw messages
 // received by a test SMTP server). A small RFC 5322/MIME reader, enough for the messages nodemailer

@@ -1,6 +1,6 @@
 import { addDays, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import type { Database } from '../../db/database.js';
+import type { Database } from '../db/database.js';
 import {
   insertClassification,
   insertFxRate,
@@ -8,7 +8,7 @@ import {
   insertSeller,
   observe,
   seedReferenceData,
-} from '../../test/fixtures.js';
+} from './fixtures.js';
 
 // A small hand-made market for the detail, product list and dashboard API tests. Days are relative to
 // today in America/Santiago (T), observations at 16:00 UTC (midday in Santiago) of each day; the last

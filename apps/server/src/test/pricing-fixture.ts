@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { signToken } from '../../lib/jwt.js';
+import { signToken } from '../lib/jwt.js';
 import {
   insertClassification,
   insertFxRate,
@@ -7,7 +7,7 @@ import {
   insertSeller,
   observe,
   seedReferenceData,
-} from '../../test/fixtures.js';
+} from './fixtures.js';
 
 // The hand-computed pricing fixture of docs/metrics.md "Worked example". Every expected number in
 // pricing.test.ts is derived by hand from the prices below (comments give the arithmetic).

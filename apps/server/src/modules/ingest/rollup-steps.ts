@@ -1,0 +1,45 @@
+import type pg from 'pg';
+import type { Candidate } from './diff.js';
+import type { IngestRun } from './observation.js';
+import { rollupUpdaters } from './registry.js';
+
+// Step "roll-ups": every registered roll-up (registry.ts), in the run's transaction — `before` each
+// one before anything of the run is written, `fn` after the run's record.
+
+/** Roll-ups that maintain aggregates by difference see the touched listings before anything is written. */
+export async function rollupsBefore(
+  client: pg.PoolClient,
+  run: IngestRun,
+  lastT: Date | null,
+  cand: Candidate[],
+  missing: number[],
+): Promise<void> {
+  const t = run.observedAt;
+  const touchedBefore: number[] = [];
+  for (const c of cand) if (c.pid !== null) touchedBefore.push(c.pid);
+  touchedBefore.push(...missing);
+  for (const r of rollupUpdaters) {
+    await r.before?.(client, {
+      sellerId: run.sellerId,
+      observedAt: t,
+      previousAt: lastT,
+      touched: touchedBefore,
+    });
+  }
+}
+
+/** Roll-ups after the run's changes. */
+export async function rollupsAfter(
+  client: pg.PoolClient,
+  run: IngestRun,
+  lastT: Date | null,
+  runId: number,
+  cand: Candidate[],
+  missing: number[],
+): Promise<void> {
+  const t = run.observedAt;
+  const touched = [...cand.map((c) => c.id!), ...missing];
+  for (const r of rollupUpdaters) {
+    await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched });
+  }
+}
