@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -63,24 +64,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        response: {
-          200: z.object({
-            status: z.literal('ok'),
-            version: z.string(),
-            database: z.enum(['embedded', 'external']),
-          }),
-        },
-      },
-    },
-    async () => {
-      await deps.db.pool.query('select 1');
-      return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
-    },
-  );
+  // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.
+  const healthBody = z.object({
+    status: z.enum(['ok', 'unavailable']),
+    version: z.string(),
+    database: z.enum(['embedded', 'external']),
+    databaseStatus: z.enum(['up', 'down']),
+  });
+  app.get('/health', { schema: { response: { 200: healthBody, 503: healthBody } } }, async (_req, reply) => {
+    const base = { version: APP_VERSION, database: deps.db.kind };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        deps.db.pool.query('select 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 3000);
+        }),
+      ]);
+      return { status: 'ok' as const, ...base, databaseStatus: 'up' as const };
+    } catch {
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ status: 'unavailable' as const, ...base, databaseStatus: 'down' as const });
+    } finally {
+      clearTimeout(timer);
+    }
+  });
 
   for (const mod of modules) await app.register(mod);
 

