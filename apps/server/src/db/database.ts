@@ -44,8 +44,15 @@ export async function ensureDatabase(url: string): Promise<void> {
 
 export function createPool(url: string, max = 20): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its connection must not crash the process.
+  // A client losing its connection (the database stopped or restarted) must not crash the process: idle
+  // clients report it to the pool, and every client keeps a listener of its own for the time it is checked
+  // out (pg emits 'error' on the client — twice when the server ends the connection — besides failing its
+  // query, and an 'error' without a listener would be an uncaught exception). Queries still fail, with
+  // the error the API turns into a 503.
   pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return pool;
 }
 
