@@ -4,7 +4,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { DEMO_ACCOUNTS, seedDemoMarket } from './modules/demo/seed-demo.js';
+import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
 
 function portMessage(port: number, host: string, code: string | undefined): string {
   return code === 'EADDRINUSE'
@@ -51,10 +51,17 @@ async function main() {
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(', ')}`);
 
   const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from sellers');
-  if (rows[0].n === 0 && config.DEMO_DATA !== 'none') {
-    console.log(`Base de datos vacía: cargando datos de demostración (${config.DEMO_DATA})…`);
+  // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts).
+  const unfinished = await unfinishedDemoSeed(db.pool);
+  if (unfinished || (rows[0].n === 0 && config.DEMO_DATA !== 'none')) {
+    const size = unfinished?.size ?? (config.DEMO_DATA as Exclude<typeof config.DEMO_DATA, 'none'>);
+    console.log(
+      unfinished
+        ? `La carga de datos de demostración (${size}, hasta ${unfinished.today}) quedó interrumpida: se completa…`
+        : `Base de datos vacía: cargando datos de demostración (${size})…`,
+    );
     const t = Date.now();
-    await seedDemoMarket(db.pool, { size: config.DEMO_DATA, log: (m) => console.log(`  ${m}`) });
+    await seedDemoMarket(db.pool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
     console.log(`Datos de demostración cargados en ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
 
