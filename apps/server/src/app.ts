@@ -4,18 +4,14 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { APP_VERSION } from '@vigia/domain';
+import { APP_VERSION, systemRoutes } from '@vigia/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
+import { swaggerOptions } from './lib/openapi.js';
+import { registerRoute } from './lib/route.js';
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -32,6 +28,8 @@ declare module 'fastify' {
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Largest request body accepted (bytes). */
+export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 
 /** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
@@ -40,7 +38,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
-    bodyLimit: 2 * 1024 * 1024,
+    // The largest legitimate body (a search with 100,000 characters of SKUs) is far below this; a
+    // larger one is refused (413) from its Content-Length before it is read.
+    bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -54,24 +54,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Vigía API', description: 'API de inteligencia de precios', version: APP_VERSION },
-      components: { securitySchemes: { jwt: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, swaggerOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 
   // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.
-  const healthBody = z.object({
-    status: z.enum(['ok', 'unavailable']),
-    version: z.string(),
-    database: z.enum(['embedded', 'external']),
-    databaseStatus: z.enum(['up', 'down']),
-  });
-  app.get('/health', { schema: { response: { 200: healthBody, 503: healthBody } } }, async (_req, reply) => {
+  registerRoute(app, systemRoutes.health, async (_req, reply) => {
     const base = { version: APP_VERSION, database: deps.db.kind };
     let timer: NodeJS.Timeout | undefined;
     try {
