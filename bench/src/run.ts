@@ -28,9 +28,10 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
+import { fileURLToPath } from 'node:url';
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
 
-const root = new URL('../../', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const arg = (name: string) => {
   const i = args.indexOf(`--${name}`);

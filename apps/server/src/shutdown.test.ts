@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, signalHooks, takeOverShutdownSignals } from './db/database.js';
 
@@ -9,7 +10,7 @@ import { freePort, signalHooks, takeOverShutdownSignals } from './db/database.js
 // on SIGINT/SIGTERM/SIGHUP for command-line tools), and SIGTERM is the server's own graceful shutdown
 // (finish, stop the embedded database, exit 0).
 
-const root = new URL('../../../', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });

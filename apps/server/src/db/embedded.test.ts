@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, sym
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, openDatabase } from './database.js';
@@ -11,7 +12,7 @@ import { LEGACY_PASSWORD, packagedBinaries, startEmbeddedPostgres } from './embe
 // Where and how the embedded PostgreSQL runs (db/embedded.ts): started as `npm start` starts it — the
 // server as a process — from folders the postgres user cannot enter, and its superuser password.
 
-const root = new URL('../../../../', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const asRoot = process.getuid?.() === 0;
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

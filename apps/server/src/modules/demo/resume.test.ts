@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, freePort } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
@@ -10,7 +11,7 @@ import { seedDemoMarket } from './seed-demo.js';
 // A server killed (SIGKILL) in the middle of loading the demo market: the database holds whole days or
 // none (ingest_runs says which), and the next start finishes the same market.
 
-const root = new URL('../../../../../', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../../../../', import.meta.url));
 const TODAY = '2026-06-15';
 const dbs: Database[] = [];
 const children: ChildProcess[] = [];
