@@ -24,7 +24,7 @@ const app = await buildApp({ config, db: { pool, kind: 'external', url: '', clos
 await app.ready();
 const doc = JSON.stringify(app.swagger(), null, 2);
 if (out) {
-  mkdirSync(dirname(out), { recursive: true }); // node_modules/.cache does not exist after a clean npm ci
+  mkdirSync(dirname(out), { recursive: true }); // node_modules/.cache is absent on a clean install
   writeFileSync(out, `${doc}\n`);
 } else process.stdout.write(`${doc}\n`);
 rmSync(dataDir, { recursive: true, force: true });
