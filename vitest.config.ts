@@ -1,10 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // One runner for the whole repository: domain unit tests and server API tests.
 // API tests share one embedded PostgreSQL started in globalSetup; each test file creates its own database.
 export default defineConfig({
   resolve: {
-    alias: { '@vigia/domain': new URL('./packages/domain/src/index.ts', import.meta.url).pathname },
+    alias: { '@vigia/domain': fileURLToPath(new URL('./packages/domain/src/index.ts', import.meta.url)) },
   },
   test: {
     include: [

@@ -17,7 +17,7 @@ if (!existsSync(new URL(built('main.js')))) {
   console.error('Falta el servidor compilado: ejecute primero npm run build');
   process.exit(2);
 }
-const { freePort, startEmbeddedPostgres } = (await import(
+const { clusterPassword, freePort, startEmbeddedPostgres } = (await import(
   built('db/database.js')
 )) as typeof import('../../apps/server/src/db/database.js');
 const { migrate } = (await import(
@@ -28,9 +28,10 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
+import { fileURLToPath } from 'node:url';
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
 
-const root = new URL('../../', import.meta.url).pathname;
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const arg = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -183,7 +184,7 @@ function writeDocs(section: string) {
 
 async function main() {
   console.log(`Benchmark ${size} en ${dataDir}`);
-  const pgServer = await startEmbeddedPostgres(join(dataDir, 'pg'));
+  const pgServer = await startEmbeddedPostgres(join(dataDir, 'pg'), { password: clusterPassword(dataDir) });
   const url = pgServer.url;
   let child: ChildProcess | undefined;
   try {

@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
 import { swaggerOptions } from './lib/openapi.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
@@ -59,9 +60,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 
-  registerRoute(app, systemRoutes.health, async () => {
-    await deps.db.pool.query('select 1');
-    return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
+  // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.
+  registerRoute(app, systemRoutes.health, async (_req, reply) => {
+    const base = { version: APP_VERSION, database: deps.db.kind };
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        deps.db.pool.query('select 1'),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 3000);
+        }),
+      ]);
+      return { status: 'ok' as const, ...base, databaseStatus: 'up' as const };
+    } catch {
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ status: 'unavailable' as const, ...base, databaseStatus: 'down' as const });
+    } finally {
+      clearTimeout(timer);
+    }
   });
 
   for (const mod of modules) await app.register(mod);

@@ -63,7 +63,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const cfg = parsed.data;
   const dataDir = resolve(cfg.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (err) {
+    throw new ConfigError(
+      `Configuración inválida:\n  DATA_DIR: no se puede crear ${dataDir} (${(err as NodeJS.ErrnoException).code})`,
+    );
+  }
   return { ...cfg, DATA_DIR: dataDir, JWT_SECRET: cfg.JWT_SECRET ?? readOrCreateSecret(dataDir) };
 }
 

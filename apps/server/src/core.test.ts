@@ -11,7 +11,12 @@ describe('server core', () => {
   it('answers /health once the database is ready', async () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok', version: '1.7.21', database: 'external' });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      version: '1.7.21',
+      database: 'external',
+      databaseStatus: 'up',
+    });
   });
 
   it('answers an unknown API path with a JSON 404 in the one error shape', async () => {

@@ -1,9 +1,31 @@
+import { createServer } from 'node:net';
 import { APP_VERSION } from '@vigia/domain';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase, takeOverShutdownSignals } from './db/database.js';
+import { openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import { DEMO_ACCOUNTS, seedDemoMarket } from './modules/demo/seed-demo.js';
+import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
+
+function portMessage(port: number, host: string, code: string | undefined): string {
+  return code === 'EADDRINUSE'
+    ? `El puerto ${port} de ${host} ya está en uso (¿otro Vigía u otro programa?): deténgalo o use otro PORT, p. ej. PORT=8081 npm start.`
+    : `No se puede escuchar en ${host}:${port} (${code}): use otro PORT u HOST.`;
+}
+
+const LISTEN_ERRORS = ['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL'];
+
+async function assertPortFree(port: number, host: string): Promise<void> {
+  if (port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) =>
+      reject(
+        LISTEN_ERRORS.includes(err.code ?? '') ? new StartupError(portMessage(port, host, err.code)) : err,
+      ),
+    );
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 /** Start-up: configuration → database → migrations → demo data on an empty database → HTTP. */
 async function main() {
@@ -18,20 +40,43 @@ async function main() {
     throw err;
   }
   const t0 = Date.now();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await assertPortFree(config.PORT, config.HOST); // before minutes of seeding, not after
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    log: (m) => console.log(m),
+    supervise: true,
+  });
   const applied = await migrate(db.pool);
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(', ')}`);
 
   const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from sellers');
-  if (rows[0].n === 0 && config.DEMO_DATA !== 'none') {
-    console.log(`Base de datos vacía: cargando datos de demostración (${config.DEMO_DATA})…`);
+  // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts).
+  const unfinished = await unfinishedDemoSeed(db.pool);
+  if (unfinished || (rows[0].n === 0 && config.DEMO_DATA !== 'none')) {
+    const size = unfinished?.size ?? (config.DEMO_DATA as Exclude<typeof config.DEMO_DATA, 'none'>);
+    console.log(
+      unfinished
+        ? `La carga de datos de demostración (${size}, hasta ${unfinished.today}) quedó interrumpida: se completa…`
+        : `Base de datos vacía: cargando datos de demostración (${size})…`,
+    );
     const t = Date.now();
-    await seedDemoMarket(db.pool, { size: config.DEMO_DATA, log: (m) => console.log(`  ${m}`) });
+    await seedDemoMarket(db.pool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
     console.log(`Datos de demostración cargados en ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
 
   const app = await buildApp({ config, db });
-  await app.listen({ port: config.PORT, host: config.HOST });
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (LISTEN_ERRORS.includes(code ?? '')) {
+      await app.close().catch(() => {});
+      await db.close().catch(() => {});
+      throw new StartupError(portMessage(config.PORT, config.HOST, code));
+    }
+    throw err;
+  }
 
   const shown = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' ? 'localhost' : config.HOST;
   console.log(
@@ -62,6 +107,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  // A known start-up failure is one line saying why and what to do; anything else keeps its stack.
+  if (err instanceof StartupError) console.error(`Vigía no pudo iniciar: ${err.message}`);
+  else console.error(err);
   process.exit(1);
 });

@@ -34,7 +34,7 @@ export interface RouteExtras {
 
 /**
  * The answers a route declares: its own, plus the error shape of 400 (input), 401/403 (signed-in routes),
- * 429 (rate-limited routes only: the others never send it) and 500.
+ * 429 (rate-limited routes only: the others never send it), 500 and 503 (database unavailable).
  */
 function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodType> {
   const out: Record<number, z.ZodType> = {};
@@ -45,6 +45,7 @@ function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodT
   }
   if (rateLimited) out[429] = apiErrorSchema;
   out[500] = apiErrorSchema;
+  out[503] = apiErrorSchema; // the database is unreachable for a moment (Retry-After; docs/operations.md)
   const own = isResponseRecord(def.response) ? def.response : { 200: def.response };
   for (const [status, schema] of Object.entries(own)) if (schema) out[Number(status)] = schema;
   return out;

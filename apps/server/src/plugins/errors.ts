@@ -1,6 +1,7 @@
+import { MESSAGES } from '@vigia/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError } from '../lib/errors.js';
+import { AppError, DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../lib/errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -65,6 +66,18 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply
         .code(status === 415 ? 415 : status)
         .send({ detail, code: (err.code ?? 'bad_request').toLowerCase(), requestId });
+    }
+    if (isDatabaseUnavailable(err)) {
+      // The database is stopped, restarting or unreachable: the pool reconnects by itself once it is
+      // back, so the client is told to retry (docs/operations.md, "Database outage").
+      req.log.warn(
+        { err: { code: (err as { code?: string }).code, message: err.message } },
+        'database unavailable',
+      );
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send({ detail: MESSAGES.slowConnection, code: 'database_unavailable', requestId });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({

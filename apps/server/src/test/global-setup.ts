@@ -1,8 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startEmbeddedPostgres } from '../db/database.js';
+import { clusterLayout, StartupError, startEmbeddedPostgres } from '../db/embedded.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -10,17 +11,40 @@ declare module 'vitest' {
   }
 }
 
-/** One real PostgreSQL for the whole test run; each API test file creates its own database in it. */
+/**
+ * One real PostgreSQL for the whole test run; each API test file creates its own database in it. It is
+ * placed as the server places its own (db/embedded.ts): in a fresh temporary folder, or — when the tests
+ * run as root and the postgres user cannot enter that folder — under /var/lib/vigia; its superuser
+ * password is random for the run.
+ */
 export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) {
     project.provide('pgAdminUrl', process.env.TEST_DATABASE_URL);
     return;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'vigia-test-pg-'));
-  const server = await startEmbeddedPostgres(dir);
+  const dataDir = mkdtempSync(join(tmpdir(), 'vigia-test-pg-'));
+  let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+  let layout: ReturnType<typeof clusterLayout> | undefined;
+  try {
+    layout = clusterLayout(dataDir);
+    server = await startEmbeddedPostgres(layout.dir, {
+      layout,
+      password: randomBytes(18).toString('base64url'),
+    });
+  } catch (err) {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (layout?.relocated) rmSync(dirname(layout.dir), { recursive: true, force: true });
+    if (err instanceof StartupError) {
+      // One line instead of a stack trace, as `npm start` does.
+      console.error(`\nNo se pudo iniciar el PostgreSQL de las pruebas: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
   project.provide('pgAdminUrl', server.url);
   return async () => {
     await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+    if (layout?.relocated) rmSync(dirname(layout.dir), { recursive: true, force: true });
   };
 }

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { defineRoute } from './define.js';
 
 export const healthResponse = z.object({
-  status: z.literal('ok'),
+  status: z.enum(['ok', 'unavailable']),
   version: z.string().max(40),
   database: z.enum(['embedded', 'external']),
+  /** 'down' (with status 503 and Retry-After) while the database does not answer. */
+  databaseStatus: z.enum(['up', 'down']),
 });
 
 /** Operations endpoints (public). */
@@ -15,7 +17,7 @@ export const systemRoutes = {
     path: '/health',
     module: null,
     auth: false,
-    response: healthResponse,
+    response: { 200: healthResponse, 503: healthResponse },
     summary: 'Estado del servidor y de su base de datos',
   }),
 };

@@ -86,6 +86,12 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
     tPhase = now;
   };
   clearIngestCaches();
+  // Recorded first: a load interrupted from here on is finished by the next start (unfinishedDemoSeed).
+  await pool.query(
+    `insert into demo_seed (size, today) values ($1, $2)
+     on conflict (id) do update set size = excluded.size, today = excluded.today, finished_at = null`,
+    [opts.size, todayStr],
+  );
 
   // 1. Reference data, sellers, classification tree, brands.
   const cat = buildCatalogue(spec.perSeller);
@@ -113,7 +119,8 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
     );
     await c.query(
       `insert into sellers (id, name, country, currency, color, url)
-       select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])`,
+       select * from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       on conflict (id) do nothing`,
       [
         sellers.map((s) => s.id),
         sellers.map((s) => s.name),
@@ -127,7 +134,8 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
       `insert into classifications (id, parent_id, name, level, path)
        select id, parent_id, name, level, string_to_array(path, ',')::int[]
          from unnest($1::int[], $2::int[], $3::text[], $4::smallint[], $5::text[]) as t(id, parent_id, name, level, path)
-        order by id`,
+        order by id
+       on conflict (id) do nothing`,
       [
         cat.nodes.map((n) => n.id),
         cat.nodes.map((n) => n.parentId),
@@ -200,6 +208,7 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
     'emparejamiento por título, imágenes y cuentas',
     `${matches.suggested} sugerencias (${matches.method}), ${imageChecks} verificaciones de imagen`,
   );
+  await pool.query('update demo_seed set finished_at = now()');
   seconds.total = (Date.now() - t0) / 1000;
   log(`total: ${seconds.total.toFixed(1)} s`);
   return {
@@ -235,6 +244,13 @@ async function ingestSeller(
     (_, d) => events.find((e) => e.from <= abs0 + d && abs0 + d < e.to) ?? null,
   );
   const timeline = new SellerTimeline(seller, plans, byDay, abs0);
+  // Days already loaded by an interrupted seed: each day is one run, committed whole with its ingest_runs
+  // row, so the first `done` days are in the database and the next one is absent.
+  const { rows: doneRows } = await pool.query<{ n: number }>(
+    `select count(*)::int as n from ingest_runs where seller_id = $1 and source = 'demo' and status = 'succeeded'`,
+    [seller.id],
+  );
+  const done = doneRows[0].n;
   const now = Date.now();
   let observations = 0;
   let changes = 0;
@@ -245,6 +261,7 @@ async function ingestSeller(
     let at = santiagoInstant(abs, minute);
     if (at.getTime() > now) at = new Date(Math.max(santiagoInstant(abs, 1).getTime(), now - 60_000));
     const obs = timeline.day(d);
+    if (d < done) continue; // the timeline is still walked: each day follows from the one before
     const r = await ingestObservations(
       pool,
       { sellerId: seller.id, source: 'demo', mode: 'full', observedAt: at },
@@ -316,6 +333,10 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
   const preference = [limitedPivot, ...LIMITED_PREFERENCE.filter((id) => id !== limitedPivot)];
   const limitedSellers = preference.filter((id) => ids.includes(id)).slice(0, Math.ceil(ids.length / 2));
   await withTransaction(pool, async (c) => {
+    const { rowCount: accountsThere } = await c.query('select 1 from users where email = $1', [
+      DEMO_ACCOUNTS[0].email,
+    ]);
+    if (accountsThere) return; // written by an interrupted seed (this transaction is all or nothing)
     const { rows: ownBrands } = await c.query<{ id: number }>(
       'select id from brands where normalized_name = any($1) order by id',
       [OWN_BRANDS.map((b) => b.toLowerCase())],
@@ -383,6 +404,14 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
       pivot: limitedPivot,
     });
   });
+}
+
+/** The demo load an interrupted start left unfinished (size and last day), or null. */
+export async function unfinishedDemoSeed(pool: pg.Pool): Promise<{ size: DemoSize; today: string } | null> {
+  const { rows } = await pool.query<{ size: DemoSize; today: string }>(
+    'select size, today::text as today from demo_seed where finished_at is null',
+  );
+  return rows[0] ?? null;
 }
 
 /** Root classification names of the demo tree (for documentation and tests). */

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
+import { isDatabaseUnavailable } from '../../lib/errors.js';
 
 // The job queue on PostgreSQL (table `jobs`, migrations/001_init.sql; decision in docs/architecture.md).
 //
@@ -17,6 +18,11 @@ import type { Queryable } from '../../db/database.js';
 //
 // A job whose worker died while running it (lease older than leaseTimeoutMs) is put back in the queue,
 // or failed when it has no attempts left.
+//
+// While the database is unreachable (stopped, restarting): a job's outcome that could not be written is
+// kept in memory and written at the first poll that reaches the database again (a failed attempt is then
+// retried with backoff as usual), and jobs still leased by this worker but no longer running here (their
+// lease committed but its answer was lost) go back to the queue at once instead of after the lease timeout.
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -214,6 +220,10 @@ export class JobWorker {
   readonly id = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly opts: Required<Omit<JobWorkerOptions, 'pool' | 'config' | 'log'>>;
   private readonly running = new Set<Promise<void>>();
+  private readonly runningIds = new Set<number>();
+  /** Outcomes (success or failed attempt) not written because the database was unreachable. */
+  private readonly unrecorded = new Map<number, () => Promise<void>>();
+  private databaseDown = false;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
   private polling = false;
@@ -271,6 +281,7 @@ export class JobWorker {
     }
     this.polling = true;
     try {
+      if (this.databaseDown || this.unrecorded.size) await this.recover();
       if (Date.now() - this.lastReap > REAP_EVERY_MS) {
         this.lastReap = Date.now();
         await this.reapAbandoned();
@@ -280,14 +291,23 @@ export class JobWorker {
         if (!queues.length) break;
         const job = await this.lease(queues);
         if (!job) break;
+        this.runningIds.add(job.id);
         const run: Promise<void> = this.run(job).finally(() => {
           this.running.delete(run);
+          this.runningIds.delete(job.id);
           void this.poll();
         });
         this.running.add(run);
       }
     } catch (err) {
-      if (!this.stopped) this.deps.log.error({ err }, 'job queue poll failed');
+      if (this.stopped) {
+        // closing
+      } else if (isDatabaseUnavailable(err)) {
+        if (!this.databaseDown) this.deps.log.warn({ err }, 'job queue: database unavailable; retrying');
+        this.databaseDown = true;
+      } else {
+        this.deps.log.error({ err }, 'job queue poll failed');
+      }
     } finally {
       this.polling = false;
       if (this.pollAgain && !this.stopped) {
@@ -344,22 +364,65 @@ export class JobWorker {
         log,
       });
     } catch (err) {
-      await this.recordFailure(job, err, finalPayload).catch((e) => {
-        if (!this.stopped) log.error({ err: e, jobId: job.id }, 'could not record job failure');
-      });
+      await this.record(
+        job.id,
+        () => this.recordFailure(job, err, finalPayload),
+        'could not record job failure',
+      );
       return;
     }
-    await this.deps.pool
-      .query(
-        `update jobs
-            set status = 'succeeded', finished_at = now(), locked_at = null, locked_by = null,
-                payload = coalesce($3::jsonb, payload)
-          where id = $1 and locked_by = $2 and status = 'running'`,
-        [job.id, this.id, finalPayload()],
-      )
-      .catch((e) => {
-        if (!this.stopped) log.error({ err: e, jobId: job.id }, 'could not record job success');
-      });
+    const payload = finalPayload();
+    await this.record(
+      job.id,
+      async () => {
+        await this.deps.pool.query(
+          `update jobs
+              set status = 'succeeded', finished_at = now(), locked_at = null, locked_by = null,
+                  payload = coalesce($3::jsonb, payload)
+            where id = $1 and locked_by = $2 and status = 'running'`,
+          [job.id, this.id, payload],
+        );
+      },
+      'could not record job success',
+    );
+  }
+
+  /** Writes a job's outcome; kept for later when the database is unreachable (see recover()). */
+  private async record(id: number, write: () => Promise<void>, what: string): Promise<void> {
+    try {
+      await write();
+    } catch (e) {
+      if (isDatabaseUnavailable(e)) {
+        this.unrecorded.set(id, write);
+        this.databaseDown = true;
+      } else if (!this.stopped) {
+        this.deps.log.error({ err: e, jobId: id }, what);
+      }
+    }
+  }
+
+  /**
+   * After the database was unreachable: writes the outcomes kept meanwhile, then puts back in the queue
+   * the jobs this worker still holds but no longer runs. Throws (and is retried at the next poll) while
+   * the database is still unreachable.
+   */
+  private async recover(): Promise<void> {
+    for (const [id, write] of [...this.unrecorded]) {
+      await write();
+      this.unrecorded.delete(id);
+    }
+    const { rowCount } = await this.deps.pool.query(
+      `update jobs
+          set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
+              finished_at = case when attempts >= max_attempts then now() end,
+              last_error = 'interrupted: the database was unavailable',
+              locked_at = null, locked_by = null, run_at = now()
+        where status = 'running' and locked_by = $1 and id <> all($2::bigint[])`,
+      [this.id, [...this.runningIds]],
+    );
+    if (this.databaseDown)
+      this.deps.log.warn({ requeued: rowCount ?? 0 }, 'job queue: database available again');
+    this.databaseDown = false;
   }
 
   private async recordFailure(
