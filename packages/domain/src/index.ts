@@ -11,3 +11,4 @@ export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
+export * from './promotions.js';
