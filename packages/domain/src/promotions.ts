@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { calendarDate } from './dates.js';
 import { filtersObject, withFilterChecks } from './filters.js';
 
 // Promotions API contract (seed 001 §3 "Promotions item", "Range chart data", "Scatter data"; §7
@@ -35,13 +36,23 @@ const day = z
   .transform((s) => s.slice(0, 10))
   .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha inválida (yyyy-MM-dd)'));
 
+/** A window bound: an existing calendar day (a longer string is cut to 10 characters); '' = absent. */
+const windowDay = z
+  .preprocess(
+    (v) => (v === '' || v === null ? undefined : v),
+    calendarDate.transform((s) => s.slice(0, 10)).optional(),
+  )
+  .optional();
+/** The shared filters with calendar-checked window bounds (a day that does not exist is a 400 on its field). */
+const promoFilters = filtersObject.extend({ from_date: windowDay, to_date: windowDay });
+
 /** Body of level, type and scatter-plot: the filters (classificationsIds required, checked by the server). */
-export const promotionBody = withFilterChecks(filtersObject.extend({}));
+export const promotionBody = withFilterChecks(promoFilters);
 export type PromotionBody = z.output<typeof promotionBody>;
 
 /** Body of duration and range: one classification per call (the web sends one call per selection). */
 export const promotionOneClassBody = withFilterChecks(
-  filtersObject.extend({
+  promoFilters.extend({
     classification: id,
     /** Number of price ranges (range promotions use 4). */
     range: z.coerce.number().int().min(2).max(10).default(PROMOTION_RANGE),
@@ -50,16 +61,18 @@ export const promotionOneClassBody = withFilterChecks(
 export type PromotionOneClassBody = z.output<typeof promotionOneClassBody>;
 
 export const scatterBody = withFilterChecks(
-  filtersObject.extend({
+  promoFilters.extend({
     /** simple=false: every point carries the products behind it (`data`). */
-    simple: z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean()).default(false),
+    simple: z
+      .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean())
+      .default(false),
   }),
 );
 export type ScatterBody = z.output<typeof scatterBody>;
 
 /** The drill-down: which promotions a number of a screen counts. */
 export const promotionPricesBody = withFilterChecks(
-  filtersObject.extend({
+  promoFilters.extend({
     promotion: z.enum(PROMOTION_DRILLDOWNS),
     seller_id: id,
     classification: id,

@@ -81,13 +81,48 @@ describe('promotions roll-up', () => {
          from promo_spans s join products p on p.id = s.product_id order by 1, 3`,
     );
     expect(rows).toEqual([
-      { listing: 'A', price_type: 'SALE', first_day: '2026-11-02', last_day: '2026-11-03', normal: 1000, promo: 800 },
+      {
+        listing: 'A',
+        price_type: 'SALE',
+        first_day: '2026-11-02',
+        last_day: '2026-11-03',
+        normal: 1000,
+        promo: 800,
+      },
       { listing: 'A', price_type: 'SALE', first_day: '2026-11-06', last_day: null, normal: 1000, promo: 800 },
-      { listing: 'B', price_type: 'EXCLUSIVE', first_day: '2026-11-02', last_day: '2026-11-02', normal: 1000, promo: 900 },
-      { listing: 'B', price_type: 'SALE', first_day: '2026-11-03', last_day: '2026-11-05', normal: 1000, promo: 850 },
-      { listing: 'D', price_type: 'SALE', first_day: '2026-11-02', last_day: '2026-11-03', normal: 1000, promo: 800 },
+      {
+        listing: 'B',
+        price_type: 'EXCLUSIVE',
+        first_day: '2026-11-02',
+        last_day: '2026-11-02',
+        normal: 1000,
+        promo: 900,
+      },
+      {
+        listing: 'B',
+        price_type: 'SALE',
+        first_day: '2026-11-03',
+        last_day: '2026-11-05',
+        normal: 1000,
+        promo: 850,
+      },
+      {
+        listing: 'D',
+        price_type: 'SALE',
+        first_day: '2026-11-02',
+        last_day: '2026-11-03',
+        normal: 1000,
+        promo: 800,
+      },
       { listing: 'D', price_type: 'SALE', first_day: '2026-11-06', last_day: null, normal: 1000, promo: 800 },
-      { listing: 'E', price_type: 'BYQUANTITY', first_day: '2026-11-04', last_day: '2026-11-06', normal: 1000, promo: 900 },
+      {
+        listing: 'E',
+        price_type: 'BYQUANTITY',
+        first_day: '2026-11-04',
+        last_day: '2026-11-06',
+        normal: 1000,
+        promo: 900,
+      },
       // F: opened by the 03 morning run, gone at noon (deleted: not the day's state), opened again in the
       // evening with that run's prices
       { listing: 'F', price_type: 'SALE', first_day: '2026-11-03', last_day: null, normal: 1000, promo: 700 },
@@ -102,15 +137,50 @@ describe('promotions roll-up', () => {
     );
     expect(rows).toEqual([
       // 02: A D sale, B exclusive
-      { day: '2026-11-02', published: 6, promoted: 3, promoted_sale: 2, promoted_exclusive: 1, promoted_byquantity: 0 },
+      {
+        day: '2026-11-02',
+        published: 6,
+        promoted: 3,
+        promoted_sale: 2,
+        promoted_exclusive: 1,
+        promoted_byquantity: 0,
+      },
       // 03 (last run 22:00): A B D F sale; C normal
-      { day: '2026-11-03', published: 6, promoted: 4, promoted_sale: 4, promoted_exclusive: 0, promoted_byquantity: 0 },
+      {
+        day: '2026-11-03',
+        published: 6,
+        promoted: 4,
+        promoted_sale: 4,
+        promoted_exclusive: 0,
+        promoted_byquantity: 0,
+      },
       // 04: D unpublished; B F sale, E by quantity
-      { day: '2026-11-04', published: 5, promoted: 3, promoted_sale: 2, promoted_exclusive: 0, promoted_byquantity: 1 },
+      {
+        day: '2026-11-04',
+        published: 5,
+        promoted: 3,
+        promoted_sale: 2,
+        promoted_exclusive: 0,
+        promoted_byquantity: 1,
+      },
       // 06: A D F sale, E by quantity
-      { day: '2026-11-06', published: 6, promoted: 4, promoted_sale: 3, promoted_exclusive: 0, promoted_byquantity: 1 },
+      {
+        day: '2026-11-06',
+        published: 6,
+        promoted: 4,
+        promoted_sale: 3,
+        promoted_exclusive: 0,
+        promoted_byquantity: 1,
+      },
       // 07: A D F sale
-      { day: '2026-11-07', published: 6, promoted: 3, promoted_sale: 3, promoted_exclusive: 0, promoted_byquantity: 0 },
+      {
+        day: '2026-11-07',
+        published: 6,
+        promoted: 3,
+        promoted_sale: 3,
+        promoted_exclusive: 0,
+        promoted_byquantity: 0,
+      },
     ]);
   });
 

@@ -62,7 +62,10 @@ select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_
  where s.ptype is not null
    and not exists (select 1 from promo_spans o where o.product_id = s.product_id and o.last_day is null)`;
 
-export const promotionsRollup: RollupUpdater = async (client: pg.PoolClient, { sellerId, observedAt, touched }) => {
+export const promotionsRollup: RollupUpdater = async (
+  client: pg.PoolClient,
+  { sellerId, observedAt, touched },
+) => {
   const day = santiagoDay(observedAt);
   await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values: [sellerId, day] });
   await client.query({ name: 'promo-daily', text: DAILY, values: [sellerId, day] });
