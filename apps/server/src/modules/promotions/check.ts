@@ -60,11 +60,12 @@ select product_id::int as product_id, seller_id, classification_id, price_type, 
   from promo_spans where ($1::int is null or seller_id = $1)`;
 
 const RECOMPUTE_DAILY = `
-select seller_id, day::text as day, classification_id, sum(published)::int as published, sum(promoted)::int as promoted,
-       sum(promoted_sale)::int as promoted_sale, sum(promoted_exclusive)::int as promoted_exclusive,
-       sum(promoted_byquantity)::int as promoted_byquantity
-  from rollup_daily_brand where ($1::int is null or seller_id = $1)
- group by 1, 2, 3 having sum(published) > 0`;
+select r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
+       sum(r.promoted)::int as promoted, sum(r.promoted_sale)::int as promoted_sale,
+       sum(r.promoted_exclusive)::int as promoted_exclusive, sum(r.promoted_byquantity)::int as promoted_byquantity
+  from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
+ where ($1::int is null or r.seller_id = $1)
+ group by 1, 2, 3 having sum(r.published) > 0`;
 
 const STORED_DAILY = `
 select seller_id, day::text as day, classification_id, published, promoted, promoted_sale, promoted_exclusive,

@@ -9,6 +9,8 @@ type Queryable = pg.Pool | pg.PoolClient;
 
 export interface ScopeValues {
   sellers: number[];
+  /** The asked classification nodes. */
+  asked: number[];
   leaves: number[];
   classes: number[];
   from: string;
@@ -20,7 +22,8 @@ export interface ScopeValues {
 
 /** The scope's promotions: those of the sellers under the classes' leaves that overlap the window. */
 const SPANS = `
-ld as (select sid, (select max(day) from promo_daily d where d.seller_id = sid) as day from unnest($1::int[]) sid),
+ld as (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
+                    where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
@@ -52,15 +55,14 @@ export interface WeekRow {
 /** Listing-days published and on promotion per seller, class and week (Monday), inside the window. */
 export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRow[]> {
   const { rows } = await db.query<WeekRow>(
-    `select d.seller_id, m.cls, date_trunc('week', d.day)::date::text as week,
-            greatest(date_trunc('week', d.day)::date, $4::date)::text as "from",
-            least(date_trunc('week', d.day)::date + 6, $5::date)::text as "to",
+    `select d.seller_id, d.classification_id as cls, date_trunc('week', d.day)::date::text as week,
+            greatest(date_trunc('week', d.day)::date, $3::date)::text as "from",
+            least(date_trunc('week', d.day)::date + 6, $4::date)::text as "to",
             sum(d.published)::int as published, sum(d.promoted)::int as promoted
        from promo_daily d
-       join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = d.classification_id
-      where d.seller_id = any($1::int[]) and d.day between $4::date and $5::date
+      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
       group by 1, 2, 3, 4, 5 order by 1, 2, 3`,
-    [s.sellers, s.leaves, s.classes, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to],
   );
   return rows;
 }
@@ -77,13 +79,13 @@ export interface TypeDaysRow {
 /** Listing-days published and on each kind of promotion per seller and class over the window. */
 export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<TypeDaysRow[]> {
   const { rows } = await db.query<TypeDaysRow>(
-    `select d.seller_id, m.cls, sum(d.published)::int as published, sum(d.promoted_sale)::int as sale,
-            sum(d.promoted_exclusive)::int as exclusive, sum(d.promoted_byquantity)::int as byquantity
+    `select d.seller_id, d.classification_id as cls, sum(d.published)::int as published,
+            sum(d.promoted_sale)::int as sale, sum(d.promoted_exclusive)::int as exclusive,
+            sum(d.promoted_byquantity)::int as byquantity
        from promo_daily d
-       join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = d.classification_id
-      where d.seller_id = any($1::int[]) and d.day between $4::date and $5::date
+      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
       group by 1, 2`,
-    [s.sellers, s.leaves, s.classes, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to],
   );
   return rows;
 }

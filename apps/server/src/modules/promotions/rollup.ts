@@ -5,7 +5,7 @@ import { type RollupUpdater, registerRollup } from '../ingest/ingest.js';
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
 // daily roll-up (modules/rollups.ts imports ingest's roll-ups first):
 //  - promo_daily for the run's (seller, day) = rollup_daily_brand of that (seller, day) summed over
-//    brands (a few hundred rows read, one row per classification leaf written);
+//    brands and over the leaves under each node (a few hundred rows read, one row per node written);
 //  - promo_spans for the listings the run touched (only they can change state): a listing whose state
 //    is now a promotion of type X without an open promotion of X opens one on the run's day — or
 //    re-opens the one of X that an earlier run of the same day ended (last_day = day − 1); a listing
@@ -19,11 +19,12 @@ const DAILY_DELETE = 'delete from promo_daily where seller_id = $1 and day = $2:
 const DAILY = `
 insert into promo_daily (seller_id, day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
                          promoted_byquantity)
-select $1, $2::date, classification_id, sum(published), sum(promoted), sum(promoted_sale), sum(promoted_exclusive),
-       sum(promoted_byquantity)
-  from rollup_daily_brand where seller_id = $1 and day = $2::date
- group by classification_id
-having sum(published) > 0`;
+select $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
+       sum(r.promoted_byquantity)
+  from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
+ where r.seller_id = $1 and r.day = $2::date
+ group by node
+having sum(r.published) > 0`;
 
 /** The touched listings' state now: the promotion type (null: none) and its prices. */
 const STATE = `

@@ -121,6 +121,7 @@ export async function resolvePromoScope(
     classes: asked.map((id) => ({ id, name: names.get(id) ?? '' })),
     values: {
       sellers: sellers.map((s) => s.id),
+      asked,
       leaves,
       classes,
       from,
