@@ -50,7 +50,7 @@ create trigger products_delete_promo_spans after delete on products
 
 -- Backfill from what is already stored (a database loaded before this migration): the daily counts from
 -- rollup_daily_brand, the promotions from the price history (the recomputation of
--- modules/promotions/check.ts, RECOMPUTE_SPANS, for every seller).
+-- modules/promotions/check.ts, RECOMPUTE_SPANS, for every seller, with the run days indexed).
 insert into promo_daily (seller_id, day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
                          promoted_byquantity)
 select r.seller_id, r.day, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
@@ -58,51 +58,48 @@ select r.seller_id, r.day, node, sum(r.published), sum(r.promoted), sum(r.promot
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
  group by r.seller_id, r.day, node having sum(r.published) > 0;
 
+-- The seller's last succeeded run of each day, numbered per seller (an index, so that each interval
+-- finds the run days it covers by a range probe).
+create temp table promo_backfill_runs on commit drop as
+select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
+  from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
+          from ingest_runs where status = 'succeeded' group by 1, 2) x;
+create index on promo_backfill_runs (seller_id, t);
+create index on promo_backfill_runs (seller_id, rn);
+analyze promo_backfill_runs;
+
 insert into promo_spans (product_id, seller_id, classification_id, price_type, first_day, last_day, normal_price,
                          promo_price, currency)
-select product_id, seller_id, classification_id, price_type, first_day::date, last_day::date, normal_price, promo_price,
-       currency
-  from (
-  
-  with 
-  runs as (
-    select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
-      from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
-              from ingest_runs where status = 'succeeded' and true
-             group by 1, 2) x
-  ),
-  iv as (
-    select pi.product_id, p.seller_id, p.classification_id, pi.price_type, pi.valid_from, pi.normal_price,
-           case pi.price_type when 'SALE' then pi.sale_price when 'EXCLUSIVE' then pi.exclusive_price
-                              when 'BYQUANTITY' then pi.byquantity_price end as promo_price, pi.currency,
-           (select min(rn) from runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
-               and (pi.valid_to is null or r.t < pi.valid_to)) as rn0,
-           (select max(rn) from runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
-               and (pi.valid_to is null or r.t < pi.valid_to)) as rn1
-      from price_intervals pi join products p on p.id = pi.product_id
-     where pi.price_type <> 'NORMAL' and true
-  ),
-  w as (
-    select *, lag(price_type) over o as prev_type, lag(rn1) over o as prev_rn1
-      from iv where rn0 is not null window o as (partition by product_id order by rn0)
-  ),
-  g as (
-    select *, sum(case when prev_type = price_type and prev_rn1 + 1 = rn0 then 0 else 1 end)
-                over (partition by product_id order by rn0) as grp
-      from w
-  ),
-  spans as (
-    select product_id, seller_id, price_type, min(rn0) as rn0, max(rn1) as rn1,
-           (array_agg(classification_id order by rn0))[1] as classification_id,
-           (array_agg(normal_price order by rn0))[1] as normal_price,
-           (array_agg(promo_price order by rn0))[1] as promo_price,
-           (array_agg(currency order by rn0))[1] as currency
-      from g group by product_id, seller_id, price_type, grp
-  )
-  select s.product_id::int as product_id, s.seller_id, s.classification_id, s.price_type,
-         r0.day::text as first_day, (rn.day - 1)::text as last_day,
-         s.normal_price::float8 as normal_price, s.promo_price::float8 as promo_price, s.currency
-    from spans s
-    join runs r0 on r0.seller_id = s.seller_id and r0.rn = s.rn0
-    left join runs rn on rn.seller_id = s.seller_id and rn.rn = s.rn1 + 1
-  ) recomputed;
+with iv as (
+  select pi.product_id, p.seller_id, p.classification_id, pi.price_type, pi.normal_price,
+         case pi.price_type when 'SALE' then pi.sale_price when 'EXCLUSIVE' then pi.exclusive_price
+                            when 'BYQUANTITY' then pi.byquantity_price end as promo_price, pi.currency,
+         (select r.rn from promo_backfill_runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
+             and (pi.valid_to is null or r.t < pi.valid_to) order by r.t limit 1) as rn0,
+         (select r.rn from promo_backfill_runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
+             and (pi.valid_to is null or r.t < pi.valid_to) order by r.t desc limit 1) as rn1
+    from price_intervals pi join products p on p.id = pi.product_id
+   where pi.price_type <> 'NORMAL'
+),
+w as (
+  select *, lag(price_type) over o as prev_type, lag(rn1) over o as prev_rn1
+    from iv where rn0 is not null window o as (partition by product_id order by rn0)
+),
+g as (
+  select *, sum(case when prev_type = price_type and prev_rn1 + 1 = rn0 then 0 else 1 end)
+              over (partition by product_id order by rn0) as grp
+    from w
+),
+spans as (
+  select product_id, seller_id, price_type, min(rn0) as rn0, max(rn1) as rn1,
+         (array_agg(classification_id order by rn0))[1] as classification_id,
+         (array_agg(normal_price order by rn0))[1] as normal_price,
+         (array_agg(promo_price order by rn0))[1] as promo_price,
+         (array_agg(currency order by rn0))[1] as currency
+    from g group by product_id, seller_id, price_type, grp
+)
+select s.product_id, s.seller_id, s.classification_id, s.price_type, r0.day, rn.day - 1, s.normal_price, s.promo_price,
+       s.currency
+  from spans s
+  join promo_backfill_runs r0 on r0.seller_id = s.seller_id and r0.rn = s.rn0
+  left join promo_backfill_runs rn on rn.seller_id = s.seller_id and rn.rn = s.rn1 + 1;

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
+import { withTransaction } from '../../db/database.js';
+import { MIGRATIONS_DIR } from '../../db/migrate.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import type { Observation } from '../ingest/ingest.js';
@@ -185,6 +188,18 @@ describe('promotions roll-up', () => {
   });
 
   it('equals its recomputation from the price history', async () => {
+    expect(await checkPromotions(db.pool)).toEqual([]);
+  });
+
+  it("migration 100's backfill rebuilds the same rows from the history", async () => {
+    const sql = readFileSync(`${MIGRATIONS_DIR}/100_promotions.sql`, 'utf8');
+    const backfill = sql.slice(sql.indexOf('-- Backfill'));
+    const before = (await db.pool.query('select count(*)::int as n from promo_spans')).rows[0].n;
+    await withTransaction(db.pool, async (client) => {
+      await client.query('delete from promo_spans; delete from promo_daily');
+      await client.query(backfill);
+    });
+    expect((await db.pool.query('select count(*)::int as n from promo_spans')).rows[0].n).toBe(before);
     expect(await checkPromotions(db.pool)).toEqual([]);
   });
 });
