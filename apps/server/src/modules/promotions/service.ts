@@ -152,14 +152,17 @@ function median(xs: number[]): number {
 }
 
 /**
- * Spike weeks of a series of weekly percentages: at least 3 weeks with a value, and the week's
- * percentage is ≥ 1.5 × the median of the series and ≥ the median + 5 points.
+ * Spike weeks of a series of weekly percentages (docs/metrics.md): with at least 4 weeks that have a
+ * value, a week is a spike when its percentage exceeds the series' median by 3 points or more and by at
+ * least 3 robust standard deviations (1.4826 × the median absolute deviation).
  */
 export function spikeFlags(values: (number | null)[]): boolean[] {
   const known = values.filter((v): v is number => v !== null);
-  if (known.length < 3) return values.map(() => false);
+  if (known.length < 4) return values.map(() => false);
   const m = median(known);
-  return values.map((v) => v !== null && v >= 1.5 * m && v >= m + 5);
+  const mad = median(known.map((v) => Math.abs(v - m)));
+  const threshold = m + Math.max(3, 3 * 1.4826 * mad);
+  return values.map((v) => v !== null && v >= threshold);
 }
 
 /** Every Monday from the window's first week to its last (weeks without rows still show). */
