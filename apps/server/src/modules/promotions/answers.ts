@@ -24,11 +24,59 @@ import {
   selectTypePrices,
   selectWeeks,
 } from './queries.js';
-import { levelItems, niceStep, pct, pricesOut, resolvePromoScope, typeItems, weeksOf } from './service.js';
+import {
+  levelItems,
+  niceStep,
+  type PromoScope,
+  pct,
+  pricesOut,
+  resolvePromoScope,
+  typeItems,
+  weeksOf,
+} from './service.js';
 
 // The answers of the promotions endpoints (routes.ts serves them; download.ts turns them into XLSX).
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
+
+// Whole answers are memoised per process by (endpoint, resolved scope, parameters, data version): the
+// read model only changes at ingest, which moves sellers.ingest_seq. The license and the scope are
+// checked on every request before the memo is consulted (resolvePromoScope).
+const memos = new WeakMap<pg.Pool, Map<string, unknown>>();
+const MEMO_SIZE = 64;
+
+async function dataVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ v: string | null }>('select sum(ingest_seq)::text as v from sellers');
+  return rows[0].v ?? '0';
+}
+
+async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
+  const k = JSON.stringify([...key, await dataVersion(pool)]);
+  let memo = memos.get(pool);
+  if (!memo) {
+    memo = new Map();
+    memos.set(pool, memo);
+  }
+  if (memo.has(k)) {
+    const hit = memo.get(k) as T;
+    memo.delete(k);
+    memo.set(k, hit);
+    return hit;
+  }
+  const v = await make();
+  memo.set(k, v);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return v;
+}
+
+/** The memo key of a scope: what the answer depends on. */
+const scopeKey = (s: PromoScope) => [
+  s.values.sellers,
+  s.values.asked,
+  s.values.from,
+  s.values.to,
+  s.currency,
+];
 
 export async function levelAnswer(
   req: FastifyRequest,
@@ -36,8 +84,16 @@ export async function levelAnswer(
   body: Filters,
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body);
-  const { items, spikes } = levelItems(scope, await selectWeeks(pool, scope.values));
-  return { from_date: scope.values.from, to_date: scope.values.to, currency: scope.currency, items, spikes };
+  return remembered(pool, ['level', ...scopeKey(scope)], async () => {
+    const { items, spikes } = levelItems(scope, await selectWeeks(pool, scope.values));
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items,
+      spikes,
+    };
+  });
 }
 
 export async function typeAnswer(
@@ -46,16 +102,18 @@ export async function typeAnswer(
   body: Filters,
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body);
-  const [days, prices] = await Promise.all([
-    selectTypeDays(pool, scope.values),
-    selectTypePrices(pool, scope.values),
-  ]);
-  return {
-    from_date: scope.values.from,
-    to_date: scope.values.to,
-    currency: scope.currency,
-    items: typeItems(scope, days, prices),
-  };
+  return remembered(pool, ['type', ...scopeKey(scope)], async () => {
+    const [days, prices] = await Promise.all([
+      selectTypeDays(pool, scope.values),
+      selectTypePrices(pool, scope.values),
+    ]);
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: typeItems(scope, days, prices),
+    };
+  });
 }
 
 export async function durationAnswer(
@@ -64,34 +122,36 @@ export async function durationAnswer(
   body: PromotionOneClassBody,
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
-  const rows = await selectDurations(pool, scope.values);
-  const cls = scope.classes[0];
-  return {
-    from_date: scope.values.from,
-    to_date: scope.values.to,
-    currency: scope.currency,
-    items: scope.sellers.map((seller) => {
-      const own = rows.filter((r) => r.seller_id === seller.id);
-      const total = own.reduce((n, r) => n + r.count, 0);
-      return {
-        seller,
-        classifications: [
-          {
-            id: cls.id,
-            name: cls.name,
-            total,
-            days: own.map((r) => ({
-              day: r.day,
-              percentage: pct(r.count, total) ?? 0,
-              count: r.count,
-              running: r.running,
-              prices: pricesOut(r),
-            })),
-          },
-        ],
-      };
-    }),
-  };
+  return remembered(pool, ['duration', ...scopeKey(scope)], async () => {
+    const rows = await selectDurations(pool, scope.values);
+    const cls = scope.classes[0];
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: scope.sellers.map((seller) => {
+        const own = rows.filter((r) => r.seller_id === seller.id);
+        const total = own.reduce((n, r) => n + r.count, 0);
+        return {
+          seller,
+          classifications: [
+            {
+              id: cls.id,
+              name: cls.name,
+              total,
+              days: own.map((r) => ({
+                day: r.day,
+                percentage: pct(r.count, total) ?? 0,
+                count: r.count,
+                running: r.running,
+                prices: pricesOut(r),
+              })),
+            },
+          ],
+        };
+      }),
+    };
+  });
 }
 
 export async function rangeAnswer(
@@ -100,33 +160,35 @@ export async function rangeAnswer(
   body: PromotionOneClassBody,
 ): Promise<PromotionRangeResponse> {
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
-  const ranges = body.range;
-  const raw = await selectRangePoints(pool, scope.values, ranges);
-  const points = raw ? raw.map(round2) : [];
-  const counts = points.length ? await selectRangeCounts(pool, scope.values, points.slice(1, -1)) : [];
-  const cls = scope.classes[0];
-  return {
-    from_date: scope.values.from,
-    to_date: scope.values.to,
-    currency: scope.currency,
-    items: [
-      {
-        classification: cls,
-        range_points: points,
-        sellers: scope.sellers.map((s) => {
-          const own = counts.filter((c) => c.seller_id === s.id);
-          const total = own.reduce((n, c) => n + c.count, 0);
-          const prices = Array.from({ length: ranges }, (_, i) => {
-            const count = own
-              .filter((c) => Math.min(ranges, c.range) === i + 1)
-              .reduce((n, c) => n + c.count, 0);
-            return { price: pct(count, total) ?? 0, count };
-          });
-          return { ...s, total, prices };
-        }),
-      },
-    ],
-  };
+  return remembered(pool, ['range', ...scopeKey(scope), body.range], async () => {
+    const ranges = body.range;
+    const raw = await selectRangePoints(pool, scope.values, ranges);
+    const points = raw ? raw.map(round2) : [];
+    const counts = points.length ? await selectRangeCounts(pool, scope.values, points.slice(1, -1)) : [];
+    const cls = scope.classes[0];
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: [
+        {
+          classification: cls,
+          range_points: points,
+          sellers: scope.sellers.map((s) => {
+            const own = counts.filter((c) => c.seller_id === s.id);
+            const total = own.reduce((n, c) => n + c.count, 0);
+            const prices = Array.from({ length: ranges }, (_, i) => {
+              const count = own
+                .filter((c) => Math.min(ranges, c.range) === i + 1)
+                .reduce((n, c) => n + c.count, 0);
+              return { price: pct(count, total) ?? 0, count };
+            });
+            return { ...s, total, prices };
+          }),
+        },
+      ],
+    };
+  });
 }
 
 /** Products named in each scatter point when simple=false. */
@@ -138,36 +200,38 @@ export async function scatterAnswer(
   body: ScatterBody,
 ): Promise<PromotionScatterResponse> {
   const scope = await resolvePromoScope(req, pool, body);
-  const p95 = await selectPriceP95(pool, scope.values);
-  const width = niceStep(p95 ?? 0);
-  const rows = await selectScatter(pool, scope.values, width, body.simple ? 0 : SCATTER_SAMPLE);
-  const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
-  const names = new Map<number, string>();
-  if (ids.length) {
-    const { rows: named } = await pool.query<{ id: number; name: string | null }>(
-      'select id::int as id, name from products where id = any($1::bigint[])',
-      [ids],
-    );
-    for (const n of named) names.set(n.id, n.name ?? '');
-  }
-  return {
-    from_date: scope.values.from,
-    to_date: scope.values.to,
-    currency: scope.currency,
-    bucket: width,
-    items: scope.sellers.map((seller) => ({
-      seller,
-      prices: rows
-        .filter((r) => r.seller_id === seller.id)
-        .map((r) => ({
-          price: round2(r.price),
-          count: r.count,
-          ...(body.simple
-            ? {}
-            : { data: (r.ids ?? []).map((id) => ({ id: Number(id), name: names.get(Number(id)) ?? '' })) }),
-        })),
-    })),
-  };
+  return remembered(pool, ['scatter', ...scopeKey(scope), body.simple], async () => {
+    const p95 = await selectPriceP95(pool, scope.values);
+    const width = niceStep(p95 ?? 0);
+    const rows = await selectScatter(pool, scope.values, width, body.simple ? 0 : SCATTER_SAMPLE);
+    const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
+    const names = new Map<number, string>();
+    if (ids.length) {
+      const { rows: named } = await pool.query<{ id: number; name: string | null }>(
+        'select id::int as id, name from products where id = any($1::bigint[])',
+        [ids],
+      );
+      for (const n of named) names.set(n.id, n.name ?? '');
+    }
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      bucket: width,
+      items: scope.sellers.map((seller) => ({
+        seller,
+        prices: rows
+          .filter((r) => r.seller_id === seller.id)
+          .map((r) => ({
+            price: round2(r.price),
+            count: r.count,
+            ...(body.simple
+              ? {}
+              : { data: (r.ids ?? []).map((id) => ({ id: Number(id), name: names.get(Number(id)) ?? '' })) }),
+          })),
+      })),
+    };
+  });
 }
 
 export async function pricesAnswer(

@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
+import { observe } from '../../test/fixtures.js';
 import { checkPromotions } from './check.js';
 import { type PromotionsFixture, seedPromotionsFixture } from './promotions-fixture.js';
 
@@ -446,5 +447,36 @@ describe('POST /v1/promotion/download', () => {
     expect(range.status).toBe(200);
     const none = await post('download', { ...WINDOW, promotion: 'duration' });
     expect(none.body.field).toBe('classificationsIds');
+  });
+});
+
+describe('memoised answers', () => {
+  it('are recomputed once new data is ingested', async () => {
+    const body = {
+      ...WINDOW,
+      to_date: '2026-11-12',
+      sellersIds: [7],
+      classificationsIds: [fx.classes.leches],
+    };
+    const week2 = async () =>
+      (
+        of((await post('level', body)).body.items, 7, fx.classes.leches) as {
+          weeks: { published: number; promoted: number }[];
+        }
+      ).weeks[1];
+    // week 2 up to the 11th: R1 3 days on sale, R2 10 11 → 5 published, 3 promoted
+    expect(await week2()).toMatchObject({ published: 5, promoted: 3 });
+    expect(await week2()).toMatchObject({ published: 5, promoted: 3 });
+    await observe(ctx.db.pool, 7, '2026-11-12T12:00:00Z', [
+      {
+        productId: 'R1',
+        name: 'Producto R1',
+        brand: 'Marca',
+        classificationId: fx.classes.leches,
+        normalPrice: 1100,
+      },
+    ]);
+    // the 12th: R1 at its normal price, R2 unpublished → +1 published, +0 promoted
+    expect(await week2()).toMatchObject({ published: 6, promoted: 3 });
   });
 });
