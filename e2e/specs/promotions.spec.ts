@@ -118,13 +118,22 @@ test.describe('Promociones', () => {
     await expectChart(page);
   });
 
-  test('invalid filters: nothing is sent until classifications are chosen', async ({ page }) => {
+  test("from the menu the screen starts with the license's root classifications", async ({ page }) => {
+    await login(page);
+    await page.goto('/app/promotions-by-type');
+    await expect(page).toHaveURL(/classificationsIds=\d+/);
+    await expect(page.getByRole('main').getByTestId('promo-type-row').first()).toBeVisible({
+      timeout: 30_000,
+    });
+  });
+
+  test('invalid filters: nothing is sent without classifications', async ({ page }) => {
     await login(page);
     const calls: string[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/v1/promotion/')) calls.push(r.url());
     });
-    await page.goto('/app/promotions-by-day');
+    await page.goto('/app/promotions-by-day?from_date=2026-10-01');
     await expect(page.getByRole('main').getByText(/Completa los campos marcados/)).toBeVisible({
       timeout: 20_000,
     });

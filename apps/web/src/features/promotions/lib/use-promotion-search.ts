@@ -1,8 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_PRICE_MODE } from '@vigia/domain';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
 import { type FilterSearch, useFilterSearch } from '../../../components/filters/index.js';
-import { useLicense } from '../../../lib/license.js';
+import { licenseQueries, useLicense } from '../../../lib/license.js';
 import { settingsKey, useUserSettings } from '../../../lib/settings.js';
 import { type PromotionScope, promotionKeys } from '../api/queries.js';
 
@@ -37,6 +38,16 @@ export function usePromotionSearch(): PromotionSearch {
     [settings.currency, sellersKey, settings.pivotId],
   );
   const ready = license.loaded && settings.pivotId !== null;
+  // Arriving with no filter at all (menu, home or dashboard card): start from the license's root
+  // classifications, so that the screen shows something; emptying the field is then 'Clasificaciones'
+  // required, and nothing is sent.
+  const [params, setParams] = useSearchParams();
+  const tree = useQuery(licenseQueries.classifications());
+  const roots = (tree.data ?? []).map((n) => n.id).join(',');
+  useEffect(() => {
+    if (!roots || params.toString() !== '') return;
+    setParams(new URLSearchParams({ classificationsIds: roots }), { replace: true });
+  }, [roots, params, setParams]);
   const search = useFilterSearch({
     kind: 'promotions',
     defaults,
