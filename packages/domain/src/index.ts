@@ -12,3 +12,4 @@ export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
 export * from './promotions.js';
+export * from './routes/index.js';

@@ -1,61 +1,39 @@
 import {
+  promotionsRoutes as defs,
   type Filters,
   PROMOTION_RANGE,
   type PromotionDrilldown,
   type PromotionKind,
-  promotionItemsResponse,
-  promotionPricesResponse,
-  promotionRangeResponse,
-  promotionScatterResponse,
 } from '@vigia/domain';
-import { apiDownload, apiPost } from '../../../lib/api-client.js';
+import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 
-// The promotions calls (seed 001 §7 "Promotions"; contract packages/domain/src/promotions.ts): POST,
-// payload = the validated filters, module header 'promotions', pivot header. Duration and range send one
-// call per selected classification, with `classification` set and range 4.
+// The promotions calls (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts):
+// POST, payload = the validated filters, module header 'promotions' (from the route), pivot header.
+// Duration and range send one call per selected classification, with `classification` set and range 4.
 
 export interface CallOptions {
   pivotId: number | null;
   signal?: AbortSignal;
 }
 
-const opts = <T>(o: CallOptions, schema: T) => ({
-  module: 'promotions' as const,
-  pivotId: o.pivotId,
-  signal: o.signal,
-  schema,
-});
-
 export function fetchLevel(filters: Filters, o: CallOptions) {
-  return apiPost('/v1/promotion/level', filters, opts(o, promotionItemsResponse));
+  return callRoute(defs.level, { body: filters }, o);
 }
 
 export function fetchType(filters: Filters, o: CallOptions) {
-  return apiPost('/v1/promotion/type', filters, opts(o, promotionItemsResponse));
+  return callRoute(defs.type, { body: filters }, o);
 }
 
 export function fetchDuration(filters: Filters, classification: number, o: CallOptions) {
-  return apiPost(
-    '/v1/promotion/duration',
-    { ...filters, classification, range: PROMOTION_RANGE },
-    opts(o, promotionItemsResponse),
-  );
+  return callRoute(defs.duration, { body: { ...filters, classification, range: PROMOTION_RANGE } }, o);
 }
 
 export function fetchRange(filters: Filters, classification: number, o: CallOptions) {
-  return apiPost(
-    '/v1/promotion/range',
-    { ...filters, classification, range: PROMOTION_RANGE },
-    opts(o, promotionRangeResponse),
-  );
+  return callRoute(defs.range, { body: { ...filters, classification, range: PROMOTION_RANGE } }, o);
 }
 
 export function fetchScatter(filters: Filters, o: CallOptions) {
-  return apiPost(
-    '/v1/promotion/scatter-plot',
-    { ...filters, simple: false },
-    opts(o, promotionScatterResponse),
-  );
+  return callRoute(defs.scatterPlot, { body: { ...filters, simple: false } }, o);
 }
 
 /** What a drill-down opens: the promotions behind one number of a screen. */
@@ -90,11 +68,7 @@ export function fetchPrices(
   page: { limit: number; offset: number },
   o: CallOptions,
 ) {
-  return apiPost(
-    '/v1/promotion/prices',
-    { ...drillBody(filters, t), ...page },
-    opts(o, promotionPricesResponse),
-  );
+  return callRoute(defs.prices, { body: { ...drillBody(filters, t), ...page } }, o);
 }
 
 /** The screens' tables as XLSX (`promotion` = the screen, or 'prices' for a drill-down). */
@@ -103,10 +77,7 @@ export function downloadPromotions(
   body: Record<string, unknown>,
   pivotId: number | null,
 ) {
-  return apiDownload(
-    '/v1/promotion/download',
-    { body: { ...body, promotion } },
-    `promociones_${promotion}.xlsx`,
-    { module: 'promotions', pivotId },
-  );
+  return downloadRoute(defs.download, { body: { ...body, promotion } }, `promociones_${promotion}.xlsx`, {
+    pivotId,
+  });
 }
