@@ -246,6 +246,15 @@ export const promotionPricesResponse = z.object({
 export type PromotionPricesResponse = z.infer<typeof promotionPricesResponse>;
 
 /** XLSX download of any promotions table: the body of the call it downloads plus which one. */
-export const promotionDownloadBody = z
-  .object({ promotion: z.enum([...PROMOTION_SCREENS, 'prices']) })
-  .passthrough();
+export const promotionDownloadBody = promoFilters.extend({
+  promotion: z.enum([...PROMOTION_SCREENS, 'prices']),
+  range: z.coerce.number().int().min(2).max(10).optional(),
+  simple: z.boolean().optional(),
+  /** prices: the drill-down's own `promotion` (level, duration or type). */
+  drilldown: z.enum(PROMOTION_DRILLDOWNS).optional(),
+  seller_id: id.optional(),
+  classification: id.optional(),
+  week: day.optional(),
+  day: z.coerce.number().int().min(1).max(1000).optional(),
+  kind: z.enum(PROMOTION_KINDS).optional(),
+});
