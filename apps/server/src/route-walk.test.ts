@@ -78,6 +78,11 @@ function shapeOf(schema: z.ZodType | undefined): Record<string, AnySchema> {
 
 const today = new Date().toISOString().slice(0, 10);
 const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
+const monday = (() => {
+  const d = new Date(Date.now() - 7 * 86_400_000);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  return d.toISOString().slice(0, 10);
+})();
 
 /** A plausible value for a field by its name (so that the other fields reach the handler's work). */
 function sampleFor(name: string): unknown {
@@ -109,6 +114,10 @@ function sampleFor(name: string): unknown {
     file: 'abc.svg',
     uid: '1',
     token: 'x'.repeat(40),
+    // promotions: the drill-down and the download name what they open
+    promotion: 'level',
+    classification: 1,
+    week: monday,
   };
   return byName[name];
 }

@@ -12,5 +12,6 @@ export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
+export * from './promotions.js';
 export * from './routes/index.js';
 export * from './search.js';

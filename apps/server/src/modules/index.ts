@@ -9,6 +9,7 @@ import mailPlugin from './mail/plugin.js';
 import mediaRoutes from './media/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import productListRoutes from './product-list/routes.js';
+import promotionsRoutes from './promotions/routes.js';
 import usersRoutes from './users/routes.js';
 
 /**
@@ -25,6 +26,7 @@ export const modules: FastifyPluginAsync[] = [
   detailRoutes, // product detail: /v1/new-detail/, /v1/historical/complete/, /v2/detail/qmi*
   pricingRoutes, // pricing: /v2/navigation/dpm/*, /v2/navigation[Old]/, /v1/new-navigation/prices/, price-range-scores*
   dashboardRoutes, // dashboard: /v2/general/pre, /v2/dashboard/pre, /v2/quickFind
+  promotionsRoutes, // promotions: POST /v1/promotion/{level,duration,type,range,scatter-plot,prices,download}
   productListRoutes, // product list: POST /v1/list-products/
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

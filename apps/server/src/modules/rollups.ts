@@ -4,3 +4,4 @@
 import './ingest/rollups.js';
 import './dashboard/eod.js';
 import './pricing/rollup.js';
+import './promotions/rollup.js';

@@ -6,6 +6,7 @@ import { licensesRoutes } from './licenses.js';
 import { mediaRoutes } from './media.js';
 import { pricingRoutes } from './pricing.js';
 import { productListRoutes } from './product-list.js';
+import { promotionsRoutes } from './promotions.js';
 import { systemRoutes } from './system.js';
 import { usersRoutes } from './users.js';
 
@@ -20,6 +21,7 @@ export {
   mediaRoutes,
   pricingRoutes,
   productListRoutes,
+  promotionsRoutes,
   systemRoutes,
   usersRoutes,
 };
@@ -34,6 +36,7 @@ export const routes = {
   pricing: pricingRoutes,
   dashboard: dashboardRoutes,
   productList: productListRoutes,
+  promotions: promotionsRoutes,
   media: mediaRoutes,
 };
 

@@ -1,0 +1,295 @@
+import {
+  type Filters,
+  PROMOTION_KIND_PRICE_TYPE,
+  type PromotionItemsResponse,
+  type PromotionOneClassBody,
+  type PromotionPricesBody,
+  type PromotionPricesResponse,
+  type PromotionRangeResponse,
+  type PromotionScatterResponse,
+  type ScatterBody,
+} from '@vigia/domain';
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { badRequest } from '../../lib/errors.js';
+import {
+  selectDrilldown,
+  selectDrilldownTotals,
+  selectDurations,
+  selectPriceP95,
+  selectRangeCounts,
+  selectRangePoints,
+  selectScatter,
+  selectTypeDays,
+  selectTypePrices,
+  selectWeeks,
+} from './queries.js';
+import {
+  levelItems,
+  niceStep,
+  type PromoScope,
+  pct,
+  pricesOut,
+  resolvePromoScope,
+  typeItems,
+  weeksOf,
+} from './service.js';
+
+// The answers of the promotions endpoints (routes.ts serves them; download.ts turns them into XLSX).
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
+
+// Whole answers are memoised per process by (endpoint, resolved scope, parameters, data version): the
+// read model only changes at ingest, which moves sellers.ingest_seq. The license and the scope are
+// checked on every request before the memo is consulted (resolvePromoScope).
+const memos = new WeakMap<pg.Pool, Map<string, unknown>>();
+const MEMO_SIZE = 64;
+
+async function dataVersion(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ v: string | null }>('select sum(ingest_seq)::text as v from sellers');
+  return rows[0].v ?? '0';
+}
+
+async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
+  const k = JSON.stringify([...key, await dataVersion(pool)]);
+  let memo = memos.get(pool);
+  if (!memo) {
+    memo = new Map();
+    memos.set(pool, memo);
+  }
+  if (memo.has(k)) {
+    const hit = memo.get(k) as T;
+    memo.delete(k);
+    memo.set(k, hit);
+    return hit;
+  }
+  const v = await make();
+  memo.set(k, v);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return v;
+}
+
+/** The memo key of a scope: what the answer depends on. */
+const scopeKey = (s: PromoScope) => [
+  s.values.sellers,
+  s.values.asked,
+  s.values.from,
+  s.values.to,
+  s.currency,
+];
+
+export async function levelAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: Filters,
+): Promise<PromotionItemsResponse> {
+  const scope = await resolvePromoScope(req, pool, body);
+  return remembered(pool, ['level', ...scopeKey(scope)], async () => {
+    const { items, spikes } = levelItems(scope, await selectWeeks(pool, scope.values));
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items,
+      spikes,
+    };
+  });
+}
+
+export async function typeAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: Filters,
+): Promise<PromotionItemsResponse> {
+  const scope = await resolvePromoScope(req, pool, body);
+  return remembered(pool, ['type', ...scopeKey(scope)], async () => {
+    const [days, prices] = await Promise.all([
+      selectTypeDays(pool, scope.values),
+      selectTypePrices(pool, scope.values),
+    ]);
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: typeItems(scope, days, prices),
+    };
+  });
+}
+
+export async function durationAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: PromotionOneClassBody,
+): Promise<PromotionItemsResponse> {
+  const scope = await resolvePromoScope(req, pool, body, [body.classification]);
+  return remembered(pool, ['duration', ...scopeKey(scope)], async () => {
+    const rows = await selectDurations(pool, scope.values);
+    const cls = scope.classes[0];
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: scope.sellers.map((seller) => {
+        const own = rows.filter((r) => r.seller_id === seller.id);
+        const total = own.reduce((n, r) => n + r.count, 0);
+        return {
+          seller,
+          classifications: [
+            {
+              id: cls.id,
+              name: cls.name,
+              total,
+              days: own.map((r) => ({
+                day: r.day,
+                percentage: pct(r.count, total) ?? 0,
+                count: r.count,
+                running: r.running,
+                prices: pricesOut(r),
+              })),
+            },
+          ],
+        };
+      }),
+    };
+  });
+}
+
+export async function rangeAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: PromotionOneClassBody,
+): Promise<PromotionRangeResponse> {
+  const scope = await resolvePromoScope(req, pool, body, [body.classification]);
+  return remembered(pool, ['range', ...scopeKey(scope), body.range], async () => {
+    const ranges = body.range;
+    const raw = await selectRangePoints(pool, scope.values, ranges);
+    const points = raw ? raw.map(round2) : [];
+    const counts = points.length ? await selectRangeCounts(pool, scope.values, points.slice(1, -1)) : [];
+    const cls = scope.classes[0];
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      items: [
+        {
+          classification: cls,
+          range_points: points,
+          sellers: scope.sellers.map((s) => {
+            const own = counts.filter((c) => c.seller_id === s.id);
+            const total = own.reduce((n, c) => n + c.count, 0);
+            const prices = Array.from({ length: ranges }, (_, i) => {
+              const count = own
+                .filter((c) => Math.min(ranges, c.range) === i + 1)
+                .reduce((n, c) => n + c.count, 0);
+              return { price: pct(count, total) ?? 0, count };
+            });
+            return { ...s, total, prices };
+          }),
+        },
+      ],
+    };
+  });
+}
+
+/** Products named in each scatter point when simple=false. */
+const SCATTER_SAMPLE = 5;
+
+export async function scatterAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: ScatterBody,
+): Promise<PromotionScatterResponse> {
+  const scope = await resolvePromoScope(req, pool, body);
+  return remembered(pool, ['scatter', ...scopeKey(scope), body.simple], async () => {
+    const p95 = await selectPriceP95(pool, scope.values);
+    const width = niceStep(p95 ?? 0);
+    const rows = await selectScatter(pool, scope.values, width, body.simple ? 0 : SCATTER_SAMPLE);
+    const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
+    const names = new Map<number, string>();
+    if (ids.length) {
+      const { rows: named } = await pool.query<{ id: number; name: string | null }>(
+        'select id::int as id, name from products where id = any($1::bigint[])',
+        [ids],
+      );
+      for (const n of named) names.set(n.id, n.name ?? '');
+    }
+    return {
+      from_date: scope.values.from,
+      to_date: scope.values.to,
+      currency: scope.currency,
+      bucket: width,
+      items: scope.sellers.map((seller) => ({
+        seller,
+        prices: rows
+          .filter((r) => r.seller_id === seller.id)
+          .map((r) => ({
+            price: round2(r.price),
+            count: r.count,
+            ...(body.simple
+              ? {}
+              : { data: (r.ids ?? []).map((id) => ({ id: Number(id), name: names.get(Number(id)) ?? '' })) }),
+          })),
+      })),
+    };
+  });
+}
+
+export async function pricesAnswer(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  body: PromotionPricesBody,
+): Promise<PromotionPricesResponse> {
+  const scope = await resolvePromoScope(
+    req,
+    pool,
+    { ...body, sellersIds: [body.seller_id], sellers: undefined },
+    [body.classification],
+  );
+  // the drilled seller may be the pivot itself
+  scope.values.sellers = scope.values.sellers.filter((s) => s === body.seller_id);
+  let a = scope.values.from;
+  let b = scope.values.to;
+  if (body.promotion === 'level') {
+    const week = weeksOf(scope.values.from, scope.values.to).find((w) => w.week === body.week);
+    if (!week) throw badRequest('week: la semana no está en el período (lunes, yyyy-MM-dd)', 'week');
+    a = week.from;
+    b = week.to;
+  }
+  const q = {
+    a,
+    b,
+    duration: body.promotion === 'duration' ? body.day : undefined,
+    priceType: body.promotion === 'type' && body.kind ? PROMOTION_KIND_PRICE_TYPE[body.kind] : undefined,
+    limit: body.limit,
+    offset: body.offset,
+  };
+  const rows = await selectDrilldown(pool, scope.values, q);
+  const totals = rows.length
+    ? { total: rows[0].total, total_days: rows[0].total_days }
+    : await selectDrilldownTotals(pool, scope.values, q);
+  const sellerNames = new Map(scope.sellers.map((s) => [s.id, s.name]));
+  return {
+    from_date: a,
+    to_date: b,
+    currency: scope.currency,
+    ...totals,
+    items: rows.map((r) => ({
+      id: r.id,
+      product_id: r.product_id,
+      name: r.name ?? '',
+      url: r.url,
+      seller: { id: r.seller_id, name: sellerNames.get(r.seller_id) ?? '' },
+      price_type: r.price_type,
+      normal_price: r.normal === null ? null : round2(r.normal),
+      promotion_price: r.promo === null ? null : round2(r.promo),
+      discount:
+        r.normal !== null && r.promo !== null && r.normal > 0 && r.promo < r.normal
+          ? round2((100 * (r.normal - r.promo)) / r.normal)
+          : null,
+      first_day: r.first_day,
+      last_day: r.end_day,
+      running: r.running,
+      days: r.days,
+    })),
+  };
+}

@@ -1,0 +1,319 @@
+import type pg from 'pg';
+
+// SQL of the promotion screens. They read the promotions read model only (promo_daily, promo_spans;
+// migrations/100_promotions.sql), never price history. Every function takes the scope as values:
+// `sellers`, the leaves of each asked classification as the aligned pairs (leaf, cls), the window
+// [from, to] (yyyy-MM-dd, inclusive) and the currencies' factors to the requested currency.
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+export interface ScopeValues {
+  sellers: number[];
+  /** The asked classification nodes. */
+  asked: number[];
+  leaves: number[];
+  classes: number[];
+  from: string;
+  to: string;
+  /** Currency → factor to the requested currency (a price × factor). Currencies without a rate absent. */
+  curs: string[];
+  factors: number[];
+}
+
+/** The scope's promotions: those of the sellers under the classes' leaves that overlap the window. */
+const SPANS = `
+ld as (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
+                    where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
+spans as (
+  select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
+         coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
+         s.normal_price * f.factor as normal, s.promo_price * f.factor as promo
+    from promo_spans s
+    join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
+    join ld on ld.sid = s.seller_id
+    left join unnest($6::text[], $7::float8[]) f(cur, factor) on f.cur = s.currency
+   where s.seller_id = any($1::int[]) and s.first_day <= $5::date
+     and (s.last_day is null or s.last_day >= $4::date)
+)`;
+
+const scopeArgs = (s: ScopeValues) => [s.sellers, s.leaves, s.classes, s.from, s.to, s.curs, s.factors];
+
+const DISCOUNT = `100 * (normal - promo) / nullif(normal, 0)`;
+const PRICE_COLUMNS = `avg(normal)::float8 as normal, avg(promo)::float8 as promotion,
+  avg(case when normal > 0 and promo < normal then ${DISCOUNT} end)::float8 as discount`;
+
+export interface WeekRow {
+  seller_id: number;
+  cls: number;
+  week: string;
+  from: string;
+  to: string;
+  published: number;
+  promoted: number;
+}
+
+/** Listing-days published and on promotion per seller, class and week (Monday), inside the window. */
+export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRow[]> {
+  const { rows } = await db.query<WeekRow>(
+    `select d.seller_id, d.classification_id as cls, date_trunc('week', d.day)::date::text as week,
+            greatest(date_trunc('week', d.day)::date, $3::date)::text as "from",
+            least(date_trunc('week', d.day)::date + 6, $4::date)::text as "to",
+            sum(d.published)::int as published, sum(d.promoted)::int as promoted
+       from promo_daily d
+      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
+      group by 1, 2, 3, 4, 5 order by 1, 2, 3`,
+    [s.sellers, s.asked, s.from, s.to],
+  );
+  return rows;
+}
+
+export interface TypeDaysRow {
+  seller_id: number;
+  cls: number;
+  published: number;
+  sale: number;
+  exclusive: number;
+  byquantity: number;
+}
+
+/** Listing-days published and on each kind of promotion per seller and class over the window. */
+export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<TypeDaysRow[]> {
+  const { rows } = await db.query<TypeDaysRow>(
+    `select d.seller_id, d.classification_id as cls, sum(d.published)::int as published,
+            sum(d.promoted_sale)::int as sale, sum(d.promoted_exclusive)::int as exclusive,
+            sum(d.promoted_byquantity)::int as byquantity
+       from promo_daily d
+      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
+      group by 1, 2`,
+    [s.sellers, s.asked, s.from, s.to],
+  );
+  return rows;
+}
+
+export interface TypePricesRow {
+  seller_id: number;
+  cls: number;
+  price_type: string;
+  count: number;
+  normal: number | null;
+  promotion: number | null;
+  discount: number | null;
+}
+
+/** Promotions and their average prices per seller, class and price type over the window. */
+export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  const { rows } = await db.query<TypePricesRow>(
+    `with ${SPANS}
+     select seller_id, cls, price_type, count(*)::int as count, ${PRICE_COLUMNS}
+       from spans group by 1, 2, 3`,
+    scopeArgs(s),
+  );
+  return rows;
+}
+
+export interface DurationRow {
+  seller_id: number;
+  day: number;
+  count: number;
+  running: number;
+  normal: number | null;
+  promotion: number | null;
+  discount: number | null;
+}
+
+/** Promotions per seller and duration (days, up to the seller's latest run when running). */
+export async function selectDurations(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
+  const { rows } = await db.query<DurationRow>(
+    `with ${SPANS}
+     select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
+            count(*) filter (where running)::int as running, ${PRICE_COLUMNS}
+       from spans group by 1, 2 order by 1, 2`,
+    scopeArgs(s),
+  );
+  return rows;
+}
+
+/** The `ranges + 1` boundaries of the pooled promotion prices: min, the quantiles between, max. */
+export async function selectRangePoints(
+  db: Queryable,
+  s: ScopeValues,
+  ranges: number,
+): Promise<number[] | null> {
+  const qs = Array.from({ length: ranges + 1 }, (_, i) => i / ranges);
+  const { rows } = await db.query<{ pts: number[] | null }>(
+    `with ${SPANS}
+     select percentile_cont($8::float8[]) within group (order by promo) as pts from spans where promo is not null`,
+    [...scopeArgs(s), qs],
+  );
+  return rows[0]?.pts ?? null;
+}
+
+/** Promotions per seller and range (1-based; `inner` = the boundaries between ranges). */
+export async function selectRangeCounts(
+  db: Queryable,
+  s: ScopeValues,
+  inner: number[],
+): Promise<{ seller_id: number; range: number; count: number }[]> {
+  const { rows } = await db.query<{ seller_id: number; range: number; count: number }>(
+    `with ${SPANS}
+     select seller_id, width_bucket(promo, $8::float8[]) + 1 as range, count(*)::int as count
+       from spans where promo is not null group by 1, 2`,
+    [...scopeArgs(s), inner],
+  );
+  return rows;
+}
+
+/** The 95th percentile of the pooled promotion prices (the scatter plot's buckets follow it). */
+export async function selectPriceP95(db: Queryable, s: ScopeValues): Promise<number | null> {
+  const { rows } = await db.query<{ p95: number | null }>(
+    `with ${SPANS}
+     select percentile_cont(0.95) within group (order by promo)::float8 as p95 from spans where promo is not null`,
+    scopeArgs(s),
+  );
+  return rows[0]?.p95 ?? null;
+}
+
+export interface ScatterRow {
+  seller_id: number;
+  price: number;
+  count: number;
+  ids: number[] | null;
+}
+
+/** Promotions per seller and price bucket (lower bound); `sample` products of each when asked. */
+export async function selectScatter(
+  db: Queryable,
+  s: ScopeValues,
+  width: number,
+  sample: number,
+): Promise<ScatterRow[]> {
+  const { rows } = await db.query<ScatterRow>(
+    `with ${SPANS}
+     select seller_id, (floor(promo / $8::float8) * $8::float8)::float8 as price, count(distinct product_id)::int as count,
+            case when $9::int > 0 then (array_agg(distinct product_id))[1:$9::int] end as ids
+       from spans where promo is not null group by 1, 2 order by 1, 2`,
+    [...scopeArgs(s), width, sample],
+  );
+  return rows;
+}
+
+export interface DrillRow {
+  id: number;
+  product_id: string;
+  name: string | null;
+  url: string | null;
+  seller_id: number;
+  price_type: string;
+  normal: number | null;
+  promo: number | null;
+  first_day: string;
+  end_day: string;
+  running: boolean;
+  days: number;
+  total: number;
+  total_days: number;
+}
+
+/**
+ * The promotions behind a number (drill-down): of one seller and class, overlapping [a, b] (the week, or
+ * the window), optionally of one duration or price type; `days` = the days of each inside [a, b].
+ */
+export async function selectDrilldown(
+  db: Queryable,
+  s: ScopeValues,
+  q: { a: string; b: string; duration?: number; priceType?: string; limit: number; offset: number },
+): Promise<DrillRow[]> {
+  const { rows } = await db.query<DrillRow>(
+    `with ${SPANS},
+     picked as (
+       select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
+         from spans sp
+        where first_day <= $9::date and end_day >= $8::date
+          and ($10::int is null or (end_day - first_day + 1) = $10::int)
+          and ($11::text is null or price_type = $11::text)
+     ),
+     page as (
+       select pk.*, count(*) over ()::int as total, sum(pk.days) over ()::int as total_days from picked pk
+     )
+     select p.id::int as id, p.product_id, p.name, p.url, pg.seller_id, pg.price_type, pg.normal::float8 as normal,
+            pg.promo::float8 as promo, pg.first_day::text as first_day, pg.end_day::text as end_day, pg.running,
+            pg.days, pg.total, pg.total_days
+       from page pg join products p on p.id = pg.product_id
+      order by pg.days desc, p.name, pg.first_day
+      limit $12 offset $13`,
+    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.limit, q.offset],
+  );
+  return rows;
+}
+
+/** Totals of a drill-down whose page came back empty (an offset past the end). */
+export async function selectDrilldownTotals(
+  db: Queryable,
+  s: ScopeValues,
+  q: { a: string; b: string; duration?: number; priceType?: string },
+): Promise<{ total: number; total_days: number }> {
+  const { rows } = await db.query<{ total: number; total_days: number }>(
+    `with ${SPANS}
+     select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days
+       from spans where first_day <= $9::date and end_day >= $8::date
+        and ($10::int is null or (end_day - first_day + 1) = $10::int)
+        and ($11::text is null or price_type = $11::text)`,
+    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null],
+  );
+  return rows[0];
+}
+
+/** Leaves under each asked classification, as aligned pairs; unknown ids are returned apart. */
+export async function selectLeaves(
+  db: Queryable,
+  classes: number[],
+): Promise<{ leaves: number[]; classes: number[]; names: Map<number, string>; unknown: number[] }> {
+  const { rows: nodes } = await db.query<{ id: number; name: string }>(
+    'select id, name from classifications where id = any($1::int[])',
+    [classes],
+  );
+  const names = new Map(nodes.map((n) => [n.id, n.name]));
+  const unknown = classes.filter((c) => !names.has(c));
+  const { rows } = await db.query<{ leaf: number; cls: number }>(
+    `select c.id as leaf, sel.id as cls from unnest($1::int[]) sel(id)
+       join classifications c on sel.id = any(c.path)`,
+    [classes],
+  );
+  return { leaves: rows.map((r) => r.leaf), classes: rows.map((r) => r.cls), names, unknown };
+}
+
+/** Classification ids outside the license's roots. */
+export async function selectOutsideRoots(db: Queryable, ids: number[], roots: number[]): Promise<number[]> {
+  if (!roots.length) return [];
+  const { rows } = await db.query<{ id: number }>(
+    `select x.id from unnest($1::int[]) x(id)
+      where not exists (select 1 from classifications c where c.id = x.id and c.path && $2::int[])`,
+    [ids, roots],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** Sellers' names and colours, in the order asked. */
+export async function selectSellers(
+  db: Queryable,
+  ids: number[],
+): Promise<{ id: number; name: string; color: string | null }[]> {
+  const { rows } = await db.query<{ id: number; name: string; color: string | null }>(
+    'select id, name, color from sellers where id = any($1::int[])',
+    [ids],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+}
+
+/** CLP per unit of every currency, latest on or before `day` (CLP itself 1). */
+export async function selectClpRates(db: Queryable, day: string): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ currency: string; clp: number }>(
+    `select distinct on (currency) currency, clp_per_unit::float8 as clp from fx_rates
+      where day <= $1::date order by currency, day desc`,
+    [day],
+  );
+  const m = new Map(rows.map((r) => [r.currency, r.clp]));
+  if (!m.has('CLP')) m.set('CLP', 1);
+  return m;
+}

@@ -1,0 +1,108 @@
+import {
+  promotionsRoutes as defs,
+  promotionBody,
+  promotionOneClassBody,
+  promotionPricesBody,
+  scatterBody,
+} from '@vigia/domain';
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type {} from '../../app.js'; // FastifyInstance.deps
+import { badRequest } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
+import {
+  durationAnswer,
+  levelAnswer,
+  pricesAnswer,
+  rangeAnswer,
+  scatterAnswer,
+  typeAnswer,
+} from './answers.js';
+import {
+  durationSheet,
+  levelSheet,
+  pricesSheet,
+  rangeSheet,
+  type Sheet,
+  scatterSheet,
+  sheetXlsx,
+  typeSheet,
+} from './download.js';
+import './rollup.js';
+
+// Promotions API (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts;
+// contract packages/domain/src/promotions.ts; definitions docs/metrics.md "Promotions"). Every endpoint
+// needs the module 'promotions' (registerRoute) and is scoped to the caller's license; they read the
+// promotions read model (promo_daily, promo_spans), never price history.
+
+/** First schema issue as a 400 naming its field (the download validates its body per kind). */
+function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = String(issue.path[0] ?? 'body');
+  throw badRequest(`${field}: ${issue.message}`, field);
+}
+
+export default async function promotionsRoutes(app: FastifyInstance) {
+  const { pool } = app.deps.db;
+
+  registerRoute(app, defs.level, (req) => levelAnswer(req, pool, req.body));
+  registerRoute(app, defs.duration, (req) => durationAnswer(req, pool, req.body));
+  registerRoute(app, defs.type, (req) => typeAnswer(req, pool, req.body));
+  registerRoute(app, defs.range, (req) => rangeAnswer(req, pool, req.body));
+  registerRoute(app, defs.scatterPlot, (req) => scatterAnswer(req, pool, req.body));
+  registerRoute(app, defs.prices, (req) => pricesAnswer(req, pool, req.body));
+
+  registerRoute(app, defs.download, async (req, reply) => {
+    const { promotion, ...rest } = req.body;
+    const perClass = async <T>(fn: (cls: number) => Promise<T>): Promise<T[]> => {
+      const f = parseOr400(promotionBody, rest);
+      if (!f.classificationsIds?.length)
+        throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
+      const out: T[] = [];
+      for (const cls of f.classificationsIds) out.push(await fn(cls));
+      return out;
+    };
+    let sheet: Sheet;
+    switch (promotion) {
+      case 'level':
+        sheet = levelSheet(await levelAnswer(req, pool, parseOr400(promotionBody, rest)));
+        break;
+      case 'type':
+        sheet = typeSheet(await typeAnswer(req, pool, parseOr400(promotionBody, rest)));
+        break;
+      case 'duration':
+        sheet = durationSheet(
+          await perClass((cls) =>
+            durationAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+          ),
+        );
+        break;
+      case 'range':
+        sheet = rangeSheet(
+          await perClass((cls) =>
+            rangeAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+          ),
+        );
+        break;
+      case 'scatter-plot':
+        sheet = scatterSheet(await scatterAnswer(req, pool, parseOr400(scatterBody, rest)));
+        break;
+      default:
+        sheet = pricesSheet(
+          await pricesAnswer(
+            req,
+            pool,
+            // the drill-down's own `promotion` (level, duration, type) travels as `drilldown`
+            parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset: 0 }),
+          ),
+        );
+    }
+    const file = await sheetXlsx(sheet);
+    return reply
+      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('content-disposition', `attachment; filename="promociones_${promotion}.xlsx"`)
+      .send(file as never);
+  });
+}

@@ -1,0 +1,265 @@
+import {
+  DEFAULT_TIMEZONE,
+  type Filters,
+  isCalendarDate,
+  isoDateInZone,
+  PROMOTION_KIND_PRICE_TYPE,
+  PROMOTION_KINDS,
+  PROMOTION_MAX_DAYS,
+  PROMOTION_SEARCH_TYPE_DAYS,
+  type PromotionClassification,
+  type PromotionItem,
+  type PromotionPrices,
+  type PromotionWeek,
+} from '@vigia/domain';
+import type { FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import { badRequest, forbidden } from '../../lib/errors.js';
+import { requesterOf } from '../../lib/scope.js';
+import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
+import {
+  type ScopeValues,
+  selectClpRates,
+  selectLeaves,
+  selectOutsideRoots,
+  selectSellers,
+  type TypeDaysRow,
+  type TypePricesRow,
+  type WeekRow,
+} from './queries.js';
+
+// A promotions request's scope (license-checked) and the shaping of answers. Definitions:
+// docs/metrics.md "Promotions".
+
+export interface SellerOut {
+  id: number;
+  name: string;
+  color: string;
+}
+
+export interface PromoScope {
+  values: ScopeValues;
+  currency: string;
+  sellers: SellerOut[];
+  /** Asked classifications, in the order asked. */
+  classes: { id: number; name: string }[];
+}
+
+const DEFAULT_COLOR = '#9e9e9e';
+const DAY_MS = 86_400_000;
+
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const daysBetween = (a: string, b: string) =>
+  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
+
+/**
+ * The window: `from_date`..`to_date` (inclusive Santiago days). Without `from_date` it starts 90 days
+ * before `to_date` (promotion search type 3: an expiration date 90 days before today); without
+ * `to_date` it ends today.
+ */
+export function windowOf(
+  f: Pick<Filters, 'from_date' | 'to_date'>,
+  today = isoDateInZone(new Date(), DEFAULT_TIMEZONE),
+) {
+  if (f.from_date && !isCalendarDate(f.from_date))
+    throw badRequest('from_date: fecha inexistente', 'from_date');
+  if (f.to_date && !isCalendarDate(f.to_date)) throw badRequest('to_date: fecha inexistente', 'to_date');
+  const to = f.to_date ?? today;
+  const from = f.from_date ?? addDays(to, -PROMOTION_SEARCH_TYPE_DAYS);
+  if (from > to) throw badRequest('to_date: la fecha final es anterior a la inicial', 'to_date');
+  if (daysBetween(from, to) + 1 > PROMOTION_MAX_DAYS)
+    throw badRequest(`from_date: el período no puede superar ${PROMOTION_MAX_DAYS} días`, 'from_date');
+  return { from, to };
+}
+
+/**
+ * Resolves the scope of a promotions call: sellers = the pivot and the competitors (`sellersIds`, else
+ * `sellers`, else every licensed seller), currency and classifications checked against the license
+ * (403 outside it); the classifications are required (400 'Clasificaciones' when none).
+ */
+export async function resolvePromoScope(
+  req: FastifyRequest,
+  pool: pg.Pool,
+  f: Filters,
+  classIds: number[] | undefined = f.classificationsIds,
+): Promise<PromoScope> {
+  const who = requesterOf(req);
+  const { principal } = who;
+  const pivot = resolvePivot(who, f.pivot_id ?? null);
+  const fromSession = f.sellers?.length ? resolveSellers(who, f.sellers, pivot) : null;
+  const competitors = f.sellersIds?.length
+    ? resolveSellers(who, f.sellersIds, pivot)
+    : (fromSession ?? resolveSellers(who, null, pivot));
+  const currency = resolveCurrency(who, f.currency);
+  if (!classIds?.length)
+    throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
+  const asked = [...new Set(classIds)];
+  const outside = await selectOutsideRoots(pool, asked, principal.license.classifications);
+  if (outside.length)
+    throw forbidden(
+      `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+      'classification_not_licensed',
+    );
+  const { leaves, classes, names, unknown } = await selectLeaves(pool, asked);
+  if (unknown.length)
+    throw badRequest(
+      `classificationsIds: clasificación inexistente: ${unknown.join(', ')}`,
+      'classificationsIds',
+    );
+  const { from, to } = windowOf(f);
+  const rates = await selectClpRates(pool, to);
+  const target = rates.get(currency);
+  if (!target) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+  const curs = [...rates.keys()];
+  const sellerIds = [pivot, ...competitors.filter((s) => s !== pivot)];
+  const sellers = (await selectSellers(pool, sellerIds)).map((s) => ({
+    ...s,
+    color: s.color ?? DEFAULT_COLOR,
+  }));
+  return {
+    currency,
+    sellers,
+    classes: asked.map((id) => ({ id, name: names.get(id) ?? '' })),
+    values: {
+      sellers: sellers.map((s) => s.id),
+      asked,
+      leaves,
+      classes,
+      from,
+      to,
+      curs,
+      factors: curs.map((c) => rates.get(c)! / target),
+    },
+  };
+}
+
+export const pct = (num: number, den: number) => (den > 0 ? Math.round((10_000 * num) / den) / 100 : null);
+const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
+
+export function pricesOut(
+  r: { normal: number | null; promotion: number | null; discount: number | null } | undefined,
+): PromotionPrices {
+  return {
+    normal: round2(r?.normal ?? null),
+    promotion: round2(r?.promotion ?? null),
+    discount: round2(r?.discount ?? null),
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Spike weeks of a series of weekly percentages (docs/metrics.md): with at least 4 weeks that have a
+ * value, a week is a spike when its percentage exceeds the series' median by 3 points or more and by at
+ * least 3 robust standard deviations (1.4826 × the median absolute deviation).
+ */
+export function spikeFlags(values: (number | null)[]): boolean[] {
+  const known = values.filter((v): v is number => v !== null);
+  if (known.length < 4) return values.map(() => false);
+  const m = median(known);
+  const mad = median(known.map((v) => Math.abs(v - m)));
+  const threshold = m + Math.max(3, 3 * 1.4826 * mad);
+  return values.map((v) => v !== null && v >= threshold);
+}
+
+/** Every Monday from the window's first week to its last (weeks without rows still show). */
+export function weeksOf(from: string, to: string): { week: string; from: string; to: string }[] {
+  const dow = (new Date(`${from}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
+  const out: { week: string; from: string; to: string }[] = [];
+  for (let w = addDays(from, -dow); w <= to; w = addDays(w, 7)) {
+    const end = addDays(w, 6);
+    out.push({ week: w, from: w < from ? from : w, to: end > to ? to : end });
+  }
+  return out;
+}
+
+function grid<T extends { seller_id: number; cls: number }>(rows: T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = `${r.seller_id}:${r.cls}`;
+    const list = m.get(k) ?? [];
+    list.push(r);
+    m.set(k, list);
+  }
+  return m;
+}
+
+function itemsOf(
+  scope: PromoScope,
+  build: (sellerId: number, cls: number) => Omit<PromotionClassification, 'id' | 'name'>,
+): PromotionItem[] {
+  return scope.sellers.map((seller) => ({
+    seller,
+    classifications: scope.classes.map((c) => ({ id: c.id, name: c.name, ...build(seller.id, c.id) })),
+  }));
+}
+
+/** level: one percentage per week, per seller and classification; plus the market's spike weeks. */
+export function levelItems(scope: PromoScope, rows: WeekRow[]) {
+  const weeks = weeksOf(scope.values.from, scope.values.to);
+  const byKey = grid(rows);
+  const items = itemsOf(scope, (sellerId, cls) => {
+    const own = new Map((byKey.get(`${sellerId}:${cls}`) ?? []).map((r) => [r.week, r]));
+    const list = weeks.map((w) => {
+      const r = own.get(w.week);
+      return {
+        ...w,
+        promoted: r?.promoted ?? 0,
+        published: r?.published ?? 0,
+        percentage: pct(r?.promoted ?? 0, r?.published ?? 0),
+      };
+    });
+    const spikes = spikeFlags(list.map((w) => w.percentage));
+    return { weeks: list.map((w, i): PromotionWeek => ({ ...w, spike: spikes[i] })) };
+  });
+  const market = weeks.map((w) => {
+    let num = 0;
+    let den = 0;
+    for (const r of rows)
+      if (r.week === w.week) {
+        num += r.promoted;
+        den += r.published;
+      }
+    return pct(num, den);
+  });
+  const flags = spikeFlags(market);
+  const spikes = weeks.flatMap((w, i) => (flags[i] ? [{ week: w.week, percentage: market[i]! }] : []));
+  return { items, spikes };
+}
+
+/** type: exclusive, quantity and sale: percentage of listing-days and the promotions' average prices. */
+export function typeItems(scope: PromoScope, days: TypeDaysRow[], prices: TypePricesRow[]) {
+  const d = new Map(days.map((r) => [`${r.seller_id}:${r.cls}`, r]));
+  const p = new Map(prices.map((r) => [`${r.seller_id}:${r.cls}:${r.price_type}`, r]));
+  const column = { exclusive: 'exclusive', quantity: 'byquantity', sale: 'sale' } as const;
+  return itemsOf(scope, (sellerId, cls) => {
+    const row = d.get(`${sellerId}:${cls}`);
+    const published = row?.published ?? 0;
+    const out: Omit<PromotionClassification, 'id' | 'name'> = { published };
+    for (const kind of PROMOTION_KINDS) {
+      const promoted = row?.[column[kind]] ?? 0;
+      const pr = p.get(`${sellerId}:${cls}:${PROMOTION_KIND_PRICE_TYPE[kind]}`);
+      out[kind] = {
+        percentage: pct(promoted, published),
+        promoted,
+        count: pr?.count ?? 0,
+        prices: pricesOut(pr),
+      };
+    }
+    return out;
+  });
+}
+
+/** A round bucket width near `span / 20` (1, 2 or 5 × a power of ten). */
+export function niceStep(span: number, buckets = 20): number {
+  if (!(span > 0)) return 1;
+  const raw = span / buckets;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / pow;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
+}

@@ -1,0 +1,83 @@
+import {
+  promotionsRoutes as defs,
+  type Filters,
+  PROMOTION_RANGE,
+  type PromotionDrilldown,
+  type PromotionKind,
+} from '@vigia/domain';
+import { callRoute, downloadRoute } from '../../../lib/api-client.js';
+
+// The promotions calls (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts):
+// POST, payload = the validated filters, module header 'promotions' (from the route), pivot header.
+// Duration and range send one call per selected classification, with `classification` set and range 4.
+
+export interface CallOptions {
+  pivotId: number | null;
+  signal?: AbortSignal;
+}
+
+export function fetchLevel(filters: Filters, o: CallOptions) {
+  return callRoute(defs.level, { body: filters }, o);
+}
+
+export function fetchType(filters: Filters, o: CallOptions) {
+  return callRoute(defs.type, { body: filters }, o);
+}
+
+export function fetchDuration(filters: Filters, classification: number, o: CallOptions) {
+  return callRoute(defs.duration, { body: { ...filters, classification, range: PROMOTION_RANGE } }, o);
+}
+
+export function fetchRange(filters: Filters, classification: number, o: CallOptions) {
+  return callRoute(defs.range, { body: { ...filters, classification, range: PROMOTION_RANGE } }, o);
+}
+
+export function fetchScatter(filters: Filters, o: CallOptions) {
+  return callRoute(defs.scatterPlot, { body: { ...filters, simple: false } }, o);
+}
+
+/** What a drill-down opens: the promotions behind one number of a screen. */
+export interface DrillTarget {
+  promotion: PromotionDrilldown;
+  sellerId: number;
+  sellerName: string;
+  classification: number;
+  classificationName: string;
+  week?: string;
+  day?: number;
+  kind?: PromotionKind;
+  /** What the user clicked, for the dialog's title. */
+  label: string;
+}
+
+export function drillBody(filters: Filters, t: DrillTarget) {
+  return {
+    ...filters,
+    promotion: t.promotion,
+    seller_id: t.sellerId,
+    classification: t.classification,
+    week: t.week,
+    day: t.day,
+    kind: t.kind,
+  };
+}
+
+export function fetchPrices(
+  filters: Filters,
+  t: DrillTarget,
+  page: { limit: number; offset: number },
+  o: CallOptions,
+) {
+  return callRoute(defs.prices, { body: { ...drillBody(filters, t), ...page } }, o);
+}
+
+/** The screens' tables as XLSX (`promotion` = the screen, or 'prices' for a drill-down). */
+export function downloadPromotions(
+  promotion: 'level' | 'duration' | 'type' | 'range' | 'scatter-plot' | 'prices',
+  body: Record<string, unknown>,
+  pivotId: number | null,
+) {
+  return downloadRoute(defs.download, { body: { ...body, promotion } }, `promociones_${promotion}.xlsx`, {
+    pivotId,
+  });
+}

@@ -1,0 +1,170 @@
+import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import {
+  type Filters,
+  formatDate,
+  formatNumber,
+  formatPercent,
+  formatPrice,
+  priceTypeLabel,
+} from '@vigia/domain';
+import { useState } from 'react';
+import {
+  ErrorState,
+  LoadMoreFooter,
+  MessageRow,
+  NumberCell,
+  ProductLink,
+  SkeletonRows,
+} from '../../../components/data/DataTable.js';
+import { type DrillTarget, downloadPromotions, drillBody, fetchPrices } from '../api/requests.js';
+
+const PAGE = 50;
+const COLUMNS = 9;
+
+/**
+ * The products behind a number of a promotions screen (/v1/promotion/prices): name (linked to its
+ * detail page), seller, normal and promoted price, discount, first and last day on promotion, and the
+ * days of it the number counts. Pages of 50; the whole list downloads as XLSX.
+ */
+export function DrillDialog({
+  target,
+  filters,
+  pivotId,
+  currency,
+  onClose,
+}: {
+  target: DrillTarget | null;
+  filters: Filters | null;
+  pivotId: number | null;
+  currency: string;
+  onClose: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const q = useInfiniteQuery({
+    queryKey: ['promotions', 'prices', target, filters, pivotId],
+    queryFn: ({ pageParam, signal }) =>
+      fetchPrices(
+        filters as Filters,
+        target as DrillTarget,
+        { limit: PAGE, offset: pageParam },
+        { pivotId, signal },
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => {
+      const shown = pages.reduce((n, p) => n + p.items.length, 0);
+      return shown < last.total ? shown : undefined;
+    },
+    enabled: !!target && !!filters,
+  });
+  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
+  const first = q.data?.pages[0];
+  const save = async () => {
+    if (!target || !filters) return;
+    setBusy(true);
+    try {
+      await downloadPromotions(
+        'prices',
+        { ...drillBody(filters, target), drilldown: target.promotion },
+        pivotId,
+      );
+    } catch {
+      // reported in the snackbar
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open={!!target} onClose={onClose} maxWidth="lg" fullWidth aria-labelledby="promo-drill-title">
+      <DialogTitle id="promo-drill-title">
+        {target?.sellerName} · {target?.classificationName}
+        <Typography variant="body2" color="text.secondary">
+          {target?.label}
+          {first
+            ? ` — ${formatNumber(first.total)} promociones, ${formatNumber(first.total_days)} días-producto (${formatDate(first.from_date)} al ${formatDate(first.to_date)})`
+            : ''}
+        </Typography>
+      </DialogTitle>
+      <DialogContent dividers sx={{ p: 0 }}>
+        <TableContainer>
+          <Table size="small" aria-label="Productos en promoción">
+            <TableHead>
+              <TableRow>
+                <TableCell>Producto</TableCell>
+                <TableCell>eCommerce</TableCell>
+                <TableCell>Formato</TableCell>
+                <TableCell align="right">Precio normal</TableCell>
+                <TableCell align="right">Precio promoción</TableCell>
+                <TableCell align="right">Descuento</TableCell>
+                <TableCell>Primer día</TableCell>
+                <TableCell>Último día</TableCell>
+                <TableCell align="right">Días</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {q.isPending && target ? (
+                <SkeletonRows columns={COLUMNS} />
+              ) : q.isError ? (
+                <MessageRow colSpan={COLUMNS}>
+                  <ErrorState message={(q.error as Error).message} onRetry={() => void q.refetch()} />
+                </MessageRow>
+              ) : items.length === 0 ? (
+                <MessageRow colSpan={COLUMNS}>
+                  <Typography color="text.secondary">Sin productos.</Typography>
+                </MessageRow>
+              ) : (
+                items.map((p) => (
+                  <TableRow key={`${p.id}:${p.first_day}:${p.price_type}`} hover>
+                    <TableCell>
+                      <ProductLink id={p.id} name={p.name} maxWidth={320} />
+                    </TableCell>
+                    <TableCell>{p.seller.name}</TableCell>
+                    <TableCell>{priceTypeLabel(p.price_type)}</TableCell>
+                    <NumberCell>{formatPrice(p.normal_price, currency)}</NumberCell>
+                    <NumberCell>{formatPrice(p.promotion_price, currency)}</NumberCell>
+                    <NumberCell>{formatPercent(p.discount)}</NumberCell>
+                    <TableCell>{formatDate(p.first_day)}</TableCell>
+                    <TableCell>
+                      {p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)}
+                    </TableCell>
+                    <NumberCell>{formatNumber(p.days)}</NumberCell>
+                  </TableRow>
+                ))
+              )}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {items.length > 0 && (
+          <LoadMoreFooter
+            shown={items.length}
+            total={first?.total}
+            hasMore={!!q.hasNextPage}
+            loading={q.isFetchingNextPage}
+            onLoadMore={() => void q.fetchNextPage()}
+            noun="promociones"
+          />
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button startIcon={<FileDownloadOutlinedIcon />} onClick={save} disabled={busy || !first}>
+          Descargar XLSX
+        </Button>
+        <Button onClick={onClose}>Cerrar</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

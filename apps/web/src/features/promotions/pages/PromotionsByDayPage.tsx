@@ -1,0 +1,153 @@
+import {
+  Alert,
+  Box,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { formatDate, formatPercent } from '@vigia/domain';
+import { useMemo, useState } from 'react';
+import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
+import { moduleState, useLevel } from '../api/queries.js';
+import type { DrillTarget } from '../api/requests.js';
+import { DrillDialog } from '../components/DrillDialog.js';
+import { PctButton } from '../components/PctButton.js';
+import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
+import { usePromotionSearch } from '../lib/use-promotion-search.js';
+
+const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
+
+/**
+ * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
+ * share of listing-days on promotion; spike weeks are marked, the market's spikes listed, and a line per
+ * seller shows the first classification's weeks. A percentage opens its products.
+ */
+export default function PromotionsByDayPage() {
+  const p = usePromotionSearch();
+  const q = useLevel(p.scope);
+  const state = moduleState(p.scope.filters ? q : null, p.invalidFields);
+  const [drill, setDrill] = useState<DrillTarget | null>(null);
+  const data = q.data;
+  const weeks = data?.items[0]?.classifications[0]?.weeks ?? [];
+  const empty =
+    !!data &&
+    data.items.every((i) => i.classifications.every((c) => (c.weeks ?? []).every((w) => !w.published)));
+  const firstClass = data?.items[0]?.classifications[0];
+  const chartSeries = useMemo(
+    () =>
+      (data?.items ?? []).map((it, i) => ({
+        id: it.seller.id,
+        label: it.seller.name,
+        color: seriesColor(it.seller.color, i),
+        data: (it.classifications[0]?.weeks ?? []).map((w) => w.percentage),
+      })),
+    [data],
+  );
+
+  return (
+    <PromotionsFrame
+      p={p}
+      description="Porcentaje de los productos de cada eCommerce que estuvo en promoción, semana a semana."
+      download="level"
+      state={state}
+      isEmpty={empty}
+      window={windowText(data)}
+      onRetry={() => void q.refetch()}
+    >
+      <Stack spacing={2}>
+        {data?.spikes?.length ? (
+          <Alert severity="warning" role="status" data-testid="promo-spikes">
+            Semanas con un pico de promociones en el mercado:{' '}
+            {data.spikes
+              .map((s) => `semana del ${formatDate(s.week)} (${formatPercent(s.percentage)})`)
+              .join(', ')}
+            .
+          </Alert>
+        ) : null}
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
+            {firstClass?.name}: % de productos en promoción por semana
+          </Typography>
+          <ChartContainer status="ready" empty={!weeks.length}>
+            <LineChart
+              labels={weeks.map((w) => shortDay(w.week))}
+              series={chartSeries}
+              formatValue={(v) => formatPercent(v)}
+              ariaLabel="Porcentaje semanal de productos en promoción por eCommerce"
+              yMin={0}
+              height={280}
+            />
+          </ChartContainer>
+        </Paper>
+        {(data?.items ?? []).map((it, i) => {
+          const color = seriesColor(it.seller.color, i);
+          return (
+            <Paper key={it.seller.id} variant="outlined" data-testid="promo-seller">
+              <Box sx={{ px: 2, py: 1.5, display: 'flex', alignItems: 'center', gap: 1 }}>
+                <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: color }} />
+                <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+                  {it.seller.name}
+                </Typography>
+              </Box>
+              <TableContainer>
+                <Table size="small" aria-label={`Promociones por semana de ${it.seller.name}`}>
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Clasificación</TableCell>
+                      {weeks.map((w) => (
+                        <TableCell key={w.week} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                          {shortDay(w.from)}–{shortDay(w.to)}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {it.classifications.map((c) => (
+                      <TableRow key={c.id}>
+                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.name}</TableCell>
+                        {(c.weeks ?? []).map((w) => (
+                          <TableCell key={w.week} align="right" sx={{ p: 0.5 }}>
+                            <PctButton
+                              value={w.percentage}
+                              color={color}
+                              spike={w.spike}
+                              label={`Semana del ${formatDate(w.from)} al ${formatDate(w.to)}`}
+                              onClick={() =>
+                                setDrill({
+                                  promotion: 'level',
+                                  sellerId: it.seller.id,
+                                  sellerName: it.seller.name,
+                                  classification: c.id,
+                                  classificationName: c.name,
+                                  week: w.week,
+                                  label: `Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatPercent(w.percentage)}`,
+                                })
+                              }
+                            />
+                          </TableCell>
+                        ))}
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </TableContainer>
+            </Paper>
+          );
+        })}
+      </Stack>
+      <DrillDialog
+        target={drill}
+        filters={p.scope.filters}
+        pivotId={p.scope.pivotId}
+        currency={p.currency}
+        onClose={() => setDrill(null)}
+      />
+    </PromotionsFrame>
+  );
+}

@@ -1,0 +1,135 @@
+import {
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { formatNumber, formatPercent, formatPrice, type RangeChartData } from '@vigia/domain';
+import { BarChart } from '../../../components/charts/index.js';
+import { NumberCell } from '../../../components/data/DataTable.js';
+import { moduleState, useRange } from '../api/queries.js';
+import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
+import { usePromotionSearch } from '../lib/use-promotion-search.js';
+
+/** The four bar colours of the range chart (seed 001 §2), cheapest range first. */
+export const RANGE_COLORS = ['#7B1FA2', '#E91E63', '#FFA000', '#00897B'] as const;
+
+/** 'Precios desde X hasta Y' (seed 001 §2). */
+export function rangeLabel(points: number[], i: number, currency: string): string {
+  return `Precios desde ${formatPrice(points[i], currency)} hasta ${formatPrice(points[i + 1], currency)}`;
+}
+
+function RangeChart({ data, currency }: { data: RangeChartData; currency: string }) {
+  const ranges = Math.max(0, data.range_points.length - 1);
+  const labels = Array.from({ length: ranges }, (_, i) => rangeLabel(data.range_points, i, currency));
+  const sellers = data.sellers.filter((s) => s.total > 0);
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="promo-range">
+      <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+        {data.classification.name}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        % de las promociones de cada eCommerce en cada rango de precio de promoción (cada rango reúne un
+        cuarto de todas las promociones de la clasificación).
+      </Typography>
+      {sellers.length === 0 ? (
+        <Typography color="text.secondary">Sin promociones en esta clasificación.</Typography>
+      ) : (
+        <>
+          <BarChart
+            labels={sellers.map((s) => s.name)}
+            series={labels.map((label, i) => ({
+              id: i,
+              label,
+              color: RANGE_COLORS[i % RANGE_COLORS.length],
+              data: sellers.map((s) => s.prices[i]?.price ?? 0),
+            }))}
+            stacked
+            min={0}
+            max={100}
+            formatValue={(v) => formatPercent(v)}
+            ariaLabel={`Promociones por rango de precios: ${data.classification.name}`}
+            height={300}
+          />
+          <TableContainer sx={{ mt: 1 }}>
+            <Table size="small" aria-label={`Rangos de precios: ${data.classification.name}`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>eCommerce</TableCell>
+                  {labels.map((l) => (
+                    <TableCell key={l} align="right">
+                      {l}
+                    </TableCell>
+                  ))}
+                  <TableCell align="right">Promociones</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {sellers.map((s) => (
+                  <TableRow key={s.id}>
+                    <TableCell>{s.name}</TableCell>
+                    {s.prices.map((p, i) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: ranges are positional
+                      <NumberCell key={i}>
+                        {formatPercent(p.price)} ({formatNumber(p.count)})
+                      </NumberCell>
+                    ))}
+                    <NumberCell>{formatNumber(s.total)}</NumberCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        </>
+      )}
+    </Paper>
+  );
+}
+
+/**
+ * Promociones por rango (seed 001 §2): one call per classification (range 4); a stacked bar chart per
+ * classification with the four price ranges 'Precios desde X hasta Y' in four colours, and its table.
+ */
+export default function PromotionsByRangePage() {
+  const p = usePromotionSearch();
+  const queries = useRange(p.scope);
+  const failed = queries.find((q) => q.isError);
+  const state = moduleState(
+    p.scope.filters
+      ? {
+          data: queries.map((q) => q.data),
+          isPending: queries.some((q) => q.isPending),
+          fetchStatus: queries.some((q) => q.fetchStatus !== 'idle') ? 'fetching' : 'idle',
+          error: failed?.error ?? null,
+        }
+      : null,
+    p.invalidFields,
+  );
+  const answers = queries.flatMap((q) => (q.data ? [q.data] : []));
+  const empty =
+    answers.length > 0 && answers.every((a) => a.items.every((r) => r.sellers.every((s) => !s.total)));
+  return (
+    <PromotionsFrame
+      p={p}
+      description="Cómo se reparten los precios en promoción de cada eCommerce entre cuatro rangos de precio."
+      download="range"
+      state={state}
+      isEmpty={empty}
+      window={windowText(answers[0])}
+      onRetry={() => {
+        for (const q of queries) if (q.isError) void q.refetch();
+      }}
+    >
+      <Stack spacing={2}>
+        {answers.flatMap((a) =>
+          a.items.map((r) => <RangeChart key={r.classification.id} data={r} currency={a.currency} />),
+        )}
+      </Stack>
+    </PromotionsFrame>
+  );
+}

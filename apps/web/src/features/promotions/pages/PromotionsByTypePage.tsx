@@ -1,0 +1,146 @@
+import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import {
+  formatPercent,
+  formatPrice,
+  PROMOTION_KIND_PRICE_TYPE,
+  PROMOTION_KINDS,
+  priceTypeLabel,
+} from '@vigia/domain';
+import { useState } from 'react';
+import { seriesColor } from '../../../components/charts/index.js';
+import { moduleState, useType } from '../api/queries.js';
+import type { DrillTarget } from '../api/requests.js';
+import { DrillDialog } from '../components/DrillDialog.js';
+import { PctButton } from '../components/PctButton.js';
+import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
+import { usePromotionSearch } from '../lib/use-promotion-search.js';
+
+/**
+ * Promociones por formato (seed 001 §2): per seller and classification, the exclusive (card-holder),
+ * by-quantity and sale percentages with their average normal and promotion prices; a percentage opens
+ * its products.
+ */
+export default function PromotionsByTypePage() {
+  const p = usePromotionSearch();
+  const q = useType(p.scope);
+  const state = moduleState(p.scope.filters ? q : null, p.invalidFields);
+  const [drill, setDrill] = useState<DrillTarget | null>(null);
+  const data = q.data;
+  const currency = data?.currency ?? p.currency;
+  const empty = !!data && data.items.every((i) => i.classifications.every((c) => !c.published));
+  return (
+    <PromotionsFrame
+      p={p}
+      description="Qué tipo de promoción usa cada eCommerce (oferta exclusiva, por cantidad u oferta) y a qué precios."
+      download="type"
+      state={state}
+      isEmpty={empty}
+      window={windowText(data)}
+      onRetry={() => void q.refetch()}
+    >
+      <Paper variant="outlined">
+        <TableContainer>
+          <Table size="small" aria-label="Promociones por formato">
+            <TableHead>
+              <TableRow>
+                <TableCell rowSpan={2}>eCommerce</TableCell>
+                <TableCell rowSpan={2}>Clasificación</TableCell>
+                {PROMOTION_KINDS.map((k) => (
+                  <TableCell key={k} colSpan={2} align="center">
+                    {priceTypeLabel(PROMOTION_KIND_PRICE_TYPE[k])}
+                  </TableCell>
+                ))}
+              </TableRow>
+              <TableRow>
+                {PROMOTION_KINDS.map((k) => [
+                  <TableCell key={`${k}-p`} align="right">
+                    %
+                  </TableCell>,
+                  <TableCell key={`${k}-v`} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    Precio prom. / normal
+                  </TableCell>,
+                ])}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {(data?.items ?? []).flatMap((it, i) => {
+                const color = seriesColor(it.seller.color, i);
+                return it.classifications.map((c, ci) => (
+                  <TableRow key={`${it.seller.id}:${c.id}`} data-testid="promo-type-row">
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                      {ci === 0 && (
+                        <>
+                          <Box
+                            component="span"
+                            sx={{
+                              display: 'inline-block',
+                              width: 10,
+                              height: 10,
+                              borderRadius: '50%',
+                              bgcolor: color,
+                              mr: 1,
+                            }}
+                          />
+                          {it.seller.name}
+                        </>
+                      )}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.name}</TableCell>
+                    {PROMOTION_KINDS.map((k) => {
+                      const f = c[k];
+                      const name = priceTypeLabel(PROMOTION_KIND_PRICE_TYPE[k]);
+                      return [
+                        <TableCell key={`${k}-p`} align="right" sx={{ p: 0.5 }}>
+                          <PctButton
+                            value={f?.percentage ?? null}
+                            color={color}
+                            label={`${name}: ${f?.count ?? 0} promociones`}
+                            onClick={() =>
+                              setDrill({
+                                promotion: 'type',
+                                sellerId: it.seller.id,
+                                sellerName: it.seller.name,
+                                classification: c.id,
+                                classificationName: c.name,
+                                kind: k,
+                                label: `${name}: ${formatPercent(f?.percentage)}`,
+                              })
+                            }
+                          />
+                        </TableCell>,
+                        <TableCell
+                          key={`${k}-v`}
+                          align="right"
+                          sx={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums' }}
+                        >
+                          {f?.count ? (
+                            <>
+                              {formatPrice(f.prices.promotion, currency)}
+                              <Box component="span" sx={{ color: 'text.secondary' }}>
+                                {' '}
+                                / {formatPrice(f.prices.normal, currency)}
+                              </Box>
+                            </>
+                          ) : (
+                            '—'
+                          )}
+                        </TableCell>,
+                      ];
+                    })}
+                  </TableRow>
+                ));
+              })}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </Paper>
+      <DrillDialog
+        target={drill}
+        filters={p.scope.filters}
+        pivotId={p.scope.pivotId}
+        currency={currency}
+        onClose={() => setDrill(null)}
+      />
+    </PromotionsFrame>
+  );
+}

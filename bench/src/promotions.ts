@@ -1,0 +1,108 @@
+// Promotion endpoints under load (issue 13: p95 ≤ 100 ms at concurrency 1, ≤ 400 ms at 16 on the medium
+// market, over 180 days and all sellers of the license). Called by run.ts with a running server and a
+// token of demo@example.com. Requests alternate between the pivots (116 and 5) and between the license's
+// root classifications (all of them for level, type and scatter-plot; one per call for duration, range
+// and the drill-down, as the screens send them).
+import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+
+const TARGET_C1 = 'p95 ≤ 100 ms';
+const TARGET_C16 = 'p95 ≤ 400 ms';
+const DAY_MS = 86_400_000;
+
+export async function benchPromotions(
+  { baseUrl, token }: BenchTarget,
+  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+): Promise<(LatencyResult & { target: string })[]> {
+  const headers = jsonHeaders(token, { 'x-module-authorization': 'promotions' });
+  const pivots = [116, 5];
+  const tree = await fetch(`${baseUrl}/v1/licenses/classifications/me`, { headers });
+  if (!tree.ok) throw new Error(`promotions bench: classifications ${tree.status}`);
+  const roots = ((await tree.json()) as { id: number }[]).map((n) => n.id);
+  const to = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 179 * DAY_MS).toISOString().slice(0, 10);
+  const base = (i: number) => ({ pivot_id: pivots[i % 2], from_date: from, to_date: to, currency: 'CLP' });
+  const post = (path: string, body: object) =>
+    fetch(`${baseUrl}/v1/promotion/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const root = (i: number) => roots[i % roots.length];
+  let run = 0;
+  /** A first day between 179 and 120 days ago, different for each request of a run. */
+  const shifted = (i: number) =>
+    new Date(Date.now() - (179 - ((run * 17 + i) % 60)) * DAY_MS).toISOString().slice(0, 10);
+  // a Monday inside the window for the level drill-down
+  const monday = new Date(Date.now() - 30 * DAY_MS);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
+  const week = monday.toISOString().slice(0, 10);
+
+  const endpoints: { name: string; call: (i: number) => Promise<Response> }[] = [
+    {
+      name: 'POST /v1/promotion/level (all roots)',
+      call: (i) => post('level', { ...base(i), classificationsIds: roots }),
+    },
+    {
+      name: 'POST /v1/promotion/type (all roots)',
+      call: (i) => post('type', { ...base(i), classificationsIds: roots }),
+    },
+    {
+      name: 'POST /v1/promotion/scatter-plot (all roots, simple=false)',
+      call: (i) => post('scatter-plot', { ...base(i), classificationsIds: roots, simple: false }),
+    },
+    {
+      name: 'POST /v1/promotion/duration (one root)',
+      call: (i) => post('duration', { ...base(i), classification: root(i) }),
+    },
+    {
+      name: 'POST /v1/promotion/range (one root, range 4)',
+      call: (i) => post('range', { ...base(i), classification: root(i), range: 4 }),
+    },
+    {
+      name: 'POST /v1/promotion/prices (level drill-down, one root)',
+      call: (i) =>
+        post('prices', {
+          ...base(i),
+          promotion: 'level',
+          seller_id: pivots[i % 2],
+          classification: root(i),
+          week,
+        }),
+    },
+    // A different window every request (its first day moves): no memoised answer can be reused, so these
+    // rows measure the queries over the read model themselves.
+    {
+      name: 'POST /v1/promotion/level (all roots, new window each request)',
+      call: (i) => post('level', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+    },
+    {
+      name: 'POST /v1/promotion/type (all roots, new window each request)',
+      call: (i) => post('type', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+    },
+    {
+      name: 'POST /v1/promotion/scatter-plot (all roots, new window each request)',
+      call: (i) => post('scatter-plot', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+    },
+    {
+      name: 'POST /v1/promotion/duration (one root, new window each request)',
+      call: (i) => post('duration', { ...base(i), from_date: shifted(i), classification: root(i) }),
+    },
+    {
+      name: 'POST /v1/promotion/range (one root, new window each request)',
+      call: (i) => post('range', { ...base(i), from_date: shifted(i), classification: root(i), range: 4 }),
+    },
+  ];
+
+  const results: (LatencyResult & { target: string })[] = [];
+  for (const e of endpoints) {
+    if (opts.only && !opts.only.test(e.name)) continue;
+    let i = 0;
+    run++;
+    const fn = () => e.call(i++);
+    results.push({
+      ...(await measure(e.name, fn, { concurrency: 1, requests: opts.requestsC1 ?? 40 })),
+      target: TARGET_C1,
+    });
+    results.push({
+      ...(await measure(e.name, fn, { concurrency: 16, requests: opts.requestsC16 ?? 96 })),
+      target: TARGET_C16,
+    });
+  }
+  return results;
+}
