@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import assortmentRoutes from './assortment/routes.js';
 import authRoutes from './auth/routes.js';
 import dashboardRoutes from './dashboard/routes.js';
 import detailRoutes from './detail/routes.js';
@@ -25,6 +26,7 @@ export const modules: FastifyPluginAsync[] = [
   detailRoutes, // product detail: /v1/new-detail/, /v1/historical/complete/, /v2/detail/qmi*
   pricingRoutes, // pricing: /v2/navigation/dpm/*, /v2/navigation[Old]/, /v1/new-navigation/prices/, price-range-scores*
   dashboardRoutes, // dashboard: /v2/general/pre, /v2/dashboard/pre, /v2/quickFind
+  assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

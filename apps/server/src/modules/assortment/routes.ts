@@ -1,0 +1,267 @@
+import {
+  ASSORTMENT_DEFAULT_PERIOD_DAYS,
+  ASSORTMENT_MAX_PERIOD_DAYS,
+  type AssortmentProductsBody,
+  type AssortmentResult,
+  type AssortmentStockProductsBody,
+  addDays,
+  apiErrorSchema,
+  assortmentBody,
+  assortmentProductsBody,
+  assortmentProductsResponse,
+  assortmentResult,
+  assortmentStockProductsBody,
+  daysInclusive,
+  type Filters,
+  NO_BRAND_NAME,
+} from '@vigia/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type pg from 'pg';
+import type {} from '../../app.js'; // FastifyInstance.deps
+import { badRequest, forbidden } from '../../lib/errors.js';
+import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
+import { resolvePeriod, today } from '../detail/period.js';
+import { classificationsOutside, selectRates } from '../pricing/index.js';
+import {
+  type AssortmentSelection,
+  type Periods,
+  type ProductRow,
+  selectAssortmentFigures,
+  selectBrandIdsByName,
+  selectBrandNames,
+  selectSellers,
+  selectStateProducts,
+  selectStockEvents,
+} from './queries.js';
+import { brandRows, type Rates, sellerRows } from './service.js';
+
+// Assortment API (seed 001 §7 "Assortment"; contract packages/domain/src/assortment.ts; formulas
+// docs/metrics.md "Assortment"). Module `assortment`, checked before the body is validated; every answer
+// is scoped to the caller's license (sellers, pivot, currency, classifications, 403 outside it).
+
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+
+interface Scope {
+  pivot: number;
+  /** pivot first, then the selected competitors */
+  sellers: number[];
+  currency: string;
+  selection: AssortmentSelection;
+  periods: Periods;
+  ownBrands: number[];
+}
+
+/** License-checked scope of an assortment request (docs/metrics.md "Assortment", "Scope"). */
+async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Promise<Scope> {
+  const principal = principalOf(req);
+  const pivot = resolvePivot(req, f.pivot_id ?? null);
+  const fromSession = f.sellers?.length ? resolveSellers(req, f.sellers, pivot) : null;
+  const competitors = f.sellersIds?.length ? resolveSellers(req, f.sellersIds, pivot) : (fromSession ?? []);
+  const currency = resolveCurrency(req, f.currency);
+  const roots = principal.license.classifications;
+  const outside = await classificationsOutside(pool, f.classificationsIds ?? [], roots);
+  if (outside.length)
+    throw forbidden(
+      `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+      'classification_not_licensed',
+    );
+  const now = new Date();
+  const period = resolvePeriod(
+    { from: f.from_date, to: f.to_date },
+    { from: 'from_date', to: 'to_date' },
+    {
+      maxDays: ASSORTMENT_MAX_PERIOD_DAYS,
+      defaultFrom: (to) => addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
+      now,
+    },
+  );
+  if (period.to > today(now))
+    throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
+  const length = daysInclusive(period.from, period.to);
+  const sellers = [pivot, ...competitors];
+  return {
+    pivot,
+    sellers,
+    currency,
+    ownBrands: principal.license.brands,
+    selection: {
+      sellers,
+      roots,
+      classificationsIds: f.classificationsIds,
+      brands: f.brands,
+      ownBrands: f.ownBrands ? principal.license.brands : undefined,
+    },
+    periods: {
+      from: period.from,
+      to: period.to,
+      previousFrom: addDays(period.from, -length),
+      previousTo: addDays(period.from, -1),
+    },
+  };
+}
+
+async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Map<string, number>> {
+  const rates = await selectRates(pool, currency, day);
+  if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+  return rates;
+}
+
+async function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  const [figures, sellerList, current, previous] = await Promise.all([
+    selectAssortmentFigures(pool, s.selection, s.periods),
+    selectSellers(pool, s.sellers),
+    ratesAt(pool, s.currency, s.periods.to),
+    ratesAt(pool, s.currency, s.periods.previousTo),
+  ]);
+  const sellers = new Map(sellerList.map((x) => [x.id, x]));
+  const rates: Rates = { current, previous };
+  const rows =
+    group === 'brand'
+      ? brandRows(
+          figures,
+          sellers,
+          rates,
+          await selectBrandNames(
+            pool,
+            [...new Set(figures.map((r) => r.brand_id))].filter((b): b is number => b !== null),
+          ),
+          s.ownBrands,
+        )
+      : sellerRows(figures, s.sellers, s.pivot, sellers, rates);
+  const summary = rows[0];
+  return {
+    currency: s.currency,
+    pivot_id: s.pivot,
+    sellers_ids: s.sellers,
+    from_date: s.periods.from,
+    to_date: s.periods.to,
+    previous_from_date: s.periods.previousFrom,
+    previous_to_date: s.periods.previousTo,
+    total_products: summary.total_products,
+    average_value: summary.average_value,
+    average_variation: summary.average_variation,
+    participation: summary.participation,
+    total_value: summary.total_value,
+    total_variation: summary.total_variation,
+    group,
+    ...(group === 'brand' ? { brands: rows } : { sellers: rows }),
+  };
+}
+
+/** Narrows a scope to the drill-down's seller (must be one of the selection) and brand (by name). */
+async function drillScope(pool: pg.Pool, s: Scope, b: AssortmentProductsBody) {
+  let sellers = s.sellers;
+  if (b.seller_id !== undefined) {
+    if (!s.sellers.includes(b.seller_id))
+      throw badRequest('seller_id: el eCommerce no está en la selección (eCommerce)', 'seller_id');
+    sellers = [b.seller_id];
+  }
+  let brandIds: (number | null)[] | undefined;
+  if (b.brand !== undefined) {
+    brandIds = b.brand === NO_BRAND_NAME ? [null] : await selectBrandIdsByName(pool, b.brand);
+  }
+  return { selection: { ...s.selection, sellers }, brandIds };
+}
+
+function productsOut(s: Scope, b: AssortmentProductsBody, rows: ProductRow[]) {
+  return {
+    currency: s.currency,
+    from_date: s.periods.from,
+    to_date: s.periods.to,
+    total: rows[0]?.total ?? 0,
+    page: b.page,
+    page_size: b.page_size,
+    items: rows.map(({ total: _t, brand, ...r }) => ({ ...r, brand: brand ?? NO_BRAND_NAME })),
+  };
+}
+
+export default async function assortmentRoutes(app: FastifyInstance) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { pool } = app.deps.db;
+  // onRequest: authentication and the module come before the body's validation.
+  const guard = { onRequest: [app.authenticate, app.requireModule('assortment')] };
+  const tags = { tags: ['assortment'], security: [{ jwt: [] }] };
+
+  for (const [path, group, summary] of [
+    ['/v1/assortment/brand', 'brand', 'Surtido por marca (primera fila «Todas»)'],
+    ['/v1/assortment/ecommerce', 'seller', 'Surtido por eCommerce (primera fila «Todos»)'],
+    ['/v1/assortment/stock', 'seller', 'Cambio de disponibilidad por eCommerce (primera fila «Todos»)'],
+  ] as const) {
+    r.post(
+      path,
+      {
+        schema: { ...tags, summary, body: assortmentBody, response: { 200: assortmentResult, ...errors } },
+        ...guard,
+      },
+      async (req) => rollupAnswer(pool, await resolveScope(req, pool, req.body), group),
+    );
+  }
+
+  for (const [path, summary] of [
+    ['/v1/assortment/brand/products', 'Productos de una marca (brand = nombre; sin brand: todas)'],
+    ['/v1/assortment/ecommerce/products', 'Productos de un eCommerce (seller_id; sin seller_id: todos)'],
+  ] as const) {
+    r.post(
+      path,
+      {
+        schema: {
+          ...tags,
+          summary,
+          body: assortmentProductsBody,
+          response: { 200: assortmentProductsResponse, ...errors },
+        },
+        ...guard,
+      },
+      async (req) => {
+        const b = req.body;
+        const s = await resolveScope(req, pool, b);
+        const d = await drillScope(pool, s, b);
+        const rows = await selectStateProducts(pool, {
+          ...d,
+          from: s.periods.from,
+          to: s.periods.to,
+          rates: await ratesAt(pool, s.currency, s.periods.to),
+          sort: b.sort_by,
+          dir: b.sort,
+          limit: b.page_size,
+          offset: (b.page - 1) * b.page_size,
+        });
+        return productsOut(s, b, rows);
+      },
+    );
+  }
+
+  r.post(
+    '/v1/assortment/stock/products',
+    {
+      schema: {
+        ...tags,
+        summary: 'Productos que salieron de stock, volvieron o siguen sin stock (stock), con fechas',
+        body: assortmentStockProductsBody,
+        response: { 200: assortmentProductsResponse, ...errors },
+      },
+      ...guard,
+    },
+    async (req) => {
+      const b: AssortmentStockProductsBody = req.body;
+      const s = await resolveScope(req, pool, b);
+      const d = await drillScope(pool, s, b);
+      const q = {
+        ...d,
+        from: s.periods.from,
+        to: s.periods.to,
+        rates: await ratesAt(pool, s.currency, s.periods.to),
+        sort: b.sort_by,
+        dir: b.sort,
+        limit: b.page_size,
+        offset: (b.page - 1) * b.page_size,
+      };
+      const rows =
+        b.stock === 'out'
+          ? await selectStateProducts(pool, { ...q, outOnly: true })
+          : await selectStockEvents(pool, { ...q, event: b.stock });
+      return productsOut(s, b, rows);
+    },
+  );
+}
