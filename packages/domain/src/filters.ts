@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PRICE_MODES, PRICE_TYPES, type PriceType } from './constants.js';
+import { isCalendarDate } from './dates.js';
 
 // The seed's shared Filters entity (001 §3) — one schema for every search flow (pricing, assortment,
 // promotions, …), used by the server routes (body of POST, querystring of GET) and by the web client.
@@ -81,7 +82,13 @@ const dateParam = z
       .string()
       .max(40)
       .transform((s) => s.slice(0, 10)) // seed 001 §9: date strings are cut to 10 characters
-      .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha inválida (yyyy-MM-dd)'))
+      .pipe(
+        z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha inválida (yyyy-MM-dd)')
+          // a day that exists (2026-13-01 would otherwise reach the database as a 500)
+          .refine(isCalendarDate, 'fecha inválida (yyyy-MM-dd)'),
+      )
       .optional(),
   )
   .optional();
