@@ -270,3 +270,33 @@ export const brandComparatorResponse = z.object({
   ),
 });
 export type BrandComparatorResponse = z.infer<typeof brandComparatorResponse>;
+
+/**
+ * The Filters of an assortment call from a screen's validated Filters: the keys assortment does not apply
+ * (ASSORTMENT_UNSUPPORTED_FILTERS, e.g. the price mode every panel carries) are left out.
+ */
+export function toAssortmentFilters<T extends Record<string, unknown>>(filters: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(filters))
+    if (!(ASSORTMENT_UNSUPPORTED_FILTERS as readonly string[]).includes(k)) out[k] = v;
+  return out as T;
+}
+
+/** Spreadsheet columns of the assortment tables (XLSX downloads). */
+export const ASSORTMENT_XLSX_COLUMNS = {
+  brand: 'Marca',
+  seller: 'eCommerce',
+  total_products: 'Productos',
+  previous_total_products: 'Productos período anterior',
+  products_variation: 'Variación productos %',
+  total_value: 'Valor total',
+  total_variation: 'Variación valor total %',
+  average_value: 'Valor promedio',
+  average_variation: 'Variación valor promedio %',
+  participation: 'Participación %',
+  out_of_stock: 'Sin stock al cierre',
+  availability: 'Disponibilidad %',
+  went_out_of_stock: 'Salieron de stock',
+  back_in_stock: 'Volvieron a stock',
+  previous_went_out_of_stock: 'Salieron de stock período anterior',
+} as const;

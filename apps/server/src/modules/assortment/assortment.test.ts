@@ -1,4 +1,5 @@
 import { addDays, assortmentProductsResponse, assortmentResult } from '@vigia/domain';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { checkDailyRollups } from '../ingest/rollups-check.js';
@@ -250,6 +251,47 @@ describe('drill-downs', () => {
     expect(out.items.map((i: Record<string, unknown>) => [i.product_id, i.event_date, i.days_out])).toEqual([
       ['a2', fx.days.e, 2],
     ]);
+  });
+});
+
+describe('XLSX downloads', () => {
+  it('downloads the table (summary row first) and a drill-down as spreadsheets', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/assortment/brand.xlsx',
+      headers: { authorization: `JWT ${analyst}` },
+      payload: period(),
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('spreadsheetml');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0];
+    expect(ws.getRow(1).getCell(1).value).toBe('Marca');
+    expect(ws.getRow(2).values).toEqual([
+      undefined,
+      'Todas',
+      6,
+      7,
+      -14.29,
+      6400,
+      -28.09,
+      1066.67,
+      -16.1,
+      100,
+    ]);
+    const stock = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/assortment/stock/products.xlsx',
+      headers: { authorization: `JWT ${analyst}` },
+      payload: { ...period(), stock: 'went_out', sort_by: 'seller' },
+    });
+    const wb2 = new ExcelJS.Workbook();
+    await wb2.xlsx.load(stock.rawPayload as unknown as ArrayBuffer);
+    expect(wb2.worksheets[0].rowCount).toBe(3); // header + p2 + a2
+    expect(wb2.worksheets[0].getRow(2).getCell(1).value).toBe('Leche Descremada');
+    const forbidden = await post('/v1/assortment/ecommerce.xlsx', period(), noModule);
+    expect(forbidden.status).toBe(403);
   });
 });
 

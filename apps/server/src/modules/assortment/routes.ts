@@ -3,7 +3,7 @@ import {
   ASSORTMENT_MAX_PERIOD_DAYS,
   type AssortmentProductsBody,
   type AssortmentResult,
-  type AssortmentStockProductsBody,
+  type AssortmentStockEvent,
   addDays,
   apiErrorSchema,
   assortmentBody,
@@ -15,7 +15,7 @@ import {
   type Filters,
   NO_BRAND_NAME,
 } from '@vigia/domain';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type {} from '../../app.js'; // FastifyInstance.deps
@@ -23,6 +23,7 @@ import { badRequest, forbidden } from '../../lib/errors.js';
 import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
 import { resolvePeriod, today } from '../detail/period.js';
 import { classificationsOutside, selectRates } from '../pricing/index.js';
+import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
   type Periods,
@@ -40,6 +41,8 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 // docs/metrics.md "Assortment"). Module `assortment`, checked before the body is validated; every answer
 // is scoped to the caller's license (sellers, pivot, currency, classifications, 403 outside it).
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX_MAX_ROWS = 10_000;
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 interface Scope {
@@ -198,6 +201,33 @@ export default async function assortmentRoutes(app: FastifyInstance) {
     );
   }
 
+  /** A drill-down's rows: one page, or (download) the first XLSX_MAX_ROWS. */
+  async function drillDown(
+    req: FastifyRequest,
+    b: AssortmentProductsBody & { stock?: AssortmentStockEvent },
+    all = false,
+  ) {
+    const s = await resolveScope(req, pool, b);
+    const d = await drillScope(pool, s, b);
+    const q = {
+      ...d,
+      from: s.periods.from,
+      to: s.periods.to,
+      rates: await ratesAt(pool, s.currency, s.periods.to),
+      sort: b.sort_by,
+      dir: b.sort,
+      limit: all ? XLSX_MAX_ROWS : b.page_size,
+      offset: all ? 0 : (b.page - 1) * b.page_size,
+    };
+    const rows =
+      b.stock === undefined
+        ? await selectStateProducts(pool, q)
+        : b.stock === 'out'
+          ? await selectStateProducts(pool, { ...q, outOnly: true })
+          : await selectStockEvents(pool, { ...q, event: b.stock });
+    return productsOut(s, b, rows);
+  }
+
   for (const [path, summary] of [
     ['/v1/assortment/brand/products', 'Productos de una marca (brand = nombre; sin brand: todas)'],
     ['/v1/assortment/ecommerce/products', 'Productos de un eCommerce (seller_id; sin seller_id: todos)'],
@@ -213,22 +243,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
         },
         ...guard,
       },
-      async (req) => {
-        const b = req.body;
-        const s = await resolveScope(req, pool, b);
-        const d = await drillScope(pool, s, b);
-        const rows = await selectStateProducts(pool, {
-          ...d,
-          from: s.periods.from,
-          to: s.periods.to,
-          rates: await ratesAt(pool, s.currency, s.periods.to),
-          sort: b.sort_by,
-          dir: b.sort,
-          limit: b.page_size,
-          offset: (b.page - 1) * b.page_size,
-        });
-        return productsOut(s, b, rows);
-      },
+      async (req) => drillDown(req, req.body),
     );
   }
 
@@ -243,25 +258,63 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       },
       ...guard,
     },
-    async (req) => {
-      const b: AssortmentStockProductsBody = req.body;
-      const s = await resolveScope(req, pool, b);
-      const d = await drillScope(pool, s, b);
-      const q = {
-        ...d,
-        from: s.periods.from,
-        to: s.periods.to,
-        rates: await ratesAt(pool, s.currency, s.periods.to),
-        sort: b.sort_by,
-        dir: b.sort,
-        limit: b.page_size,
-        offset: (b.page - 1) * b.page_size,
-      };
-      const rows =
-        b.stock === 'out'
-          ? await selectStateProducts(pool, { ...q, outOnly: true })
-          : await selectStockEvents(pool, { ...q, event: b.stock });
-      return productsOut(s, b, rows);
-    },
+    async (req) => drillDown(req, req.body),
   );
+
+  // ───────────── XLSX downloads: the same tables and drill-downs as files ─────────────
+
+  const xlsx = (reply: FastifyReply, name: string, body: Buffer) =>
+    reply
+      .header('content-type', XLSX_TYPE)
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(body);
+
+  for (const [kind, group] of [
+    ['brand', 'brand'],
+    ['ecommerce', 'seller'],
+    ['stock', 'seller'],
+  ] as const) {
+    r.post(
+      `/v1/assortment/${kind}.xlsx`,
+      {
+        schema: {
+          ...tags,
+          summary: `Descarga XLSX de /v1/assortment/${kind}`,
+          body: assortmentBody,
+          response: errors,
+        },
+        ...guard,
+      },
+      async (req, reply) => {
+        const s = await resolveScope(req, pool, req.body);
+        const res = await rollupAnswer(pool, s, group);
+        const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+        return xlsx(
+          reply,
+          `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
+          await assortmentXlsx(kind, rows),
+        );
+      },
+    );
+    r.post(
+      `/v1/assortment/${kind}/products.xlsx`,
+      {
+        schema: {
+          ...tags,
+          summary: `Descarga XLSX de /v1/assortment/${kind}/products (hasta ${XLSX_MAX_ROWS} filas)`,
+          body: kind === 'stock' ? assortmentStockProductsBody : assortmentProductsBody,
+          response: errors,
+        },
+        ...guard,
+      },
+      async (req, reply) => {
+        const out = await drillDown(req, req.body, true);
+        return xlsx(
+          reply,
+          `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
+          await productsXlsx(out.items, kind === 'stock'),
+        );
+      },
+    );
+  }
 }
