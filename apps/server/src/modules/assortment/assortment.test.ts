@@ -51,22 +51,22 @@ describe('POST /v1/assortment/ecommerce', () => {
       average_value: 1066.67, // 6400 / 6
       // previous end (day P): 5 → 1000 + 2000 + 3000; 7 → 1100 + 500 + 300; 9 → 1000: 7 listings, 8900
       total_variation: -28.09, // 100 × (6400 − 8900) / 8900 = −28.0899
-      average_variation: -16.1, // 100 × (1066.667 − 1271.429) / 1271.429 = −16.1049
+      average_variation: -16.105, // 100 × (1066.667 − 1271.429) / 1271.429 = −16.1049
       participation: 100,
     });
     const [todos, pivot, a, peru] = body.sellers;
     expect(todos).toMatchObject({ id: null, name: 'Todos', summary: true, total_products: 6 });
     expect(todos.previous_total_products).toBe(7);
-    expect(todos.products_variation).toBe(-14.29); // 100 × (6 − 7) / 7
+    expect(todos.products_variation).toBe(-14.286); // 100 × (6 − 7) / 7
     expect(pivot).toMatchObject({
       id: 5,
       own: true,
       total_products: 3,
       total_value: 3700,
       previous_total_value: 6000,
-      total_variation: -38.33, // 100 × (3700 − 6000) / 6000
+      total_variation: -38.333, // 100 × (3700 − 6000) / 6000
       average_value: 1233.33, // 3700 / 3
-      average_variation: -38.33, // 1233.33 vs 2000
+      average_variation: -38.333, // 1233.33 vs 2000
       participation: 50, // 3 of 6
       out_of_stock: 0,
       availability: 100,
@@ -79,9 +79,9 @@ describe('POST /v1/assortment/ecommerce', () => {
       total_products: 2,
       previous_total_products: 3,
       total_value: 1700,
-      total_variation: -10.53, // 100 × (1700 − 1900) / 1900
+      total_variation: -10.526, // 100 × (1700 − 1900) / 1900
       average_value: 850,
-      average_variation: 34.21, // 100 × (850 − 633.333) / 633.333
+      average_variation: 34.211, // 100 × (850 − 633.333) / 633.333
       participation: 33.33,
       out_of_stock: 1,
       availability: 50,
@@ -127,7 +127,7 @@ describe('POST /v1/assortment/brand', () => {
       total_products: 4, // p1 p2 a1 e1
       total_value: 5200, // 1000 + 2000 + 1200 + 1000
       previous_total_value: 5100, // 1000 + 2000 + 1100 + 1000
-      total_variation: 1.96, // 100 × 100 / 5100
+      total_variation: 1.961, // 100 × 100 / 5100
       participation: 66.67,
       went_out_of_stock: 1,
       back_in_stock: 1,
@@ -137,8 +137,8 @@ describe('POST /v1/assortment/brand', () => {
       own: false,
       total_products: 1, // a2
       previous_total_products: 3, // p3 a2 a3
-      total_variation: -86.84, // 100 × (500 − 3800) / 3800
-      average_variation: -60.53, // 100 × (500 − 1266.667) / 1266.667
+      total_variation: -86.842, // 100 × (500 − 3800) / 3800
+      average_variation: -60.526, // 100 × (500 − 1266.667) / 1266.667
       went_out_of_stock: 1,
     });
   });
@@ -273,11 +273,11 @@ describe('XLSX downloads', () => {
       'Todas',
       6,
       7,
-      -14.29,
+      -14.286,
       6400,
       -28.09,
       1066.67,
-      -16.1,
+      -16.105,
       100,
     ]);
     const stock = await ctx.app.inject({

@@ -11,6 +11,8 @@ import type { AssortmentFigureRow, SellerRow } from './queries.js';
 // brand or per seller, the summary row first. Pure functions: the tests work them out by hand.
 
 const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+/** Variations keep three decimals: the seed's display shows three when |v| ≤ 10 (formatVariation). */
+const round3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 
 /** 100 × (current − previous) / previous; null when previous is 0 or absent. */
 export function variation(current: number | null, previous: number | null): number | null {
@@ -79,13 +81,13 @@ export function figuresOf(
   return {
     total_products: s.published,
     previous_total_products: s.prevPublished,
-    products_variation: round2(variation(s.published, s.prevPublished)),
+    products_variation: round3(variation(s.published, s.prevPublished)),
     total_value: round2(s.value) ?? 0,
     previous_total_value: round2(s.prevValue) ?? 0,
-    total_variation: round2(variation(s.value, s.prevValue)),
+    total_variation: round3(variation(s.value, s.prevValue)),
     average_value: round2(average),
     previous_average_value: round2(prevAverage),
-    average_variation: round2(variation(average, prevAverage)),
+    average_variation: round3(variation(average, prevAverage)),
     participation: base ? round2((100 * s.published) / base) : null,
     out_of_stock: s.published - s.inStock,
     availability: s.published ? round2((100 * s.inStock) / s.published) : null,
