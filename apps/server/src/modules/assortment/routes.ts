@@ -31,6 +31,7 @@ import {
   selectAssortmentFigures,
   selectBrandIdsByName,
   selectBrandNames,
+  selectDataVersion,
   selectSellers,
   selectStateProducts,
   selectStockEvents,
@@ -110,7 +111,22 @@ async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Ma
   return rates;
 }
 
+// Whole answers per (scope, period, group), kept while no ingest run has changed the data: the screens
+// ask the same question again on every visit, sort and page.
+const memo = new Map<string, AssortmentResult>();
+const MEMO_SIZE = 64;
+
 async function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  const key = JSON.stringify([s, group, today(), await selectDataVersion(pool)]);
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const answer = await computeAnswer(pool, s, group);
+  memo.set(key, answer);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return answer;
+}
+
+async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
   const [figures, sellerList, current, previous] = await Promise.all([
     selectAssortmentFigures(pool, s.selection, s.periods),
     selectSellers(pool, s.sellers),

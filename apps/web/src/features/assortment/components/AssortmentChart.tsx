@@ -68,7 +68,6 @@ export function AssortmentChart({
           horizontal
           height={Math.max(220, top.length * 28 + 60)}
           showLegend={stock}
-          max={stock ? undefined : 100}
           min={0}
           formatValue={(v) => (stock ? formatNumber(v) : formatPercent(v))}
           ariaLabel={

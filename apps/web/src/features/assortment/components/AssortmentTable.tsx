@@ -55,9 +55,15 @@ type SortKey = keyof Pick<
 
 interface Column {
   key: SortKey;
-  label: string;
+  label: ReactNode;
   cell: (r: AssortmentRow, open: (stock?: AssortmentStockEvent) => void) => ReactNode;
 }
+
+const varLabel = (
+  <Box component="span" title={ASSORTMENT_TEXT.variationHelp} aria-label={ASSORTMENT_TEXT.variationHelp}>
+    {C.productsVariation}
+  </Box>
+);
 
 /** A count that opens the products behind it. */
 function CountLink({ value, onClick, label }: { value: number; onClick: () => void; label: string }) {
@@ -125,19 +131,19 @@ function columnsOf(kind: AssortmentKind, currency: string): Column[] {
     { key: 'total_products', label: C.products, cell: (r) => formatNumber(r.total_products) },
     {
       key: 'products_variation',
-      label: C.productsVariation,
+      label: varLabel,
       cell: (r) => <VariationText value={r.products_variation} />,
     },
     { key: 'total_value', label: C.totalValue, cell: (r) => formatPrice(r.total_value, currency) },
     {
       key: 'total_variation',
-      label: C.totalVariation,
+      label: varLabel,
       cell: (r) => <VariationText value={r.total_variation} />,
     },
     { key: 'average_value', label: C.averageValue, cell: (r) => formatPrice(r.average_value, currency) },
     {
       key: 'average_variation',
-      label: C.averageVariation,
+      label: varLabel,
       cell: (r) => <VariationText value={r.average_variation} />,
     },
     {
@@ -208,7 +214,7 @@ export function AssortmentTable({
         data-testid={r.summary ? 'assortment-summary-row' : 'assortment-row'}
         sx={r.summary ? { bgcolor: 'action.hover', '& td': { fontWeight: 700 } } : undefined}
       >
-        <TableCell>
+        <TableCell sx={{ whiteSpace: 'nowrap' }}>
           <Link
             component="button"
             type="button"

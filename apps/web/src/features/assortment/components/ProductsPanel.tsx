@@ -27,7 +27,7 @@ import {
   formatPrice,
   MESSAGES,
 } from '@vigia/domain';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   EmptyState,
   ErrorState,
@@ -83,9 +83,14 @@ export function ProductsPanel({
   };
   const dateLabel = drill.stock === 'out' ? T.outSince : T.eventDate;
   const day = (d: string | null) => (d ? formatDate(d) : '—');
+  // opened from a row far above: bring the list into view
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView?.({ behavior: 'smooth', block: 'nearest' });
+  }, []);
 
   return (
-    <Paper variant="outlined" sx={{ p: 0 }} data-testid="assortment-products">
+    <Paper ref={ref} variant="outlined" sx={{ p: 0 }} data-testid="assortment-products">
       <Stack
         direction="row"
         sx={{ alignItems: 'center', justifyContent: 'space-between', px: 2, pt: 1.5, gap: 1 }}

@@ -55,7 +55,7 @@ export function ParticipationBar({ value }: { value: number | null }) {
       >
         <Box sx={{ width: `${Math.min(100, value ?? 0)}%`, height: '100%', bgcolor: 'secondary.main' }} />
       </Box>
-      <Box component="span" sx={{ minWidth: 52, textAlign: 'right' }}>
+      <Box component="span" sx={{ minWidth: 44, textAlign: 'right' }}>
         {formatPercent(value)}
       </Box>
     </Box>

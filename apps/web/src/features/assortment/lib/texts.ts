@@ -27,11 +27,11 @@ export const ASSORTMENT_SCREENS: Record<AssortmentKind, { path: string; descript
 export const ASSORTMENT_TEXT = {
   columns: {
     products: 'Productos',
-    productsVariation: 'Var. productos',
+    productsVariation: 'Var.',
     totalValue: 'Valor total',
-    totalVariation: 'Var. valor total',
+    totalVariation: 'Var.',
     averageValue: 'Valor promedio',
-    averageVariation: 'Var. valor promedio',
+    averageVariation: 'Var.',
     participation: 'Participación',
     outOfStock: 'Sin stock al cierre',
     availability: 'Disponibilidad',
@@ -39,6 +39,7 @@ export const ASSORTMENT_TEXT = {
     backIn: 'Volvieron a stock',
     previousWentOut: 'Salieron (período anterior)',
   },
+  variationHelp: 'Variación frente al período anterior de igual duración',
   pivot: 'Pivote',
   ownBrand: 'Marca propia',
   download: 'Descargar XLSX',
