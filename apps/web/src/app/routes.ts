@@ -112,9 +112,9 @@ export const appRoutes: ScreenRoute[] = [
   {
     path: 'brand-price-comparator',
     name: 'BrandPriceComparator',
-    module: null,
+    module: 'dpm',
     title: 'Comparador de precios de marca',
-    lazy: comingSoon,
+    lazy: () => import('../features/brand-comparator/pages/BrandComparatorPage.js'),
   },
   // Surtido
   {
