@@ -124,6 +124,7 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
   for (const [file, fn] of [
     ['./pricing.js', 'benchPricing'],
     ['./detail.js', 'benchDetail'],
+    ['./assortment.js', 'benchAssortment'],
   ] as const) {
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;

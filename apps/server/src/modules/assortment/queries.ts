@@ -291,8 +291,9 @@ export async function selectStateProducts(
  * Availability-change events of the period (stock drill-down 'went_out' / 'back_in'), with the daily
  * roll-up's definition: on a day with a succeeded run of the seller, a listing published at the day's last
  * run, out of (in) stock then, and in (out of) stock in the interval covering the day's start. A listing
- * whose stock changed during a day has an interval starting within it: the candidates are read per listing
- * from the primary key of price_intervals (product_id, valid_from) over the period.
+ * whose stock changed during a day has an interval starting within it, and its roll-up group (seller, day,
+ * classification, brand) counts the event: the candidates are the listings of those groups with an
+ * interval starting that day (primary key of price_intervals).
  */
 export async function selectStockEvents(
   db: Queryable,
@@ -315,14 +316,29 @@ export async function selectStockEvents(
        group by 1, 2
     ),
     b as (select seller_id, day, t, (day::timestamp at time zone 'America/Santiago') as d0 from runs),
-    cand as (
-      select distinct b.seller_id, b.day, b.t, b.d0, p.id
+    -- the roll-up's groups (seller, day, classification, brand) with such an event (partial index of
+    -- migration 110): only their listings are looked at, and only on those days
+    groups as (
+      select g.seller_id, g.day, coalesce(g.classification_id, 0) as cls, coalesce(g.brand_id, 0) as brand
+        from rollup_daily_brand g
+       where g.seller_id = any(${sellers}) and g.day >= ${from} and g.day <= ${to}
+         and (g.went_out_of_stock > 0 or g.back_in_stock > 0)
+         and g.${wentOut ? 'went_out_of_stock' : 'back_in_stock'} > 0
+    ),
+    -- the sellers' listings in the selection, read once (materialised: joined to the groups by hash, not
+    -- re-read per group)
+    prods as materialized (
+      select p.id, p.seller_id, coalesce(p.classification_id, 0) as cls, coalesce(p.brand_id, 0) as brand
         from products p
-        join price_intervals pi on pi.product_id = p.id
-             and pi.valid_from >= (${from}::timestamp at time zone 'America/Santiago')
-             and pi.valid_from < ((${to} + 1)::timestamp at time zone 'America/Santiago')
-        join b on b.seller_id = p.seller_id and pi.valid_from >= b.d0 and pi.valid_from <= b.t
        where p.seller_id = any(${sellers}) and ${cond} and ${brands}
+    ),
+    cand as (
+      select distinct b.seller_id, b.day, b.t, b.d0, pr.id
+        from groups g
+        join b on b.seller_id = g.seller_id and b.day = g.day
+        join prods pr on pr.seller_id = g.seller_id and pr.cls = g.cls and pr.brand = g.brand
+       where exists (select 1 from price_intervals pi where pi.product_id = pr.id
+                        and pi.valid_from >= b.d0 and pi.valid_from <= b.t)
     ),
     ev as (
       select c.*, now_.stock_out as now_out, now_.currency,
