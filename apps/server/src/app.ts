@@ -4,17 +4,13 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { APP_VERSION } from '@vigia/domain';
+import { APP_VERSION, systemRoutes } from '@vigia/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { swaggerOptions } from './lib/openapi.js';
+import { registerRoute } from './lib/route.js';
 import { modules } from './modules/index.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -31,6 +27,8 @@ declare module 'fastify' {
 }
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+/** Largest request body accepted (bytes). */
+export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 
 /** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
@@ -39,7 +37,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
-    bodyLimit: 2 * 1024 * 1024,
+    // The largest legitimate body (a search with 100,000 characters of SKUs) is far below this; a
+    // larger one is refused (413) from its Content-Length before it is read.
+    bodyLimit: BODY_LIMIT,
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true },
   }).withTypeProvider<ZodTypeProvider>();
@@ -53,34 +53,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Vigía API', description: 'API de inteligencia de precios', version: APP_VERSION },
-      components: { securitySchemes: { jwt: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(fastifySwagger, swaggerOptions);
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
 
-  app.get(
-    '/health',
-    {
-      schema: {
-        response: {
-          200: z.object({
-            status: z.literal('ok'),
-            version: z.string(),
-            database: z.enum(['embedded', 'external']),
-          }),
-        },
-      },
-    },
-    async () => {
-      await deps.db.pool.query('select 1');
-      return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
-    },
-  );
+  registerRoute(app, systemRoutes.health, async () => {
+    await deps.db.pool.query('select 1');
+    return { status: 'ok' as const, version: APP_VERSION, database: deps.db.kind };
+  });
 
   for (const mod of modules) await app.register(mod);
 

@@ -75,6 +75,8 @@ export const userPatchBody = z
     }
   });
 export type UserPatchBody = z.infer<typeof userPatchBody>;
+/** A profile change as the client sends it (every field but the password, which changes alone). */
+export type ProfilePatch = Omit<z.input<typeof userPatchBody>, 'password'>;
 
 /**
  * Answer of PATCH /v1/users/me/: the updated profile. After a password change it also carries
@@ -149,6 +151,11 @@ export const categoryNode: z.ZodType<CategoryNode> = z.lazy(() =>
     children: z.array(categoryNode),
   }),
 );
+
+// The two trees are recursive: registered with an id, the OpenAPI document holds them once as components
+// and refers to them (a recursive schema without an id would be a $ref to nothing).
+z.globalRegistry.add(classificationNode, { id: 'ClassificationNode' });
+z.globalRegistry.add(categoryNode, { id: 'CategoryNode' });
 
 /** Extra (non-seed) endpoint: the home-card visibility configuration, GET /v1/app-config. */
 export const appConfig = z.object({

@@ -11,11 +11,9 @@ export type ApiError = z.infer<typeof apiErrorSchema>;
 
 export const okSchema = z.object({ detail: z.string() });
 
-/** Strings are always bounded (STYLE.md). */
-export const shortText = (max = 200) => z.string().trim().max(max);
+/** No NUL character: PostgreSQL text cannot hold it (it would fail in SQL instead of being a 400). */
+export const hasNoNul = (s: string) => !s.includes(String.fromCharCode(0));
+/** Strings are always bounded (STYLE.md) and hold no NUL character. */
+export const shortText = (max = 200) => z.string().trim().max(max).refine(hasNoNul, 'carácter no permitido');
 export const emailSchema = z.string().trim().toLowerCase().max(254).email();
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}/, 'fecha inválida (yyyy-MM-dd)')
-  .max(40);
 export const idSchema = z.coerce.number().int().positive().max(2_147_483_647);

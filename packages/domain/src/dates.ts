@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-// Calendar days of requests (yyyy-MM-dd, America/Santiago semantics decided by each endpoint).
-// `isoDate` (common.ts) only checks the shape; `calendarDate` also refuses days that do not exist
-// ('2025-13-45', '2025-02-30') and years PostgreSQL or the screens cannot use, so such input is a 400
-// naming the field instead of reaching SQL. Longer strings are accepted and cut to 10 characters by the
-// endpoints (seed 001 §9), as with isoDate.
+// Calendar days of requests (yyyy-MM-dd, America/Santiago semantics decided by each endpoint): the ONE
+// date type of every request schema. `calendarDate` refuses days that do not exist ('2025-13-45',
+// '2025-02-30') and years PostgreSQL or the screens cannot use, so such input is a 400 naming the field
+// instead of reaching SQL. Longer strings are accepted and cut to 10 characters by the endpoints
+// (seed 001 §9); `calendarDay` does the cut itself.
 
 /** Smallest and largest year accepted in a request date. */
 export const CALENDAR_DATE_MIN_YEAR = 1900;
@@ -25,3 +25,6 @@ export const calendarDate = z
   .max(40)
   .regex(/^\d{4}-\d{2}-\d{2}/, 'fecha inválida (yyyy-MM-dd)')
   .refine(isCalendarDate, 'fecha inexistente (yyyy-MM-dd)');
+
+/** A calendar date cut to its first 10 characters (yyyy-MM-dd), e.g. for the Filters' from_date/to_date. */
+export const calendarDay = calendarDate.transform((s) => s.slice(0, 10));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from './common.js';
+import { idSchema, shortText } from './common.js';
 import { PRICE_TYPES } from './constants.js';
 import { calendarDate } from './dates.js';
 
@@ -247,7 +247,7 @@ export type HistoricalCompleteResponse = z.infer<typeof historicalCompleteRespon
 export const qmiBody = z.object({
   currency: currencyField.optional(),
   /** the seller's own id of the listing (qm_items[].product_id, product list item product_id) */
-  productId: z.union([z.string().trim().min(1).max(200), z.number()]),
+  productId: z.union([shortText(200).min(1), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]),
   sellerId: idSchema,
 });
 export type QmiBody = z.infer<typeof qmiBody>;
@@ -260,7 +260,7 @@ export type QmiResponse = z.infer<typeof qmiResponse>;
 export const HISTORY_DOWNLOAD_FORMATS = ['xlsx', 'csv'] as const;
 
 export const qmiHistoryBody = z.object({
-  productId: z.union([z.string().trim().min(1).max(200), z.number()]),
+  productId: z.union([shortText(200).min(1), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]),
   sellerId: idSchema,
   currency: currencyField.optional(),
   fromDate: calendarDate.optional(),

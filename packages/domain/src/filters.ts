@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { shortText } from './common.js';
 import { PRICE_MODES, PRICE_TYPES, type PriceType } from './constants.js';
-import { isCalendarDate } from './dates.js';
+import { calendarDay } from './dates.js';
 
 // The seed's shared Filters entity (001 §3) — one schema for every search flow (pricing, assortment,
 // promotions, …), used by the server routes (body of POST, querystring of GET) and by the web client.
@@ -27,12 +28,16 @@ const SKU_TOKEN = /^[\p{L}\p{N}_@./#&+-]+$/u;
  */
 export function parseSkus(text: string | null | undefined): string[] {
   if (!text) return [];
-  const out: string[] = [];
+  const seen = new Set<string>(); // linear in the text: no list scan per token
   for (const token of text.split(/[\s,]+/u)) {
-    if (token && SKU_TOKEN.test(token) && !out.includes(token)) out.push(token);
+    if (token && SKU_TOKEN.test(token)) seen.add(token);
   }
-  return out;
+  return [...seen];
 }
+
+/** Most SKUs one search may hold, and the longest SKU text (raw, before splitting) a request may send. */
+export const SKUS_MAX = 5000;
+export const SKUS_TEXT_MAX = 100_000;
 
 /** The price range as sent (seed 001 §5): the minimum is floored and the maximum is ceiled. */
 export function roundPriceRange<T extends { min?: number | null; max?: number | null }>(range: T): T {
@@ -65,33 +70,29 @@ function toBool(v: unknown): unknown {
 }
 
 const id = z.coerce.number().int().positive().max(2_147_483_647);
+/** Longest text of one comma-list item with its comma (ids have at most 10 digits; enum words are short). */
+const LIST_ITEM_CHARS = 40;
 
 /** A list in the wire format above (comma list or repeated param in GET; array in POST). */
 export const listParam = <T extends z.ZodType>(item: T, max = 1000) =>
-  z.preprocess(toList, z.array(item).max(max).optional()).optional();
+  z
+    .preprocess(
+      // A comma list longer than `max` items could possibly be is not split (it fails as a non-list):
+      // the raw text is bounded before any work on it.
+      (v) => (typeof v === 'string' && v.length > max * LIST_ITEM_CHARS ? v : toList(v)),
+      z.array(item).max(max).optional(),
+    )
+    .optional();
 /** A boolean flag in the wire format above. */
 export const flagParam = () => z.preprocess(toBool, z.boolean().optional()).optional();
 /** An optional number in the wire format above (`''` = absent). */
-export const numberParam = (n: z.ZodNumber = z.number()) =>
-  z.preprocess(blankToUndefined, z.coerce.number().pipe(n).optional()).optional();
+export const numberParam = (min: number, max: number, opts: { int?: boolean } = {}) => {
+  const n = z.coerce.number().min(min).max(max); // bounds on the coerced value: they reach OpenAPI
+  return z.preprocess(blankToUndefined, (opts.int ? n.int() : n).optional()).optional();
+};
 
-const dateParam = z
-  .preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .max(40)
-      .transform((s) => s.slice(0, 10)) // seed 001 §9: date strings are cut to 10 characters
-      .pipe(
-        z
-          .string()
-          .regex(/^\d{4}-\d{2}-\d{2}$/, 'fecha inválida (yyyy-MM-dd)')
-          // a day that exists (2026-13-01 would otherwise reach the database as a 500)
-          .refine(isCalendarDate, 'fecha inválida (yyyy-MM-dd)'),
-      )
-      .optional(),
-  )
-  .optional();
+/** A calendar-checked day (dates.ts), cut to 10 characters (seed 001 §9); '' = absent. */
+const dateParam = z.preprocess(blankToUndefined, calendarDay.optional()).optional();
 
 // ───────────────────────────── the schema ─────────────────────────────
 
@@ -142,22 +143,23 @@ export const filtersObject = z.object({
    * tokens dropped); an array's items are split the same way. Matches products.product_id or sku.
    */
   SKUs: z
-    .preprocess(
-      (v) =>
-        v === undefined || v === null
-          ? undefined
-          : (Array.isArray(v) ? v : [v]).flatMap((x) => parseSkus(String(x))),
-      z.array(z.string().max(100)).max(5000).optional(),
+    // Bounded as sent (text length, list size) before any splitting, so the work is linear and small.
+    .union([z.string().max(SKUS_TEXT_MAX), z.array(z.string().max(100)).max(SKUS_MAX)])
+    .nullable()
+    .optional()
+    .transform((v) =>
+      v === undefined || v === null ? undefined : (Array.isArray(v) ? v : [v]).flatMap(parseSkus),
     )
-    .optional(),
+    .pipe(z.array(z.string().max(100)).max(SKUS_MAX).optional()),
   /** Free text: every word must appear in the product name, brand, sku, product id or EAN (accent-insensitive). */
-  metaSearch: z.preprocess(blankToUndefined, z.string().trim().max(200).optional()).optional(),
+  metaSearch: z.preprocess(blankToUndefined, shortText(200).optional()).optional(),
   /** Currency acronym prices are shown in (conversion through fx_rates). Outside the license → 403. */
   currency: z
     .preprocess(
       blankToUndefined,
       z
         .string()
+        .max(10)
         .trim()
         .toUpperCase()
         .regex(/^[A-Z]{3}$/, 'divisa inválida')
@@ -167,19 +169,19 @@ export const filtersObject = z.object({
   /** The user's selected sellers (session preference). Competitors = sellersIds ∩ … see docs/metrics.md. */
   sellers: listParam(id, 200),
   /** Price range slider: bounds offered (settings) and the selected range, in `currency`. */
-  minSetting: numberParam(z.number().min(0).max(1e12)),
-  maxSetting: numberParam(z.number().min(0).max(1e12)),
-  minPrice: numberParam(z.number().min(0).max(1e12)),
-  maxPrice: numberParam(z.number().min(0).max(1e12)),
+  minSetting: numberParam(0, 1e12),
+  maxSetting: numberParam(0, 1e12),
+  minPrice: numberParam(0, 1e12),
+  maxPrice: numberParam(0, 1e12),
   /** Observation window (yyyy-MM-dd, America/Santiago days, inclusive). Default: the latest crawl. */
   from_date: dateParam,
   to_date: dateParam,
   /** Pivot seller; default the X-Pivot-Id header, else the user's pivot. Outside the license → 403. */
-  pivot_id: numberParam(z.number().int().positive().max(2_147_483_647)),
+  pivot_id: numberParam(1, 2_147_483_647, { int: true }),
   /** Pivot's current price type(s). MATCH and STOCK_OUT are NOT price types: use `match`/`stockOut`. */
   price_type: listParam(z.enum(PRICE_TYPES), 4),
   /** Width of the market range of the price index (default per endpoint: DPM 10, navigation 5). */
-  mpi_value: numberParam(z.number().min(0).max(1000)),
+  mpi_value: numberParam(0, 1000),
   /** Only products whose price index falls in these buckets. */
   mpi_range: listParam(z.enum(MPI_RANGES), 3),
   /** Detail/history screens: time axis by observation instead of by calendar. No effect on pricing. */

@@ -12,3 +12,4 @@ export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
+export * from './routes/index.js';

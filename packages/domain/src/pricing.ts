@@ -49,6 +49,7 @@ const cursorParam = z
     blank,
     z.coerce
       .string()
+      .max(18)
       .regex(/^\d{1,18}$/, 'cursor inválido (id del último ítem)')
       .optional(),
   )
@@ -58,14 +59,17 @@ const sortByParam = z.preprocess(blank, z.enum(PRICING_SORT_FIELDS).default('ind
 const mpiValueParam = (def: number) => z.preprocess(blank, z.coerce.number().min(0).max(1000).default(def));
 const priceModeParam = z.preprocess(blank, z.enum(PRICE_MODES).default(DEFAULT_PRICE_MODE));
 
+const PAGE_SIZE_MESSAGE = `tamaño de página inválido (${DPM_DEFAULTS.pageSizeOptions.join(', ')})`;
 /** DPM page size: one of DPM_DEFAULTS.pageSizeOptions (5, 10, 15, 20, 25, 50), default 10. */
 const dpmPageSize = z.preprocess(
   blank,
   z.coerce
     .number()
     .int()
+    .min(Math.min(...DPM_DEFAULTS.pageSizeOptions), PAGE_SIZE_MESSAGE)
+    .max(Math.max(...DPM_DEFAULTS.pageSizeOptions), PAGE_SIZE_MESSAGE)
     .refine((n) => (DPM_DEFAULTS.pageSizeOptions as readonly number[]).includes(n), {
-      message: `tamaño de página inválido (${DPM_DEFAULTS.pageSizeOptions.join(', ')})`,
+      message: PAGE_SIZE_MESSAGE,
     })
     .default(DPM_DEFAULTS.pageSize),
 );

@@ -7,7 +7,6 @@ import { MESSAGES } from './messages.js';
 // Contract of the product list (seed 001 §2 'product-list', §3 "Product list item", §4 pagination).
 // The seed does not show the call; Vigía's is POST /v1/list-products/ (docs/metrics.md "Product list").
 
-export const PRODUCT_LIST_PATH = '/v1/list-products/';
 export const PRODUCT_LIST_MAX_PAGE_SIZE = 100;
 export const PRODUCT_LIST_SORTS = ['name', 'price', 'updated', 'seller'] as const;
 

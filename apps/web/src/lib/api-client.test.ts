@@ -1,16 +1,48 @@
-import { STATUS_MESSAGES } from '@vigia/domain';
+import { authRoutes, defineRoute, licensesRoutes, STATUS_MESSAGES } from '@vigia/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
 import {
   ApiError,
-  apiGet,
-  apiPost,
   buildUrl,
+  callRoute,
   configureApiClient,
   filenameFromDisposition,
   isSessionExpired,
 } from './api-client.js';
 import { getToken } from './session.js';
 import { localStore, MemoryStorage, STORAGE_KEYS, setStoresForTesting } from './storage.js';
+
+// Routes of a pretend feature (not the API's): the client's behaviour does not depend on the path.
+const anyAnswer = z.unknown();
+const testGet = defineRoute({
+  id: 'test.get',
+  method: 'GET',
+  path: '/test/items',
+  module: 'promotions',
+  auth: true,
+  query: z.object({ sellers: z.array(z.number()).optional(), q: z.string().optional(), none: z.null() }),
+  response: anyAnswer,
+});
+const plainGet = (name: string) =>
+  defineRoute({
+    id: `test.${name}`,
+    method: 'GET',
+    path: `/test/${name}`,
+    module: null,
+    auth: true,
+    response: anyAnswer,
+  });
+const x = plainGet('x');
+const testPost = defineRoute({
+  id: 'test.post',
+  method: 'POST',
+  path: '/test/subscriptions',
+  module: null,
+  auth: true,
+  body: z.object({}),
+  response: anyAnswer,
+});
+const REFRESH = authRoutes.refresh.path;
 
 type Handler = (url: string, init: RequestInit) => Response | Promise<Response>;
 
@@ -54,16 +86,13 @@ afterEach(() => {
 describe('api client', () => {
   it('sends the JWT, module and pivot headers and serialises the query', async () => {
     stubFetch(() => json(200, { ok: 1 }));
-    const data = await apiGet<{ ok: number }>(
-      '/v2/x',
-      { sellers: [1, 2], q: 'a b', none: null },
-      {
-        module: 'promotions',
-        pivotId: 116,
-      },
+    const data = await callRoute(
+      testGet,
+      { query: { sellers: [1, 2], q: 'a b', none: null } },
+      { pivotId: 116 },
     );
     expect(data).toEqual({ ok: 1 });
-    expect(calls[0].url).toBe('/v2/x?sellers=1%2C2&q=a+b');
+    expect(calls[0].url).toBe('/test/items?sellers=1%2C2&q=a+b');
     expect(header(0, 'authorization')).toBe('JWT old-token');
     expect(header(0, 'x-module-authorization')).toBe('promotions');
     expect(header(0, 'x-pivot-id')).toBe('116');
@@ -73,7 +102,7 @@ describe('api client', () => {
     stubFetch(() =>
       json(404, { detail: 'Producto no existe', code: 'not_found', field: 'id', requestId: 'r1' }),
     );
-    const error = await apiGet('/v1/x').then(unexpected, asApiError);
+    const error = await callRoute(x, {}).then(unexpected, asApiError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
       status: 404,
@@ -87,31 +116,28 @@ describe('api client', () => {
 
   it('shows the original message for a status outside the table', async () => {
     stubFetch(() => json(409, { detail: 'Ya existe una suscripción', code: 'conflict' }));
-    const error = await apiPost('/v1/subscriptions/', {}).then(unexpected, asApiError);
+    const error = await callRoute(testPost, { body: {} }).then(unexpected, asApiError);
     expect(error.message).toBe('Ya existe una suscripción');
   });
 
   it('does not report when notify is false', async () => {
     stubFetch(() => json(500, { detail: 'x', code: 'internal' }));
-    const error = await apiGet('/v1/x', undefined, { notify: false }).then(unexpected, asApiError);
+    const error = await callRoute(x, {}, { notify: false }).then(unexpected, asApiError);
     expect(error.message).toBe(STATUS_MESSAGES[500]);
     expect(hooks.notify).not.toHaveBeenCalled();
   });
 
   it('refreshes the token once on 401 and retries with the new one', async () => {
+    const modules = licensesRoutes.roleModules;
     stubFetch((url, init) => {
-      if (url === '/v1/auth-token-refresh/') return json(200, { token: 'new-token' });
+      if (url === REFRESH) return json(200, { token: 'new-token' });
       const auth = new Headers(init.headers).get('authorization');
       return auth === 'JWT new-token'
-        ? json(200, [1])
+        ? json(200, [{ module_code: 'dpm' }])
         : json(401, { detail: 'expired', code: 'unauthorized' });
     });
-    await expect(apiGet('/v1/licenses/sellers/me')).resolves.toEqual([1]);
-    expect(calls.map((c) => c.url)).toEqual([
-      '/v1/licenses/sellers/me',
-      '/v1/auth-token-refresh/',
-      '/v1/licenses/sellers/me',
-    ]);
+    await expect(callRoute(modules, {})).resolves.toEqual([{ module_code: 'dpm' }]);
+    expect(calls.map((c) => c.url)).toEqual([modules.path, REFRESH, modules.path]);
     expect(JSON.parse(String(calls[1].init.body))).toEqual({ token: 'old-token' });
     expect(header(1, 'authorization')).toBeNull();
     expect(getToken()).toBe('new-token');
@@ -120,13 +146,13 @@ describe('api client', () => {
 
   it('clears the session and signals expiry when the refresh fails', async () => {
     stubFetch((url) =>
-      url === '/v1/auth-token-refresh/'
+      url === REFRESH
         ? json(401, { detail: 'no', code: 'unauthorized' })
         : json(401, { detail: 'expired', code: 'unauthorized' }),
     );
     localStore().set(STORAGE_KEYS.brands, [1]);
     localStore().set(STORAGE_KEYS.sellers, [2]);
-    const error = await apiGet('/v1/x').then(unexpected, asApiError);
+    const error = await callRoute(x, {}).then(unexpected, asApiError);
     expect(error.status).toBe(401);
     expect(isSessionExpired(error)).toBe(true);
     expect(hooks.onSessionExpired).toHaveBeenCalledTimes(1);
@@ -137,11 +163,11 @@ describe('api client', () => {
 
   it('a 403 that survives the refresh goes to Home (onForbidden)', async () => {
     stubFetch((url) =>
-      url === '/v1/auth-token-refresh/'
+      url === REFRESH
         ? json(200, { token: 'new-token' })
         : json(403, { detail: 'Módulo no incluido', code: 'module_not_licensed' }),
     );
-    const error = await apiGet('/v1/assortment/brand').then(unexpected, asApiError);
+    const error = await callRoute(plainGet('assortment'), {}).then(unexpected, asApiError);
     expect(error.status).toBe(403);
     expect(error.message).toBe(STATUS_MESSAGES[403]);
     expect(hooks.onForbidden).toHaveBeenCalledTimes(1);
@@ -151,7 +177,7 @@ describe('api client', () => {
   it('concurrent 401s share one refresh', async () => {
     let refreshes = 0;
     stubFetch(async (url, init) => {
-      if (url === '/v1/auth-token-refresh/') {
+      if (url === REFRESH) {
         refreshes++;
         await new Promise((r) => setTimeout(r, 5));
         return json(200, { token: 'new-token' });
@@ -160,13 +186,13 @@ describe('api client', () => {
         ? json(200, { url })
         : json(401, { detail: 'expired', code: 'unauthorized' });
     });
-    await Promise.all([apiGet('/v1/a'), apiGet('/v1/b'), apiGet('/v1/c')]);
+    await Promise.all(['a', 'b', 'c'].map((n) => callRoute(plainGet(n), {})));
     expect(refreshes).toBe(1);
   });
 
   it('calls without a session send no Authorization and are never refreshed', async () => {
     stubFetch(() => json(401, { detail: 'bad', code: 'unauthorized' }));
-    const error = await apiPost('/v1/auth-token/', { email: 'a@b.cl', password: 'x' }, { auth: false }).then(
+    const error = await callRoute(authRoutes.login, { body: { email: 'a@b.cl', password: 'x' } }).then(
       unexpected,
       asApiError,
     );
@@ -180,18 +206,14 @@ describe('api client', () => {
     stubFetch(() => {
       throw new TypeError('Failed to fetch');
     });
-    const error = await apiGet('/v1/x').then(unexpected, asApiError);
+    const error = await callRoute(x, {}).then(unexpected, asApiError);
     expect(error).toMatchObject({ status: 0, code: 'network_error', message: STATUS_MESSAGES[500] });
   });
 
   it('parses the answer with the given schema', async () => {
-    const { z } = await import('zod');
     vi.spyOn(console, 'error').mockImplementation(() => {});
     stubFetch(() => json(200, { wrong: true }));
-    const error = await apiGet('/v1/x', undefined, { schema: z.object({ id: z.number() }) }).then(
-      unexpected,
-      asApiError,
-    );
+    const error = await callRoute(licensesRoutes.appConfig, {}).then(unexpected, asApiError);
     expect(error).toMatchObject({ code: 'invalid_response' });
   });
 });

@@ -1,11 +1,20 @@
 import {
   apiErrorSchema,
+  authRoutes,
+  filtersToSearchParams,
+  type HttpMethod,
   MODULE_HEADER,
   type ModuleCode,
   PIVOT_HEADER,
+  type RouteDef,
+  type RouteInput,
+  type RouteResponse,
   refreshResponse,
+  routeModules,
+  routePath,
   STATUS_MESSAGES,
   statusMessage,
+  successSchema,
 } from '@vigia/domain';
 import type { ZodType } from 'zod';
 import { currentPath, navigateTo, reloadAt } from './navigation.js';
@@ -84,7 +93,7 @@ export interface RequestOptions<T = unknown> {
   headers?: Record<string, string>;
 }
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type Method = HttpMethod;
 
 export interface ApiClientHooks {
   notify: (message: string) => void;
@@ -117,7 +126,7 @@ export function configureApiClient(overrides: Partial<ApiClientHooks> | null): v
   hooks = overrides ? { ...defaultHooks, ...overrides } : defaultHooks;
 }
 
-const REFRESH_PATH = '/v1/auth-token-refresh/';
+const REFRESH_PATH = authRoutes.refresh.path;
 const DEFAULT_TIMEOUT_MS = 120_000;
 
 export function buildUrl(path: string, query?: Query | URLSearchParams): string {
@@ -303,7 +312,7 @@ async function parseBody<T>(res: Response, schema?: ZodType<T>): Promise<T> {
   throw new ApiError({ status: 0, detail: 'invalid_response', code: 'invalid_response' });
 }
 
-/** Any method; prefer the helpers below. */
+/** Any method and path; screens call `callRoute` with a def of the route table instead. */
 export async function apiRequest<T = unknown>(
   method: Method,
   path: string,
@@ -319,24 +328,51 @@ export async function apiRequest<T = unknown>(
   }
 }
 
-export function apiGet<T = unknown>(path: string, query?: Query | URLSearchParams, opts?: RequestOptions<T>) {
-  return apiRequest<T>('GET', path, { query }, opts);
+/** Options of a call through the route table (the rest comes from the route's def). */
+export type CallOptions = Pick<RequestOptions, 'pivotId' | 'signal' | 'notify' | 'timeoutMs' | 'headers'> & {
+  /** For a route that several modules grant: the one to send (the caller's license has it). */
+  module?: ModuleCode;
+};
+
+/** Method, URL, module header and session of a call to `def`. */
+function requestOf<D extends RouteDef>(def: D, input: RouteInput<D>, opts: CallOptions) {
+  const { params, query, body } = input as {
+    params?: Record<string, unknown>;
+    query?: unknown;
+    body?: unknown;
+  };
+  const modules = routeModules(def);
+  const module = opts.module && modules.includes(opts.module) ? opts.module : modules[0];
+  return {
+    path: routePath(def, params),
+    // GET querystrings: lists as comma lists, empty values left out (the domain's wire format).
+    query: query ? filtersToSearchParams(query as Record<string, unknown>) : undefined,
+    body,
+    opts: { ...opts, module, auth: def.auth !== false } satisfies RequestOptions,
+  };
 }
 
-export function apiPost<T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) {
-  return apiRequest<T>('POST', path, { body }, opts);
+/**
+ * Calls one route of the table (packages/domain/src/routes): builds its path and query, sends the
+ * module header from `def.module` (and the session unless the route is public), and parses the answer
+ * with the route's response schema.
+ */
+export function callRoute<D extends RouteDef>(
+  def: D,
+  input: RouteInput<D>,
+  opts: CallOptions = {},
+): Promise<RouteResponse<D>> {
+  const r = requestOf(def, input, opts);
+  return apiRequest(
+    def.method,
+    r.path,
+    { body: r.body, query: r.query },
+    {
+      ...r.opts,
+      schema: successSchema(def) as ZodType<RouteResponse<D>>,
+    },
+  );
 }
-
-export function apiPatch<T = unknown>(path: string, body?: unknown, opts?: RequestOptions<T>) {
-  return apiRequest<T>('PATCH', path, { body }, opts);
-}
-
-export function apiDelete<T = unknown>(path: string, query?: Query, opts?: RequestOptions<T>) {
-  return apiRequest<T>('DELETE', path, { query }, opts);
-}
-
-/** What to send with a download: a JSON body (POST) or query parameters (GET). */
-export type DownloadInput = { body: unknown; query?: Query } | { query: Query | URLSearchParams };
 
 /** File name from a Content-Disposition header, if any. */
 export function filenameFromDisposition(header: string | null): string | null {
@@ -351,18 +387,18 @@ export function filenameFromDisposition(header: string | null): string | null {
  * Downloads a file through the same auth/refresh rules and saves it in the browser.
  * `filename` is used unless the server names the file.
  */
-export async function apiDownload(
-  path: string,
-  input: DownloadInput,
+export async function downloadRoute<D extends RouteDef>(
+  def: D,
+  input: RouteInput<D>,
   filename: string,
-  opts: RequestOptions = {},
+  opts: CallOptions = {},
 ): Promise<void> {
-  const method: Method = 'body' in input ? 'POST' : 'GET';
+  const r = requestOf(def, input, opts);
   const res = await execute(
-    method,
-    path,
-    { body: 'body' in input ? input.body : undefined, query: input.query },
-    { ...opts, headers: { Accept: '*/*', ...opts.headers } },
+    def.method,
+    r.path,
+    { body: r.body, query: r.query },
+    { ...r.opts, headers: { Accept: '*/*', ...opts.headers } },
   );
   const blob = await res.blob();
   const name = filenameFromDisposition(res.headers.get('content-disposition')) ?? filename;

@@ -2,9 +2,12 @@ import {
   type ExporterNotification,
   type ExporterServerEvents,
   type ExporterTaskProgress,
+  exporterNotification,
+  exporterTaskProgress,
   MESSAGES,
 } from '@vigia/domain';
 import { io, type Socket } from 'socket.io-client';
+import type { ZodType } from 'zod';
 
 // The real-time "data exporter" connection (seed 000 §4, 001 §7): socket.io to the same origin with the
 // token as a query parameter. Opened when a token is stored and 1 s after start when already logged in,
@@ -14,6 +17,12 @@ import { io, type Socket } from 'socket.io-client';
 export type ExporterEvents = { [E in keyof ExporterServerEvents]: Parameters<ExporterServerEvents[E]>[0] };
 export type ExporterEventName = keyof ExporterEvents;
 export type { ExporterNotification, ExporterTaskProgress };
+
+/** The contract's schema of each event: a payload is parsed before any handler sees it. */
+const EVENT_SCHEMAS: { [E in ExporterEventName]: ZodType<ExporterEvents[E]> } = {
+  'task:progress': exporterTaskProgress,
+  notification: exporterNotification,
+};
 
 type AnyHandler = (payload: never) => void;
 const handlers = new Map<ExporterEventName, Set<AnyHandler>>();
@@ -75,7 +84,13 @@ export function subscribeExporter<E extends ExporterEventName>(
     set = new Set();
     handlers.set(event, set);
   }
-  const h = handler as AnyHandler;
+  const schema = EVENT_SCHEMAS[event] as ZodType<ExporterEvents[E]>;
+  // A payload outside the contract is logged and dropped, never handed to a screen.
+  const h = ((payload: unknown) => {
+    const parsed = schema.safeParse(payload);
+    if (parsed.success) handler(parsed.data);
+    else console.error(`exporter: evento ${event} fuera del contrato`, parsed.error.issues);
+  }) as AnyHandler;
   set.add(h);
   (socket as Socket | null)?.on(event as string, h as (p: unknown) => void);
   return () => {

@@ -2,21 +2,20 @@ import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query'
 import {
   APP_VERSION,
   type AppConfig,
-  appConfig,
-  categoryNode,
-  classificationNode,
   DEFAULT_BRAND_COMPARATOR_SELLERS,
   DEFAULT_IMAGE_VERIFICATION_SELLERS,
-  licenseBrand,
-  licenseCurrency,
-  licensePivot,
-  licenseRoleModule,
-  licenseSeller,
+  licensesRoutes as defs,
+  type licenseBrand,
+  type licenseCurrency,
+  type licensePivot,
+  type licenseSeller,
   type ModuleCode,
-  sellersByCountry,
+  type RouteDef,
+  type RouteInput,
+  type sellersByCountry,
 } from '@vigia/domain';
-import { z } from 'zod';
-import { apiGet, apiPost } from './api-client.js';
+import type { z } from 'zod';
+import { callRoute } from './api-client.js';
 import { localStore, STORAGE_KEYS } from './storage.js';
 
 // License data (seed 000 §3, §7): what the user's organisation may see. Loaded by /dependencies-loader
@@ -31,6 +30,8 @@ export type LicenseBrand = z.infer<typeof licenseBrand>;
 
 const NEVER = Number.POSITIVE_INFINITY;
 const silent = { notify: false } as const;
+/** One license list (a GET without input). */
+const list = <D extends RouteDef>(def: D) => callRoute(def, {} as RouteInput<D>, silent);
 
 /** Query keys of license data; every key starts with 'license' so a logout clears them all. */
 export const licenseKeys = {
@@ -51,32 +52,26 @@ export const licenseQueries = {
   currencies: () =>
     queryOptions({
       queryKey: licenseKeys.currencies(),
-      queryFn: () =>
-        apiGet('/v1/licenses/currencies/me', undefined, { ...silent, schema: z.array(licenseCurrency) }),
+      queryFn: () => list(defs.currencies),
       staleTime: NEVER,
     }),
   pivots: () =>
     queryOptions({
       queryKey: licenseKeys.pivots(),
-      queryFn: () =>
-        apiGet('/v1/licenses/pivots/me', undefined, { ...silent, schema: z.array(licensePivot) }),
+      queryFn: () => list(defs.pivots),
       staleTime: NEVER,
     }),
   roleModules: () =>
     queryOptions({
       queryKey: licenseKeys.roleModules(),
-      queryFn: () =>
-        apiGet('/v1/licenses/role-modules/me', undefined, { ...silent, schema: z.array(licenseRoleModule) }),
+      queryFn: () => list(defs.roleModules),
       staleTime: NEVER,
     }),
   sellers: () =>
     queryOptions({
       queryKey: licenseKeys.sellers(),
       queryFn: async () => {
-        const sellers = await apiGet('/v1/licenses/sellers/me', undefined, {
-          ...silent,
-          schema: z.array(licenseSeller),
-        });
+        const sellers = await list(defs.sellers);
         localStore().set(STORAGE_KEYS.sellers, sellers);
         return sellers;
       },
@@ -85,11 +80,7 @@ export const licenseQueries = {
   sellersByCountries: () =>
     queryOptions({
       queryKey: licenseKeys.sellersByCountries(),
-      queryFn: () =>
-        apiGet('/v1/licenses/sellers-by-countries/me', undefined, {
-          ...silent,
-          schema: z.array(sellersByCountry),
-        }),
+      queryFn: () => list(defs.sellersByCountries),
       staleTime: NEVER,
     }),
   /** Brands sold by the given sellers within the license (POST /v1/licenses/brands/me). */
@@ -97,11 +88,7 @@ export const licenseQueries = {
     queryOptions({
       queryKey: licenseKeys.brands(sellers),
       queryFn: async () => {
-        const brands = await apiPost(
-          '/v1/licenses/brands/me',
-          { sellers },
-          { ...silent, schema: z.array(licenseBrand) },
-        );
+        const brands = await callRoute(defs.brands, { body: { sellers: [...sellers] } }, silent);
         localStore().set(STORAGE_KEYS.brands, brands);
         return brands;
       },
@@ -110,24 +97,19 @@ export const licenseQueries = {
   classifications: () =>
     queryOptions({
       queryKey: licenseKeys.classifications(),
-      queryFn: () =>
-        apiGet('/v1/licenses/classifications/me', undefined, {
-          ...silent,
-          schema: z.array(classificationNode),
-        }),
+      queryFn: () => list(defs.classifications),
       staleTime: NEVER,
     }),
   classificationTree: () =>
     queryOptions({
       queryKey: licenseKeys.classificationTree(),
-      queryFn: () =>
-        apiGet('/v1/v2_classification', undefined, { ...silent, schema: z.array(classificationNode) }),
+      queryFn: () => list(defs.classificationTree),
       staleTime: NEVER,
     }),
   categoryTree: () =>
     queryOptions({
       queryKey: licenseKeys.categoryTree(),
-      queryFn: () => apiGet('/v1/v2_category_tree', undefined, { ...silent, schema: z.array(categoryNode) }),
+      queryFn: () => list(defs.categoryTree),
       staleTime: NEVER,
     }),
   /** Home-card configuration; the seed's values when the server does not answer. */
@@ -136,7 +118,7 @@ export const licenseQueries = {
       queryKey: licenseKeys.appConfig(),
       queryFn: async (): Promise<AppConfig> => {
         try {
-          return await apiGet('/v1/app-config', undefined, { ...silent, schema: appConfig });
+          return await list(defs.appConfig);
         } catch (error) {
           console.warn('app-config no disponible; se usan los valores por defecto', error);
           return DEFAULT_APP_CONFIG;

@@ -1,21 +1,10 @@
-import {
-  apiErrorSchema,
-  loginBody,
-  loginResponse,
-  MESSAGES,
-  okSchema,
-  passwordResetBody,
-  passwordResetConfirmBody,
-  refreshBody,
-  refreshResponse,
-  type SessionUser,
-} from '@vigia/domain';
+import { authRoutes as defs, MESSAGES, type SessionUser } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { withTransaction } from '../../db/database.js';
 import { badRequest, unauthorized } from '../../lib/errors.js';
 import { signToken, verifyToken } from '../../lib/jwt.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
+import { registerRoute } from '../../lib/route.js';
 import { loadPrincipal } from '../../plugins/auth.js';
 import { disconnectUser } from '../exporter/channel.js';
 import { wakeJobWorkers } from '../jobs/queue.js';
@@ -36,8 +25,6 @@ import {
   RESET_TOKEN_TTL_SECONDS,
   resetLink,
 } from './reset-email.js';
-
-const errors = { 400: apiErrorSchema, 429: apiErrorSchema };
 
 export function sessionUserOf(
   u: Pick<LoginUserRow, 'name' | 'email' | 'timezone' | 'currency' | 'pivot_id' | 'pivot_name'>,
@@ -66,7 +53,6 @@ function parseUid(uid: string): number | null {
  * request and confirmation.
  */
 export default async function authRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { config, db } = app.deps;
   const RATE_LIMITS = rateLimits(config.LOGIN_RATE_LIMIT_PER_MINUTE);
   const tokenFor = (u: { id: number; org_id: number; token_version: number }) =>
@@ -78,18 +64,9 @@ export default async function authRoutes(app: FastifyInstance) {
   const bodyEmail = (req: { body: unknown }) =>
     (req.body as { email?: string } | undefined)?.email?.toLowerCase();
 
-  r.post(
-    '/v1/auth-token/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Inicio de sesión: token JWT y datos del usuario',
-        body: loginBody,
-        response: { 200: loginResponse, ...errors },
-      },
-      config: { rateLimit: RATE_LIMITS.loginPerIp },
-      preHandler: [keyBy(app, RATE_LIMITS.loginPerEmail, bodyEmail)],
-    },
+  registerRoute(
+    app,
+    defs.login,
     async (req) => {
       const { email, password } = req.body;
       const user = await findUserByEmail(db.pool, email);
@@ -98,19 +75,15 @@ export default async function authRoutes(app: FastifyInstance) {
       if (!user || !matches || !user.is_active) throw invalidCredentials();
       return { token: tokenFor(user), user: sessionUserOf(user) };
     },
+    {
+      config: { rateLimit: RATE_LIMITS.loginPerIp },
+      preHandler: [keyBy(app, RATE_LIMITS.loginPerEmail, bodyEmail)],
+    },
   );
 
-  r.post(
-    '/v1/auth-token-refresh/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Renueva un token vigente (no vencido ni revocado)',
-        body: refreshBody,
-        response: { 200: refreshResponse, 401: apiErrorSchema, ...errors },
-      },
-      config: { rateLimit: RATE_LIMITS.refreshPerIp },
-    },
+  registerRoute(
+    app,
+    defs.refresh,
     async (req) => {
       const claims = verifyToken(req.body.token, config.JWT_SECRET);
       if (!claims) throw unauthorized();
@@ -121,22 +94,12 @@ export default async function authRoutes(app: FastifyInstance) {
         token: tokenFor({ id: principal.userId, org_id: principal.orgId, token_version: claims.ver }),
       };
     },
+    { config: { rateLimit: RATE_LIMITS.refreshPerIp } },
   );
 
-  r.post(
-    '/v1/password/reset/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Solicita el correo de recuperación de contraseña',
-        description:
-          'Responde 200 exista o no la dirección. Para un usuario activo se envía (por la cola de trabajos) un enlace de un solo uso, válido 24 horas.',
-        body: passwordResetBody,
-        response: { 200: okSchema, ...errors },
-      },
-      config: { rateLimit: RATE_LIMITS.resetPerIp },
-      preHandler: [keyBy(app, RATE_LIMITS.resetPerEmail, bodyEmail)],
-    },
+  registerRoute(
+    app,
+    defs.passwordReset,
     async (req) => {
       const user = await findUserByEmail(db.pool, req.body.email);
       if (user?.is_active) {
@@ -149,21 +112,15 @@ export default async function authRoutes(app: FastifyInstance) {
       }
       return { detail: MESSAGES.recoverySentBody };
     },
+    {
+      config: { rateLimit: RATE_LIMITS.resetPerIp },
+      preHandler: [keyBy(app, RATE_LIMITS.resetPerEmail, bodyEmail)],
+    },
   );
 
-  r.post(
-    '/v1/password/reset/confirm/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Fija una contraseña nueva con el enlace de recuperación',
-        description:
-          'El token es de un solo uso y vence a las 24 horas. Revoca todos los tokens de sesión anteriores del usuario.',
-        body: passwordResetConfirmBody,
-        response: { 200: okSchema, ...errors },
-      },
-      config: { rateLimit: RATE_LIMITS.confirmPerIp },
-    },
+  registerRoute(
+    app,
+    defs.passwordResetConfirm,
     async (req) => {
       const { password, uid, token } = req.body;
       const userId = parseUid(uid);
@@ -183,5 +140,6 @@ export default async function authRoutes(app: FastifyInstance) {
       disconnectUser(app, userId);
       return { detail: MESSAGES.resetDoneBody };
     },
+    { config: { rateLimit: RATE_LIMITS.confirmPerIp } },
   );
 }

@@ -1,15 +1,6 @@
-import {
-  apiErrorSchema,
-  DEFAULT_MPI_VALUE,
-  dashboardPreBody,
-  dashboardPreResponse,
-  generalPreBody,
-  generalPreResponse,
-  quickFindBody,
-  quickFindResponse,
-} from '@vigia/domain';
+import { DEFAULT_MPI_VALUE, dashboardRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolvePivot } from '../../lib/scope.js';
 import { cents } from '../detail/fx.js';
 import { today } from '../detail/period.js';
@@ -19,133 +10,91 @@ import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
 import { scheduleDashboardWarmUp } from './warm.js';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
-
 /**
  * Dashboard (seed 001 §2 'dashboard', §7): indicators, card groups and quick find. No module code in
  * the seed: authentication plus the license's pivots, sellers, currencies and classification subtrees.
  */
 export default async function dashboardRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
-  const common = { tags: ['dashboard'], security: [{ jwt: [] }] };
-  const auth = { preHandler: [app.authenticate] };
   // End-of-day states and closed-day figures are built off the request path (warm.ts, eod.ts).
   scheduleDashboardWarmUp(app);
 
-  r.post(
-    '/v2/general/pre',
-    {
-      schema: {
-        ...common,
-        summary: 'Indicadores: competidores, productos monitoreados, con match, última actualización, índice',
-        body: generalPreBody,
-        response: { 200: generalPreResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const b = req.body;
-      // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
-      const { scope } = await resolveScope(req, pool, {
-        pivot_id: b.pivot_id,
-        sellers: b.sellers,
-        currency: b.currency,
-        mpi_value: b.mpi_value ?? DEFAULT_MPI_VALUE,
-      } as Parameters<typeof resolveScope>[2]);
-      const [k, last] = await Promise.all([
-        selectPricingKpis(pool, scope),
-        selectLastUpdate(pool, [scope.pivot, ...scope.competitors]),
-      ]);
-      return {
-        pivot_id: scope.pivot,
-        sellers: scope.competitors,
-        currency: scope.currency,
-        competitors: scope.competitors.length,
-        monitored_products: k.total,
-        products_with_match: k.match,
-        last_update: last ? last.toISOString() : null,
-        cheapest: k.cheapest,
-        in_range: k.in_range,
-        more_expensive: k.dearer,
-      };
-    },
-  );
+  registerRoute(app, defs.indicators, async (req) => {
+    const b = req.body;
+    // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
+    const { scope } = await resolveScope(req, pool, {
+      pivot_id: b.pivot_id,
+      sellers: b.sellers,
+      currency: b.currency,
+      mpi_value: b.mpi_value ?? DEFAULT_MPI_VALUE,
+    } as Parameters<typeof resolveScope>[2]);
+    const [k, last] = await Promise.all([
+      selectPricingKpis(pool, scope),
+      selectLastUpdate(pool, [scope.pivot, ...scope.competitors]),
+    ]);
+    return {
+      pivot_id: scope.pivot,
+      sellers: scope.competitors,
+      currency: scope.currency,
+      competitors: scope.competitors.length,
+      monitored_products: k.total,
+      products_with_match: k.match,
+      last_update: last ? last.toISOString() : null,
+      cheapest: k.cheapest,
+      in_range: k.in_range,
+      more_expensive: k.dearer,
+    };
+  });
 
-  r.post(
-    '/v2/dashboard/pre',
-    {
-      schema: {
-        ...common,
-        summary:
-          'Tarjetas del dashboard (Surtido, Precios, Promociones) con su cambio contra el período anterior',
-        body: dashboardPreBody,
-        response: { 200: dashboardPreResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const b = req.body;
-      // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
-      const resolved = await resolveScope(req, pool, {
-        pivot_id: b.pivot_id,
-        sellers: b.sellers,
-        currency: b.currency,
-        mpi_value: DEFAULT_MPI_VALUE,
-      } as Parameters<typeof resolveScope>[2]);
-      return dashboardPre(pool, {
-        resolved,
+  registerRoute(app, defs.cards, async (req) => {
+    const b = req.body;
+    // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
+    const resolved = await resolveScope(req, pool, {
+      pivot_id: b.pivot_id,
+      sellers: b.sellers,
+      currency: b.currency,
+      mpi_value: DEFAULT_MPI_VALUE,
+    } as Parameters<typeof resolveScope>[2]);
+    return dashboardPre(pool, {
+      resolved,
+      roots: principalOf(req).license.classifications,
+      from: b.from_date,
+      to: b.to_date,
+    });
+  });
+
+  registerRoute(app, defs.quickFind, async (req) => {
+    const b = req.body;
+    const pivot = resolvePivot(req, b.pivot_id ?? null);
+    const currency = resolveCurrency(req, b.currency);
+    const words = normalizeSearch(b.query);
+    if (!words.length) return { items: [] };
+    const [rows, rates] = await Promise.all([
+      selectQuickFind(pool, {
+        pivot,
         roots: principalOf(req).license.classifications,
-        from: b.from_date,
-        to: b.to_date,
-      });
-    },
-  );
-
-  r.post(
-    '/v2/quickFind',
-    {
-      schema: {
-        ...common,
-        summary: 'Búsqueda rápida de productos del pivote (nombre, marca, SKU, EAN o id)',
-        body: quickFindBody,
-        response: { 200: quickFindResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const b = req.body;
-      const pivot = resolvePivot(req, b.pivot_id ?? null);
-      const currency = resolveCurrency(req, b.currency);
-      const words = normalizeSearch(b.query);
-      if (!words.length) return { items: [] };
-      const [rows, rates] = await Promise.all([
-        selectQuickFind(pool, {
-          pivot,
-          roots: principalOf(req).license.classifications,
-          text: b.query,
-          words,
-          limit: b.limit ?? 10,
-        }),
-        selectRates(pool, currency, today()),
-      ]);
-      return {
-        items: rows.map((x) => {
-          const f = rates?.get(x.currency);
-          return {
-            id: x.id,
-            product_id: x.product_id,
-            seller_id: x.seller_id,
-            name: x.name,
-            sku: x.sku,
-            ean: x.ean,
-            brand: x.brand,
-            image: x.image,
-            price: x.effective_price !== null && f !== undefined ? cents(x.effective_price * f) : null,
-            currency,
-          };
-        }),
-      };
-    },
-  );
+        text: b.query,
+        words,
+        limit: b.limit ?? 10,
+      }),
+      selectRates(pool, currency, today()),
+    ]);
+    return {
+      items: rows.map((x) => {
+        const f = rates?.get(x.currency);
+        return {
+          id: x.id,
+          product_id: x.product_id,
+          seller_id: x.seller_id,
+          name: x.name,
+          sku: x.sku,
+          ean: x.ean,
+          brand: x.brand,
+          image: x.image,
+          price: x.effective_price !== null && f !== undefined ? cents(x.effective_price * f) : null,
+          currency,
+        };
+      }),
+    };
+  });
 }

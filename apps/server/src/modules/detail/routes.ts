@@ -1,18 +1,6 @@
-import {
-  apiErrorSchema,
-  historicalCompleteBody,
-  historicalCompleteResponse,
-  newDetailBody,
-  newDetailInfoBody,
-  newDetailInfoResponse,
-  newDetailResponse,
-  qmiBody,
-  qmiHistoryBody,
-  qmiHistoryResponse,
-  qmiResponse,
-} from '@vigia/domain';
+import { detailRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolveSellers } from '../../lib/scope.js';
 import { optionalPivot } from './access.js';
 import { historyCsv, historyFileName, historyXlsx, warmXlsx } from './download.js';
@@ -24,8 +12,6 @@ import {
   qmiHistory,
   qmiInfo,
 } from './service.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /**
  * Product detail (seed 001 §2 product/{id}, qmp-detail, qmi-detail; §7 "Dashboard and product detail").
@@ -42,177 +28,113 @@ export default async function detailRoutes(app: FastifyInstance) {
       }, 500).unref();
     });
   }
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = app.deps;
-  const common = { tags: ['detail'], security: [{ jwt: [] }] };
-  const auth = { preHandler: [app.authenticate] };
 
-  r.post(
-    '/v1/new-detail/',
-    {
-      schema: {
-        ...common,
-        summary: 'Detalle de producto (qmp): competidores del grupo de match, ranking y variación',
-        body: newDetailBody,
-        response: { 200: newDetailResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const { license } = principalOf(req);
-      const pivot = optionalPivot(req, req.body.pivot_id);
-      const currency = resolveCurrency(req, req.body.currency);
-      const sellers = resolveSellers(req, req.body.sellers, pivot ?? undefined);
-      const info = await productMatchInfo(db.pool, {
+  registerRoute(app, defs.match, async (req) => {
+    const { license } = principalOf(req);
+    const pivot = optionalPivot(req, req.body.pivot_id);
+    const currency = resolveCurrency(req, req.body.currency);
+    const sellers = resolveSellers(req, req.body.sellers, pivot ?? undefined);
+    const info = await productMatchInfo(db.pool, {
+      license,
+      productId: req.body.product_id,
+      pivot,
+      sellers,
+      currency,
+    });
+    return info ?? NOT_FOUND;
+  });
+
+  registerRoute(app, defs.info, async (req) => {
+    const { license } = principalOf(req);
+    optionalPivot(req, req.body.pivot_id);
+    const currency = resolveCurrency(req, req.body.currency);
+    return (
+      (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
+    );
+  });
+
+  registerRoute(app, defs.history, async (req) => {
+    const { license } = principalOf(req);
+    const b = req.body;
+    const pivot = optionalPivot(req);
+    const currency = resolveCurrency(req, b.currency);
+    const sellers = resolveSellers(req, b.sellers, pivot ?? undefined);
+    return historicalComplete(db.pool, {
+      license,
+      productId: b.product_id,
+      sellerId: b.seller_id,
+      pivot,
+      sellers,
+      currency,
+      from: b.from_date,
+      to: b.to_date,
+    });
+  });
+
+  registerRoute(app, defs.qmi, async (req) => {
+    const { license } = principalOf(req);
+    const currency = resolveCurrency(req, req.body.currency);
+    resolveSellers(req, [req.body.sellerId]); // 403 outside the license
+    return (
+      (await qmiInfo(db.pool, {
         license,
-        productId: req.body.product_id,
-        pivot,
-        sellers,
+        sellerId: req.body.sellerId,
+        productId: String(req.body.productId),
         currency,
-      });
-      return info ?? NOT_FOUND;
-    },
-  );
+      })) ?? NOT_FOUND
+    );
+  });
 
-  r.post(
-    '/v1/new-detail/info',
-    {
-      schema: {
-        ...common,
-        summary: 'Información de un producto (panel de detalle)',
-        body: newDetailInfoBody,
-        response: { 200: newDetailInfoResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const { license } = principalOf(req);
-      optionalPivot(req, req.body.pivot_id);
-      const currency = resolveCurrency(req, req.body.currency);
-      return (
-        (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
-      );
-    },
-  );
-
-  r.post(
-    '/v1/historical/complete/',
-    {
-      schema: {
-        ...common,
-        summary: 'Histórico de precios y posición por eCommerce (puntos diarios, America/Santiago)',
-        body: historicalCompleteBody,
-        response: { 200: historicalCompleteResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const { license } = principalOf(req);
-      const b = req.body;
-      const pivot = optionalPivot(req);
-      const currency = resolveCurrency(req, b.currency);
-      const sellers = resolveSellers(req, b.sellers, pivot ?? undefined);
-      return historicalComplete(db.pool, {
-        license,
-        productId: b.product_id,
-        sellerId: b.seller_id,
-        pivot,
-        sellers,
-        currency,
-        from: b.from_date,
-        to: b.to_date,
-      });
-    },
-  );
-
-  r.post(
-    '/v2/detail/qmi',
-    {
-      schema: {
-        ...common,
-        summary: 'Detalle qmi: información de una publicación (eCommerce + id del eCommerce)',
-        body: qmiBody,
-        response: { 200: qmiResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req) => {
-      const { license } = principalOf(req);
-      const currency = resolveCurrency(req, req.body.currency);
-      resolveSellers(req, [req.body.sellerId]); // 403 outside the license
-      return (
-        (await qmiInfo(db.pool, {
-          license,
-          sellerId: req.body.sellerId,
-          productId: String(req.body.productId),
-          currency,
-        })) ?? NOT_FOUND
-      );
-    },
-  );
-
-  r.post(
-    '/v2/detail/qmi/history',
-    {
-      schema: {
-        ...common,
-        summary:
-          'Histórico de una publicación; con downloadablePipeline, archivo XLSX (o CSV con format=csv)',
-        body: qmiHistoryBody,
-        response: { 200: qmiHistoryResponse, ...errors },
-      },
-      ...auth,
-    },
-    async (req, reply) => {
-      const { license } = principalOf(req);
-      const b = req.body;
-      const currency = resolveCurrency(req, b.currency);
-      resolveSellers(req, [b.sellerId]);
-      const productId = String(b.productId);
-      const h = await qmiHistory(db.pool, {
-        license,
-        sellerId: b.sellerId,
+  registerRoute(app, defs.qmiHistory, async (req, reply) => {
+    const { license } = principalOf(req);
+    const b = req.body;
+    const currency = resolveCurrency(req, b.currency);
+    resolveSellers(req, [b.sellerId]);
+    const productId = String(b.productId);
+    const h = await qmiHistory(db.pool, {
+      license,
+      sellerId: b.sellerId,
+      productId,
+      currency,
+      from: b.fromDate,
+      to: b.toDate,
+    });
+    if (b.downloadablePipeline) {
+      const input = {
+        sellerName: h.row?.seller_name ?? String(b.sellerId),
         productId,
+        name: h.row?.name ?? null,
         currency,
-        from: b.fromDate,
-        to: b.toDate,
-      });
-      if (b.downloadablePipeline) {
-        const input = {
-          sellerName: h.row?.seller_name ?? String(b.sellerId),
-          productId,
-          name: h.row?.name ?? null,
-          currency,
-          prices: h.prices,
-        };
-        const csv = b.format === 'csv';
-        const file = csv ? historyCsv(input) : await historyXlsx(input);
-        return (
-          reply
-            .header(
-              'content-type',
-              csv
-                ? 'text/csv; charset=utf-8'
-                : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-            )
-            .header(
-              'content-disposition',
-              `attachment; filename="${historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx')}"`,
-            )
-            .header('cache-control', 'no-store')
-            // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
-            .send(file as never)
-        );
-      }
-      return {
-        ...(h.row ? { _id: h.row.id } : {}),
-        product_id: productId,
-        seller_id: b.sellerId,
-        currency,
-        fromDate: h.from,
-        toDate: h.to,
         prices: h.prices,
       };
-    },
-  );
+      const csv = b.format === 'csv';
+      const file = csv ? historyCsv(input) : await historyXlsx(input);
+      return (
+        reply
+          .header(
+            'content-type',
+            csv
+              ? 'text/csv; charset=utf-8'
+              : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          )
+          .header(
+            'content-disposition',
+            `attachment; filename="${historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx')}"`,
+          )
+          .header('cache-control', 'no-store')
+          // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
+          .send(file as never)
+      );
+    }
+    return {
+      ...(h.row ? { _id: h.row.id } : {}),
+      product_id: productId,
+      seller_id: b.sellerId,
+      currency,
+      fromDate: h.from,
+      toDate: h.to,
+      prices: h.prices,
+    };
+  });
 }

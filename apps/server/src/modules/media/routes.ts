@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mediaRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerRoute } from '../../lib/route.js';
 import { renderProductSvg } from './svg.js';
 
 // Product pictures (modules/media/svg.ts): GET /media/products/:key.svg and /media/reference/:key.svg.
@@ -23,11 +25,6 @@ function send(req: FastifyRequest, reply: FastifyReply, file: string, reference:
 }
 
 export default async function mediaRoutes(app: FastifyInstance) {
-  const schema = { hide: true };
-  app.get<{ Params: { file: string } }>('/media/products/:file', { schema }, (req, reply) =>
-    send(req, reply, req.params.file, false),
-  );
-  app.get<{ Params: { file: string } }>('/media/reference/:file', { schema }, (req, reply) =>
-    send(req, reply, req.params.file, true),
-  );
+  registerRoute(app, defs.product, (req, reply) => send(req, reply, req.params.file, false));
+  registerRoute(app, defs.reference, (req, reply) => send(req, reply, req.params.file, true));
 }

@@ -1,27 +1,8 @@
-import {
-  apiErrorSchema,
-  brandFilterOptionsQuery,
-  brandFilterOptionsResponse,
-  comparatorSummaryResponse,
-  dpmGroupsResponse,
-  dpmItemsQuery,
-  dpmQuery,
-  navigationBody,
-  navigationQuery,
-  newNavigationPricesResponse,
-  PRICING_PRICE_RANGE_MPI_VALUE,
-  type PricingSortField,
-  priceRangeQuery,
-  priceRangeScoresQmpResponse,
-  priceRangeScoresResponse,
-  pricingItemsResponse,
-  pricingKpisResponse,
-  type SortDirection,
-} from '@vigia/domain';
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { pricingRoutes as defs, type PricingSortField, type SortDirection } from '@vigia/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolvePivot } from '../../lib/scope.js';
 import {
   memoOn,
@@ -54,16 +35,10 @@ import {
 // ecommerce_navigation; price-range-scores* feed the price slider of both families of screens, so either
 // module grants them. Every answer is scoped to the caller's license and pivot.
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 const CURSOR_ERROR = 'cursor: no pertenece al resultado (¿cambió el orden o los filtros?)';
 
 export default async function pricingRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
-  const dpm = { preHandler: [app.authenticate, app.requireModule('dpm')] };
-  const nav = { preHandler: [app.authenticate, app.requireModule('ecommerce_navigation')] };
-  const slider = { preHandler: [app.authenticate, app.requireModule('ecommerce_navigation', 'dpm')] };
-  const tags = (t: string) => ({ tags: [t], security: [{ jwt: [] }] });
 
   // Build and load the model of every licensed pivot in the background after start-up, so that the
   // first request does not pay for it (a request arriving meanwhile joins the load in progress).
@@ -95,346 +70,192 @@ export default async function pricingRoutes(app: FastifyInstance) {
     };
   }
 
+  type ScopeQuery = Parameters<typeof resolveScope>[2];
+  type PageQuery = ScopeQuery & {
+    cursor?: string;
+    page_size: number;
+    sort: SortDirection;
+    sort_by: PricingSortField;
+  };
+
+  // One body per answer shape; the DPM and navigation routes that answer the same share it.
+  const items = async (req: FastifyRequest, q: PageQuery) => {
+    const resolved = await resolveScope(req, pool, q);
+    return {
+      ...page(resolved, q),
+      page_size: q.page_size,
+      currency: resolved.scope.currency,
+      mpi_value: resolved.scope.mpiValue,
+    };
+  };
+  const kpi = async (req: FastifyRequest, q: ScopeQuery) => {
+    const resolved = await resolveScope(req, pool, q);
+    const set = scored(resolved);
+    return kpiResponse(
+      memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
+      resolved.scope,
+    );
+  };
+
   // ───────────────────────────── DPM ─────────────────────────────
 
-  r.get(
-    '/v2/navigation/dpm/brandFilterOptions/',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'Marcas del pivote (opciones del filtro de marcas)',
-        querystring: brandFilterOptionsQuery,
-        response: { 200: brandFilterOptionsResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const pivot = resolvePivot(req, req.query.pivotId ?? null);
-      const model = await getPivotModel(pool, pivot);
-      const own = new Set(principalOf(req).license.brands);
-      const brands = new Map<number, { id: number; name: string; products: number; own: boolean }>();
-      for (const row of model.rows) {
-        if (!row.published || row.brandId === null) continue;
-        const b = brands.get(row.brandId);
-        if (b) b.products++;
-        else
-          brands.set(row.brandId, {
-            id: row.brandId,
-            name: row.brandName ?? '',
-            products: 1,
-            own: own.has(row.brandId),
-          });
-      }
-      return [...brands.values()].sort((a, b) => a.name.localeCompare(b.name, 'es') || a.id - b.id);
-    },
-  );
+  registerRoute(app, defs.brandFilterOptions, async (req) => {
+    const pivot = resolvePivot(req, req.query.pivotId ?? null);
+    const model = await getPivotModel(pool, pivot);
+    const own = new Set(principalOf(req).license.brands);
+    const brands = new Map<number, { id: number; name: string; products: number; own: boolean }>();
+    for (const row of model.rows) {
+      if (!row.published || row.brandId === null) continue;
+      const b = brands.get(row.brandId);
+      if (b) b.products++;
+      else
+        brands.set(row.brandId, {
+          id: row.brandId,
+          name: row.brandName ?? '',
+          products: 1,
+          own: own.has(row.brandId),
+        });
+    }
+    return [...brands.values()].sort((a, b) => a.name.localeCompare(b.name, 'es') || a.id - b.id);
+  });
 
-  r.get(
-    '/v2/navigation/dpm/items',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'DPM: productos del pivote con su índice de precios (paginado por cursor)',
-        querystring: dpmItemsQuery,
-        response: { 200: pricingItemsResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const q = req.query;
-      const resolved = await resolveScope(req, pool, q);
-      return {
-        ...page(resolved, q),
-        page_size: q.page_size,
-        currency: resolved.scope.currency,
-        mpi_value: resolved.scope.mpiValue,
-      };
-    },
-  );
+  registerRoute(app, defs.dpmItems, (req) => items(req, req.query));
+  registerRoute(app, defs.dpmKpi, (req) => kpi(req, req.query));
 
-  r.get(
-    '/v2/navigation/dpm/kpi',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'DPM: indicadores (total, match, normal, oferta, exclusiva, quiebre, publishedMatch)',
-        querystring: dpmQuery,
-        response: { 200: pricingKpisResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const { scope } = resolved;
-      const set = scored(resolved);
-      return kpiResponse(
-        memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
-        scope,
-      );
-    },
-  );
+  registerRoute(app, defs.dpmBrands, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const { model } = resolved;
+    const set = scored(resolved);
+    const names = new Map<number, string>();
+    for (const i of set.filtered) {
+      const row = model.rows[i];
+      if (row.brandId !== null && row.brandName !== null) names.set(row.brandId, row.brandName);
+    }
+    const items = [...memoOn(set, 'brands', () => tallyBy(set, (row) => [row.brandId ?? 0]))]
+      .map(([id, t]) => ({ id, name: names.get(id) ?? 'Sin marca', ...groupOut(t) }))
+      .sort((a, b) => b.products - a.products || a.name.localeCompare(b.name, 'es'));
+    return { group: 'brand' as const, ...envelope(set), items };
+  });
 
-  r.get(
-    '/v2/navigation/dpm/brands',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'DPM por marca (sin marca: id 0, «Sin marca»)',
-        querystring: dpmQuery,
-        response: { 200: dpmGroupsResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const { model } = resolved;
-      const set = scored(resolved);
-      const names = new Map<number, string>();
-      for (const i of set.filtered) {
-        const row = model.rows[i];
-        if (row.brandId !== null && row.brandName !== null) names.set(row.brandId, row.brandName);
-      }
-      const items = [...memoOn(set, 'brands', () => tallyBy(set, (row) => [row.brandId ?? 0]))]
-        .map(([id, t]) => ({ id, name: names.get(id) ?? 'Sin marca', ...groupOut(t) }))
-        .sort((a, b) => b.products - a.products || a.name.localeCompare(b.name, 'es'));
-      return { group: 'brand' as const, ...envelope(set), items };
-    },
-  );
+  registerRoute(app, defs.dpmClassifications, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const set = scored(resolved);
+    const groups = memoOn(set, 'classes', () => tallyByTree(set));
+    const nodes = new Map(
+      (
+        await selectClassificationNodes(
+          pool,
+          [...groups.keys()].filter((id) => id > 0),
+        )
+      ).map((n) => [n.id, n]),
+    );
+    const items = [...groups]
+      .map(([id, t]) => {
+        const n = nodes.get(id);
+        return {
+          id,
+          name: n?.name ?? 'Sin clasificación',
+          parent_id: n?.parent_id ?? null,
+          level: n?.level ?? 1,
+          path: n?.path ?? [id],
+          ...groupOut(t),
+        };
+      })
+      .sort((a, b) => a.level - b.level || b.products - a.products || a.name.localeCompare(b.name, 'es'));
+    return { group: 'classification' as const, ...envelope(set), items };
+  });
 
-  r.get(
-    '/v2/navigation/dpm/classifications',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'DPM por clasificación (todos los niveles, con parent_id para armar el árbol)',
-        querystring: dpmQuery,
-        response: { 200: dpmGroupsResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-
-      const set = scored(resolved);
-      const groups = memoOn(set, 'classes', () => tallyByTree(set));
-      const nodes = new Map(
-        (
-          await selectClassificationNodes(
-            pool,
-            [...groups.keys()].filter((id) => id > 0),
-          )
-        ).map((n) => [n.id, n]),
-      );
-      const items = [...groups]
-        .map(([id, t]) => {
-          const n = nodes.get(id);
-          return {
-            id,
-            name: n?.name ?? 'Sin clasificación',
-            parent_id: n?.parent_id ?? null,
-            level: n?.level ?? 1,
-            path: n?.path ?? [id],
-            ...groupOut(t),
-          };
-        })
-        .sort((a, b) => a.level - b.level || b.products - a.products || a.name.localeCompare(b.name, 'es'));
-      return { group: 'classification' as const, ...envelope(set), items };
-    },
-  );
-
-  r.get(
-    '/v2/navigation/dpm/sellers',
-    {
-      schema: {
-        ...tags('dpm'),
-        summary: 'DPM por eCommerce: cada competidor frente al pivote',
-        querystring: dpmQuery,
-        response: { 200: dpmGroupsResponse, ...errors },
-      },
-      ...dpm,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const set = scored(resolved);
-      const items = memoOn(set, 'sellers', () => tallyBySeller(set))
-        .map((g) => sellerGroupOut(g, resolved.sellers, set.filtered.length))
-        .sort((a, b) => b.products - a.products || a.name.localeCompare(b.name, 'es'));
-      return { group: 'seller' as const, ...envelope(set), items };
-    },
-  );
+  registerRoute(app, defs.dpmSellers, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const set = scored(resolved);
+    const items = memoOn(set, 'sellers', () => tallyBySeller(set))
+      .map((g) => sellerGroupOut(g, resolved.sellers, set.filtered.length))
+      .sort((a, b) => b.products - a.products || a.name.localeCompare(b.name, 'es'));
+    return { group: 'seller' as const, ...envelope(set), items };
+  });
 
   // ───────────────────────────── navigation by e-commerce ─────────────────────────────
 
-  for (const base of ['/v2/navigation', '/v2/navigationOld']) {
-    r.post(
-      `${base}/`,
-      {
-        schema: {
-          ...tags('navigation'),
-          summary: 'Navegación por eCommerce: productos del pivote con el precio de cada competidor',
-          body: navigationBody,
-          response: { 200: pricingItemsResponse, ...errors },
-        },
-        ...nav,
-      },
-      async (req) => {
-        const q = req.body;
-        const resolved = await resolveScope(req, pool, q);
+  registerRoute(app, defs.navigationItems, (req) => items(req, req.body));
+  registerRoute(app, defs.navigationOldItems, (req) => items(req, req.body));
+  registerRoute(app, defs.navigationKpi, (req) => kpi(req, req.query));
+  registerRoute(app, defs.navigationOldKpi, (req) => kpi(req, req.query));
+
+  registerRoute(app, defs.navigationSummary, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const set = scored(resolved);
+    return {
+      currency: resolved.scope.currency,
+      pivot_id: resolved.scope.pivot,
+      items: memoOn(set, 'sellers', () => tallyBySeller(set)).map((g) => {
+        const out = sellerGroupOut(g, resolved.sellers, set.filtered.length);
         return {
-          ...page(resolved, q),
-          page_size: q.page_size,
-          currency: resolved.scope.currency,
-          mpi_value: resolved.scope.mpiValue,
+          ...out.head_to_head!,
+          seller_id: g.sellerId,
+          seller_name: out.name,
+          color: out.color!,
+          average_index: out.average_index,
         };
-      },
-    );
+      }),
+    };
+  });
 
-    r.get(
-      `${base}/kpi`,
-      {
-        schema: {
-          ...tags('navigation'),
-          summary: 'Navegación por eCommerce: indicadores',
-          querystring: navigationQuery,
-          response: { 200: pricingKpisResponse, ...errors },
-        },
-        ...nav,
-      },
-      async (req) => {
-        const resolved = await resolveScope(req, pool, req.query);
-        const { scope } = resolved;
-        const set = scored(resolved);
-        return kpiResponse(
-          memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
-          scope,
-        );
-      },
-    );
-  }
+  registerRoute(app, defs.newNavigationPrices, async (req) => {
+    const q = req.body;
+    const resolved = await resolveScope(req, pool, q);
+    const p = page(resolved, q);
+    const sellers = resolved.scope.competitors.map((id) => {
+      const s = resolved.sellers.get(id);
+      return { id, name: s?.name ?? 'eCommerce no encontrado', color: s?.color ?? '#9e9e9e' };
+    });
+    return {
+      currency: resolved.scope.currency,
+      sellers,
+      items: p.items.map((it) => ({
+        id: it.id,
+        product_id: it.product_id,
+        name: it.name,
+        my_price: it.my_price,
+        index: it.index,
+        bucket: it.bucket,
+        prices: sellers.map(
+          (s) => it.competitors.find((c) => c.seller_id === s.id && c.comparable)?.price ?? null,
+        ),
+      })),
+      next_cursor: p.next_cursor,
+      total: p.total,
+    };
+  });
 
-  r.get(
-    '/v2/navigation/summary',
-    {
-      schema: {
-        ...tags('navigation'),
-        summary: 'Comparador por eCommerce: dónde gano y dónde pierdo frente a cada competidor',
-        querystring: navigationQuery,
-        response: { 200: comparatorSummaryResponse, ...errors },
-      },
-      ...nav,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const set = scored(resolved);
-      return {
-        currency: resolved.scope.currency,
-        pivot_id: resolved.scope.pivot,
-        items: memoOn(set, 'sellers', () => tallyBySeller(set)).map((g) => {
-          const out = sellerGroupOut(g, resolved.sellers, set.filtered.length);
-          return {
-            ...out.head_to_head!,
-            seller_id: g.sellerId,
-            seller_name: out.name,
-            color: out.color!,
-            average_index: out.average_index,
-          };
-        }),
-      };
-    },
-  );
+  registerRoute(app, defs.priceRangeScores, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const { scope } = resolved;
+    const set = scored(resolved);
+    return {
+      currency: scope.currency,
+      mpi_value: scope.mpiValue,
+      ...priceBounds(set, set.pre),
+      ...splitOut(memoOn(set, 'tally', () => tallyOf(set, set.filtered))),
+      total: set.filtered.length,
+    };
+  });
 
-  r.post(
-    '/v1/new-navigation/prices/',
-    {
-      schema: {
-        ...tags('navigation'),
-        summary: 'Matriz de precios: mis productos frente a cada competidor seleccionado',
-        body: navigationBody,
-        response: { 200: newNavigationPricesResponse, ...errors },
-      },
-      ...nav,
-    },
-    async (req) => {
-      const q = req.body;
-      const resolved = await resolveScope(req, pool, q);
-      const p = page(resolved, q);
-      const sellers = resolved.scope.competitors.map((id) => {
-        const s = resolved.sellers.get(id);
-        return { id, name: s?.name ?? 'eCommerce no encontrado', color: s?.color ?? '#9e9e9e' };
-      });
-      return {
-        currency: resolved.scope.currency,
-        sellers,
-        items: p.items.map((it) => ({
-          id: it.id,
-          product_id: it.product_id,
-          name: it.name,
-          my_price: it.my_price,
-          index: it.index,
-          bucket: it.bucket,
-          prices: sellers.map(
-            (s) => it.competitors.find((c) => c.seller_id === s.id && c.comparable)?.price ?? null,
-          ),
-        })),
-        next_cursor: p.next_cursor,
-        total: p.total,
-      };
-    },
-  );
-
-  r.get(
-    '/v2/navigation/price-range-scores',
-    {
-      schema: {
-        ...tags('navigation'),
-        summary: `Rango de precios (slider) y reparto del índice; mpi_value ${PRICING_PRICE_RANGE_MPI_VALUE} por defecto`,
-        querystring: priceRangeQuery,
-        response: { 200: priceRangeScoresResponse, ...errors },
-      },
-      ...slider,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const { scope } = resolved;
-      const set = scored(resolved);
-      return {
-        currency: scope.currency,
-        mpi_value: scope.mpiValue,
-        ...priceBounds(set, set.pre),
-        ...splitOut(memoOn(set, 'tally', () => tallyOf(set, set.filtered))),
-        total: set.filtered.length,
-      };
-    },
-  );
-
-  r.get(
-    '/v2/navigation/price-range-scores-qmp',
-    {
-      schema: {
-        ...tags('navigation'),
-        summary: 'Rango de precios y reparto por ícono de ranking (1 Más bajo … 9 Más alto)',
-        querystring: priceRangeQuery,
-        response: { 200: priceRangeScoresQmpResponse, ...errors },
-      },
-      ...slider,
-    },
-    async (req) => {
-      const resolved = await resolveScope(req, pool, req.query);
-      const { scope } = resolved;
-      const set = scored(resolved);
-      const rs = rankingSummary(set);
-      return {
-        currency: scope.currency,
-        mpi_value: scope.mpiValue,
-        ...priceBounds(set, set.pre),
-        total: set.filtered.length,
-        ranked: rs.ranked,
-        icons: rs.icons.map((count, i) => ({ icon: i + 1, count })),
-        first: rs.first,
-        average_position: round2(rs.averagePosition),
-      };
-    },
-  );
+  registerRoute(app, defs.priceRangeScoresQmp, async (req) => {
+    const resolved = await resolveScope(req, pool, req.query);
+    const { scope } = resolved;
+    const set = scored(resolved);
+    const rs = rankingSummary(set);
+    return {
+      currency: scope.currency,
+      mpi_value: scope.mpiValue,
+      ...priceBounds(set, set.pre),
+      total: set.filtered.length,
+      ranked: rs.ranked,
+      icons: rs.icons.map((count, i) => ({ icon: i + 1, count })),
+      first: rs.first,
+      average_position: round2(rs.averagePosition),
+    };
+  });
 }
 
 function envelope(set: ScoredSet) {

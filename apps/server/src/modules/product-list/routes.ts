@@ -1,13 +1,11 @@
-import { apiErrorSchema, PRODUCT_LIST_PATH, productListBody, productListResponse } from '@vigia/domain';
+import { productListRoutes as defs } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { forbidden } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
 import { visibleSellers } from '../detail/access.js';
 import { classificationsOutside } from '../pricing/queries.js';
 import { productList } from './service.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /**
  * Product list (seed 001 §2 'product-list'; the seed does not show the call — POST /v1/list-products/,
@@ -15,58 +13,44 @@ const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema }
  * currencies and classification subtrees (requested ones outside it → 403).
  */
 export default async function productListRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
 
-  r.post(
-    PRODUCT_LIST_PATH,
-    {
-      schema: {
-        tags: ['product-list'],
-        security: [{ jwt: [] }],
-        summary: 'Lista de productos: publicaciones del pivote (u otros eCommerce), paginadas',
-        body: productListBody,
-        response: { 200: productListResponse, ...errors },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => {
-      const b = req.body;
-      const { license } = principalOf(req);
-      const pivot = resolvePivot(req, b.pivot_id ?? null);
-      // the pivot is a licensed seller too here: resolveSellers drops the pivot, so add it back when asked
-      const sellers = b.sellers?.length
-        ? [
-            ...new Set([
-              ...resolveSellers(req, b.sellers, pivot),
-              ...(b.sellers.includes(pivot) ? [pivot] : []),
-            ]),
-          ]
-        : [pivot];
-      const currency = resolveCurrency(req, b.currency);
-      const outside = await classificationsOutside(pool, b.classificationsIds ?? [], license.classifications);
-      if (outside.length) {
-        throw forbidden(
-          `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
-          'classification_not_licensed',
-        );
-      }
-      return productList(pool, {
-        sellers,
-        visibleSellers: visibleSellers(license),
-        roots: license.classifications,
-        classificationsIds: b.classificationsIds,
-        brands: b.brands,
-        search: b.search,
-        match: b.match,
-        stockOut: b.stockOut,
-        includeUnpublished: b.include_unpublished,
-        sort: b.sort,
-        order: b.order,
-        currency,
-        page: b.page,
-        pageSize: b.page_size,
-      });
-    },
-  );
+  registerRoute(app, defs.list, async (req) => {
+    const b = req.body;
+    const { license } = principalOf(req);
+    const pivot = resolvePivot(req, b.pivot_id ?? null);
+    // the pivot is a licensed seller too here: resolveSellers drops the pivot, so add it back when asked
+    const sellers = b.sellers?.length
+      ? [
+          ...new Set([
+            ...resolveSellers(req, b.sellers, pivot),
+            ...(b.sellers.includes(pivot) ? [pivot] : []),
+          ]),
+        ]
+      : [pivot];
+    const currency = resolveCurrency(req, b.currency);
+    const outside = await classificationsOutside(pool, b.classificationsIds ?? [], license.classifications);
+    if (outside.length) {
+      throw forbidden(
+        `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+        'classification_not_licensed',
+      );
+    }
+    return productList(pool, {
+      sellers,
+      visibleSellers: visibleSellers(license),
+      roots: license.classifications,
+      classificationsIds: b.classificationsIds,
+      brands: b.brands,
+      search: b.search,
+      match: b.match,
+      stockOut: b.stockOut,
+      includeUnpublished: b.include_unpublished,
+      sort: b.sort,
+      order: b.order,
+      currency,
+      page: b.page,
+      pageSize: b.page_size,
+    });
+  });
 }

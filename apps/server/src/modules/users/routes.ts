@@ -1,22 +1,14 @@
-import {
-  apiErrorSchema,
-  type UserProfile,
-  userPatchBody,
-  userPatchResponse,
-  userProfile,
-} from '@vigia/domain';
+import { usersRoutes as defs, type UserProfile } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { withTransaction } from '../../db/database.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
 import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/password.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { retireResetTokens, setPasswordHash } from '../auth/queries.js';
 import { disconnectUser } from '../exporter/channel.js';
 import { getProfile, type ProfileRow, updateProfile } from './queries.js';
-
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 function profileOf(u: ProfileRow): UserProfile {
   return {
@@ -31,7 +23,6 @@ function profileOf(u: ProfileRow): UserProfile {
 
 /** The signed-in user's profile (seed 000 §3 "User profile fields", §7). */
 export default async function usersRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { config, db } = app.deps;
 
   const load = async (userId: number) => {
@@ -40,72 +31,41 @@ export default async function usersRoutes(app: FastifyInstance) {
     return row;
   };
 
-  r.get(
-    '/v1/users/me/',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Perfil del usuario',
-        security: [{ jwt: [] }],
-        response: { 200: userProfile, 401: apiErrorSchema },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => profileOf(await load(principalOf(req).userId)),
-  );
+  registerRoute(app, defs.me, async (req) => profileOf(await load(principalOf(req).userId)));
 
-  r.patch(
-    '/v1/users/me/',
-    {
-      schema: {
-        tags: ['users'],
-        summary: 'Actualiza el perfil (pivot_pk, name, currency, timezone) o solo la contraseña',
-        description:
-          'El pivote y la divisa deben estar en la licencia (si no, 403). Un cambio de contraseña revoca todos los tokens anteriores, también el de esta sesión: la respuesta trae `token`, el token nuevo que el cliente debe guardar para seguir conectado.',
-        security: [{ jwt: [] }],
-        body: userPatchBody,
-        response: { 200: userPatchResponse, ...errors },
-      },
-      preHandler: [app.authenticate],
-    },
-    async (req) => {
-      const p = principalOf(req);
-      const body = req.body;
+  registerRoute(app, defs.updateMe, async (req) => {
+    const p = principalOf(req);
+    const body = req.body;
 
-      if (body.password !== undefined) {
-        const passwordHash = await hashPassword(body.password);
-        const updated = await withTransaction(db.pool, async (client) => {
-          const u = await setPasswordHash(client, p.userId, passwordHash);
-          await retireResetTokens(client, p.userId);
-          return u;
-        });
-        // Connections opened with the old tokens end; the client reconnects with the new token.
-        disconnectUser(app, p.userId);
-        const token = signToken(
-          { sub: p.userId, org: updated.org_id, ver: updated.token_version },
-          config.JWT_SECRET,
-          config.TOKEN_TTL_SECONDS,
-        );
-        return { ...profileOf(await load(p.userId)), token };
-      }
-
-      if (
-        body.pivot_pk !== undefined &&
-        body.pivot_pk !== null &&
-        !p.license.pivots.includes(body.pivot_pk)
-      ) {
-        throw forbidden(`Pivote no incluido en la licencia: ${body.pivot_pk}`, 'pivot_not_licensed');
-      }
-      if (body.currency !== undefined && !p.license.currencies.includes(body.currency)) {
-        throw forbidden(`Divisa no incluida en la licencia: ${body.currency}`, 'currency_not_licensed');
-      }
-      await updateProfile(db.pool, p.userId, {
-        pivotId: body.pivot_pk,
-        name: body.name,
-        currency: body.currency,
-        timezone: body.timezone,
+    if (body.password !== undefined) {
+      const passwordHash = await hashPassword(body.password);
+      const updated = await withTransaction(db.pool, async (client) => {
+        const u = await setPasswordHash(client, p.userId, passwordHash);
+        await retireResetTokens(client, p.userId);
+        return u;
       });
-      return profileOf(await load(p.userId));
-    },
-  );
+      // Connections opened with the old tokens end; the client reconnects with the new token.
+      disconnectUser(app, p.userId);
+      const token = signToken(
+        { sub: p.userId, org: updated.org_id, ver: updated.token_version },
+        config.JWT_SECRET,
+        config.TOKEN_TTL_SECONDS,
+      );
+      return { ...profileOf(await load(p.userId)), token };
+    }
+
+    if (body.pivot_pk !== undefined && body.pivot_pk !== null && !p.license.pivots.includes(body.pivot_pk)) {
+      throw forbidden(`Pivote no incluido en la licencia: ${body.pivot_pk}`, 'pivot_not_licensed');
+    }
+    if (body.currency !== undefined && !p.license.currencies.includes(body.currency)) {
+      throw forbidden(`Divisa no incluida en la licencia: ${body.currency}`, 'currency_not_licensed');
+    }
+    await updateProfile(db.pool, p.userId, {
+      pivotId: body.pivot_pk,
+      name: body.name,
+      currency: body.currency,
+      timezone: body.timezone,
+    });
+    return profileOf(await load(p.userId));
+  });
 }

@@ -15,7 +15,7 @@ import {
   TableSortLabel,
   Typography,
 } from '@mui/material';
-import { formatNumber, NO_NAME_PRODUCT } from '@vigia/domain';
+import { formatNumber, NO_NAME_PRODUCT, type SortDirection } from '@vigia/domain';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { appPath } from '../../lib/paths.js';
@@ -23,7 +23,6 @@ import { appPath } from '../../lib/paths.js';
 // Small building blocks every analysis table uses, so that tables across features look and behave alike:
 // sortable headers, numeric cells, skeleton rows, empty and error states, "Cargar más".
 
-export type SortDirection = 'asc' | 'desc';
 export interface SortState<K extends string = string> {
   by: K;
   dir: SortDirection;

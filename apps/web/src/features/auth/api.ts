@@ -1,23 +1,23 @@
-import type { passwordResetConfirmBody } from '@vigia/domain';
+import { authRoutes, type passwordResetConfirmBody } from '@vigia/domain';
 import type { z } from 'zod';
-import { apiPost } from '../../lib/api-client.js';
+import { callRoute } from '../../lib/api-client.js';
 
-// Calls made without a session (seed 000 §7): POST, no authorization header; the screens show the
-// seed's messages themselves. Any 2xx answer is a success.
+// Calls made without a session (seed 000 §7): the routes are public (auth: false in the route table);
+// the screens show the seed's messages themselves.
 
-const noSession = { auth: false, notify: false } as const;
+const quiet = { notify: false } as const;
 
-/** POST /v1/auth-token/. The answer is checked by completeLogin (token and user both required). */
+/** Login. The answer is checked by completeLogin (token and user both required). */
 export function requestLogin(email: string, password: string): Promise<unknown> {
-  return apiPost('/v1/auth-token/', { email: email.trim(), password }, noSession);
+  return callRoute(authRoutes.login, { body: { email: email.trim(), password } }, quiet);
 }
 
-/** POST /v1/password/reset/: sends the recovery e-mail. */
+/** Sends the recovery e-mail. */
 export function requestPasswordReset(email: string): Promise<unknown> {
-  return apiPost('/v1/password/reset/', { email: email.trim() }, noSession);
+  return callRoute(authRoutes.passwordReset, { body: { email: email.trim() } }, quiet);
 }
 
-/** POST /v1/password/reset/confirm/: sets the new password with the e-mail's uid and token. */
+/** Sets the new password with the e-mail's uid and token. */
 export function confirmPasswordReset(body: z.input<typeof passwordResetConfirmBody>): Promise<unknown> {
-  return apiPost('/v1/password/reset/confirm/', body, noSession);
+  return callRoute(authRoutes.passwordResetConfirm, { body }, quiet);
 }

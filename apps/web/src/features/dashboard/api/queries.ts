@@ -1,11 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { dashboardPreResponse, generalPreResponse, MESSAGES } from '@vigia/domain';
-import { apiPost } from '../../../lib/api-client.js';
+import { dashboardRoutes, MESSAGES } from '@vigia/domain';
+import { callRoute } from '../../../lib/api-client.js';
 import { logFailure } from '../../../lib/load.js';
 import { notify } from '../../../lib/notifier.js';
 
-// The dashboard's two loads (seed 001 §7): the indicators (POST /v2/general/pre) and the card groups
-// (POST /v2/dashboard/pre). Either failing shows 'Ocurrió un error obteniendo los indices' (§8) —
+// The dashboard's two loads (seed 001 §7): the indicators (dashboardRoutes.indicators) and the card groups
+// (dashboardRoutes.cards). Either failing shows 'Ocurrió un error obteniendo los indices' (§8) —
 // once, even when both fail together (the page reports with useFailureNotice + reportDashboardFailure).
 
 export interface DashboardScope {
@@ -42,10 +42,10 @@ export const dashboardQueries = {
       queryKey: dashboardKeys.indicators(s),
       queryFn: ({ signal }) =>
         logFailure('Indicadores del dashboard', signal, () =>
-          apiPost(
-            '/v2/general/pre',
-            { pivot_id: s.pivotId ?? undefined, sellers: sorted(s.sellers), currency: s.currency },
-            { notify: false, signal, pivotId: s.pivotId, schema: generalPreResponse },
+          callRoute(
+            dashboardRoutes.indicators,
+            { body: { pivot_id: s.pivotId ?? undefined, sellers: sorted(s.sellers), currency: s.currency } },
+            { notify: false, signal, pivotId: s.pivotId },
           ),
         ),
     }),
@@ -54,16 +54,18 @@ export const dashboardQueries = {
       queryKey: dashboardKeys.cards(s, p),
       queryFn: ({ signal }) =>
         logFailure('Tarjetas del dashboard', signal, () =>
-          apiPost(
-            '/v2/dashboard/pre',
+          callRoute(
+            dashboardRoutes.cards,
             {
-              pivot_id: s.pivotId ?? undefined,
-              sellers: sorted(s.sellers),
-              currency: s.currency,
-              from_date: p.from,
-              to_date: p.to,
+              body: {
+                pivot_id: s.pivotId ?? undefined,
+                sellers: sorted(s.sellers),
+                currency: s.currency,
+                from_date: p.from,
+                to_date: p.to,
+              },
             },
-            { notify: false, signal, pivotId: s.pivotId, schema: dashboardPreResponse },
+            { notify: false, signal, pivotId: s.pivotId },
           ),
         ),
     }),

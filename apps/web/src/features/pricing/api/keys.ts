@@ -1,11 +1,11 @@
-import type { Filters, PricingSortField, SortDirection } from '@vigia/domain';
+import type { DpmGroupsResponse, Filters, PricingSortField, SortDirection } from '@vigia/domain';
 import type { settingsKey } from '../../../lib/settings.js';
 
 // Query keys of the pricing screens. Each key carries the user's settings (pivot, currency, selected
 // sellers) and the validated filters, so a change in the top bar or a new search re-runs the request.
 
 export type SettingsKey = ReturnType<typeof settingsKey>;
-export type DpmGroupKind = 'brand' | 'classification' | 'seller';
+export type DpmGroupKind = DpmGroupsResponse['group'];
 
 export interface ItemsPaging {
   sort: SortDirection;

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import type { Filters } from '@vigia/domain';
+import type { Filters, pricingRoutes } from '@vigia/domain';
 import {
   type DpmGroupKind,
   type GroupRestriction,
@@ -109,7 +109,8 @@ export function useComparatorSummary(s: PricingScope, enabled = true) {
 }
 
 /** The module the price slider is requested under (either grants it); null = neither, no slider. */
-export type SliderModule = 'ecommerce_navigation' | 'dpm';
+/** The modules that grant the price slider (either one). */
+export type SliderModule = (typeof pricingRoutes.priceRangeScores.module)[number];
 
 export function usePriceRangeScores(s: PricingScope, module: SliderModule | null) {
   return useQuery(pricingQueries.priceRange(s, module));

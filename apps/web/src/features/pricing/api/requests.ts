@@ -1,30 +1,20 @@
-import {
-  comparatorSummaryResponse,
-  dpmGroupsResponse,
-  type Filters,
-  filtersToSearchParams,
-  PRICING_PRICE_RANGE_MPI_VALUE,
-  priceRangeScoresResponse,
-  pricingItemsResponse,
-  pricingKpisResponse,
-} from '@vigia/domain';
-import { apiGet, apiPost } from '../../../lib/api-client.js';
+import { type Filters, PRICING_PRICE_RANGE_MPI_VALUE, pricingRoutes } from '@vigia/domain';
+import { callRoute } from '../../../lib/api-client.js';
 import type { DpmGroupKind, ItemsPaging } from './keys.js';
 
-// The pricing calls (seed 001 §7 "Pricing"; contract in packages/domain/src/pricing.ts). Every call
-// goes through the shared client with the module header (dpm / ecommerce_navigation) and the pivot
-// header; the answers are parsed with the contract's schemas.
+// The pricing calls (seed 001 §7 "Pricing"), through the route table: each def carries its path, its
+// module header (dpm / ecommerce_navigation) and its response schema; the pivot header is sent too.
 
 interface CallOptions {
   pivotId: number | null;
   signal?: AbortSignal;
 }
 
-const GROUP_PATHS: Record<DpmGroupKind, string> = {
-  brand: '/v2/navigation/dpm/brands',
-  classification: '/v2/navigation/dpm/classifications',
-  seller: '/v2/navigation/dpm/sellers',
-};
+const GROUP_ROUTES = {
+  brand: pricingRoutes.dpmBrands,
+  classification: pricingRoutes.dpmClassifications,
+  seller: pricingRoutes.dpmSellers,
+} as const satisfies Record<DpmGroupKind, unknown>;
 
 /** Filters without the price-range keys (the scores describe the whole range). */
 function withoutPriceRange(f: Filters): Filters {
@@ -33,56 +23,27 @@ function withoutPriceRange(f: Filters): Filters {
 }
 
 export function fetchDpmKpi(filters: Filters, o: CallOptions) {
-  return apiGet('/v2/navigation/dpm/kpi', filtersToSearchParams(filters), {
-    module: 'dpm',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: pricingKpisResponse,
-  });
+  return callRoute(pricingRoutes.dpmKpi, { query: filters }, o);
 }
 
 export function fetchDpmGroups(group: DpmGroupKind, filters: Filters, o: CallOptions) {
-  return apiGet(GROUP_PATHS[group], filtersToSearchParams(filters), {
-    module: 'dpm',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: dpmGroupsResponse,
-  });
+  return callRoute(GROUP_ROUTES[group], { query: filters }, o);
 }
 
 export function fetchDpmItems(filters: Filters, paging: ItemsPaging, o: CallOptions) {
-  return apiGet('/v2/navigation/dpm/items', filtersToSearchParams({ ...filters, ...paging }), {
-    module: 'dpm',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: pricingItemsResponse,
-  });
+  return callRoute(pricingRoutes.dpmItems, { query: { ...filters, ...paging } }, o);
 }
 
 export function fetchNavigationItems(filters: Filters, paging: ItemsPaging, o: CallOptions) {
-  return apiPost(
-    '/v2/navigation/',
-    { ...filters, ...paging },
-    { module: 'ecommerce_navigation', pivotId: o.pivotId, signal: o.signal, schema: pricingItemsResponse },
-  );
+  return callRoute(pricingRoutes.navigationItems, { body: { ...filters, ...paging } }, o);
 }
 
 export function fetchNavigationKpi(filters: Filters, o: CallOptions) {
-  return apiGet('/v2/navigation/kpi', filtersToSearchParams(filters), {
-    module: 'ecommerce_navigation',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: pricingKpisResponse,
-  });
+  return callRoute(pricingRoutes.navigationKpi, { query: filters }, o);
 }
 
 export function fetchComparatorSummary(filters: Filters, o: CallOptions) {
-  return apiGet('/v2/navigation/summary', filtersToSearchParams(filters), {
-    module: 'ecommerce_navigation',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: comparatorSummaryResponse,
-  });
+  return callRoute(pricingRoutes.navigationSummary, { query: filters }, o);
 }
 
 /**
@@ -91,18 +52,12 @@ export function fetchComparatorSummary(filters: Filters, o: CallOptions) {
  */
 export function fetchPriceRangeScores(
   filters: Filters,
-  o: CallOptions & { module: 'ecommerce_navigation' | 'dpm' },
+  o: CallOptions & { module: (typeof pricingRoutes.priceRangeScores.module)[number] },
 ) {
-  return apiGet(
-    '/v2/navigation/price-range-scores',
-    filtersToSearchParams({ ...withoutPriceRange(filters), mpi_value: PRICING_PRICE_RANGE_MPI_VALUE }),
-    {
-      module: o.module,
-      pivotId: o.pivotId,
-      signal: o.signal,
-      schema: priceRangeScoresResponse,
-      // The slider is an aid: its failure must not cover the screen's own messages.
-      notify: false,
-    },
+  return callRoute(
+    pricingRoutes.priceRangeScores,
+    { query: { ...withoutPriceRange(filters), mpi_value: PRICING_PRICE_RANGE_MPI_VALUE } },
+    // The slider is an aid: its failure must not cover the screen's own messages.
+    { ...o, notify: false },
   );
 }

@@ -1,14 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import {
-  historicalCompleteResponse,
-  MESSAGES,
-  newDetailInfoResponse,
-  newDetailResponse,
-  qmiHistoryResponse,
-  qmiResponse,
-  quickFindResponse,
-} from '@vigia/domain';
-import { apiDownload, apiPost } from '../../../lib/api-client.js';
+import { dashboardRoutes, detailRoutes, type HISTORY_DOWNLOAD_FORMATS, MESSAGES } from '@vigia/domain';
+import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 import { loadWithMessage, logFailure } from '../../../lib/load.js';
 import type { Period } from '../period.js';
 
@@ -53,109 +45,109 @@ export const detailKeys = {
 };
 
 export const detailQueries = {
-  /** POST /v1/new-detail/: the match group with the ranking (failure only logged, seed 001 §8). */
+  /** detailRoutes.match: the match group with the ranking (failure only logged, seed 001 §8). */
   match: (id: number, s: DetailScope) =>
     queryOptions({
       queryKey: detailKeys.match(id, s),
       queryFn: ({ signal }) =>
         logFailure('Detalle de producto', signal, () =>
-          apiPost(
-            '/v1/new-detail/',
+          callRoute(
+            detailRoutes.match,
             {
-              currency: s.currency,
-              pivot_id: s.pivotId ?? undefined,
-              product_id: id,
-              sellers: s.sellers.length ? sorted(s.sellers) : undefined,
-              non_linear: false,
+              body: {
+                currency: s.currency,
+                pivot_id: s.pivotId ?? undefined,
+                product_id: id,
+                sellers: s.sellers.length ? sorted(s.sellers) : undefined,
+                non_linear: false,
+              },
             },
-            { ...silent, signal, pivotId: s.pivotId, schema: newDetailResponse },
+            { ...silent, signal, pivotId: s.pivotId },
           ),
         ),
     }),
 
-  /** POST /v1/new-detail/info: the listing's descriptive data. */
+  /** detailRoutes.info: the listing's descriptive data. */
   info: (id: number, s: Pick<DetailScope, 'pivotId' | 'currency'>) =>
     queryOptions({
       queryKey: detailKeys.info(id, s),
       queryFn: ({ signal }) =>
         logFailure('Información del producto', signal, () =>
-          apiPost(
-            '/v1/new-detail/info',
-            { product_id: id, currency: s.currency, pivot_id: s.pivotId ?? undefined },
-            { ...silent, signal, pivotId: s.pivotId, schema: newDetailInfoResponse },
+          callRoute(
+            detailRoutes.info,
+            { body: { product_id: id, currency: s.currency, pivot_id: s.pivotId ?? undefined } },
+            { ...silent, signal, pivotId: s.pivotId },
           ),
         ),
     }),
 
-  /** POST /v1/historical/complete/: price and position per seller and day. */
+  /** detailRoutes.history: price and position per seller and day. */
   history: (id: number, period: Period, s: DetailScope, sellerId?: number) =>
     queryOptions({
       queryKey: detailKeys.history(id, period, s),
       placeholderData: keepPreviousData,
       queryFn: ({ signal }) =>
         logFailure('Precios históricos', signal, () =>
-          apiPost(
-            '/v1/historical/complete/',
+          callRoute(
+            detailRoutes.history,
             {
-              currency: s.currency,
-              from_date: period.from,
-              to_date: period.to,
-              product_id: id,
-              seller_id: sellerId,
-              sellers: s.sellers.length ? sorted(s.sellers) : undefined,
-              non_linear: false,
+              body: {
+                currency: s.currency,
+                from_date: period.from,
+                to_date: period.to,
+                product_id: id,
+                seller_id: sellerId,
+                sellers: s.sellers.length ? sorted(s.sellers) : undefined,
+                non_linear: false,
+              },
             },
-            { ...silent, signal, pivotId: s.pivotId, schema: historicalCompleteResponse },
+            { ...silent, signal, pivotId: s.pivotId },
           ),
         ),
     }),
 
-  /** POST /v2/detail/qmi: one listing, by the seller's own id. */
+  /** detailRoutes.qmi: one listing, by the seller's own id. */
   qmi: (productId: string, sellerId: number, currency: string) =>
     queryOptions({
       queryKey: detailKeys.qmi(productId, sellerId, currency),
       queryFn: ({ signal }) =>
         logFailure('Información del producto (qmi)', signal, () =>
-          apiPost(
-            '/v2/detail/qmi',
-            { currency, productId, sellerId },
-            { ...silent, signal, schema: qmiResponse },
-          ),
+          callRoute(detailRoutes.qmi, { body: { currency, productId, sellerId } }, { ...silent, signal }),
         ),
     }),
 
-  /** POST /v2/detail/qmi/history: one listing's daily prices. */
+  /** detailRoutes.qmiHistory: one listing's daily prices. */
   qmiHistory: (productId: string, sellerId: number, currency: string, period: Period) =>
     queryOptions({
       queryKey: detailKeys.qmiHistory(productId, sellerId, currency, period),
       placeholderData: keepPreviousData,
       queryFn: ({ signal }) =>
         logFailure('Precios históricos (qmi)', signal, () =>
-          apiPost(
-            '/v2/detail/qmi/history',
-            { productId, sellerId, currency, fromDate: period.from, toDate: period.to },
-            { ...silent, signal, schema: qmiHistoryResponse },
+          callRoute(
+            detailRoutes.qmiHistory,
+            { body: { productId, sellerId, currency, fromDate: period.from, toDate: period.to } },
+            { ...silent, signal },
           ),
         ),
     }),
 
-  /** POST /v2/quickFind: pivot listings matching free text. */
+  /** dashboardRoutes.quickFind: pivot listings matching free text. */
   quickFind: (query: string, pivotId: number | null, currency: string) =>
     queryOptions({
       queryKey: detailKeys.quickFind(query, pivotId, currency),
       staleTime: 30_000,
       queryFn: ({ signal }) =>
-        apiPost(
-          '/v2/quickFind',
-          { query, pivot_id: pivotId ?? undefined, currency, limit: 8 },
-          { signal, pivotId, schema: quickFindResponse },
+        callRoute(
+          dashboardRoutes.quickFind,
+          { body: { query, pivot_id: pivotId ?? undefined, currency, limit: 8 } },
+          { signal, pivotId },
         ),
     }),
 };
 
-export type HistoryFormat = 'xlsx' | 'csv';
+export type HistoryFormat = (typeof HISTORY_DOWNLOAD_FORMATS)[number];
 
-/** The download variant of /v2/detail/qmi/history: the history as an XLSX or CSV file. */
+/** The download variant of detailRoutes.qmiHistory: the history as an XLSX or CSV file. */
 export function downloadQmiHistory(
   productId: string,
   sellerId: number,
@@ -164,8 +156,8 @@ export function downloadQmiHistory(
   format: HistoryFormat,
 ): Promise<void> {
   return loadWithMessage(MESSAGES.downloadHistoryFailed, 'Descarga de precios históricos', undefined, () =>
-    apiDownload(
-      '/v2/detail/qmi/history',
+    downloadRoute(
+      detailRoutes.qmiHistory,
       {
         body: {
           productId,

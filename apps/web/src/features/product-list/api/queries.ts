@@ -1,12 +1,11 @@
 import {
   MESSAGES,
-  PRODUCT_LIST_PATH,
   type PRODUCT_LIST_SORTS,
   type ProductListBody,
   type ProductListItem,
-  productListResponse,
+  productListRoutes,
 } from '@vigia/domain';
-import { apiPost } from '../../../lib/api-client.js';
+import { callRoute } from '../../../lib/api-client.js';
 import { loadWithMessage } from '../../../lib/load.js';
 import type { ListRequest } from '../pagination.js';
 
@@ -54,12 +53,11 @@ export function fetchProductList(
           match: criteria.match,
           stockOut: criteria.stockOut,
         };
-        return apiPost(PRODUCT_LIST_PATH, body, {
-          notify: false,
-          signal,
-          pivotId: criteria.pivotId,
-          schema: productListResponse,
-        });
+        return callRoute(
+          productListRoutes.list,
+          { body },
+          { notify: false, signal, pivotId: criteria.pivotId },
+        );
       }),
     );
     const last = answers[answers.length - 1];

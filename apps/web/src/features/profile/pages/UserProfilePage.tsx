@@ -111,7 +111,12 @@ export default function UserProfilePage() {
     setSaving(true);
     try {
       const pivot_pk = pivotPk === '' ? null : pivotPk;
-      const saved = await saveProfile({ pivot_pk, name: name.trim(), currency: currency || null, timezone });
+      const saved = await saveProfile({
+        pivot_pk,
+        name: name.trim(),
+        currency: currency || undefined,
+        timezone,
+      });
       const pivot = license.pivots.find((p) => p.id === pivot_pk);
       const user = getUser();
       if (user) {

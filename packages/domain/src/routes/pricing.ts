@@ -1,0 +1,165 @@
+import { PRICING_PRICE_RANGE_MPI_VALUE } from '../constants.js';
+import {
+  brandFilterOptionsQuery,
+  brandFilterOptionsResponse,
+  comparatorSummaryResponse,
+  dpmGroupsResponse,
+  dpmItemsQuery,
+  dpmQuery,
+  navigationBody,
+  navigationQuery,
+  newNavigationPricesResponse,
+  priceRangeQuery,
+  priceRangeScoresQmpResponse,
+  priceRangeScoresResponse,
+  pricingItemsResponse,
+  pricingKpisResponse,
+} from '../pricing.js';
+import { defineRoute } from './define.js';
+
+// Pricing (seed 001 §7 "Pricing"; formulas in docs/metrics.md "Pricing"). dpm/* needs module dpm;
+// navigation and new-navigation need ecommerce_navigation; price-range-scores* feed the price slider of
+// both families of screens, so either module grants them.
+
+const NAV = 'ecommerce_navigation' as const;
+const SLIDER = [NAV, 'dpm'] as const;
+
+const dpmGroups = <const G extends string>(name: G, path: string, summary: string) =>
+  defineRoute({
+    id: `pricing.${name}`,
+    method: 'GET',
+    path,
+    module: 'dpm',
+    auth: true,
+    query: dpmQuery,
+    response: dpmGroupsResponse,
+    summary,
+  });
+
+export const pricingRoutes = {
+  brandFilterOptions: defineRoute({
+    id: 'pricing.brandFilterOptions',
+    method: 'GET',
+    path: '/v2/navigation/dpm/brandFilterOptions/',
+    module: 'dpm',
+    auth: true,
+    query: brandFilterOptionsQuery,
+    response: brandFilterOptionsResponse,
+    summary: 'Marcas del pivote (opciones del filtro de marcas)',
+  }),
+  dpmItems: defineRoute({
+    id: 'pricing.dpmItems',
+    method: 'GET',
+    path: '/v2/navigation/dpm/items',
+    module: 'dpm',
+    auth: true,
+    query: dpmItemsQuery,
+    response: pricingItemsResponse,
+    summary: 'DPM: productos del pivote con su índice de precios (paginado por cursor)',
+  }),
+  dpmKpi: defineRoute({
+    id: 'pricing.dpmKpi',
+    method: 'GET',
+    path: '/v2/navigation/dpm/kpi',
+    module: 'dpm',
+    auth: true,
+    query: dpmQuery,
+    response: pricingKpisResponse,
+    summary: 'DPM: indicadores (total, match, normal, oferta, exclusiva, quiebre, publishedMatch)',
+  }),
+  dpmBrands: dpmGroups(
+    'dpmBrands',
+    '/v2/navigation/dpm/brands',
+    'DPM por marca (sin marca: id 0, «Sin marca»)',
+  ),
+  dpmClassifications: dpmGroups(
+    'dpmClassifications',
+    '/v2/navigation/dpm/classifications',
+    'DPM por clasificación (todos los niveles, con parent_id para armar el árbol)',
+  ),
+  dpmSellers: dpmGroups(
+    'dpmSellers',
+    '/v2/navigation/dpm/sellers',
+    'DPM por eCommerce: cada competidor frente al pivote',
+  ),
+  navigationItems: defineRoute({
+    id: 'pricing.navigationItems',
+    method: 'POST',
+    path: '/v2/navigation/',
+    module: NAV,
+    auth: true,
+    body: navigationBody,
+    response: pricingItemsResponse,
+    summary: 'Navegación por eCommerce: productos del pivote con el precio de cada competidor',
+  }),
+  navigationOldItems: defineRoute({
+    id: 'pricing.navigationOldItems',
+    method: 'POST',
+    path: '/v2/navigationOld/',
+    module: NAV,
+    auth: true,
+    body: navigationBody,
+    response: pricingItemsResponse,
+    summary: 'Navegación por eCommerce (ruta anterior, mismo contrato que /v2/navigation/)',
+  }),
+  navigationKpi: defineRoute({
+    id: 'pricing.navigationKpi',
+    method: 'GET',
+    path: '/v2/navigation/kpi',
+    module: NAV,
+    auth: true,
+    query: navigationQuery,
+    response: pricingKpisResponse,
+    summary: 'Navegación por eCommerce: indicadores',
+  }),
+  navigationOldKpi: defineRoute({
+    id: 'pricing.navigationOldKpi',
+    method: 'GET',
+    path: '/v2/navigationOld/kpi',
+    module: NAV,
+    auth: true,
+    query: navigationQuery,
+    response: pricingKpisResponse,
+    summary: 'Navegación por eCommerce: indicadores (ruta anterior)',
+  }),
+  navigationSummary: defineRoute({
+    id: 'pricing.navigationSummary',
+    method: 'GET',
+    path: '/v2/navigation/summary',
+    module: NAV,
+    auth: true,
+    query: navigationQuery,
+    response: comparatorSummaryResponse,
+    summary: 'Comparador por eCommerce: dónde gano y dónde pierdo frente a cada competidor',
+  }),
+  newNavigationPrices: defineRoute({
+    id: 'pricing.newNavigationPrices',
+    method: 'POST',
+    path: '/v1/new-navigation/prices/',
+    module: NAV,
+    auth: true,
+    body: navigationBody,
+    response: newNavigationPricesResponse,
+    summary: 'Matriz de precios: mis productos frente a cada competidor seleccionado',
+  }),
+  priceRangeScores: defineRoute({
+    id: 'pricing.priceRangeScores',
+    method: 'GET',
+    path: '/v2/navigation/price-range-scores',
+    module: SLIDER,
+    auth: true,
+    query: priceRangeQuery,
+    response: priceRangeScoresResponse,
+    summary: `Rango de precios (slider) y reparto del índice; mpi_value ${PRICING_PRICE_RANGE_MPI_VALUE} por defecto`,
+  }),
+  priceRangeScoresQmp: defineRoute({
+    id: 'pricing.priceRangeScoresQmp',
+    method: 'GET',
+    path: '/v2/navigation/price-range-scores-qmp',
+    module: SLIDER,
+    auth: true,
+    query: priceRangeQuery,
+    response: priceRangeScoresQmpResponse,
+    summary: 'Rango de precios y reparto por ícono de ranking (1 Más bajo … 9 Más alto)',
+  }),
+};
