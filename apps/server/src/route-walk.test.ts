@@ -109,6 +109,7 @@ function sampleFor(name: string): unknown {
     file: 'abc.svg',
     uid: '1',
     token: 'x'.repeat(40),
+    stock: 'went_out', // assortment stock drill-down
   };
   return byName[name];
 }

@@ -5,21 +5,16 @@ import {
   type AssortmentResult,
   type AssortmentStockEvent,
   addDays,
-  apiErrorSchema,
-  assortmentBody,
-  assortmentProductsBody,
-  assortmentProductsResponse,
-  assortmentResult,
-  assortmentStockProductsBody,
   daysInclusive,
   type Filters,
   NO_BRAND_NAME,
+  routes,
 } from '@vigia/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest, forbidden } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf, resolveCurrency, resolvePivot, resolveSellers } from '../../lib/scope.js';
 import { resolvePeriod, today } from '../detail/period.js';
 import { classificationsOutside, selectRates } from '../pricing/index.js';
@@ -44,7 +39,6 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const XLSX_MAX_ROWS = 10_000;
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 interface Scope {
   pivot: number;
@@ -196,26 +190,19 @@ function productsOut(s: Scope, b: AssortmentProductsBody, rows: ProductRow[]) {
 }
 
 export default async function assortmentRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
-  // onRequest: authentication and the module come before the body's validation.
-  const guard = { onRequest: [app.authenticate, app.requireModule('assortment')] };
-  const tags = { tags: ['assortment'], security: [{ jwt: [] }] };
+  const defs = routes.assortment;
 
-  for (const [path, group, summary] of [
-    ['/v1/assortment/brand', 'brand', 'Surtido por marca (primera fila «Todas»)'],
-    ['/v1/assortment/ecommerce', 'seller', 'Surtido por eCommerce (primera fila «Todos»)'],
-    ['/v1/assortment/stock', 'seller', 'Cambio de disponibilidad por eCommerce (primera fila «Todos»)'],
-  ] as const) {
-    r.post(
-      path,
-      {
-        schema: { ...tags, summary, body: assortmentBody, response: { 200: assortmentResult, ...errors } },
-        ...guard,
-      },
-      async (req) => rollupAnswer(pool, await resolveScope(req, pool, req.body), group),
-    );
-  }
+  // registerRoute: authentication and the module (assortment) come before the body's validation.
+  registerRoute(app, defs.brand, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'brand'),
+  );
+  registerRoute(app, defs.ecommerce, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'seller'),
+  );
+  registerRoute(app, defs.stock, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'seller'),
+  );
 
   /** A drill-down's rows: one page, or (download) the first XLSX_MAX_ROWS. */
   async function drillDown(
@@ -244,38 +231,9 @@ export default async function assortmentRoutes(app: FastifyInstance) {
     return productsOut(s, b, rows);
   }
 
-  for (const [path, summary] of [
-    ['/v1/assortment/brand/products', 'Productos de una marca (brand = nombre; sin brand: todas)'],
-    ['/v1/assortment/ecommerce/products', 'Productos de un eCommerce (seller_id; sin seller_id: todos)'],
-  ] as const) {
-    r.post(
-      path,
-      {
-        schema: {
-          ...tags,
-          summary,
-          body: assortmentProductsBody,
-          response: { 200: assortmentProductsResponse, ...errors },
-        },
-        ...guard,
-      },
-      async (req) => drillDown(req, req.body),
-    );
-  }
-
-  r.post(
-    '/v1/assortment/stock/products',
-    {
-      schema: {
-        ...tags,
-        summary: 'Productos que salieron de stock, volvieron o siguen sin stock (stock), con fechas',
-        body: assortmentStockProductsBody,
-        response: { 200: assortmentProductsResponse, ...errors },
-      },
-      ...guard,
-    },
-    async (req) => drillDown(req, req.body),
-  );
+  registerRoute(app, defs.brandProducts, (req) => drillDown(req, req.body));
+  registerRoute(app, defs.ecommerceProducts, (req) => drillDown(req, req.body));
+  registerRoute(app, defs.stockProducts, (req) => drillDown(req, req.body));
 
   // ───────────── XLSX downloads: the same tables and drill-downs as files ─────────────
 
@@ -285,52 +243,34 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       .header('content-disposition', `attachment; filename="${name}"`)
       .send(body);
 
-  for (const [kind, group] of [
-    ['brand', 'brand'],
-    ['ecommerce', 'seller'],
-    ['stock', 'seller'],
+  for (const [kind, group, def] of [
+    ['brand', 'brand', defs.brandXlsx],
+    ['ecommerce', 'seller', defs.ecommerceXlsx],
+    ['stock', 'seller', defs.stockXlsx],
   ] as const) {
-    r.post(
-      `/v1/assortment/${kind}.xlsx`,
-      {
-        schema: {
-          ...tags,
-          summary: `Descarga XLSX de /v1/assortment/${kind}`,
-          body: assortmentBody,
-          response: errors,
-        },
-        ...guard,
-      },
-      async (req, reply) => {
-        const s = await resolveScope(req, pool, req.body);
-        const res = await rollupAnswer(pool, s, group);
-        const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
-        return xlsx(
-          reply,
-          `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-          await assortmentXlsx(kind, rows),
-        );
-      },
-    );
-    r.post(
-      `/v1/assortment/${kind}/products.xlsx`,
-      {
-        schema: {
-          ...tags,
-          summary: `Descarga XLSX de /v1/assortment/${kind}/products (hasta ${XLSX_MAX_ROWS} filas)`,
-          body: kind === 'stock' ? assortmentStockProductsBody : assortmentProductsBody,
-          response: errors,
-        },
-        ...guard,
-      },
-      async (req, reply) => {
-        const out = await drillDown(req, req.body, true);
-        return xlsx(
-          reply,
-          `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-          await productsXlsx(out.items, kind === 'stock'),
-        );
-      },
-    );
+    registerRoute(app, def, async (req, reply) => {
+      const s = await resolveScope(req, pool, req.body);
+      const res = await rollupAnswer(pool, s, group);
+      const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+      return xlsx(
+        reply,
+        `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
+        await assortmentXlsx(kind, rows),
+      );
+    });
+  }
+  for (const [kind, def] of [
+    ['brand', defs.brandProductsXlsx],
+    ['ecommerce', defs.ecommerceProductsXlsx],
+    ['stock', defs.stockProductsXlsx],
+  ] as const) {
+    registerRoute(app, def, async (req, reply) => {
+      const out = await drillDown(req, req.body, true);
+      return xlsx(
+        reply,
+        `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
+        await productsXlsx(out.items, kind === 'stock'),
+      );
+    });
   }
 }

@@ -1,14 +1,8 @@
-import {
-  ASSORTMENT_DEFAULT_PERIOD_DAYS,
-  addDays,
-  apiErrorSchema,
-  brandComparatorQuery,
-  brandComparatorResponse,
-} from '@vigia/domain';
+import { ASSORTMENT_DEFAULT_PERIOD_DAYS, addDays, routes } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { today } from '../detail/period.js';
 import { resolveScope, scored } from '../pricing/index.js';
@@ -17,38 +11,20 @@ import { brandComparator } from './service.js';
 // Brand price comparator (issue 14; the seed shows only its card): module dpm, the DPM filters.
 // Contract: packages/domain/src/assortment.ts; formulas: docs/metrics.md "Brand price comparator".
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
-
 export default async function brandComparatorRoutes(app: FastifyInstance) {
-  const r = app.withTypeProvider<ZodTypeProvider>();
   const { pool } = app.deps.db;
-
-  r.get(
-    '/v2/navigation/dpm/brand-comparator',
-    {
-      schema: {
-        tags: ['dpm'],
-        security: [{ jwt: [] }],
-        summary:
-          'Comparador de precios de marca: índice de cada marca frente a cada competidor, con su tendencia',
-        querystring: brandComparatorQuery,
-        response: { 200: brandComparatorResponse, ...errors },
-      },
-      onRequest: [app.authenticate, app.requireModule('dpm')],
-    },
-    async (req) => {
-      const q = req.query;
-      const now = today();
-      const to = q.to_date ?? now;
-      if (to > now) throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
-      const from = q.from_date ?? addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1));
-      const resolved = await resolveScope(req, pool, q);
-      return brandComparator(pool, resolved, scored(resolved), {
-        from,
-        to,
-        own: principalOf(req).license.brands,
-        picked: !!q.brands?.length || q.ownBrands === true,
-      });
-    },
-  );
+  registerRoute(app, routes.brandComparator.comparator, async (req) => {
+    const q = req.query;
+    const now = today();
+    const to = q.to_date ?? now;
+    if (to > now) throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
+    const from = q.from_date ?? addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1));
+    const resolved = await resolveScope(req, pool, q);
+    return brandComparator(pool, resolved, scored(resolved), {
+      from,
+      to,
+      own: principalOf(req).license.brands,
+      picked: !!q.brands?.length || q.ownBrands === true,
+    });
+  });
 }

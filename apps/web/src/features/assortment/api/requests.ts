@@ -1,15 +1,16 @@
 import {
+  type AssortmentBodyInput,
   type AssortmentProductSort,
   type AssortmentStockEvent,
-  assortmentProductsResponse,
-  assortmentResult,
   type Filters,
+  routes,
   toAssortmentFilters,
 } from '@vigia/domain';
-import { apiDownload, apiPost } from '../../../lib/api-client.js';
+import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 
-// The assortment calls (seed 001 §7 "Assortment"; contract packages/domain/src/assortment.ts): POST with
-// the filters, module header 'assortment', pivot header; answers parsed with the contract's schemas.
+// The assortment calls (seed 001 §7 "Assortment"; route table packages/domain/src/routes/assortment.ts):
+// POST with the filters, module header 'assortment' and the pivot header from the table; answers parsed
+// with the route's schema.
 
 export type AssortmentKind = 'brand' | 'ecommerce' | 'stock';
 
@@ -32,13 +33,21 @@ export interface ProductsPaging {
   sort: 'asc' | 'desc';
 }
 
+const R = routes.assortment;
+const TABLE = { brand: R.brand, ecommerce: R.ecommerce, stock: R.stock } as const;
+const PRODUCTS = { brand: R.brandProducts, ecommerce: R.ecommerceProducts, stock: R.stockProducts } as const;
+const TABLE_XLSX = { brand: R.brandXlsx, ecommerce: R.ecommerceXlsx, stock: R.stockXlsx } as const;
+const PRODUCTS_XLSX = {
+  brand: R.brandProductsXlsx,
+  ecommerce: R.ecommerceProductsXlsx,
+  stock: R.stockProductsXlsx,
+} as const;
+
+/** The request filters without those assortment does not apply (a 400 otherwise). */
+const body = (filters: Filters) => toAssortmentFilters(filters) as AssortmentBodyInput;
+
 export function fetchAssortment(kind: AssortmentKind, filters: Filters, o: CallOptions) {
-  return apiPost(`/v1/assortment/${kind}`, toAssortmentFilters(filters), {
-    module: 'assortment',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: assortmentResult,
-  });
+  return callRoute(TABLE[kind], { body: body(filters) }, o);
 }
 
 export function fetchAssortmentProducts(
@@ -48,21 +57,17 @@ export function fetchAssortmentProducts(
   paging: ProductsPaging,
   o: CallOptions,
 ) {
-  return apiPost(
-    `/v1/assortment/${kind}/products`,
-    { ...toAssortmentFilters(filters), ...drill, ...paging },
-    { module: 'assortment', pivotId: o.pivotId, signal: o.signal, schema: assortmentProductsResponse },
+  // the stock variant's `stock` is required by its schema; the screen always sends it there
+  return callRoute(
+    PRODUCTS[kind] as typeof R.stockProducts,
+    { body: { ...body(filters), ...drill, ...paging } as never },
+    o,
   );
 }
 
 /** The table as XLSX (POST /v1/assortment/{kind}.xlsx). */
 export function downloadAssortment(kind: AssortmentKind, filters: Filters, pivotId: number | null) {
-  return apiDownload(
-    `/v1/assortment/${kind}.xlsx`,
-    { body: toAssortmentFilters(filters) },
-    `surtido-${kind}.xlsx`,
-    { module: 'assortment', pivotId },
-  );
+  return downloadRoute(TABLE_XLSX[kind], { body: body(filters) }, `surtido-${kind}.xlsx`, { pivotId });
 }
 
 /** A drill-down's products as XLSX (POST /v1/assortment/{kind}/products.xlsx). */
@@ -73,10 +78,10 @@ export function downloadAssortmentProducts(
   sort: Pick<ProductsPaging, 'sort_by' | 'sort'>,
   pivotId: number | null,
 ) {
-  return apiDownload(
-    `/v1/assortment/${kind}/products.xlsx`,
-    { body: { ...toAssortmentFilters(filters), ...drill, ...sort } },
+  return downloadRoute(
+    PRODUCTS_XLSX[kind] as typeof R.stockProductsXlsx,
+    { body: { ...body(filters), ...drill, ...sort } as never },
     `surtido-${kind}-productos.xlsx`,
-    { module: 'assortment', pivotId },
+    { pivotId },
   );
 }

@@ -1,14 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  brandComparatorResponse,
-  DEFAULT_PRICE_MODE,
-  DPM_DEFAULTS,
-  type Filters,
-  filtersToSearchParams,
-} from '@vigia/domain';
+import { DEFAULT_PRICE_MODE, DPM_DEFAULTS, type Filters, routes } from '@vigia/domain';
 import { useMemo } from 'react';
 import { useFilterSearch } from '../../../components/filters/index.js';
-import { apiGet } from '../../../lib/api-client.js';
+import { callRoute } from '../../../lib/api-client.js';
 import { useLicense } from '../../../lib/license.js';
 import { settingsKey, useUserSettings } from '../../../lib/settings.js';
 
@@ -19,12 +13,7 @@ import { settingsKey, useUserSettings } from '../../../lib/settings.js';
 const KEY = ['brand-comparator'] as const;
 
 export function fetchBrandComparator(filters: Filters, o: { pivotId: number | null; signal?: AbortSignal }) {
-  return apiGet('/v2/navigation/dpm/brand-comparator', filtersToSearchParams(filters), {
-    module: 'dpm',
-    pivotId: o.pivotId,
-    signal: o.signal,
-    schema: brandComparatorResponse,
-  });
+  return callRoute(routes.brandComparator.comparator, { query: filters }, o);
 }
 
 export function useBrandComparatorSearch() {
