@@ -114,6 +114,7 @@ export const brandComparatorRoutes = {
     auth: true,
     query: brandComparatorQuery,
     response: brandComparatorResponse,
-    summary: 'Comparador de precios de marca: índice de cada marca frente a cada competidor, con su tendencia',
+    summary:
+      'Comparador de precios de marca: índice de cada marca frente a cada competidor, con su tendencia',
   }),
 };
