@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
@@ -23,7 +23,9 @@ const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none', max:
 const app = await buildApp({ config, db: { pool, kind: 'external', url: '', close: async () => {} } });
 await app.ready();
 const doc = JSON.stringify(app.swagger(), null, 2);
-if (out) writeFileSync(out, `${doc}\n`);
-else process.stdout.write(`${doc}\n`);
+if (out) {
+  mkdirSync(dirname(out), { recursive: true }); // node_modules/.cache is absent on a clean install
+  writeFileSync(out, `${doc}\n`);
+} else process.stdout.write(`${doc}\n`);
 rmSync(dataDir, { recursive: true, force: true });
 process.exit(0);

@@ -243,9 +243,5 @@ export function routeTitle(path: string): string {
   return appRoutes.find((r) => r.path === path)?.title ?? '';
 }
 
-/** Route metadata available to every screen through useMatches() (see useRouteMeta). */
-export interface RouteHandle {
-  name: string;
-  title: string;
-  module: ModuleCode | null;
-}
+/** Route metadata available to every screen through useMatches() (see lib/route-meta.ts). */
+export type { RouteHandle } from '../lib/route-meta.js';

@@ -2,79 +2,36 @@ import {
   FILTER_LABELS,
   type FilterError,
   type FilterSelection,
+  formatPrice,
   isCalendarDate as isCalendarDay,
-  MPI_RANGES,
-  type MpiRange,
-  PRICE_MODES,
-  PRICING_TYPE_OPTIONS,
   type PriceMode,
   type PriceRangeState,
-  type PricingTypeOption,
   parseSkus,
 } from '@vigia/domain';
+import {
+  codecOf,
+  EMPTY_SELECTION,
+  FILTER_URL_KEYS,
+  type FilterKey,
+  filtersObjectField,
+  PANEL_KEYS,
+  type PanelKey,
+  type PanelSelection,
+  PRICE_RANGE_KEYS,
+  PRICE_TYPE_FLAGS,
+} from './filter-fields.js';
+import { FILTER_TEXT } from './labels.js';
+
+export { EMPTY_SELECTION, FILTER_URL_KEYS, type PanelSelection };
 
 // Filters live in the URL (ARCHITECTURE.md "Web"): a view can be shared and reloaded. The query string
 // holds the panel's selection with the Filters' own names (lists as comma lists, like the GET wire
 // format), the price range only when it is active. Screen-specific parameters (sort, page size, tab…)
-// share the query string; the functions below touch only the filter keys.
-
-/** Query-string keys that belong to the filter panel. */
-export const FILTER_URL_KEYS = [
-  'classificationsIds',
-  'categories',
-  'brands',
-  'ownBrands',
-  'sellersIds',
-  'SKUs',
-  'metaSearch',
-  'currency',
-  'from_date',
-  'to_date',
-  'price_type',
-  'mpi_range',
-  'priceMode',
-  'minPrice',
-  'maxPrice',
-  'minSetting',
-  'maxSetting',
-] as const;
-
-/** The part of the Filters the panel edits (settings — pivot, sellers — come from the top bar). */
-export interface PanelSelection {
-  classificationsIds: number[];
-  categories: number[];
-  brands: number[];
-  ownBrands: boolean;
-  /** Competitors picked in the panel; empty = the user's selected sellers (top bar). */
-  sellersIds: number[];
-  /** As typed or pasted; split with parseSkus when sent. */
-  SKUs: string;
-  metaSearch: string;
-  /** Empty = the user's currency (top bar). */
-  currency: string;
-  from_date: string;
-  to_date: string;
-  price_type: PricingTypeOption[];
-  mpi_range: MpiRange[];
-  /** Empty = the screen's default price mode. */
-  priceMode: PriceMode | '';
-}
-
-export const EMPTY_SELECTION: PanelSelection = {
-  classificationsIds: [],
-  categories: [],
-  brands: [],
-  ownBrands: false,
-  sellersIds: [],
-  SKUs: '',
-  metaSearch: '',
-  currency: '',
-  from_date: '',
-  to_date: '',
-  price_type: [],
-  mpi_range: [],
-  priceMode: '',
-};
+// share the query string; the functions below touch only the filter keys (filter-fields.ts lists them,
+// from the shared schema).
+//
+// A link may carry values the app cannot use (a hand-edited date, a seller or currency outside the
+// license): they are dropped — never sent, never a crash — and reported (`dropped`, see droppedNotice).
 
 /** The price range as the URL carries it: present only when active. */
 export interface UrlPriceRange {
@@ -89,61 +46,121 @@ export interface UrlFilters {
   priceRange: UrlPriceRange | null;
 }
 
-const ids = (v: string | null): number[] =>
-  (v ?? '')
-    .split(',')
-    .map((s) => Number(s.trim()))
-    .filter((n) => Number.isInteger(n) && n > 0);
+/** A URL value that was dropped: unreadable (not a valid value) or outside the user's license. */
+export interface DroppedValue {
+  key: FilterKey | 'priceRange';
+  label: string;
+  value: string;
+  reason: 'invalid' | 'unlicensed';
+}
 
-const oneOf = <T extends string>(allowed: readonly T[], v: string | null): T[] =>
-  (v ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s): s is T => (allowed as readonly string[]).includes(s));
+export interface ReadUrlFilters extends UrlFilters {
+  dropped: DroppedValue[];
+}
 
-const num = (v: string | null): number | undefined => {
-  if (v === null || v.trim() === '') return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
-};
+const invalid = (key: DroppedValue['key'], label: string, value: string): DroppedValue => ({
+  key,
+  label,
+  value,
+  reason: 'invalid',
+});
+
+/** The price range of a URL: both ends readable numbers in order, else none (and reported). */
+function readPriceRange(params: URLSearchParams, dropped: DroppedValue[]): UrlPriceRange | null {
+  const read = (key: 'minPrice' | 'maxPrice' | 'minSetting' | 'maxSetting') => {
+    const raw = params.get(key);
+    if (raw === null || raw.trim() === '') return undefined;
+    const r = filtersObjectField(key).safeParse(raw);
+    if (r.success && typeof r.data === 'number') return r.data;
+    dropped.push(
+      invalid('priceRange', FILTER_TEXT.priceRange, `${FILTER_LABELS[key as 'minPrice'] ?? key} ${raw}`),
+    );
+    return null;
+  };
+  const minPrice = read('minPrice');
+  const maxPrice = read('maxPrice');
+  const minSetting = read('minSetting');
+  const maxSetting = read('maxSetting');
+  if (minPrice === null || maxPrice === null) return null;
+  if (minPrice === undefined || maxPrice === undefined) return null;
+  if (minPrice > maxPrice) {
+    dropped.push(invalid('priceRange', FILTER_TEXT.priceRange, `${minPrice} – ${maxPrice}`));
+    return null;
+  }
+  return { minPrice, maxPrice, minSetting: minSetting ?? undefined, maxSetting: maxSetting ?? undefined };
+}
 
 /**
- * Reads the panel's selection from a query string. Unknown values are dropped, except dates, which are
- * kept as written so that validation can mark them (a shared link with a bad date shows the error).
+ * Reads the panel's selection from a query string. Every value is read with the shared schema's own
+ * field (plus a calendar check for dates); what cannot be read is dropped and listed in `dropped`.
  */
-export function readUrlFilters(params: URLSearchParams): UrlFilters {
-  const priceTypes = oneOf(PRICING_TYPE_OPTIONS, params.get('price_type'));
+export function readUrlFilters(params: URLSearchParams): ReadUrlFilters {
+  const dropped: DroppedValue[] = [];
+  const selection = { ...EMPTY_SELECTION } as Record<PanelKey, unknown>;
+  for (const key of PANEL_KEYS) {
+    const raw = params.get(key);
+    if (raw === null) continue;
+    const codec = codecOf(key);
+    const { value, rejected } = codec.read(raw);
+    selection[key] = value;
+    for (const r of rejected) dropped.push(invalid(key, codec.label, r));
+  }
   // The flags may also arrive in the request form (match=true / stockOut=true).
-  if (params.get('match') === 'true' && !priceTypes.includes('MATCH')) priceTypes.push('MATCH');
-  if (params.get('stockOut') === 'true' && !priceTypes.includes('STOCK_OUT')) priceTypes.push('STOCK_OUT');
-  const mode = params.get('priceMode') ?? '';
-  const selection: PanelSelection = {
-    classificationsIds: ids(params.get('classificationsIds')),
-    categories: ids(params.get('categories')),
-    brands: ids(params.get('brands')),
-    ownBrands: params.get('ownBrands') === 'true' || params.get('ownBrands') === '1',
-    sellersIds: ids(params.get('sellersIds')),
-    SKUs: parseSkus(params.get('SKUs') ?? '').join('\n'),
-    metaSearch: (params.get('metaSearch') ?? '').slice(0, 200),
-    currency: (params.get('currency') ?? '').trim().toUpperCase().slice(0, 3),
-    from_date: (params.get('from_date') ?? '').slice(0, 10),
-    to_date: (params.get('to_date') ?? '').slice(0, 10),
-    price_type: priceTypes,
-    mpi_range: oneOf(MPI_RANGES, params.get('mpi_range')),
-    priceMode: (PRICE_MODES as readonly string[]).includes(mode) ? (mode as PriceMode) : '',
-  };
-  const minPrice = num(params.get('minPrice'));
-  const maxPrice = num(params.get('maxPrice'));
-  const priceRange =
-    minPrice !== undefined && maxPrice !== undefined
-      ? {
-          minPrice,
-          maxPrice,
-          minSetting: num(params.get('minSetting')),
-          maxSetting: num(params.get('maxSetting')),
-        }
-      : null;
-  return { selection, priceRange };
+  const priceTypes = selection.price_type as PanelSelection['price_type'];
+  for (const [flag, option] of Object.entries(PRICE_TYPE_FLAGS)) {
+    const raw = params.get(flag);
+    if (raw === null) continue;
+    const r = filtersObjectField(flag as FilterKey).safeParse(raw);
+    if (!r.success) dropped.push(invalid(flag as FilterKey, FILTER_TEXT.priceType, raw));
+    else if (r.data === true && !priceTypes.includes(option)) priceTypes.push(option);
+  }
+  return { selection: selection as PanelSelection, priceRange: readPriceRange(params, dropped), dropped };
+}
+
+/** What the user's license allows in a URL (the server answers 403 to anything else). */
+export interface LicenseAllowance {
+  sellers: readonly number[];
+  currencies: readonly string[];
+}
+
+/** Drops competitors and a currency outside the license, reporting them. */
+export function dropUnlicensed(f: ReadUrlFilters, allowed: LicenseAllowance): ReadUrlFilters {
+  const dropped = [...f.dropped];
+  const s = f.selection;
+  const sellersIds = s.sellersIds.filter((id) => {
+    const ok = allowed.sellers.includes(id);
+    if (!ok)
+      dropped.push({
+        key: 'sellersIds',
+        label: FILTER_LABELS.sellersIds,
+        value: String(id),
+        reason: 'unlicensed',
+      });
+    return ok;
+  });
+  let currency = s.currency;
+  if (currency && !allowed.currencies.includes(currency)) {
+    dropped.push({ key: 'currency', label: FILTER_LABELS.currency, value: currency, reason: 'unlicensed' });
+    currency = '';
+  }
+  if (dropped.length === f.dropped.length) return f;
+  return { ...f, selection: { ...s, sellersIds, currency }, dropped };
+}
+
+/** The Spanish notice for dropped URL values (shown in the snackbar). */
+export function droppedNotice(dropped: readonly DroppedValue[]): string {
+  // One part per field and reason: 'eCommerce «1», «999» (fuera de tu licencia)'.
+  const groups: { head: string; reason: DroppedValue['reason']; values: string[] }[] = [];
+  for (const d of dropped) {
+    const g = groups.find((x) => x.head === d.label && x.reason === d.reason);
+    if (g) g.values.push(d.value);
+    else groups.push({ head: d.label, reason: d.reason, values: [d.value] });
+  }
+  const parts = groups.map(
+    (g) =>
+      `${g.head} ${g.values.map((v) => `«${v}»`).join(', ')} (${g.reason === 'invalid' ? 'valor no válido' : 'fuera de tu licencia'})`,
+  );
+  return `Se quitaron filtros de la dirección que no se pueden usar: ${parts.join('; ')}.`;
 }
 
 /**
@@ -156,25 +173,12 @@ export function writeUrlFilters(
   drop: readonly string[] = [],
 ): URLSearchParams {
   const next = new URLSearchParams();
-  const owned = new Set<string>([...FILTER_URL_KEYS, 'match', 'stockOut', ...drop]);
+  const owned = new Set<string>([...FILTER_URL_KEYS, ...drop]);
   for (const [k, v] of current) if (!owned.has(k)) next.append(k, v);
-  const s = filters.selection;
-  const set = (k: string, v: string) => {
-    if (v !== '') next.set(k, v);
-  };
-  set('classificationsIds', s.classificationsIds.join(','));
-  set('categories', s.categories.join(','));
-  set('brands', s.brands.join(','));
-  if (s.ownBrands) next.set('ownBrands', 'true');
-  set('sellersIds', s.sellersIds.join(','));
-  set('SKUs', parseSkus(s.SKUs).join(','));
-  set('metaSearch', s.metaSearch.trim());
-  set('currency', s.currency);
-  set('from_date', s.from_date);
-  set('to_date', s.to_date);
-  set('price_type', s.price_type.join(','));
-  set('mpi_range', s.mpi_range.join(','));
-  set('priceMode', s.priceMode);
+  for (const key of PANEL_KEYS) {
+    const v = codecOf(key).write(filters.selection[key]);
+    if (v !== '') next.set(key, v);
+  }
   const r = filters.priceRange;
   if (r) {
     next.set('minPrice', String(Math.floor(r.minPrice)));
@@ -190,26 +194,41 @@ export function clearUrlFilters(current: URLSearchParams, drop: readonly string[
   return writeUrlFilters(current, { selection: EMPTY_SELECTION, priceRange: null }, drop);
 }
 
-/** How many filters of a selection are set (for the panel's badge). */
+/** How many filters of a selection are set (for the panel's badge): active fields plus the price range. */
 export function countActiveFilters(f: UrlFilters): number {
-  const s = f.selection;
-  return (
-    [
-      s.classificationsIds.length,
-      s.categories.length,
-      s.brands.length,
-      s.ownBrands,
-      s.sellersIds.length,
-      parseSkus(s.SKUs).length,
-      s.metaSearch.trim(),
-      s.currency,
-      s.from_date,
-      s.to_date,
-      s.price_type.length,
-      s.mpi_range.length,
-      s.priceMode,
-    ].filter(Boolean).length + (f.priceRange ? 1 : 0)
-  );
+  return PANEL_KEYS.filter((k) => codecOf(k).isActive(f.selection[k])).length + (f.priceRange ? 1 : 0);
+}
+
+/** Short texts of the applied filters (the collapsed panel), in `currency` for the price range. */
+export function summarizeFilters(f: UrlFilters, currency: string): string[] {
+  const out: string[] = [];
+  for (const key of PANEL_KEYS) {
+    const codec = codecOf(key);
+    const v = f.selection[key];
+    if (codec.isActive(v)) out.push(codec.summary(v));
+  }
+  const r = f.priceRange;
+  if (r) out.push(`${formatPrice(r.minPrice, currency)} – ${formatPrice(r.maxPrice, currency)}`);
+  return out;
+}
+
+/**
+ * What the SKU field says under the pasted text: how many SKUs will be searched and which tokens are not
+ * understood (and so not searched). Undefined for an empty field.
+ */
+export function skuFeedback(text: string): string | undefined {
+  const tokens = text.split(/[\s,]+/u).filter(Boolean);
+  if (tokens.length === 0) return undefined;
+  const understood = parseSkus(text);
+  const bad = [...new Set(tokens.filter((t) => !understood.includes(t)))];
+  const head = understood.length === 1 ? '1 SKU por buscar' : `${understood.length} SKUs por buscar`;
+  if (bad.length === 0) return head;
+  const shown = bad
+    .slice(0, 5)
+    .map((t) => `«${t}»`)
+    .join(', ');
+  const more = bad.length > 5 ? ` y ${bad.length - 5} más` : '';
+  return `${head} · no se ${bad.length === 1 ? 'entiende' : 'entienden'} (solo letras, números y _ @ . / # & + -): ${shown}${more}`;
 }
 
 /** The defaults the panel falls back to, from the user's settings and the screen. */
@@ -227,25 +246,18 @@ export interface SelectionDefaults {
  * and `sellersIds` carry them, so that an emptied list fails validation as 'eCommerce'.
  */
 export function toFilterSelection(s: PanelSelection, d: SelectionDefaults): FilterSelection {
+  const out: Record<string, unknown> = {};
+  for (const key of PANEL_KEYS) out[key] = codecOf(key).isActive(s[key]) ? s[key] : undefined;
   const competitors = s.sellersIds.length ? s.sellersIds : [...d.sellers];
   return {
-    classificationsIds: s.classificationsIds,
-    categories: s.categories,
-    brands: s.brands,
-    ownBrands: s.ownBrands || undefined,
+    ...out,
     sellersIds: competitors,
     sellers: competitors,
-    SKUs: s.SKUs,
-    metaSearch: s.metaSearch,
     currency: s.currency || d.currency,
-    from_date: s.from_date,
-    to_date: s.to_date,
     pivot_id: d.pivotId ?? undefined,
-    price_type: s.price_type,
-    mpi_range: s.mpi_range,
     mpi_value: d.mpiValue,
     priceMode: s.priceMode || d.priceMode,
-  };
+  } as FilterSelection;
 }
 
 /** The price-range state (seed 001 §4) of a screen from the URL and the scores the server offers. */
@@ -305,6 +317,36 @@ export function dateErrors(s: Pick<PanelSelection, 'from_date' | 'to_date'>): Fi
     const v = s[field];
     if (v && !isCalendarDate(v))
       out.push({ field, label: FILTER_LABELS[field], message: `${FILTER_LABELS[field]}: fecha inválida` });
+  }
+  return out;
+}
+
+/** The panel control a validation error belongs to: a panel field, or the price range. */
+export type FilterControl = PanelKey | 'priceRange';
+
+/** The control of an error's field: the competitors for `sellers`, price-type for its flags, … */
+export function controlOf(field: string): FilterControl {
+  if (field === 'sellers') return 'sellersIds';
+  if ((PRICE_RANGE_KEYS as readonly string[]).includes(field)) return 'priceRange';
+  if (field in PRICE_TYPE_FLAGS) return 'price_type';
+  return field as FilterControl;
+}
+
+/** A Spanish sentence for an error (zod's own defaults are English). */
+export function errorText(e: FilterError): string {
+  const english = /^(invalid|too |expected|unrecognized|number must|string must|array must)/i.test(e.message);
+  const message = english ? 'valor no válido' : e.message;
+  return message.startsWith(e.label) ? message : `${e.label}: ${message}`;
+}
+
+/** Errors per control, first message wins. */
+export function errorsByControl(
+  errors: readonly FilterError[] | null | undefined,
+): Partial<Record<FilterControl, string>> {
+  const out: Partial<Record<FilterControl, string>> = {};
+  for (const e of errors ?? []) {
+    const c = controlOf(e.field);
+    out[c] ??= errorText(e);
   }
   return out;
 }

@@ -1,13 +1,14 @@
 import {
   DEFAULT_PRICE_RANGE_LABEL,
-  type FilterError,
+  FILTER_LABELS,
   MPI_RANGE_LABELS,
   type PriceMode,
   type PricingTypeOption,
   priceTypeLabel,
 } from '@vigia/domain';
 
-// Spanish labels of the filter panel's controls. The accessible names e2e tests use are these.
+// Spanish labels of the filter panel's controls (a Filters field's name is the domain's FILTER_LABELS, the
+// one validation messages use). The accessible names e2e tests use are these.
 
 export const FILTER_TEXT = {
   panelTitle: 'Filtros',
@@ -15,21 +16,23 @@ export const FILTER_TEXT = {
   clear: 'Limpiar',
   showFilters: 'Mostrar filtros',
   hideFilters: 'Ocultar filtros',
-  classifications: 'Clasificaciones',
-  categories: 'Categorías',
-  brands: 'Marcas',
+  classifications: FILTER_LABELS.classificationsIds,
+  categories: FILTER_LABELS.categories,
+  brands: FILTER_LABELS.brands,
   ownBrands: 'Solo marcas propias',
-  sellers: 'eCommerce',
-  skus: 'SKUs',
+  sellers: FILTER_LABELS.sellersIds,
+  skus: FILTER_LABELS.SKUs,
   skusPlaceholder: 'Pega una columna desde tu planilla',
-  metaSearch: 'Búsqueda',
+  metaSearch: FILTER_LABELS.metaSearch,
   metaSearchPlaceholder: 'Nombre, marca, SKU o EAN',
-  currency: 'Divisa',
+  currency: FILTER_LABELS.currency,
   priceRange: DEFAULT_PRICE_RANGE_LABEL,
-  minPrice: 'Precio mínimo',
-  maxPrice: 'Precio máximo',
-  fromDate: 'Desde',
-  toDate: 'Hasta',
+  minPrice: FILTER_LABELS.minPrice,
+  maxPrice: FILTER_LABELS.maxPrice,
+  typedMin: 'Mínimo',
+  typedMax: 'Máximo',
+  fromDate: FILTER_LABELS.from_date,
+  toDate: FILTER_LABELS.to_date,
   priceType: 'Tipo de precio',
   priceIndex: 'Índice de precio',
   priceMode: 'Modo de precio',
@@ -56,53 +59,3 @@ export const PRICE_MODE_LABELS: Record<PriceMode, string> = {
 };
 
 export { MPI_RANGE_LABELS };
-
-/** The panel control a validation error belongs to. */
-export type FilterControl =
-  | 'classificationsIds'
-  | 'categories'
-  | 'brands'
-  | 'sellersIds'
-  | 'SKUs'
-  | 'metaSearch'
-  | 'currency'
-  | 'priceRange'
-  | 'from_date'
-  | 'to_date'
-  | 'price_type'
-  | 'mpi_range'
-  | 'priceMode';
-
-const CONTROL_OF_FIELD: Record<string, FilterControl> = {
-  sellers: 'sellersIds',
-  sellersIds: 'sellersIds',
-  minPrice: 'priceRange',
-  maxPrice: 'priceRange',
-  minSetting: 'priceRange',
-  maxSetting: 'priceRange',
-  match: 'price_type',
-  stockOut: 'price_type',
-};
-
-export function controlOf(field: string): FilterControl {
-  return CONTROL_OF_FIELD[field] ?? (field as FilterControl);
-}
-
-/** A Spanish sentence for an error (zod's own defaults are English). */
-export function errorText(e: FilterError): string {
-  const english = /^(invalid|too |expected|unrecognized|number must|string must|array must)/i.test(e.message);
-  const message = english ? 'valor no válido' : e.message;
-  return message.startsWith(e.label) ? message : `${e.label}: ${message}`;
-}
-
-/** Errors per control, first message wins. */
-export function errorsByControl(
-  errors: readonly FilterError[] | null | undefined,
-): Partial<Record<FilterControl, string>> {
-  const out: Partial<Record<FilterControl, string>> = {};
-  for (const e of errors ?? []) {
-    const c = controlOf(e.field);
-    out[c] ??= errorText(e);
-  }
-  return out;
-}

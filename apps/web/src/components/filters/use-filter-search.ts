@@ -8,13 +8,18 @@ import {
   type SearchKind,
   validateFilters,
 } from '@vigia/domain';
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { useLicense } from '../../lib/license.js';
+import { notify } from '../../lib/notifier.js';
 import {
   clearUrlFilters,
   dateErrors,
+  droppedNotice,
+  dropUnlicensed,
   FILTER_URL_KEYS,
   type PanelSelection,
+  type ReadUrlFilters,
   readUrlFilters,
   type SelectionDefaults,
   toFilterSelection,
@@ -28,7 +33,9 @@ import {
 //   3. valid → clear the items, check the price range, set the filters (the URL), request (the screen's
 //      queries are keyed on the URL's filters, so setting them requests; resubmitting the same filters
 //      refetches).
-// A link opened with filters is validated the same way before anything is requested.
+// A link opened with filters is validated the same way before anything is requested. Values the app
+// cannot read or the license does not grant are dropped before that: the URL is rewritten without them
+// (replacing the history entry) and a notice says which (never a crash, never a 403).
 
 export interface UseFilterSearchOptions {
   kind: SearchKind;
@@ -44,8 +51,8 @@ export interface UseFilterSearchOptions {
 }
 
 export interface FilterSearch {
-  /** Filters as the URL holds them. */
-  url: UrlFilters;
+  /** Filters as the URL holds them, without the values that cannot be used (see `url.dropped`). */
+  url: ReadUrlFilters;
   /** A string that changes whenever the URL's filters change (for effects and keys). */
   urlKey: string;
   defaults: SelectionDefaults;
@@ -95,15 +102,39 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
 
   const urlKey = useMemo(() => {
     const only = new URLSearchParams();
-    for (const k of [...FILTER_URL_KEYS, 'match', 'stockOut']) {
+    for (const k of FILTER_URL_KEYS) {
       const v = params.get(k);
       if (v !== null) only.set(k, v);
     }
     return only.toString();
   }, [params]);
-  const url = useMemo(() => readUrlFilters(new URLSearchParams(urlKey)), [urlKey]);
-
   const { defaults, kind, ready } = opts;
+  const license = useLicense();
+  const sellersAllowed = license.sellers.map((s) => s.id).join(',');
+  const currenciesAllowed = license.currencies.map((c) => c.acronym).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the two keys stand for the license lists
+  const url = useMemo(() => {
+    const read = readUrlFilters(new URLSearchParams(urlKey));
+    if (!ready) return read;
+    return dropUnlicensed(read, {
+      sellers: license.sellers.map((s) => s.id),
+      currencies: license.currencies.map((c) => c.acronym),
+    });
+  }, [urlKey, ready, sellersAllowed, currenciesAllowed]);
+
+  // Dropped values: once the license is known, say which and take them out of the URL.
+  const noticed = useRef('');
+  useEffect(() => {
+    if (!ready) return;
+    if (url.dropped.length === 0) {
+      noticed.current = ''; // the same bad link opened again later is reported again
+      return;
+    }
+    if (noticed.current === urlKey) return;
+    noticed.current = urlKey;
+    notify(droppedNotice(url.dropped), 'warning');
+    setParams((current) => writeUrlFilters(current, url), { replace: true });
+  }, [ready, url, urlKey, setParams]);
   const sellersKey = defaults.sellers.join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for defaults.sellers
   const applied = useMemo(() => {

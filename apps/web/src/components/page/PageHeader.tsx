@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
-import { useRouteMeta } from '../../app/route-meta.js';
+import { useRouteMeta } from '../../lib/route-meta.js';
 
 /**
  * The top of every analysis screen: title (the route's, unless given), one-line explanation, actions.

@@ -5,7 +5,7 @@ import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { useRouteMeta } from '../../app/route-meta.js';
+import { useRouteMeta } from '../../lib/route-meta.js';
 import { UserSettingsProvider } from '../../lib/settings.js';
 import { localStore, STORAGE_KEYS } from '../../lib/storage.js';
 import { T } from '../../lib/texts.js';

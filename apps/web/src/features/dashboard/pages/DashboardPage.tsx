@@ -11,7 +11,7 @@ import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useLicense } from '../../../lib/license.js';
 import { useFailureNotice } from '../../../lib/load.js';
 import { useUserSettings } from '../../../lib/settings.js';
-import { QuickFind } from '../../product-detail/components/QuickFind.js';
+import { QuickFind } from '../../product-detail/index.js';
 import { type DashboardScope, dashboardQueries, reportDashboardFailure } from '../api/queries.js';
 import { CardGroups } from '../components/CardGroups.js';
 import { IndicatorTiles } from '../components/IndicatorTiles.js';

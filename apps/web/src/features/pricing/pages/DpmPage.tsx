@@ -1,7 +1,7 @@
 import { Box, Stack } from '@mui/material';
 import { DPM_DEFAULTS } from '@vigia/domain';
 import { useLocation } from 'react-router';
-import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
+import { FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import type { DpmGroupKind } from '../api/keys.js';
 import { useDpmGroups, useDpmKpi } from '../api/queries.js';
@@ -10,22 +10,6 @@ import { PricingKpis } from '../components/PricingKpis.js';
 import { DPM_SCREENS } from '../lib/texts.js';
 import { usePricingSearch } from '../lib/use-pricing-search.js';
 import { useSellerColumns } from '../lib/use-seller-columns.js';
-
-const DPM_FIELDS: readonly FilterField[] = [
-  'classificationsIds',
-  'categories',
-  'brands',
-  'metaSearch',
-  'sellersIds',
-  'SKUs',
-  'price_type',
-  'mpi_range',
-  'currency',
-  'priceMode',
-  'dates',
-  'priceRange',
-  'ownBrands',
-];
 
 /** The DPM group of a path ('/app/dpm-by-classification' → 'classification'). */
 export function dpmGroupOf(pathname: string): DpmGroupKind {
@@ -55,12 +39,7 @@ export default function DpmPage({ group: groupProp }: { group?: DpmGroupKind }) 
     <Box>
       <PageHeader description={screen.description} />
       <Stack spacing={2}>
-        <FilterPanel
-          search={search}
-          fields={DPM_FIELDS}
-          priceRange={priceRange}
-          busy={kpi.isFetching || groups.isFetching}
-        />
+        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || groups.isFetching} />
         {!blocked && (
           <>
             <PricingKpis

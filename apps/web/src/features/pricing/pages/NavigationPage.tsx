@@ -8,7 +8,7 @@ import {
 } from '@vigia/domain';
 import { useSearchParams } from 'react-router';
 import type { SortState } from '../../../components/data/DataTable.js';
-import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
+import { FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useNavigationItems, useNavigationKpi } from '../api/queries.js';
 import { Comparator } from '../components/Comparator.js';
@@ -17,22 +17,6 @@ import { PricingKpis } from '../components/PricingKpis.js';
 import { NAVIGATION_TEXT } from '../lib/texts.js';
 import { usePricingSearch } from '../lib/use-pricing-search.js';
 import { useSellerColumns } from '../lib/use-seller-columns.js';
-
-const NAVIGATION_FIELDS: readonly FilterField[] = [
-  'classificationsIds',
-  'categories',
-  'brands',
-  'metaSearch',
-  'sellersIds',
-  'SKUs',
-  'price_type',
-  'mpi_range',
-  'currency',
-  'priceMode',
-  'dates',
-  'priceRange',
-  'ownBrands',
-];
 
 const PAGE_SIZE = 25;
 
@@ -83,12 +67,7 @@ export default function NavigationPage() {
     <Box>
       <PageHeader description={NAVIGATION_TEXT.description} />
       <Stack spacing={2}>
-        <FilterPanel
-          search={search}
-          fields={NAVIGATION_FIELDS}
-          priceRange={priceRange}
-          busy={kpi.isFetching || items.isFetching}
-        />
+        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || items.isFetching} />
         {!blocked && (
           <>
             <PricingKpis

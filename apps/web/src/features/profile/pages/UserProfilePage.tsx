@@ -23,7 +23,7 @@ import { notify } from '../../../lib/notifier.js';
 import { getUser, setToken, setUser } from '../../../lib/session.js';
 import { useUserSettings } from '../../../lib/settings.js';
 import { T } from '../../../lib/texts.js';
-import { validatePasswordChange } from '../../auth/validation.js';
+import { validatePasswordChange } from '../../auth/index.js';
 import { changePassword, profileQuery, saveProfile } from '../api.js';
 
 function timezones(): string[] {
