@@ -126,6 +126,7 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
     ['./pricing.js', 'benchPricing'],
     ['./detail.js', 'benchDetail'],
     ['./promotions.js', 'benchPromotions'],
+    ['./assortment.js', 'benchAssortment'],
   ] as const) {
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;

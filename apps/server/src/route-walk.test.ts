@@ -118,6 +118,7 @@ function sampleFor(name: string): unknown {
     promotion: 'level',
     classification: 1,
     week: monday,
+    stock: 'went_out', // assortment stock drill-down
   };
   return byName[name];
 }

@@ -1,4 +1,5 @@
 export * from './account.js';
+export * from './assortment.js';
 export * from './common.js';
 export * from './constants.js';
 export * from './dashboard.js';

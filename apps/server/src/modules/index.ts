@@ -1,5 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import assortmentRoutes from './assortment/routes.js';
 import authRoutes from './auth/routes.js';
+import brandComparatorRoutes from './brand-comparator/routes.js';
 import dashboardRoutes from './dashboard/routes.js';
 import detailRoutes from './detail/routes.js';
 import exporterPlugin from './exporter/plugin.js';
@@ -25,8 +27,10 @@ export const modules: FastifyPluginAsync[] = [
   licensesRoutes, // license data, trees, app-config
   detailRoutes, // product detail: /v1/new-detail/, /v1/historical/complete/, /v2/detail/qmi*
   pricingRoutes, // pricing: /v2/navigation/dpm/*, /v2/navigation[Old]/, /v1/new-navigation/prices/, price-range-scores*
+  brandComparatorRoutes, // brand price comparator: GET /v2/navigation/dpm/brand-comparator
   dashboardRoutes, // dashboard: /v2/general/pre, /v2/dashboard/pre, /v2/quickFind
   promotionsRoutes, // promotions: POST /v1/promotion/{level,duration,type,range,scatter-plot,prices,download}
+  assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

@@ -112,9 +112,9 @@ export const appRoutes: ScreenRoute[] = [
   {
     path: 'brand-price-comparator',
     name: 'BrandPriceComparator',
-    module: null,
+    module: 'dpm',
     title: 'Comparador de precios de marca',
-    lazy: comingSoon,
+    lazy: () => import('../features/brand-comparator/pages/BrandComparatorPage.js'),
   },
   // Surtido
   {
@@ -122,21 +122,21 @@ export const appRoutes: ScreenRoute[] = [
     name: 'AssortmentByBrand',
     module: 'assortment',
     title: 'Surtido por marca',
-    lazy: comingSoon,
+    lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   {
     path: 'assortment-by-ecommerce',
     name: 'AssortmentByEcommerce',
     module: 'assortment',
     title: 'Surtido por eCommerce',
-    lazy: comingSoon,
+    lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   {
     path: 'assortment-by-stock',
     name: 'AssortmentByStock',
     module: 'assortment',
     title: 'Cambio de disponibilidad',
-    lazy: comingSoon,
+    lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   // Promociones
   {

@@ -16,18 +16,9 @@ export const BRAND = {
   gradient: 'linear-gradient(135deg, #4a148c 0%, #6a1b9a 42%, #ad1457 78%, #d81b60 100%)',
 } as const;
 
-/**
- * Price position colours (cheaper / in range / dearer): the Okabe–Ito blue and vermillion, told apart with
- * every common colour-vision deficiency, never the brand pink against red. `text` shades reach 4.5:1 on
- * white for figures; the meaning is always repeated by a sign, an arrow or a label (see
- * components/data/position.tsx).
- */
-export const POSITION = {
-  cheaper: { main: '#0072B2', text: '#005A8C', tint: 'rgba(0, 114, 178, 0.12)' },
-  inRange: { main: '#C9C1D6', text: '#5f5673' },
-  dearer: { main: '#D55E00', text: '#A63F00', tint: 'rgba(213, 94, 0, 0.12)' },
-  tie: { main: '#E4DFEC' },
-} as const;
+import { POSITION } from '../components/data/position-colors.js';
+
+export { POSITION };
 
 declare module '@mui/material/styles' {
   interface Palette {

@@ -1,3 +1,4 @@
+import { assortmentRoutes, brandComparatorRoutes } from './assortment.js';
 import { authRoutes } from './auth.js';
 import { dashboardRoutes } from './dashboard.js';
 import type { RouteDef } from './define.js';
@@ -14,7 +15,9 @@ export * from './define.js';
 export { mediaParams } from './media.js';
 export { healthResponse } from './system.js';
 export {
+  assortmentRoutes,
   authRoutes,
+  brandComparatorRoutes,
   dashboardRoutes,
   detailRoutes,
   licensesRoutes,
@@ -38,6 +41,8 @@ export const routes = {
   productList: productListRoutes,
   promotions: promotionsRoutes,
   media: mediaRoutes,
+  assortment: assortmentRoutes,
+  brandComparator: brandComparatorRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

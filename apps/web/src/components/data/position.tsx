@@ -3,7 +3,7 @@ import ArrowDropUpRoundedIcon from '@mui/icons-material/ArrowDropUpRounded';
 import Box from '@mui/material/Box';
 import { formatNumber } from '@vigia/domain';
 import type { ReactNode } from 'react';
-import { POSITION } from '../../app/theme.js';
+import { POSITION } from './position-colors.js';
 
 // Cheaper / dearer everywhere (position bar, stacked bars, head-to-head numbers, differences, price
 // highlights) in one colour-blind-safe pair, and never by colour alone: ▼ marks cheaper, ▲ dearer, and

@@ -37,10 +37,12 @@ describe('visibleHomeCards', () => {
     expect(cards.every((c) => c.title.length > 0)).toBe(true);
   });
 
-  it('pivot 5: the brand comparator shows, always disabled; image verification hidden', () => {
+  it('pivot 5: the brand comparator shows, enabled by the dpm module; image verification hidden', () => {
     const cards = visibleHomeCards(MODULE_CODES, 5, config);
     const comparator = cards.find((c) => c.name === 'brand-price-comparator');
-    expect(comparator?.enabled).toBe(false);
+    expect(comparator?.enabled).toBe(true);
+    const withoutDpm = visibleHomeCards(['assortment'], 5, config);
+    expect(withoutDpm.find((c) => c.name === 'brand-price-comparator')?.enabled).toBe(false);
     expect(names(cards)).not.toContain('image-verification');
   });
 

@@ -3,7 +3,8 @@ import { routeTitle } from '../../app/routes.js';
 
 // Home cards (seed 000 §2, §6): one per module view, named by its route. A card is enabled when the
 // role has its module; a disabled card links to the application root and reads 'En construcción'.
-// brand-price-comparator is always disabled and shown only for the configured pivots (seed: 5);
+// brand-price-comparator is shown only for the configured pivots (seed: 5; BRAND_COMPARATOR_SELLERS); the
+// seed's card was always disabled, issue 14 made the screen real: enabled like any card, by its module (dpm);
 // image-verification is shown only for the configured pivots (seed: 116, 125).
 
 export type HomeCardGroup = 'prices' | 'promotions' | 'assortment' | 'images' | 'reports';
@@ -82,7 +83,7 @@ export const HOME_CARDS: HomeCardDef[] = [
   {
     name: 'brand-price-comparator',
     group: 'prices',
-    module: 'ecommerce_navigation',
+    module: 'dpm',
     icon: 'comparator',
     description: 'Los precios de tus marcas en todos los eCommerce.',
   },
@@ -167,11 +168,8 @@ export function visibleHomeCards(
   const pivotIn = (list: readonly number[]) => pivotId !== null && list.includes(pivotId);
   const cards: HomeCard[] = [];
   for (const def of HOME_CARDS) {
-    let enabled = modules.includes(def.module);
-    if (def.name === 'brand-price-comparator') {
-      if (!pivotIn(appConfig.brandComparatorSellers)) continue;
-      enabled = false;
-    }
+    const enabled = modules.includes(def.module);
+    if (def.name === 'brand-price-comparator' && !pivotIn(appConfig.brandComparatorSellers)) continue;
     if (def.name === 'image-verification' && !pivotIn(appConfig.imageVerificationSellers)) continue;
     cards.push({ ...def, title: routeTitle(def.name), enabled });
   }

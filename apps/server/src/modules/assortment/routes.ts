@@ -1,0 +1,284 @@
+import {
+  ASSORTMENT_DEFAULT_PERIOD_DAYS,
+  ASSORTMENT_MAX_PERIOD_DAYS,
+  type AssortmentProductsBody,
+  type AssortmentResult,
+  type AssortmentStockEvent,
+  addDays,
+  daysInclusive,
+  type Filters,
+  NO_BRAND_NAME,
+  routes,
+} from '@vigia/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type pg from 'pg';
+import type {} from '../../app.js'; // FastifyInstance.deps
+import { badRequest, forbidden } from '../../lib/errors.js';
+import { registerRoute } from '../../lib/route.js';
+import { requesterOf } from '../../lib/scope.js';
+import {
+  classificationsOutside,
+  resolveCurrency,
+  resolvePeriod,
+  resolvePivot,
+  resolveSellers,
+  selectRates,
+  today,
+} from '../../market/index.js';
+import { assortmentXlsx, productsXlsx } from './download.js';
+import {
+  type AssortmentSelection,
+  type Periods,
+  type ProductRow,
+  selectAssortmentFigures,
+  selectBrandIdsByName,
+  selectBrandNames,
+  selectDataVersion,
+  selectSellers,
+  selectStateProducts,
+  selectStockEvents,
+} from './queries.js';
+import { brandRows, type Rates, sellerRows } from './service.js';
+
+// Assortment API (seed 001 §7 "Assortment"; contract packages/domain/src/assortment.ts; formulas
+// docs/metrics.md "Assortment"). Module `assortment`, checked before the body is validated; every answer
+// is scoped to the caller's license (sellers, pivot, currency, classifications, 403 outside it).
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const XLSX_MAX_ROWS = 10_000;
+
+interface Scope {
+  pivot: number;
+  /** pivot first, then the selected competitors */
+  sellers: number[];
+  currency: string;
+  selection: AssortmentSelection;
+  periods: Periods;
+  ownBrands: number[];
+}
+
+/** License-checked scope of an assortment request (docs/metrics.md "Assortment", "Scope"). */
+async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Promise<Scope> {
+  const who = requesterOf(req);
+  const { principal } = who;
+  const pivot = resolvePivot(who, f.pivot_id ?? null);
+  const fromSession = f.sellers?.length ? resolveSellers(who, f.sellers, pivot) : null;
+  const competitors = f.sellersIds?.length ? resolveSellers(who, f.sellersIds, pivot) : (fromSession ?? []);
+  const currency = resolveCurrency(who, f.currency);
+  const roots = principal.license.classifications;
+  const outside = await classificationsOutside(pool, f.classificationsIds ?? [], roots);
+  if (outside.length)
+    throw forbidden(
+      `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+      'classification_not_licensed',
+    );
+  const now = new Date();
+  const period = resolvePeriod(
+    { from: f.from_date, to: f.to_date },
+    { from: 'from_date', to: 'to_date' },
+    {
+      maxDays: ASSORTMENT_MAX_PERIOD_DAYS,
+      defaultFrom: (to) => addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
+      now,
+    },
+  );
+  if (period.to > today(now))
+    throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
+  const length = daysInclusive(period.from, period.to);
+  const sellers = [pivot, ...competitors];
+  return {
+    pivot,
+    sellers,
+    currency,
+    ownBrands: principal.license.brands,
+    selection: {
+      sellers,
+      roots,
+      classificationsIds: f.classificationsIds,
+      brands: f.brands,
+      ownBrands: f.ownBrands ? principal.license.brands : undefined,
+    },
+    periods: {
+      from: period.from,
+      to: period.to,
+      previousFrom: addDays(period.from, -length),
+      previousTo: addDays(period.from, -1),
+    },
+  };
+}
+
+async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Map<string, number>> {
+  const rates = await selectRates(pool, currency, day);
+  if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+  return rates;
+}
+
+// Whole answers per (scope, period, group), kept while no ingest run has changed the data: the screens
+// ask the same question again on every visit, sort and page.
+const memo = new Map<string, AssortmentResult>();
+const MEMO_SIZE = 64;
+
+async function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  const key = JSON.stringify([s, group, today(), await selectDataVersion(pool)]);
+  const hit = memo.get(key);
+  if (hit) return hit;
+  const answer = await computeAnswer(pool, s, group);
+  memo.set(key, answer);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  return answer;
+}
+
+async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  const [figures, sellerList, current, previous] = await Promise.all([
+    selectAssortmentFigures(pool, s.selection, s.periods),
+    selectSellers(pool, s.sellers),
+    ratesAt(pool, s.currency, s.periods.to),
+    ratesAt(pool, s.currency, s.periods.previousTo),
+  ]);
+  const sellers = new Map(sellerList.map((x) => [x.id, x]));
+  const rates: Rates = { current, previous };
+  const rows =
+    group === 'brand'
+      ? brandRows(
+          figures,
+          sellers,
+          rates,
+          await selectBrandNames(
+            pool,
+            [...new Set(figures.map((r) => r.brand_id))].filter((b): b is number => b !== null),
+          ),
+          s.ownBrands,
+        )
+      : sellerRows(figures, s.sellers, s.pivot, sellers, rates);
+  const summary = rows[0];
+  return {
+    currency: s.currency,
+    pivot_id: s.pivot,
+    sellers_ids: s.sellers,
+    from_date: s.periods.from,
+    to_date: s.periods.to,
+    previous_from_date: s.periods.previousFrom,
+    previous_to_date: s.periods.previousTo,
+    total_products: summary.total_products,
+    average_value: summary.average_value,
+    average_variation: summary.average_variation,
+    participation: summary.participation,
+    total_value: summary.total_value,
+    total_variation: summary.total_variation,
+    group,
+    ...(group === 'brand' ? { brands: rows } : { sellers: rows }),
+  };
+}
+
+/** Narrows a scope to the drill-down's seller (must be one of the selection) and brand (by name). */
+async function drillScope(pool: pg.Pool, s: Scope, b: AssortmentProductsBody) {
+  let sellers = s.sellers;
+  if (b.seller_id !== undefined) {
+    if (!s.sellers.includes(b.seller_id))
+      throw badRequest('seller_id: el eCommerce no está en la selección (eCommerce)', 'seller_id');
+    sellers = [b.seller_id];
+  }
+  let brandIds: (number | null)[] | undefined;
+  if (b.brand !== undefined) {
+    brandIds = b.brand === NO_BRAND_NAME ? [null] : await selectBrandIdsByName(pool, b.brand);
+  }
+  return { selection: { ...s.selection, sellers }, brandIds };
+}
+
+function productsOut(s: Scope, b: AssortmentProductsBody, rows: ProductRow[]) {
+  return {
+    currency: s.currency,
+    from_date: s.periods.from,
+    to_date: s.periods.to,
+    total: rows[0]?.total ?? 0,
+    page: b.page,
+    page_size: b.page_size,
+    items: rows.map(({ total: _t, brand, ...r }) => ({ ...r, brand: brand ?? NO_BRAND_NAME })),
+  };
+}
+
+export default async function assortmentRoutes(app: FastifyInstance) {
+  const { pool } = app.deps.db;
+  const defs = routes.assortment;
+
+  // registerRoute: authentication and the module (assortment) come before the body's validation.
+  registerRoute(app, defs.brand, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'brand'),
+  );
+  registerRoute(app, defs.ecommerce, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'seller'),
+  );
+  registerRoute(app, defs.stock, async (req) =>
+    rollupAnswer(pool, await resolveScope(req, pool, req.body), 'seller'),
+  );
+
+  /** A drill-down's rows: one page, or (download) the first XLSX_MAX_ROWS. */
+  async function drillDown(
+    req: FastifyRequest,
+    b: AssortmentProductsBody & { stock?: AssortmentStockEvent },
+    all = false,
+  ) {
+    const s = await resolveScope(req, pool, b);
+    const d = await drillScope(pool, s, b);
+    const q = {
+      ...d,
+      from: s.periods.from,
+      to: s.periods.to,
+      rates: await ratesAt(pool, s.currency, s.periods.to),
+      sort: b.sort_by,
+      dir: b.sort,
+      limit: all ? XLSX_MAX_ROWS : b.page_size,
+      offset: all ? 0 : (b.page - 1) * b.page_size,
+    };
+    const rows =
+      b.stock === undefined
+        ? await selectStateProducts(pool, q)
+        : b.stock === 'out'
+          ? await selectStateProducts(pool, { ...q, outOnly: true })
+          : await selectStockEvents(pool, { ...q, event: b.stock });
+    return productsOut(s, b, rows);
+  }
+
+  registerRoute(app, defs.brandProducts, (req) => drillDown(req, req.body));
+  registerRoute(app, defs.ecommerceProducts, (req) => drillDown(req, req.body));
+  registerRoute(app, defs.stockProducts, (req) => drillDown(req, req.body));
+
+  // ───────────── XLSX downloads: the same tables and drill-downs as files ─────────────
+
+  const xlsx = (reply: FastifyReply, name: string, body: Buffer) =>
+    reply
+      .header('content-type', XLSX_TYPE)
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .send(body);
+
+  for (const [kind, group, def] of [
+    ['brand', 'brand', defs.brandXlsx],
+    ['ecommerce', 'seller', defs.ecommerceXlsx],
+    ['stock', 'seller', defs.stockXlsx],
+  ] as const) {
+    registerRoute(app, def, async (req, reply) => {
+      const s = await resolveScope(req, pool, req.body);
+      const res = await rollupAnswer(pool, s, group);
+      const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+      return xlsx(
+        reply,
+        `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
+        await assortmentXlsx(kind, rows),
+      );
+    });
+  }
+  for (const [kind, def] of [
+    ['brand', defs.brandProductsXlsx],
+    ['ecommerce', defs.ecommerceProductsXlsx],
+    ['stock', defs.stockProductsXlsx],
+  ] as const) {
+    registerRoute(app, def, async (req, reply) => {
+      const out = await drillDown(req, req.body, true);
+      return xlsx(
+        reply,
+        `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
+        await productsXlsx(out.items, kind === 'stock'),
+      );
+    });
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  addDays,
+  BRAND_COMPARATOR_DEFAULT_BRANDS,
+  BRAND_COMPARATOR_TREND_POINTS,
+  type BrandComparatorResponse,
+  daysInclusive,
+  effectivePriceFor,
+  priceIndex,
+  SELLER_NOT_FOUND,
+} from '@vigia/domain';
+import type pg from 'pg';
+import {
+  groupOut,
+  memoOn,
+  type Resolved,
+  type ScoredSet,
+  sellerGroupOut,
+  tallyBy,
+  tallyBySeller,
+} from '../pricing/index.js';
+import { type ListingState, selectStatesAt } from './queries.js';
+
+// Brand price comparator (docs/metrics.md "Brand price comparator"): per brand, the pivot's price index
+// against each competitor over the products matched there — the pricing feature's scoring (DPM by
+// e-commerce restricted to the brand's products), so the numbers agree with DPM by brand — and its trend:
+// the same average at evenly spaced days of the period, from the price history of the same listings.
+
+const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+
+/** The trend's days: `points` days evenly spread over [from, to], the last one `to`. */
+export function trendDays(from: string, to: string, points = BRAND_COMPARATOR_TREND_POINTS): string[] {
+  const length = daysInclusive(from, to);
+  const n = Math.max(1, Math.min(points, length));
+  if (n === 1) return [to];
+  return Array.from({ length: n }, (_, j) =>
+    addDays(to, -Math.round(((n - 1 - j) * (length - 1)) / (n - 1))),
+  );
+}
+
+/** Brands compared: all of the selection when the user picked brands, else own brands, else the largest. */
+export function chooseBrands(
+  present: { id: number; products: number }[],
+  own: number[],
+  picked: boolean,
+): number[] {
+  const ownSet = new Set(own);
+  const ordered = [...present].sort(
+    (a, b) => Number(ownSet.has(b.id)) - Number(ownSet.has(a.id)) || b.products - a.products || a.id - b.id,
+  );
+  if (picked) return ordered.map((b) => b.id);
+  const mine = ordered.filter((b) => ownSet.has(b.id));
+  return (mine.length ? mine : ordered.slice(0, BRAND_COMPARATOR_DEFAULT_BRANDS)).map((b) => b.id);
+}
+
+/**
+ * Average index of the pivot against one competitor over `positions` at one instant: per product, my
+ * effective price (price mode) against the competitor's lowest in-stock effective price among the
+ * product's matched listings there, both converted with the request's rates; the mean of those indexes.
+ */
+export function averageIndexAt(
+  set: ScoredSet,
+  positions: number[],
+  sellerId: number,
+  states: Map<number, ListingState>,
+): number | null {
+  const { scope, model } = set;
+  const c = model.cols;
+  const conv = (s: ListingState) => {
+    const p = effectivePriceFor(s, scope.mode);
+    const f = scope.rates.get(s.currency);
+    return p === null || f === undefined ? null : p * f;
+  };
+  let n = 0;
+  let sum = 0;
+  for (const i of positions) {
+    const mine = states.get(model.rows[i].productId);
+    if (!mine) continue;
+    let theirs: number | null = null;
+    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
+      if (!set.offerIn[k] || c.sellerIds[c.offerSeller[k]] !== sellerId) continue;
+      const s = states.get(c.offerProductId[k]);
+      if (!s || s.stockOut) continue;
+      const p = conv(s);
+      if (p !== null && p > 0 && (theirs === null || p < theirs)) theirs = p;
+    }
+    const index = priceIndex(conv(mine), theirs);
+    if (index === null) continue;
+    n++;
+    sum += index;
+  }
+  return n ? sum / n : null;
+}
+
+const trendMemo = new Map<string, Map<number, ListingState>[]>();
+const TREND_MEMO_SIZE = 16;
+
+/** The comparator's answer for a resolved pricing scope and its scored set. */
+export async function brandComparator(
+  pool: pg.Pool,
+  resolved: Resolved,
+  set: ScoredSet,
+  q: { from: string; to: string; own: number[]; picked: boolean },
+): Promise<BrandComparatorResponse> {
+  const { scope, model } = resolved;
+  // DPM by brand's tally (same memo key as the DPM screen: one computation for both)
+  const tallies = memoOn(set, 'brands', () => tallyBy(set, (row) => [row.brandId ?? 0]));
+  const present = [...tallies]
+    .filter(([id]) => id !== 0)
+    .map(([id, t]) => ({ id, products: t.kpis().total }));
+  const chosen = chooseBrands(present, q.own, q.picked);
+  const positionsOf = new Map<number, number[]>(chosen.map((id) => [id, []]));
+  const names = new Map<number, string>();
+  for (const i of set.filtered) {
+    const row = model.rows[i];
+    if (row.brandId === null) continue;
+    const list = positionsOf.get(row.brandId);
+    if (!list) continue;
+    list.push(i);
+    if (row.brandName !== null) names.set(row.brandId, row.brandName);
+  }
+
+  // history of the chosen brands' pivot listings and their counted competitor listings
+  const days = trendDays(q.from, q.to);
+  const ids = new Set<number>();
+  const c = model.cols;
+  for (const positions of positionsOf.values())
+    for (const i of positions) {
+      ids.add(model.rows[i].productId);
+      for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
+        if (set.offerIn[k]) ids.add(c.offerProductId[k]);
+    }
+  const listingIds = [...ids].sort((a, b) => a - b);
+  const key = JSON.stringify([model.pivot, model.version, days, listingIds.length, listingIds.slice(0, 50)]);
+  let states = trendMemo.get(key);
+  if (!states) {
+    states = await selectStatesAt(pool, listingIds, days);
+    trendMemo.set(key, states);
+    if (trendMemo.size > TREND_MEMO_SIZE) trendMemo.delete(trendMemo.keys().next().value as string);
+  }
+
+  const own = new Set(q.own);
+  const items = chosen.map((brandId) => {
+    const positions = positionsOf.get(brandId) ?? [];
+    const sub: ScoredSet = { ...set, filtered: positions, memo: new Map() };
+    const bySeller = tallyBySeller(sub);
+    const brandTally = tallies.get(brandId);
+    return {
+      brand_id: brandId,
+      name: names.get(brandId) ?? '',
+      own: own.has(brandId),
+      products: positions.length,
+      average_index: brandTally ? groupOut(brandTally).average_index : null,
+      sellers: bySeller.map((g) => {
+        const out = sellerGroupOut(g, resolved.sellers, positions.length);
+        const trend = (states as Map<number, ListingState>[]).map((st) =>
+          round2(averageIndexAt(set, positions, g.sellerId, st)),
+        );
+        const previous = trend[0] ?? null;
+        return {
+          seller_id: g.sellerId,
+          products: out.products,
+          average_index: out.average_index,
+          previous_average_index: previous,
+          change:
+            out.average_index === null || previous === null ? null : round2(out.average_index - previous),
+          trend,
+        };
+      }),
+    };
+  });
+  return {
+    currency: scope.currency,
+    pivot_id: scope.pivot,
+    mpi_value: scope.mpiValue,
+    from_date: q.from,
+    to_date: q.to,
+    trend_days: days,
+    competitors: scope.competitors.map((id) => {
+      const s = resolved.sellers.get(id);
+      return { id, name: s?.name ?? SELLER_NOT_FOUND, color: s?.color ?? '#9e9e9e' };
+    }),
+    items,
+  };
+}

@@ -1,0 +1,54 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { DEFAULT_PRICE_MODE, DPM_DEFAULTS, type Filters, routes } from '@vigia/domain';
+import { useMemo } from 'react';
+import { useFilterSearch } from '../../../components/filters/index.js';
+import { callRoute } from '../../../lib/api-client.js';
+import { useLicense } from '../../../lib/license.js';
+import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+
+// The brand price comparator's call (GET /v2/navigation/dpm/brand-comparator, module dpm; contract in
+// packages/domain/src/assortment.ts) and the screen's search: the DPM filters in the URL, completed with
+// the user's settings.
+
+const KEY = ['brand-comparator'] as const;
+
+export function fetchBrandComparator(filters: Filters, o: { pivotId: number | null; signal?: AbortSignal }) {
+  return callRoute(routes.brandComparator.comparator, { query: filters }, o);
+}
+
+export function useBrandComparatorSearch() {
+  const settings = useUserSettings();
+  const license = useLicense();
+  const queryClient = useQueryClient();
+  const sellersKey = settings.selectedSellers.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
+  const defaults = useMemo(
+    () => ({
+      currency: settings.currency,
+      sellers: settings.selectedSellers,
+      pivotId: settings.pivotId,
+      priceMode: DEFAULT_PRICE_MODE,
+      mpiValue: DPM_DEFAULTS.dpmValue,
+    }),
+    [settings.currency, sellersKey, settings.pivotId],
+  );
+  const ready = license.loaded && settings.pivotId !== null;
+  const search = useFilterSearch({
+    kind: 'pricing',
+    defaults,
+    ready,
+    onResubmit: () => void queryClient.invalidateQueries({ queryKey: KEY }),
+  });
+  const filters = search.filters;
+  const query = useQuery({
+    queryKey: [...KEY, settingsKey(settings), filters],
+    queryFn: ({ signal }) => fetchBrandComparator(filters as Filters, { pivotId: settings.pivotId, signal }),
+    enabled: !!filters,
+  });
+  return {
+    search,
+    query,
+    currency: (filters?.currency as string | undefined) ?? settings.currency,
+    preparing: !ready,
+  };
+}

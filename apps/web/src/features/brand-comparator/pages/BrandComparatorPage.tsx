@@ -1,0 +1,221 @@
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import {
+  Box,
+  Chip,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { type BrandComparatorResponse, formatDate, formatNumber, mpiBucket } from '@vigia/domain';
+import { useState } from 'react';
+import { ChartContainer, LineChart } from '../../../components/charts/index.js';
+import {
+  EmptyState,
+  ErrorState,
+  MessageRow,
+  NumberCell,
+  SkeletonRows,
+} from '../../../components/data/DataTable.js';
+import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
+import { PageHeader } from '../../../components/page/PageHeader.js';
+import { useBrandComparatorSearch } from '../api/brand-comparator.js';
+
+const FIELDS: readonly FilterField[] = [
+  'classificationsIds',
+  'brands',
+  'ownBrands',
+  'sellersIds',
+  'currency',
+  'priceMode',
+  'dates',
+];
+
+type Item = BrandComparatorResponse['items'][number];
+
+/** An index: coloured by bucket (cheaper in the accent, dearer in red), with its change over the period. */
+function IndexCell({ value, change, mpi }: { value: number | null; change?: number | null; mpi: number }) {
+  if (value === null) return <NumberCell sx={{ color: 'text.disabled' }}>—</NumberCell>;
+  const bucket = mpiBucket(value, mpi);
+  const color =
+    bucket === 'dearer' ? 'error.main' : bucket === 'cheapest' ? 'secondary.dark' : 'text.primary';
+  return (
+    <NumberCell>
+      <Box component="span" sx={{ fontWeight: 700, color }} data-bucket={bucket}>
+        {formatNumber(value, 1)}
+      </Box>
+      {change !== undefined && change !== null && change !== 0 && (
+        <Box
+          component="span"
+          title="Cambio en puntos de índice desde el inicio del período"
+          sx={{
+            ml: 0.75,
+            fontSize: 12,
+            color: 'text.secondary',
+            display: 'inline-flex',
+            alignItems: 'center',
+          }}
+        >
+          {change > 0 ? (
+            <ArrowUpwardIcon sx={{ fontSize: 13 }} />
+          ) : (
+            <ArrowDownwardIcon sx={{ fontSize: 13 }} />
+          )}
+          {formatNumber(Math.abs(change), 1)}
+        </Box>
+      )}
+    </NumberCell>
+  );
+}
+
+/**
+ * Comparador de precios de marca (issue 14): for the brands picked (own brands first), the pivot's price
+ * index against each competitor over the same matched products (100 = same price; above = I am dearer),
+ * with its trend over the period.
+ */
+export default function BrandComparatorPage() {
+  const { search, query, preparing } = useBrandComparatorSearch();
+  const [picked, setPicked] = useState<number | null>(null);
+  const data = query.data;
+  const blocked = !preparing && !search.filters;
+  const selected: Item | undefined = data?.items.find((i) => i.brand_id === picked) ?? data?.items[0];
+  const columns = 3 + (data?.competitors.length ?? 3);
+  const loading = preparing || query.isPending;
+
+  return (
+    <Box>
+      <PageHeader description="El índice de precios de tus marcas frente a cada competidor, sobre los mismos productos con match (100 = mismo precio; sobre 100, estás más caro), y cómo cambió en el período." />
+      <Stack spacing={2}>
+        <FilterPanel search={search} fields={FIELDS} busy={query.isFetching} />
+        {!blocked && (
+          <>
+            <Paper variant="outlined">
+              <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1.5 }}>
+                {data
+                  ? `Índice al ${formatDate(data.to_date)} (rango de mercado ±${formatNumber(data.mpi_value)}); las flechas muestran el cambio desde el ${formatDate(data.trend_days[0])}. Elige una marca para ver su tendencia.`
+                  : ' '}
+              </Typography>
+              <TableContainer>
+                <Table size="small" aria-label="Comparador de precios de marca">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>Marca</TableCell>
+                      <TableCell align="right">Productos</TableCell>
+                      <TableCell align="right">Índice vs mercado</TableCell>
+                      {data?.competitors.map((c) => (
+                        <TableCell key={c.id} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                          <Box
+                            component="span"
+                            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}
+                          >
+                            <Box
+                              component="span"
+                              sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: c.color }}
+                            />
+                            {c.name}
+                          </Box>
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {loading ? (
+                      <SkeletonRows columns={columns} />
+                    ) : query.isError ? (
+                      <MessageRow colSpan={columns}>
+                        <ErrorState
+                          message="No se pudo cargar el comparador."
+                          onRetry={() => void query.refetch()}
+                        />
+                      </MessageRow>
+                    ) : !data?.items.length ? (
+                      <MessageRow colSpan={columns}>
+                        <EmptyState
+                          title="No hay productos de marca con match para estos filtros."
+                          hint="Elige marcas en el filtro, más eCommerce o menos clasificaciones."
+                        />
+                      </MessageRow>
+                    ) : (
+                      data.items.map((item) => (
+                        <TableRow
+                          key={item.brand_id}
+                          hover
+                          selected={selected?.brand_id === item.brand_id}
+                          onClick={() => setPicked(item.brand_id)}
+                          sx={{ cursor: 'pointer' }}
+                          data-testid="brand-comparator-row"
+                        >
+                          <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                            {item.name}
+                            {item.own && (
+                              <Chip
+                                size="small"
+                                label="Propia"
+                                color="secondary"
+                                variant="outlined"
+                                sx={{ ml: 1, height: 20 }}
+                              />
+                            )}
+                          </TableCell>
+                          <NumberCell>{formatNumber(item.products)}</NumberCell>
+                          <IndexCell value={item.average_index} mpi={data.mpi_value} />
+                          {data.competitors.map((c) => {
+                            const cell = item.sellers.find((s) => s.seller_id === c.id);
+                            return (
+                              <IndexCell
+                                key={c.id}
+                                value={cell?.average_index ?? null}
+                                change={cell?.change}
+                                mpi={data.mpi_value}
+                              />
+                            );
+                          })}
+                        </TableRow>
+                      ))
+                    )}
+                  </TableBody>
+                </Table>
+              </TableContainer>
+            </Paper>
+            <Paper variant="outlined" sx={{ p: 2 }}>
+              <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
+                {selected
+                  ? `Tendencia del índice de ${selected.name} por competidor`
+                  : 'Tendencia del índice'}
+              </Typography>
+              <ChartContainer
+                status={loading ? 'pending' : query.isError ? 'error' : 'ready'}
+                empty={!selected || selected.sellers.every((s) => s.trend.every((v) => v === null))}
+                emptyText="No hay precios comparables en el período para esta marca."
+                onRetry={() => void query.refetch()}
+              >
+                {data && selected && (
+                  <LineChart
+                    labels={data.trend_days.map((d) => formatDate(d))}
+                    series={selected.sellers.map((s) => {
+                      const c = data.competitors.find((x) => x.id === s.seller_id);
+                      return {
+                        id: s.seller_id,
+                        label: c?.name ?? String(s.seller_id),
+                        color: c?.color,
+                        data: s.trend,
+                      };
+                    })}
+                    formatValue={(v) => formatNumber(v, 1)}
+                    ariaLabel={`Índice de precios de ${selected.name} frente a cada competidor en el período`}
+                  />
+                )}
+              </ChartContainer>
+            </Paper>
+          </>
+        )}
+      </Stack>
+    </Box>
+  );
+}

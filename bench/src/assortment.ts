@@ -1,0 +1,98 @@
+// Assortment (Surtido) and brand price comparator endpoints under load (issue 14 targets on the medium
+// market: every endpoint p95 ≤ 100 ms at concurrency 1 and ≤ 400 ms at 16). Called by run.ts with a
+// running server and a token of demo@example.com. Requests use every licensed competitor (the screens'
+// default, the heaviest case) and rotate over both pivots; "period varies" rows shift the period by a day
+// per request, so that most of them miss the answer memo (the first question of a screen).
+import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+
+interface Endpoint {
+  name: string;
+  call: (i: number) => Promise<Response>;
+}
+
+const TARGET = 'p95 ≤ 100 ms at c1, ≤ 400 ms at c16';
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+export async function benchAssortment(
+  { baseUrl, token }: BenchTarget,
+  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+): Promise<(LatencyResult & { target: string })[]> {
+  const headers = jsonHeaders(token);
+  const post = (path: string, body: object) =>
+    fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const get = (path: string, q: Record<string, string | number>) =>
+    fetch(`${baseUrl}${path}?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, {
+      headers,
+    });
+  const list = async (path: string) => {
+    const res = await fetch(`${baseUrl}${path}`, { headers });
+    if (!res.ok) throw new Error(`assortment bench: ${path} ${res.status}`);
+    return ((await res.json()) as { id: number }[]).map((x) => x.id);
+  };
+  const pivots = await list('/v1/licenses/pivots/me');
+  const sellers = await list('/v1/licenses/sellers/me');
+  const base = (i: number) => ({ currency: 'CLP', sellers, pivot_id: pivots[i % pivots.length] });
+  const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
+  const shifted = (i: number) => ({ ...base(i), from_date: day(30 + (i % 40)), to_date: day(1 + (i % 40)) });
+  const seller = (i: number) => sellers[i % sellers.length];
+
+  const endpoints: Endpoint[] = [];
+  for (const kind of ['brand', 'ecommerce', 'stock'] as const) {
+    endpoints.push(
+      {
+        name: `POST /v1/assortment/${kind} (last 30 days)`,
+        call: (i) => post(`/v1/assortment/${kind}`, base(i)),
+      },
+      {
+        name: `POST /v1/assortment/${kind} (period varies)`,
+        call: (i) => post(`/v1/assortment/${kind}`, shifted(i)),
+      },
+    );
+  }
+  endpoints.push(
+    {
+      name: 'POST /v1/assortment/ecommerce/products (one seller, page varies)',
+      call: (i) =>
+        post('/v1/assortment/ecommerce/products', { ...base(i), seller_id: seller(i), page: 1 + (i % 5) }),
+    },
+    {
+      name: 'POST /v1/assortment/brand/products (summary row, sort by price)',
+      call: (i) => post('/v1/assortment/brand/products', { ...base(i), sort_by: 'price', sort: 'desc' }),
+    },
+    {
+      name: 'POST /v1/assortment/stock/products (one seller, went_out)',
+      call: (i) =>
+        post('/v1/assortment/stock/products', { ...base(i), seller_id: seller(i), stock: 'went_out' }),
+    },
+    {
+      name: 'POST /v1/assortment/stock/products (one seller, out at the end)',
+      call: (i) => post('/v1/assortment/stock/products', { ...base(i), seller_id: seller(i), stock: 'out' }),
+    },
+    {
+      name: 'GET /v2/navigation/dpm/brand-comparator',
+      call: (i) => get('/v2/navigation/dpm/brand-comparator', { pivot_id: pivots[i % pivots.length] }),
+    },
+  );
+
+  const out: (LatencyResult & { target: string })[] = [];
+  for (const e of endpoints) {
+    if (opts.only && !opts.only.test(e.name)) continue;
+    for (const [concurrency, requests] of [
+      [1, opts.requestsC1 ?? 60],
+      [16, opts.requestsC16 ?? 160],
+    ] as const) {
+      let i = 0;
+      let reported = false;
+      const call = async () => {
+        const res = await e.call(i++);
+        if (!res.ok && !reported) {
+          reported = true;
+          console.warn(`  [assortment] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
+        }
+        return res;
+      };
+      out.push({ ...(await measure(e.name, call, { concurrency, requests })), target: TARGET });
+    }
+  }
+  return out;
+}
