@@ -2,7 +2,7 @@
  * Price position colours (cheaper / in range / dearer): the Okabe–Ito blue and vermillion, told apart with
  * every common colour-vision deficiency, never the brand pink against red. `text` shades reach 4.5:1 on
  * white for figures; the meaning is always repeated by a sign, an arrow or a label (see
- * position.tsx). The theme (app/theme.ts) builds its cheaper/dearer palette from these..
+ * position.tsx). The theme (app/theme.ts) builds its cheaper/dearer palette from these.
  */
 export const POSITION = {
   cheaper: { main: '#0072B2', text: '#005A8C', tint: 'rgba(0, 114, 178, 0.12)' },
