@@ -17,7 +17,7 @@ if (!existsSync(new URL(built('main.js')))) {
   console.error('Falta el servidor compilado: ejecute primero npm run build');
   process.exit(2);
 }
-const { clusterPassword, freePort, startEmbeddedPostgres } = (await import(
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = (await import(
   built('db/database.js')
 )) as typeof import('../../apps/server/src/db/database.js');
 const { migrate } = (await import(
@@ -186,7 +186,9 @@ function writeDocs(section: string) {
 
 async function main() {
   console.log(`Benchmark ${size} en ${dataDir}`);
-  const pgServer = await startEmbeddedPostgres(join(dataDir, 'pg'), { password: clusterPassword(dataDir) });
+  // Placed as the server places its cluster: as root, where the postgres user can reach it.
+  const layout = clusterLayout(dataDir, (m) => console.log(m));
+  const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
   const url = pgServer.url;
   let child: ChildProcess | undefined;
   try {

@@ -7,6 +7,7 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 pg.types.setTypeParser(1082, (v) => v);
 
 export {
+  clusterLayout,
   clusterPassword,
   type EmbeddedServer,
   freePort,
