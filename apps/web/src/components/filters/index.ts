@@ -10,3 +10,4 @@ export * from './PriceRangeField.js';
 export * from './tree-options.js';
 export * from './use-filter-panel.js';
 export * from './use-filter-search.js';
+export * from './use-settings-defaults.js';

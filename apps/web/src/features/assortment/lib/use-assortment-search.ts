@@ -1,9 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PRICE_MODE } from '@vigia/domain';
 import { useMemo } from 'react';
-import { type FilterSearch, useFilterSearch } from '../../../components/filters/index.js';
-import { useLicense } from '../../../lib/license.js';
-import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+import {
+  type FilterSearch,
+  useFilterSearch,
+  useSettingsDefaults,
+} from '../../../components/filters/index.js';
+import { settingsKey } from '../../../lib/settings.js';
 import { type AssortmentScope, assortmentKeys } from '../api/queries.js';
 
 export interface AssortmentSearch {
@@ -19,21 +21,8 @@ export interface AssortmentSearch {
  * competitors from the top bar) and validated as assortment (seed 001 §5: 'Divisa' and 'eCommerce').
  */
 export function useAssortmentSearch(opts: { resetKeys?: readonly string[]; onClearItems?: () => void } = {}) {
-  const settings = useUserSettings();
-  const license = useLicense();
+  const { settings, defaults, ready } = useSettingsDefaults();
   const queryClient = useQueryClient();
-  const sellersKey = settings.selectedSellers.join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
-  const defaults = useMemo(
-    () => ({
-      currency: settings.currency,
-      sellers: settings.selectedSellers,
-      pivotId: settings.pivotId,
-      priceMode: DEFAULT_PRICE_MODE,
-    }),
-    [settings.currency, sellersKey, settings.pivotId],
-  );
-  const ready = license.loaded && settings.pivotId !== null;
   const search = useFilterSearch({
     kind: 'assortment',
     defaults,

@@ -1,10 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PRICE_MODE, DPM_DEFAULTS, type Filters, routes } from '@vigia/domain';
-import { useMemo } from 'react';
-import { useFilterSearch } from '../../../components/filters/index.js';
+import { DPM_DEFAULTS, type Filters, routes } from '@vigia/domain';
+import { useFilterSearch, useSettingsDefaults } from '../../../components/filters/index.js';
 import { callRoute } from '../../../lib/api-client.js';
-import { useLicense } from '../../../lib/license.js';
-import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+import { settingsKey } from '../../../lib/settings.js';
 
 // The brand price comparator's call (GET /v2/navigation/dpm/brand-comparator, module dpm; contract in
 // packages/domain/src/assortment.ts) and the screen's search: the DPM filters in the URL, completed with
@@ -17,22 +15,8 @@ export function fetchBrandComparator(filters: Filters, o: { pivotId: number | nu
 }
 
 export function useBrandComparatorSearch() {
-  const settings = useUserSettings();
-  const license = useLicense();
+  const { settings, defaults, ready } = useSettingsDefaults(DPM_DEFAULTS.dpmValue);
   const queryClient = useQueryClient();
-  const sellersKey = settings.selectedSellers.join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
-  const defaults = useMemo(
-    () => ({
-      currency: settings.currency,
-      sellers: settings.selectedSellers,
-      pivotId: settings.pivotId,
-      priceMode: DEFAULT_PRICE_MODE,
-      mpiValue: DPM_DEFAULTS.dpmValue,
-    }),
-    [settings.currency, sellersKey, settings.pivotId],
-  );
-  const ready = license.loaded && settings.pivotId !== null;
   const search = useFilterSearch({
     kind: 'pricing',
     defaults,

@@ -1,9 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PRICE_MODE } from '@vigia/domain';
 import { useMemo } from 'react';
-import { type FilterSearch, useFilterSearch } from '../../../components/filters/index.js';
-import { useHasModule, useLicense } from '../../../lib/license.js';
-import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+import {
+  type FilterSearch,
+  useFilterSearch,
+  useSettingsDefaults,
+} from '../../../components/filters/index.js';
+import { useHasModule } from '../../../lib/license.js';
+import { settingsKey } from '../../../lib/settings.js';
 import { pricingKeys } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
 import { type SliderModule, usePriceRangeScores } from '../api/queries.js';
@@ -27,26 +30,11 @@ export function usePricingSearch(opts: {
   resetKeys?: readonly string[];
   onClearItems?: () => void;
 }): PricingSearch {
-  const settings = useUserSettings();
-  const license = useLicense();
+  const { settings, defaults, ready } = useSettingsDefaults(opts.mpiValue);
   const queryClient = useQueryClient();
   const hasNavigation = useHasModule('ecommerce_navigation');
   const hasDpm = useHasModule('dpm');
   const sliderModule: SliderModule | null = hasNavigation ? 'ecommerce_navigation' : hasDpm ? 'dpm' : null;
-  const sellersKey = settings.selectedSellers.join(',');
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
-  const defaults = useMemo(
-    () => ({
-      currency: settings.currency,
-      sellers: settings.selectedSellers,
-      pivotId: settings.pivotId,
-      priceMode: DEFAULT_PRICE_MODE,
-      mpiValue: opts.mpiValue,
-    }),
-    [settings.currency, sellersKey, settings.pivotId, opts.mpiValue],
-  );
-  const ready = license.loaded && settings.pivotId !== null;
 
   const search = useFilterSearch({
     kind: 'pricing',

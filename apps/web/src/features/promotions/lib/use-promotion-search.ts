@@ -1,10 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DEFAULT_PRICE_MODE } from '@vigia/domain';
 import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { type FilterSearch, useFilterSearch } from '../../../components/filters/index.js';
-import { licenseQueries, useLicense } from '../../../lib/license.js';
-import { settingsKey, useUserSettings } from '../../../lib/settings.js';
+import {
+  type FilterSearch,
+  useFilterSearch,
+  useSettingsDefaults,
+} from '../../../components/filters/index.js';
+import { licenseQueries } from '../../../lib/license.js';
+import { settingsKey } from '../../../lib/settings.js';
 import { type PromotionScope, promotionKeys } from '../api/queries.js';
 
 export interface PromotionSearch {
@@ -23,21 +26,8 @@ export interface PromotionSearch {
  * classifications 'Clasificaciones' required) before anything is sent.
  */
 export function usePromotionSearch(): PromotionSearch {
-  const settings = useUserSettings();
-  const license = useLicense();
+  const { settings, defaults, ready } = useSettingsDefaults();
   const queryClient = useQueryClient();
-  const sellersKey = settings.selectedSellers.join(',');
-  // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for selectedSellers
-  const defaults = useMemo(
-    () => ({
-      currency: settings.currency,
-      sellers: settings.selectedSellers,
-      pivotId: settings.pivotId,
-      priceMode: DEFAULT_PRICE_MODE,
-    }),
-    [settings.currency, sellersKey, settings.pivotId],
-  );
-  const ready = license.loaded && settings.pivotId !== null;
   // Arriving with no filter at all (menu, home or dashboard card): start from the license's root
   // classifications, so that the screen shows something; emptying the field is then 'Clasificaciones'
   // required, and nothing is sent.
