@@ -29,13 +29,24 @@ export async function seriousViolations(page: Page, opts: { exclude?: string[] }
 
 /**
  * Fails on any serious or critical violation on the current screen. Waits for the screen to settle
- * (no progress indicator) first, so the check sees the loaded screen, not its skeleton.
+ * (no progress indicator, transitions finished) first, so the check sees the loaded screen, not its
+ * skeleton or a half-faded dialog.
  */
 export async function expectAccessible(page: Page, screen: string, opts: { exclude?: string[] } = {}) {
   await page.waitForLoadState('networkidle').catch(() => {});
   await expect(page.locator('[role="progressbar"]'))
     .toHaveCount(0, { timeout: 20_000 })
     .catch(() => {});
+  // An opening dialog or menu fades in: colours measured mid-transition are blended with the backdrop
+  // (a false low contrast). Let running CSS transitions and animations finish first.
+  // Endless ones (skeleton pulses, spinners) never finish and are left out; 2 s at most.
+  await page.evaluate(() => {
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY);
+    const done = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    return Promise.race([done, new Promise((r) => setTimeout(r, 2000))]);
+  });
   const issues = await seriousViolations(page, opts);
   expect(issues, `axe: violaciones graves en ${screen}`).toEqual([]);
 }
