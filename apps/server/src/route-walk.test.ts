@@ -119,6 +119,13 @@ function sampleFor(name: string): unknown {
     classification: 1,
     week: monday,
     stock: 'went_out', // assortment stock drill-down
+    // reports and subscriptions
+    report_type: 'match',
+    format: 'csv',
+    gs_url: 'reports/00000000-0000-4000-8000-000000000000',
+    frequency: 'weekly',
+    hour: 8,
+    weekday: 1,
   };
   return byName[name];
 }

@@ -178,6 +178,9 @@ export const exporterTaskProgress = z.object({
   file_name: z.string().optional(),
   size_bytes: z.number().optional(),
   error: z.string().optional(),
+  /** rows written so far and rows to write (reports) */
+  rows_done: z.number().optional(),
+  rows_total: z.number().nullable().optional(),
 });
 export type ExporterTaskProgress = z.infer<typeof exporterTaskProgress>;
 export const exporterNotification = z.object({
@@ -192,5 +195,9 @@ export type ExporterNotification = z.infer<typeof exporterNotification>;
 /** The typed event map of the exporter channel (server → client). */
 export interface ExporterServerEvents {
   'task:progress': (payload: ExporterTaskProgress) => void;
+  /** reports: a task was created / finished / failed (the screen re-reads its table) */
+  'task:created': (payload: ExporterTaskProgress) => void;
+  'task:done': (payload: ExporterTaskProgress) => void;
+  'task:failed': (payload: ExporterTaskProgress) => void;
   notification: (payload: ExporterNotification) => void;
 }

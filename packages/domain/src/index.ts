@@ -14,5 +14,6 @@ export * from './metrics/pricing.js';
 export * from './pricing.js';
 export * from './product-list.js';
 export * from './promotions.js';
+export * from './reports.js';
 export * from './routes/index.js';
 export * from './search.js';

@@ -12,6 +12,7 @@ import mediaRoutes from './media/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import productListRoutes from './product-list/routes.js';
 import promotionsRoutes from './promotions/routes.js';
+import reportsRoutes from './reports/routes.js';
 import usersRoutes from './users/routes.js';
 
 /**
@@ -32,5 +33,6 @@ export const modules: FastifyPluginAsync[] = [
   promotionsRoutes, // promotions: POST /v1/promotion/{level,duration,type,range,scatter-plot,prices,download}
   assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
+  reportsRoutes, // reports + subscriptions: /v1/navigation-reports/*, /v1/subscriptions/* ('report' job, scheduler)
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

@@ -116,7 +116,9 @@ export interface TestSmtpServer {
   /** smtp://127.0.0.1:<port> — for SMTP_URL. */
   url: string;
   /** Messages received so far, parsed, with their SMTP envelope. */
-  received: (ReadMail & { envelope: { from: string; to: string[] } })[];
+  received: (ReadMail & { envelope: { from: string; to: string[] }; raw: string })[];
+  /** Refuses the next `count` messages with a temporary failure (451), as a server in trouble would. */
+  failNext(count: number): void;
   /** Resolves when `count` messages have arrived. */
   waitFor(count: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -129,11 +131,22 @@ export interface TestSmtpServer {
 export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   const { SMTPServer } = await import('smtp-server');
   const received: TestSmtpServer['received'] = [];
+  let failing = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      if (failing > 0) {
+        failing--;
+        stream.resume();
+        stream.on('end', () =>
+          callback(
+            Object.assign(new Error('Servicio no disponible, intente más tarde'), { responseCode: 451 }),
+          ),
+        );
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
@@ -141,7 +154,8 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
         };
-        received.push({ ...parseMail(Buffer.concat(chunks).toString('utf8')), envelope });
+        const raw = Buffer.concat(chunks).toString('utf8');
+        received.push({ ...parseMail(raw), envelope, raw });
         callback();
       });
     },
@@ -156,6 +170,9 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    failNext(count) {
+      failing = count;
+    },
     async waitFor(count, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {

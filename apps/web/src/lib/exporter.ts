@@ -21,6 +21,9 @@ export type { ExporterNotification, ExporterTaskProgress };
 /** The contract's schema of each event: a payload is parsed before any handler sees it. */
 const EVENT_SCHEMAS: { [E in ExporterEventName]: ZodType<ExporterEvents[E]> } = {
   'task:progress': exporterTaskProgress,
+  'task:created': exporterTaskProgress,
+  'task:done': exporterTaskProgress,
+  'task:failed': exporterTaskProgress,
   notification: exporterNotification,
 };
 

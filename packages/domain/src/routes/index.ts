@@ -8,6 +8,7 @@ import { mediaRoutes } from './media.js';
 import { pricingRoutes } from './pricing.js';
 import { productListRoutes } from './product-list.js';
 import { promotionsRoutes } from './promotions.js';
+import { reportsRoutes, subscriptionsRoutes } from './reports.js';
 import { systemRoutes } from './system.js';
 import { usersRoutes } from './users.js';
 
@@ -25,6 +26,8 @@ export {
   pricingRoutes,
   productListRoutes,
   promotionsRoutes,
+  reportsRoutes,
+  subscriptionsRoutes,
   systemRoutes,
   usersRoutes,
 };
@@ -43,6 +46,8 @@ export const routes = {
   media: mediaRoutes,
   assortment: assortmentRoutes,
   brandComparator: brandComparatorRoutes,
+  reports: reportsRoutes,
+  subscriptions: subscriptionsRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

@@ -1,5 +1,6 @@
 import { MESSAGES, priceTypeLabel, QMI_HISTORY_COLUMNS, type QmiHistoryPoint } from '@vigia/domain';
 import ExcelJS from 'exceljs';
+import { CSV_BOM, csvLine } from '../../lib/csv.js';
 
 // The downloadable price history of one listing (/v2/detail/qmi/history with downloadablePipeline):
 // one row per day, columns QMI_HISTORY_COLUMNS, as XLSX (default; the day is a real date cell shown
@@ -31,19 +32,9 @@ function rows(input: HistoryDownloadInput): (string | number | null)[][] {
   ]);
 }
 
-export const CSV_SEPARATOR = ';';
-
-const csvCell = (v: string | number | null) => {
-  if (v === null) return '';
-  const s = typeof v === 'number' ? String(v).replace('.', ',') : v;
-  return /[";,\r\n]/.test(s) && typeof v !== 'number' ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
 export function historyCsv(input: HistoryDownloadInput): Buffer {
-  const lines = [QMI_HISTORY_COLUMNS as readonly string[], ...rows(input)].map((r) =>
-    r.map(csvCell).join(CSV_SEPARATOR),
-  );
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  const lines = [QMI_HISTORY_COLUMNS as readonly string[], ...rows(input)].map(csvLine);
+  return Buffer.from(`${CSV_BOM}${lines.join('')}`, 'utf8');
 }
 
 export async function historyXlsx(input: HistoryDownloadInput): Promise<Buffer> {
