@@ -44,6 +44,7 @@ export const reportRequestBody = z
       ctx.addIssue({ code: 'custom', path: ['to_date'], message: `el rango supera ${REPORT_MAX_DAYS} días` });
   });
 export type ReportRequestBody = z.infer<typeof reportRequestBody>;
+export type ReportRequestInput = z.input<typeof reportRequestBody>;
 
 export const REPORT_TASK_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 export const reportTask = z.object({
@@ -118,6 +119,7 @@ export const subscriptionBody = z.object({
 });
 export type SubscriptionBody = z.input<typeof subscriptionBody>;
 export const unsubscribeBody = z.object({ report_type: reportTypeSchema, email: emailSchema });
+export type UnsubscribeBody = z.input<typeof unsubscribeBody>;
 
 export const DELIVERY_STATUSES = ['building', 'sending', 'retrying', 'sent', 'failed'] as const;
 export const DELIVERY_STATUS_LABELS: Record<(typeof DELIVERY_STATUSES)[number], string> = {

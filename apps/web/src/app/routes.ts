@@ -213,7 +213,13 @@ export const appRoutes: ScreenRoute[] = [
     lazy: () => import('../features/product-detail/pages/QmpDetailPage.js'),
   },
   // Reportes, perfil, notificaciones
-  { path: 'reports', name: 'Reports', module: 'reports', title: 'Reportes', lazy: comingSoon },
+  {
+    path: 'reports',
+    name: 'Reports',
+    module: 'reports',
+    title: 'Reportes',
+    lazy: () => import('../features/reports/pages/ReportsPage.js'),
+  },
   {
     path: 'user-profile',
     name: 'UserProfile',

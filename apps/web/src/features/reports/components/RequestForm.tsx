@@ -1,0 +1,140 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  isoDateInZone,
+  REPORT_FORMAT_LABELS,
+  REPORT_FORMATS,
+  REPORT_TYPE_LABELS,
+  REPORT_TYPES,
+  type ReportFormat,
+  type ReportType,
+} from '@vigia/domain';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { DateField } from '../../../components/filters/DateField.js';
+import { notify } from '../../../lib/notifier.js';
+import { useUserSettings } from '../../../lib/settings.js';
+import { requestReport } from '../api/reports.js';
+import { type ReportForm, readReportForm, reportFormError, writeReportForm } from '../lib/form.js';
+import { RT } from '../lib/texts.js';
+
+/** Type, format and date range (kept in the URL), and the request button. */
+export function RequestForm({ onRequested }: { onRequested: () => void }) {
+  const [params, setParams] = useSearchParams();
+  const today = isoDateInZone(new Date());
+  const form = readReportForm(params, today);
+  const settings = useUserSettings();
+  const [sending, setSending] = useState(false);
+  const [touched, setTouched] = useState(false);
+  const error = reportFormError(form);
+
+  const set = (patch: Partial<ReportForm>) =>
+    setParams(writeReportForm(params, { ...form, ...patch }), { replace: true });
+
+  const submit = async () => {
+    setTouched(true);
+    if (error) return;
+    setSending(true);
+    try {
+      await requestReport(
+        {
+          report_type: form.type,
+          format: form.format,
+          from_date: form.from,
+          to_date: form.to,
+          ...(settings.pivotId !== null ? { pivot_id: settings.pivotId } : {}),
+          ...(settings.selectedSellers.length ? { sellers: settings.selectedSellers } : {}),
+          currency: settings.currency,
+        },
+        settings.pivotId,
+      );
+      notify(RT.requested, 'success');
+      onRequested();
+    } catch {
+      // the client's snackbar already says why (status message)
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const showError = touched || params.has('from') || params.has('to');
+  return (
+    <Paper
+      variant="outlined"
+      component="form"
+      aria-labelledby="report-request-title"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      sx={{ p: { xs: 2, md: 3 }, mb: 3 }}
+    >
+      <Typography id="report-request-title" variant="h6" component="h2" sx={{ mb: 2 }}>
+        {RT.requestTitle}
+      </Typography>
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', lg: '1.2fr 0.8fr 1fr 1fr auto' },
+          alignItems: 'start',
+        }}
+      >
+        <TextField
+          select
+          id="report-type"
+          label={RT.type}
+          value={form.type}
+          onChange={(e) => set({ type: e.target.value as ReportType })}
+        >
+          {REPORT_TYPES.map((t) => (
+            <MenuItem key={t} value={t}>
+              {REPORT_TYPE_LABELS[t]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <TextField
+          select
+          id="report-format"
+          label={RT.format}
+          value={form.format}
+          onChange={(e) => set({ format: e.target.value as ReportFormat })}
+        >
+          {REPORT_FORMATS.map((f) => (
+            <MenuItem key={f} value={f}>
+              {REPORT_FORMAT_LABELS[f]}
+            </MenuItem>
+          ))}
+        </TextField>
+        <DateField
+          id="report-from"
+          label={RT.from}
+          value={form.from}
+          max={today}
+          onChange={(v) => set({ from: v })}
+          error={showError && error?.field === 'from'}
+          helperText={showError && error?.field === 'from' ? error.message : undefined}
+        />
+        <DateField
+          id="report-to"
+          label={RT.to}
+          value={form.to}
+          max={today}
+          onChange={(v) => set({ to: v })}
+          error={showError && error?.field === 'to'}
+          helperText={showError && error?.field === 'to' ? error.message : undefined}
+        />
+        <Button type="submit" variant="contained" size="large" disabled={sending} sx={{ height: 56 }}>
+          {sending ? RT.requesting : RT.request}
+        </Button>
+      </Box>
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 1.5 }}>
+        {RT.scopeNote(settings.pivot?.name ?? '—', settings.selectedSellers.length, settings.currency)}
+      </Typography>
+    </Paper>
+  );
+}
