@@ -1,0 +1,106 @@
+// Reports in the background (issue 16 target on the medium market: a match report of the whole license
+// in ≤ 30 s with the server's resident memory under 500 MB). Called by run.ts with a running server and a
+// token of demo@example.com. Each report is asked for through the API (every licensed competitor, the
+// last 180 days), followed until it is built, and its time from request to "succeeded" reported with its
+// rows per second; the server process's RSS (/proc/<pid>/status VmRSS, the process found by its PORT) is
+// sampled every 50 ms meanwhile. The prices report (full price history of 180 days) is the largest file.
+import { readdirSync, readFileSync } from 'node:fs';
+import { type BenchTarget, jsonHeaders, type LatencyResult } from './http.js';
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** The pid of the server listening on `port` (its environment says PORT=<port>). */
+function serverPid(port: string): number | null {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (!cmd.includes('apps/server/dist/main.js')) continue;
+      const env = readFileSync(`/proc/${d}/environ`, 'utf8').split('\0');
+      if (env.includes(`PORT=${port}`)) return Number(d);
+    } catch {}
+  }
+  return null;
+}
+
+function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : Number.NaN;
+}
+
+interface Task {
+  id: string;
+  status: string;
+  rows_done: number;
+  size_bytes: number | null;
+  error: string | null;
+}
+
+export async function benchReports({
+  baseUrl,
+  token,
+}: BenchTarget): Promise<(LatencyResult & { target: string })[]> {
+  const headers = jsonHeaders(token);
+  const list = async (path: string) => {
+    const res = await fetch(`${baseUrl}${path}`, { headers });
+    if (!res.ok) throw new Error(`reports bench: ${path} ${res.status}`);
+    return ((await res.json()) as { id: number }[]).map((x) => x.id);
+  };
+  const sellers = await list('/v1/licenses/sellers/me');
+  const pid = serverPid(new URL(baseUrl).port);
+  const out: (LatencyResult & { target: string })[] = [];
+  const to = new Date();
+  const from = new Date(to.getTime() - 179 * 86_400_000);
+  for (const [type, format, target] of [
+    ['match', 'xlsx', '≤ 30 s, RSS < 500 MB'],
+    ['match', 'csv', '≤ 30 s, RSS < 500 MB'],
+    ['prices', 'csv', 'RSS < 500 MB (largest file)'],
+    ['promotions', 'xlsx', ''],
+  ] as const) {
+    const before = pid ? rssMiB(pid) : Number.NaN;
+    let peak = before;
+    const sampler = setInterval(() => {
+      if (pid) peak = Math.max(peak, rssMiB(pid));
+    }, 50);
+    const started = performance.now();
+    let task: Task | undefined;
+    try {
+      const res = await fetch(`${baseUrl}/v1/navigation-reports/`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          report_type: type,
+          format,
+          currency: 'CLP',
+          sellers,
+          from_date: isoDay(from),
+          to_date: isoDay(to),
+        }),
+      });
+      if (!res.ok) throw new Error(`reports bench: POST ${res.status} ${await res.text()}`);
+      const { id } = (await res.json()) as { id: string };
+      for (;;) {
+        const r = await fetch(`${baseUrl}/v1/navigation-reports/`, { headers });
+        task = ((await r.json()) as { items: Task[] }).items.find((t) => t.id === id);
+        if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
+        if (performance.now() - started > 600_000)
+          throw new Error(`reports bench: ${type} still ${task?.status}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      clearInterval(sampler);
+    }
+    const ms = performance.now() - started;
+    const ok = task?.status === 'succeeded';
+    const rows = task?.rows_done ?? 0;
+    const mib = (task?.size_bytes ?? 0) / 2 ** 20;
+    const name =
+      `Report ${type} ${format.toUpperCase()}, whole license, 180 days: ${rows.toLocaleString('en-US')} rows, ` +
+      `${mib.toFixed(1)} MiB, ${Math.round(rows / (ms / 1000)).toLocaleString('en-US')} rows/s, ` +
+      `server RSS ${before.toFixed(0)} → peak ${peak.toFixed(0)} MiB` +
+      (ok ? '' : ` (FAILED: ${task?.error})`);
+    console.log(`  ${name}: ${(ms / 1000).toFixed(1)} s`);
+    out.push({ name, concurrency: 1, requests: 1, p50: ms, p95: ms, max: ms, errors: ok ? 0 : 1, target });
+  }
+  return out;
+}
