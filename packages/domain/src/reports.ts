@@ -83,7 +83,8 @@ export type ReportTasksResponse = z.infer<typeof reportTasksResponse>;
 /** POST /v1/navigation-reports/sign-report/ {gs_url}: a signed, expiring link to a finished file. */
 export const signReportBody = z.object({ gs_url: shortText(300).min(1) });
 export const signReportResponse = z.object({ url: z.string(), expires_at: z.string() });
-export const signedTokenParams = z.object({ token: z.string().min(1).max(800) });
+/** A signed link (its MAC included): a capability for one file or one unsubscription, not a session. */
+export const signedLinkParams = z.object({ link: z.string().min(1).max(800) });
 
 // ───────────────────────────── subscriptions ─────────────────────────────
 

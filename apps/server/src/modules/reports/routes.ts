@@ -131,7 +131,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   });
 
   registerRoute(app, reportsRoutes.file, async (req, reply) => {
-    const link = readFileLink(config.JWT_SECRET, req.params.token);
+    const link = readFileLink(config.JWT_SECRET, req.params.link);
     if (!link) throw forbidden('Enlace de descarga no válido', 'bad_link');
     if (link.e * 1000 <= Date.now()) throw gone('El enlace de descarga venció; pida uno nuevo');
     const task = await getTask(pool, link.t);
@@ -175,7 +175,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   });
 
   registerRoute(app, subscriptionsRoutes.unsubscribeLink, async (req, reply) => {
-    const removed = await unsubscribeByLink(pool, config.JWT_SECRET, req.params.token);
+    const removed = await unsubscribeByLink(pool, config.JWT_SECRET, req.params.link);
     if (removed === null) throw forbidden('Enlace de baja no válido', 'bad_link');
     return reply
       .header('content-type', 'text/html; charset=utf-8')

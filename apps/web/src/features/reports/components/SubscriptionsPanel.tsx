@@ -381,6 +381,7 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
           />
           <Button
             variant="contained"
+            sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
             onClick={() => {
               setDialogKey((k) => k + 1);
               setSubscribing(true);
