@@ -1,4 +1,4 @@
-// npm run bench -- [--size small|medium|large] [--reseed]
+// npm run bench -- [--size small|medium|large] [--reseed] [--features reports,…]
 // Seeds the chosen demo market into a database of its own (reused between runs unless --reseed),
 // starts the built server as a separate process against it, measures API latency at concurrency 1
 // and 16, and writes the results for that size into docs/benchmarks.md.
@@ -43,6 +43,8 @@ if (!['small', 'medium', 'large'].includes(size)) {
   process.exit(2);
 }
 const reseed = args.includes('--reseed');
+/** `--features reports,assortment`: only those feature benchmarks (default: all). */
+const onlyFeatures = arg('features')?.split(',');
 const dataDir = process.env.BENCH_DATA_DIR ?? `/tmp/vigia-bench-${size}`;
 
 interface Section {
@@ -131,6 +133,7 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
   ] as const) {
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;
+    if (onlyFeatures && !onlyFeatures.some((f) => file === `./${f}.js`)) continue;
     const mod = (await import(file)) as Record<string, (t: BenchTarget) => Promise<Section['results']>>;
     if (typeof mod[fn] === 'function') out.push(...(await mod[fn](target)));
   }
@@ -252,7 +255,7 @@ async function main() {
 
     const browser: Section['browser'] = [];
     const browserBench = new URL('./browser.ts', import.meta.url);
-    if (existsSync(browserBench)) {
+    if (existsSync(browserBench) && (!onlyFeatures || onlyFeatures.includes('browser'))) {
       const mod = (await import('./browser.js')) as {
         benchBrowser: (t: BenchTarget) => Promise<Section['browser']>;
       };
