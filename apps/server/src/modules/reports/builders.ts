@@ -217,19 +217,29 @@ const historyScope = (p: ReportParams): HistoryScopeParams => ({
   to: p.to,
 });
 
-/** The day an interval's prices convert at: its start, clamped into the report's range. */
-const clampDay = (day: string, from: string, to: string) => (day < from ? from : day > to ? to : day);
-
-async function pricesBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
+/** Seller names, the row count and day-by-day rates of the pivot's and competitors' currencies. */
+async function historyContext(
+  db: Queryable,
+  p: ReportParams,
+  count: (db: Queryable, h: HistoryScopeParams) => Promise<number>,
+) {
   const scope = historyScope(p);
   const [names, total, currencies] = await Promise.all([
     sellerNames(db, scope.sellers),
-    countHistory(db, scope),
+    count(db, scope),
     db.query<{ currency: string }>('select distinct currency from sellers where id = any($1::int[])', [
       scope.sellers,
     ]),
   ]);
   const fx = await loadFx(db, [p.currency, ...currencies.rows.map((r) => r.currency)], p.from, p.to);
+  return { scope, names, total, fx };
+}
+
+/** The day an interval's prices convert at: its start, clamped into the report's range. */
+const clampDay = (day: string, from: string, to: string) => (day < from ? from : day > to ? to : day);
+
+async function pricesBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
+  const { scope, names, total, fx } = await historyContext(db, p, countHistory);
   const columns: ReportColumn[] = [
     { header: 'eCommerce', kind: 'text', width: 18 },
     { header: 'ID eCommerce', kind: 'text', width: 16 },
@@ -291,15 +301,7 @@ async function pricesBuilder(db: Queryable, p: ReportParams): Promise<ReportBuil
 // ───────────────────────────── promotions ─────────────────────────────
 
 async function promotionsBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
-  const scope = historyScope(p);
-  const [names, total, currencies] = await Promise.all([
-    sellerNames(db, scope.sellers),
-    countPromotions(db, scope),
-    db.query<{ currency: string }>('select distinct currency from sellers where id = any($1::int[])', [
-      scope.sellers,
-    ]),
-  ]);
-  const fx = await loadFx(db, [p.currency, ...currencies.rows.map((r) => r.currency)], p.from, p.to);
+  const { scope, names, total, fx } = await historyContext(db, p, countPromotions);
   const columns: ReportColumn[] = [
     { header: 'eCommerce', kind: 'text', width: 18 },
     { header: 'ID eCommerce', kind: 'text', width: 16 },

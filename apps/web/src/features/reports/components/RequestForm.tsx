@@ -1,18 +1,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import {
-  isoDateInZone,
-  REPORT_FORMAT_LABELS,
-  REPORT_FORMATS,
-  REPORT_TYPE_LABELS,
-  REPORT_TYPES,
-  type ReportFormat,
-  type ReportType,
-} from '@vigia/domain';
+import { isoDateInZone } from '@vigia/domain';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateField } from '../../../components/filters/DateField.js';
@@ -21,6 +11,7 @@ import { useUserSettings } from '../../../lib/settings.js';
 import { requestReport } from '../api/reports.js';
 import { type ReportForm, readReportForm, reportFormError, writeReportForm } from '../lib/form.js';
 import { RT } from '../lib/texts.js';
+import { ReportFormatField, ReportTypeField } from './parts.js';
 
 /** Type, format and date range (kept in the URL), and the request button. */
 export function RequestForm({ onRequested }: { onRequested: () => void }) {
@@ -84,32 +75,8 @@ export function RequestForm({ onRequested }: { onRequested: () => void }) {
           alignItems: 'start',
         }}
       >
-        <TextField
-          select
-          id="report-type"
-          label={RT.type}
-          value={form.type}
-          onChange={(e) => set({ type: e.target.value as ReportType })}
-        >
-          {REPORT_TYPES.map((t) => (
-            <MenuItem key={t} value={t}>
-              {REPORT_TYPE_LABELS[t]}
-            </MenuItem>
-          ))}
-        </TextField>
-        <TextField
-          select
-          id="report-format"
-          label={RT.format}
-          value={form.format}
-          onChange={(e) => set({ format: e.target.value as ReportFormat })}
-        >
-          {REPORT_FORMATS.map((f) => (
-            <MenuItem key={f} value={f}>
-              {REPORT_FORMAT_LABELS[f]}
-            </MenuItem>
-          ))}
-        </TextField>
+        <ReportTypeField id="report-type" value={form.type} onChange={(type) => set({ type })} />
+        <ReportFormatField id="report-format" value={form.format} onChange={(format) => set({ format })} />
         <DateField
           id="report-from"
           label={RT.from}

@@ -1,15 +1,12 @@
-import ErrorOutlineRoundedIcon from '@mui/icons-material/ErrorOutlineRounded';
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -26,9 +23,7 @@ import {
   emailSchema,
   formatDateTime,
   REPORT_FORMAT_LABELS,
-  REPORT_FORMATS,
   REPORT_TYPE_LABELS,
-  REPORT_TYPES,
   type ReportFormat,
   type ReportType,
   SUBSCRIPTION_FREQUENCIES,
@@ -38,13 +33,14 @@ import {
   WEEKDAY_LABELS,
 } from '@vigia/domain';
 import { useState } from 'react';
-import { StateMessage } from '../../../components/page/StateMessage.js';
 import { notify } from '../../../lib/notifier.js';
 import { reportKeys, subscribe, unsubscribe, useSubscriptions } from '../api/reports.js';
 import { RT } from '../lib/texts.js';
+import { ChoiceField, LoadState, ReportFormatField, ReportTypeField } from './parts.js';
 
 const hourLabel = (h: number) => `${String(h).padStart(2, '0')}:00`;
-const HOURS = Array.from({ length: 24 }, (_, h) => ({ h, label: hourLabel(h) }));
+const HOURS = Array.from({ length: 24 }, (_, h) => h);
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 
 function when(s: SubscriptionItem): string {
   const at = hourLabel(s.hour);
@@ -152,73 +148,38 @@ function SubscribeDialog({
             helperText={touched && !emailOk ? RT.errors.email : undefined}
             autoFocus
           />
-          <TextField
-            select
+          <ReportTypeField
             id="subscribe-type"
-            label={RT.type}
             value={d.report_type}
-            onChange={(e) => set({ report_type: e.target.value as ReportType })}
-          >
-            {REPORT_TYPES.map((t) => (
-              <MenuItem key={t} value={t}>
-                {REPORT_TYPE_LABELS[t]}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
+            onChange={(report_type) => set({ report_type })}
+          />
+          <ChoiceField<SubscriptionFrequency>
             id="subscribe-frequency"
             label={RT.frequency}
             value={d.frequency}
-            onChange={(e) => set({ frequency: e.target.value as SubscriptionFrequency })}
-          >
-            {SUBSCRIPTION_FREQUENCIES.map((f) => (
-              <MenuItem key={f} value={f}>
-                {SUBSCRIPTION_FREQUENCY_LABELS[f]}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={SUBSCRIPTION_FREQUENCIES}
+            labelOf={(f) => SUBSCRIPTION_FREQUENCY_LABELS[f]}
+            onChange={(frequency) => set({ frequency })}
+          />
           {d.frequency === 'weekly' && (
-            <TextField
-              select
+            <ChoiceField<number>
               id="subscribe-weekday"
               label={RT.weekday}
               value={d.weekday}
-              onChange={(e) => set({ weekday: Number(e.target.value) })}
-            >
-              {WEEKDAY_LABELS.map((w, i) => (
-                <MenuItem key={w} value={i + 1}>
-                  {w}
-                </MenuItem>
-              ))}
-            </TextField>
+              options={WEEKDAYS}
+              labelOf={(w) => WEEKDAY_LABELS[w - 1]}
+              onChange={(weekday) => set({ weekday })}
+            />
           )}
-          <TextField
-            select
+          <ChoiceField<number>
             id="subscribe-hour"
             label={RT.hour}
             value={d.hour}
-            onChange={(e) => set({ hour: Number(e.target.value) })}
-          >
-            {HOURS.map(({ h, label }) => (
-              <MenuItem key={label} value={h}>
-                {label}
-              </MenuItem>
-            ))}
-          </TextField>
-          <TextField
-            select
-            id="subscribe-format"
-            label={RT.format}
-            value={d.format}
-            onChange={(e) => set({ format: e.target.value as ReportFormat })}
-          >
-            {REPORT_FORMATS.map((f) => (
-              <MenuItem key={f} value={f}>
-                {REPORT_FORMAT_LABELS[f]}
-              </MenuItem>
-            ))}
-          </TextField>
+            options={HOURS}
+            labelOf={hourLabel}
+            onChange={(hour) => set({ hour })}
+          />
+          <ReportFormatField id="subscribe-format" value={d.format} onChange={(format) => set({ format })} />
         </DialogContent>
         <DialogActions>
           <Button onClick={() => onClose(false)}>{RT.cancel}</Button>
@@ -282,72 +243,62 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
   const subs = useSubscriptions(valid ? email.trim().toLowerCase() : '');
   const reread = () => void qc.invalidateQueries({ queryKey: reportKeys.subscriptionsAll() });
 
-  let body: React.ReactNode;
-  if (subs.isPending)
-    body = (
-      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 3 }}>
-        <CircularProgress size={24} />
-        <Typography>{RT.loadingSubs}</Typography>
-      </Box>
-    );
-  else if (subs.isError)
-    body = (
-      <StateMessage
-        icon={<ErrorOutlineRoundedIcon />}
-        title={RT.subsError}
-        action={RT.retry}
-        onAction={() => void subs.refetch()}
-      />
-    );
-  else if (!subs.data.items.length)
-    body = <StateMessage icon={<MarkEmailReadOutlinedIcon />} title={RT.emptySubs} />;
-  else
-    body = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={RT.subsTitle}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{RT.email}</TableCell>
-              <TableCell>{RT.col.type}</TableCell>
-              <TableCell>{RT.frequency}</TableCell>
-              <TableCell>{RT.col.format}</TableCell>
-              <TableCell>{RT.next}</TableCell>
-              <TableCell>{RT.lastSend}</TableCell>
-              <TableCell align="right">{RT.col.actions}</TableCell>
+  const state = LoadState({
+    pending: subs.isPending,
+    error: subs.isError,
+    empty: !subs.data?.items.length,
+    loadingText: RT.loadingSubs,
+    errorText: RT.subsError,
+    onRetry: () => void subs.refetch(),
+    emptyIcon: <MarkEmailReadOutlinedIcon />,
+    emptyTitle: RT.emptySubs,
+  });
+  const body = state ?? (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label={RT.subsTitle}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{RT.email}</TableCell>
+            <TableCell>{RT.col.type}</TableCell>
+            <TableCell>{RT.frequency}</TableCell>
+            <TableCell>{RT.col.format}</TableCell>
+            <TableCell>{RT.next}</TableCell>
+            <TableCell>{RT.lastSend}</TableCell>
+            <TableCell align="right">{RT.col.actions}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(subs.data?.items ?? []).map((s) => (
+            <TableRow key={s.id} data-testid="subscription">
+              <TableCell>{s.email}</TableCell>
+              <TableCell>{REPORT_TYPE_LABELS[s.report_type]}</TableCell>
+              <TableCell>
+                {when(s)}
+                <Typography variant="caption" color="text.secondary" component="div">
+                  {s.timezone}
+                </Typography>
+              </TableCell>
+              <TableCell>{REPORT_FORMAT_LABELS[s.format]}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.next_run_at)}</TableCell>
+              <TableCell>
+                <LastSend s={s} />
+              </TableCell>
+              <TableCell align="right">
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => setRemoving(s)}
+                  aria-label={`${RT.unsubscribe}: ${REPORT_TYPE_LABELS[s.report_type]}, ${s.email}`}
+                >
+                  {RT.unsubscribe}
+                </Button>
+              </TableCell>
             </TableRow>
-          </TableHead>
-          <TableBody>
-            {subs.data.items.map((s) => (
-              <TableRow key={s.id} data-testid="subscription">
-                <TableCell>{s.email}</TableCell>
-                <TableCell>{REPORT_TYPE_LABELS[s.report_type]}</TableCell>
-                <TableCell>
-                  {when(s)}
-                  <Typography variant="caption" color="text.secondary" component="div">
-                    {s.timezone}
-                  </Typography>
-                </TableCell>
-                <TableCell>{REPORT_FORMAT_LABELS[s.format]}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.next_run_at)}</TableCell>
-                <TableCell>
-                  <LastSend s={s} />
-                </TableCell>
-                <TableCell align="right">
-                  <Button
-                    size="small"
-                    color="error"
-                    onClick={() => setRemoving(s)}
-                    aria-label={`${RT.unsubscribe}: ${REPORT_TYPE_LABELS[s.report_type]}, ${s.email}`}
-                  >
-                    {RT.unsubscribe}
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
 
   return (
     <Box component="section" aria-labelledby="report-subs-title">

@@ -1,10 +1,8 @@
 import DescriptionOutlinedIcon from '@mui/icons-material/DescriptionOutlined';
 import DownloadRoundedIcon from '@mui/icons-material/DownloadRounded';
-import ErrorOutlineRoundedIcon from '@mui/icons-material/ErrorOutlineRounded';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
@@ -23,10 +21,10 @@ import {
   type ReportTask,
 } from '@vigia/domain';
 import { useState } from 'react';
-import { StateMessage } from '../../../components/page/StateMessage.js';
 import { notify } from '../../../lib/notifier.js';
 import { downloadReport, useReportTasks } from '../api/reports.js';
 import { formatBytes, RT } from '../lib/texts.js';
+import { LoadState } from './parts.js';
 
 const STATUS_COLOR = { queued: 'default', running: 'info', succeeded: 'success', failed: 'error' } as const;
 
@@ -83,86 +81,77 @@ export function TasksTable() {
     }
   };
 
-  let body: React.ReactNode;
-  if (tasks.isPending)
-    body = (
-      <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, p: 3 }}>
-        <CircularProgress size={24} />
-        <Typography>{RT.loadingTasks}</Typography>
-      </Box>
-    );
-  else if (tasks.isError)
-    body = (
-      <StateMessage
-        icon={<ErrorOutlineRoundedIcon />}
-        title={RT.tasksError}
-        action={RT.retry}
-        onAction={() => void tasks.refetch()}
-      />
-    );
-  else if (!tasks.data.items.length)
-    body = <StateMessage icon={<DescriptionOutlinedIcon />} title={RT.emptyTasks} body={RT.emptyTasksBody} />;
-  else
-    body = (
-      <TableContainer component={Paper} variant="outlined">
-        <Table size="small" aria-label={RT.tasksTitle}>
-          <TableHead>
-            <TableRow>
-              <TableCell>{RT.col.type}</TableCell>
-              <TableCell>{RT.col.range}</TableCell>
-              <TableCell>{RT.col.format}</TableCell>
-              <TableCell align="right">{RT.col.size}</TableCell>
-              <TableCell>{RT.col.state}</TableCell>
-              <TableCell>{RT.col.when}</TableCell>
-              <TableCell align="right">{RT.col.actions}</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {tasks.data.items.map((t) => (
-              <TableRow key={t.id} data-testid="report-task" data-status={t.status}>
-                <TableCell>
-                  {REPORT_TYPE_LABELS[t.report_type]}
-                  {t.scheduled && (
-                    <Typography variant="caption" color="text.secondary" component="div">
-                      {RT.scheduled}
+  const state = LoadState({
+    pending: tasks.isPending,
+    error: tasks.isError,
+    empty: !tasks.data?.items.length,
+    loadingText: RT.loadingTasks,
+    errorText: RT.tasksError,
+    onRetry: () => void tasks.refetch(),
+    emptyIcon: <DescriptionOutlinedIcon />,
+    emptyTitle: RT.emptyTasks,
+    emptyBody: RT.emptyTasksBody,
+  });
+  const body = state ?? (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label={RT.tasksTitle}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{RT.col.type}</TableCell>
+            <TableCell>{RT.col.range}</TableCell>
+            <TableCell>{RT.col.format}</TableCell>
+            <TableCell align="right">{RT.col.size}</TableCell>
+            <TableCell>{RT.col.state}</TableCell>
+            <TableCell>{RT.col.when}</TableCell>
+            <TableCell align="right">{RT.col.actions}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {(tasks.data?.items ?? []).map((t) => (
+            <TableRow key={t.id} data-testid="report-task" data-status={t.status}>
+              <TableCell>
+                {REPORT_TYPE_LABELS[t.report_type]}
+                {t.scheduled && (
+                  <Typography variant="caption" color="text.secondary" component="div">
+                    {RT.scheduled}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatDate(t.from_date)} – {formatDate(t.to_date)}
+              </TableCell>
+              <TableCell>{REPORT_FORMAT_LABELS[t.format]}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                {formatBytes(t.size_bytes)}
+              </TableCell>
+              <TableCell>
+                <StateCell task={t} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</TableCell>
+              <TableCell align="right">
+                {t.status === 'succeeded' &&
+                  (t.gs_url ? (
+                    <Button
+                      size="small"
+                      startIcon={<DownloadRoundedIcon />}
+                      onClick={() => void download(t)}
+                      disabled={downloading === t.id}
+                      aria-label={`${RT.download} ${REPORT_TYPE_LABELS[t.report_type]} ${formatDate(t.from_date)} – ${formatDate(t.to_date)}`}
+                    >
+                      {RT.download}
+                    </Button>
+                  ) : (
+                    <Typography variant="caption" color="text.secondary">
+                      {RT.expired}
                     </Typography>
-                  )}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDate(t.from_date)} – {formatDate(t.to_date)}
-                </TableCell>
-                <TableCell>{REPORT_FORMAT_LABELS[t.format]}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  {formatBytes(t.size_bytes)}
-                </TableCell>
-                <TableCell>
-                  <StateCell task={t} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(t.created_at)}</TableCell>
-                <TableCell align="right">
-                  {t.status === 'succeeded' &&
-                    (t.gs_url ? (
-                      <Button
-                        size="small"
-                        startIcon={<DownloadRoundedIcon />}
-                        onClick={() => void download(t)}
-                        disabled={downloading === t.id}
-                        aria-label={`${RT.download} ${REPORT_TYPE_LABELS[t.report_type]} ${formatDate(t.from_date)} – ${formatDate(t.to_date)}`}
-                      >
-                        {RT.download}
-                      </Button>
-                    ) : (
-                      <Typography variant="caption" color="text.secondary">
-                        {RT.expired}
-                      </Typography>
-                    ))}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
-    );
+                  ))}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
 
   return (
     <Box component="section" aria-labelledby="report-tasks-title" sx={{ mb: 4 }}>
