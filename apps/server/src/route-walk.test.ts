@@ -123,6 +123,7 @@ function sampleFor(name: string): unknown {
     report_type: 'match',
     format: 'csv',
     gs_url: 'reports/00000000-0000-4000-8000-000000000000',
+    link: 'x'.repeat(40), // a signed link (public routes: 403 when not signed)
     frequency: 'weekly',
     hour: 8,
     weekday: 1,
