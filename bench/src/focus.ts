@@ -1,0 +1,64 @@
+// npm run focus -w @vigia/bench -- --data DIR [--only REGEX] [--c1 N] [--c16 N]
+// A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
+// the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
+// assortment and brand-comparator rows. The server applies pending migrations on start (a migration
+// that backfills runs then), so the first start on a copy takes that long.
+
+import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { benchAssortment } from './assortment.js';
+import type { LatencyResult } from './http.js';
+import { benchPromotions } from './promotions.js';
+import { startServer } from './server.js';
+
+const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
+if (!existsSync(new URL(built('main.js')))) {
+  console.error('Falta el servidor compilado: ejecute primero npm run build');
+  process.exit(2);
+}
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = (await import(
+  built('db/database.js')
+)) as typeof import('../../apps/server/src/db/database.js');
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dataDir = arg('data') ?? process.env.BENCH_DATA_DIR;
+if (!dataDir || !existsSync(dataDir)) {
+  console.error('--data DIR: una carpeta de benchmark ya sembrada (npm run bench la crea)');
+  process.exit(2);
+}
+const only = arg('only') ? new RegExp(arg('only') as string) : undefined;
+const opts = {
+  only,
+  requestsC1: arg('c1') ? Number(arg('c1')) : undefined,
+  requestsC16: arg('c16') ? Number(arg('c16')) : undefined,
+};
+
+const layout = clusterLayout(dataDir, (m) => console.log(m));
+const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
+let child: ChildProcess | undefined;
+try {
+  const t = performance.now();
+  const server = await startServer(pgServer.url, dataDir, await freePort());
+  child = server.child;
+  console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  const rows: (LatencyResult & { target: string })[] = [];
+  const print = (r: LatencyResult) =>
+    console.log(
+      `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`,
+    );
+  console.log('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const bench of [benchPromotions, benchAssortment]) {
+    const out = await bench(server, opts);
+    out.forEach(print);
+    rows.push(...out);
+  }
+} finally {
+  child?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await pgServer.stop();
+}
