@@ -1,4 +1,4 @@
-// npm run focus -w @vigia/bench -- --data DIR [--only REGEX] [--c1 N] [--c16 N]
+// npm run focus -w @vigia/bench -- (--data DIR | --url http://127.0.0.1:PORT) [--only REGEX] [--c1 N] [--c16 N]
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -7,9 +7,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { benchAssortment } from './assortment.js';
-import type { LatencyResult } from './http.js';
+import type { BenchTarget, LatencyResult } from './http.js';
 import { benchPromotions } from './promotions.js';
-import { startServer } from './server.js';
+import { login, startServer } from './server.js';
 
 const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
 if (!existsSync(new URL(built('main.js')))) {
@@ -26,7 +26,8 @@ const arg = (name: string) => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const dataDir = arg('data') ?? process.env.BENCH_DATA_DIR;
-if (!dataDir || !existsSync(dataDir)) {
+const running = arg('url'); // a server already running (npm start): measure it as it is
+if (!running && (!dataDir || !existsSync(dataDir))) {
   console.error('--data DIR: una carpeta de benchmark ya sembrada (npm run bench la crea)');
   process.exit(2);
 }
@@ -37,15 +38,7 @@ const opts = {
   requestsC16: arg('c16') ? Number(arg('c16')) : undefined,
 };
 
-const layout = clusterLayout(dataDir, (m) => console.log(m));
-const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
-let child: ChildProcess | undefined;
-try {
-  const t = performance.now();
-  const server = await startServer(pgServer.url, dataDir, await freePort());
-  child = server.child;
-  console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
-  const rows: (LatencyResult & { target: string })[] = [];
+async function measureAll(server: BenchTarget) {
   const print = (r: LatencyResult) =>
     console.log(
       `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`,
@@ -55,10 +48,24 @@ try {
   for (const bench of [benchPromotions, benchAssortment]) {
     const out = await bench(server, opts);
     out.forEach(print);
-    rows.push(...out);
   }
-} finally {
-  child?.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  await pgServer.stop();
+}
+
+if (running) await measureAll({ baseUrl: running, token: await login(running, 'demo@example.com') });
+else {
+  const dir = dataDir as string;
+  const layout = clusterLayout(dir, (m) => console.log(m));
+  const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dir) });
+  let child: ChildProcess | undefined;
+  try {
+    const t = performance.now();
+    const server = await startServer(pgServer.url, dir, await freePort());
+    child = server.child;
+    console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    await measureAll(server);
+  } finally {
+    child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await pgServer.stop();
+  }
 }
