@@ -1,4 +1,5 @@
-// npm run focus -w @vigia/bench -- (--data DIR | --url http://127.0.0.1:PORT) [--only REGEX] [--c1 N] [--c16 N]
+// npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
+//   [--only REGEX] [--c1 N] [--c16 N]
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -59,7 +60,7 @@ else {
   let child: ChildProcess | undefined;
   try {
     const t = performance.now();
-    const server = await startServer(pgServer.url, dir, await freePort());
+    const server = await startServer(pgServer.url, dir, await freePort(), arg('server'));
     child = server.child;
     console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
     await measureAll(server);

@@ -55,17 +55,19 @@ export async function login(baseUrl: string, email: string): Promise<string> {
 }
 
 /**
- * Starts the built server on a free port against `url` (it applies the pending migrations on start),
+ * Starts the built server (`main`, default this checkout's) on `port` against `url` (it applies the
+ * pending migrations on start),
  * waits for its start-up jobs and logs in as the demo user.
  */
 export async function startServer(
   url: string,
   dataDir: string,
   port: number,
+  main = join(repoRoot, 'apps/server/dist/main.js'),
 ): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = new Date(Date.now() - 1000);
-  const child = spawn(process.execPath, [join(repoRoot, 'apps/server/dist/main.js')], {
+  const child = spawn(process.execPath, [main], {
     env: {
       ...process.env,
       DATABASE_URL: url,

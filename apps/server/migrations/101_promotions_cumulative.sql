@@ -62,11 +62,20 @@ create table promo_duration_keys (
   primary key (seller_id, classification_id, currency, duration)
 );
 
--- Ingest finds the promotions a run started or ended by day; the screens find running ones by scope.
+-- Ingest finds the promotions a run started or ended by day; the screens find the promotions of a scope
+-- that end on or after a day (a week's drill-down: the recent ones only), and the running ones.
 create index promo_spans_seller_first_idx on promo_spans (seller_id, first_day);
 create index promo_spans_seller_last_idx on promo_spans (seller_id, last_day);
+create index promo_spans_scope_end_idx on promo_spans (seller_id, classification_id, (coalesce(last_day, 'infinity'::date)))
+  include (first_day);
 create index promo_spans_running_idx on promo_spans (seller_id, classification_id)
   include (first_day, normal_price, promo_price, currency) where last_day is null;
+
+-- The weekly and per-type day counts (promo_daily) read only the index: an index-only scan of the asked
+-- (seller, node) ranges instead of a heap page per few rows.
+drop index promo_daily_key;
+create unique index promo_daily_key on promo_daily (seller_id, classification_id, day)
+  include (published, promoted, promoted_sale, promoted_exclusive, promoted_byquantity);
 
 -- Backfill from promo_spans (a database loaded before this migration): every key's row on every day one
 -- of its promotions started or ended, the running sums of those days' events.

@@ -20,8 +20,11 @@ export interface ScopeValues {
   factors: number[];
 }
 
-/** The scope's promotions: those of the sellers under the classes' leaves that overlap the window. */
-const SPANS = `
+/**
+ * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
+ * promo_spans_scope_end_idx: the ones that end on or after its start).
+ */
+const spansIn = (from = '$4::date', to = '$5::date') => `
 ld as materialized (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
@@ -32,9 +35,12 @@ spans as (
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
     left join unnest($6::text[], $7::float8[]) f(cur, factor) on f.cur = s.currency
-   where s.seller_id = any($1::int[]) and s.first_day <= $5::date
-     and (s.last_day is null or s.last_day >= $4::date)
+   where s.seller_id = any($1::int[]) and s.first_day <= ${to}
+     and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
+const SPANS = spansIn();
+/** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
+const DRILL_SPANS = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
 
 const scopeArgs = (s: ScopeValues) => [s.sellers, s.leaves, s.classes, s.from, s.to, s.curs, s.factors];
 
@@ -48,12 +54,14 @@ export interface WeekRow {
   promoted: number;
 }
 
+/** The Monday of a promo_daily row's day (date arithmetic: no time zone involved). */
+const MONDAY = `(d.day - (extract(isodow from d.day)::int - 1))`;
+
 /** Listing-days published and on promotion per seller, class and week (Monday), inside the window. */
 export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRow[]> {
   const { rows } = await db.query<WeekRow>(
-    `select d.seller_id, d.classification_id as cls, date_trunc('week', d.day)::date::text as week,
-            greatest(date_trunc('week', d.day)::date, $3::date)::text as "from",
-            least(date_trunc('week', d.day)::date + 6, $4::date)::text as "to",
+    `select d.seller_id, d.classification_id as cls, ${MONDAY}::text as week,
+            greatest(${MONDAY}, $3::date)::text as "from", least(${MONDAY} + 6, $4::date)::text as "to",
             sum(d.published)::int as published, sum(d.promoted)::int as promoted
        from promo_daily d
       where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
@@ -299,7 +307,7 @@ export async function selectDrilldown(
   q: { a: string; b: string; duration?: number; priceType?: string; limit: number; offset: number },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
-    `with ${SPANS},
+    `with ${DRILL_SPANS},
      picked as (
        select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
          from spans sp
@@ -328,7 +336,7 @@ export async function selectDrilldownTotals(
   q: { a: string; b: string; duration?: number; priceType?: string },
 ): Promise<{ total: number; total_days: number }> {
   const { rows } = await db.query<{ total: number; total_days: number }>(
-    `with ${SPANS}
+    `with ${DRILL_SPANS}
      select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
