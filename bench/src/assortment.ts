@@ -5,6 +5,7 @@
 // per request, so that most of them miss the answer memo (the first question of a screen).
 import {
   type BenchEndpoint,
+  type BenchOptions,
   type BenchTarget,
   jsonHeaders,
   type LatencyResult,
@@ -16,7 +17,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function benchAssortment(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token);
   const post = (path: string, body: object) =>

@@ -6,11 +6,13 @@
 // that backfills runs then), so the first start on a copy takes that long.
 
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchPromotions } from './promotions.js';
-import { login, startServer } from './server.js';
+import { login, repoRoot, startServer } from './server.js';
 
 const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
 if (!existsSync(new URL(built('main.js')))) {
@@ -39,17 +41,44 @@ const opts = {
   requestsC16: arg('c16') ? Number(arg('c16')) : undefined,
 };
 
+const HEAD = [
+  '| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+];
+
 async function measureAll(server: BenchTarget) {
-  const print = (r: LatencyResult) =>
-    console.log(
-      `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`,
-    );
-  console.log('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
-  for (const bench of [benchPromotions, benchAssortment]) {
-    const out = await bench(server, opts);
-    out.forEach(print);
-  }
+  const lines: string[] = [];
+  const print = (r: LatencyResult) => {
+    const line = `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`;
+    lines.push(line);
+    console.log(line);
+  };
+  console.log(HEAD.join('\n'));
+  const load = loadavg()[0];
+  for (const bench of [benchPromotions, benchAssortment]) await bench(server, { ...opts, onResult: print });
+  const title = arg('write');
+  if (title) writeSection(title, load, lines);
+}
+
+/** `--write TITLE`: the rows as section `## focus: TITLE` of docs/benchmarks.md (replaced on a re-run). */
+function writeSection(title: string, load: number, lines: string[]) {
+  const file = join(repoRoot, 'docs/benchmarks.md');
+  const section = [
+    `## focus: ${title}`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/src/focus.ts (${arg('data') ?? arg('url')}), ` +
+      `load average ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} × ${cpus()[0]?.model.trim()}.`,
+    '',
+    ...HEAD,
+    ...lines,
+    '',
+  ].join('\n');
+  const doc = readFileSync(file, 'utf8');
+  const re = new RegExp(`## focus: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  writeFileSync(
+    file,
+    `${(re.test(doc) ? doc.replace(re, section.trimEnd()) : `${doc.trimEnd()}\n\n${section}`).trimEnd()}\n`,
+  );
 }
 
 if (running) await measureAll({ baseUrl: running, token: await login(running, 'demo@example.com') });

@@ -60,6 +60,14 @@ export const jsonHeaders = (token: string, extra: Record<string, string> = {}) =
   ...extra,
 });
 
+/** Options of a feature bench: request counts, the rows to run, a callback per finished row. */
+export interface BenchOptions {
+  requestsC1?: number;
+  requestsC16?: number;
+  only?: RegExp;
+  onResult?: (row: LatencyResult & { target: string }) => void;
+}
+
 export interface BenchEndpoint {
   name: string;
   call: (i: number) => Promise<Response>;
@@ -74,7 +82,7 @@ export interface BenchEndpoint {
 export async function measureEndpoints(
   tag: string,
   endpoints: BenchEndpoint[],
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp },
+  opts: BenchOptions,
   defaults: { c1: number; c16: number; targets: (concurrency: number, e: BenchEndpoint) => string },
 ): Promise<(LatencyResult & { target: string })[]> {
   const out: (LatencyResult & { target: string })[] = [];
@@ -95,7 +103,9 @@ export async function measureEndpoints(
         return res;
       };
       const result = await measure(e.name, call, { concurrency, requests });
-      out.push({ ...result, target: defaults.targets(concurrency, e) });
+      const row = { ...result, target: defaults.targets(concurrency, e) };
+      opts.onResult?.(row);
+      out.push(row);
     }
   }
   return out;

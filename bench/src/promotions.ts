@@ -5,6 +5,7 @@
 // and the drill-down, as the screens send them).
 import {
   type BenchEndpoint,
+  type BenchOptions,
   type BenchTarget,
   jsonHeaders,
   type LatencyResult,
@@ -17,7 +18,7 @@ const DAY_MS = 86_400_000;
 
 export async function benchPromotions(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token, { 'x-module-authorization': 'promotions' });
   const pivots = [116, 5];

@@ -77,8 +77,25 @@ drop index promo_daily_key;
 create unique index promo_daily_key on promo_daily (seller_id, classification_id, day)
   include (published, promoted, promoted_sale, promoted_exclusive, promoted_byquantity);
 
--- Backfill from promo_spans (a database loaded before this migration): every key's row on every day one
--- of its promotions started or ended, the running sums of those days' events.
+-- Weekly listing-days (the level screen's weeks, the type screen's day counts): promo_daily summed per
+-- (seller, node, Monday week). A window reads its whole weeks here and only its partial first and last
+-- weeks from promo_daily (at most 6 + 6 days), about a seventh of the rows. Kept at ingest by
+-- rollup.ts (the run's week rewritten after its day's promo_daily rows).
+create table promo_weekly (
+  seller_id           integer not null,
+  classification_id   integer not null,
+  week                date not null, -- Monday
+  published           integer not null,
+  promoted            integer not null,
+  promoted_sale       integer not null,
+  promoted_exclusive  integer not null,
+  promoted_byquantity integer not null,
+  primary key (seller_id, classification_id, week)
+    include (published, promoted, promoted_sale, promoted_exclusive, promoted_byquantity)
+);
+
+-- Backfill from promo_spans and promo_daily (a database loaded before this migration): every key's row on
+-- every day one of its promotions started or ended, the running sums of those days' events; the weeks.
 insert into promo_cum_currencies (seller_id, currency)
 select distinct seller_id, currency from promo_spans;
 
@@ -126,6 +143,12 @@ window w as (partition by seller_id, node, currency, duration order by day);
 insert into promo_duration_keys
 select distinct seller_id, classification_id, currency, duration from promo_duration_cum;
 
+insert into promo_weekly
+select seller_id, classification_id, day - (extract(isodow from day)::int - 1), sum(published), sum(promoted),
+       sum(promoted_sale), sum(promoted_exclusive), sum(promoted_byquantity)
+  from promo_daily group by 1, 2, 3;
+
+analyze promo_weekly;
 analyze promo_type_cum;
 analyze promo_duration_cum;
 analyze promo_cum_currencies;
@@ -134,3 +157,4 @@ analyze promo_spans;
 
 -- Deleting products deletes their promotions (migration 100); the cumulative rows of their keys are then
 -- stale until recomputed: the operations check (modules/promotions/check.ts) reports them.
+

@@ -114,8 +114,18 @@ select 'currency' as kind, seller_id, null::int as classification_id, currency, 
 union all
 select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${SPANS_OF}`;
 
+const RECOMPUTE_WEEKLY = `
+select seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
+       sum(published)::int as published, sum(promoted)::int as promoted, sum(promoted_sale)::int as promoted_sale,
+       sum(promoted_exclusive)::int as promoted_exclusive, sum(promoted_byquantity)::int as promoted_byquantity
+  from promo_daily v where ${SPANS_OF} group by 1, 2, 3`;
+const STORED_WEEKLY = `
+select seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
+       promoted_byquantity
+  from promo_weekly v where ${SPANS_OF}`;
+
 export interface PromotionMismatch {
-  table: 'promo_spans' | 'promo_daily' | 'promo_type_cum' | 'promo_duration_cum' | 'keys';
+  table: 'promo_spans' | 'promo_daily' | 'promo_weekly' | 'promo_type_cum' | 'promo_duration_cum' | 'keys';
   side: 'stored' | 'recomputed';
   row: Record<string, unknown>;
 }
@@ -150,6 +160,7 @@ export async function checkPromotions(
   return [
     ...(await diff(db, 'promo_spans', STORED_SPANS, recomputeSpans(), sellerId ?? null)),
     ...(await diff(db, 'promo_daily', STORED_DAILY, RECOMPUTE_DAILY, sellerId ?? null)),
+    ...(await diff(db, 'promo_weekly', STORED_WEEKLY, RECOMPUTE_WEEKLY, sellerId ?? null)),
     ...(await diff(db, 'promo_type_cum', STORED_TYPE_CUM, RECOMPUTE_TYPE_CUM, sellerId ?? null)),
     ...(await diff(db, 'promo_duration_cum', STORED_DURATION_CUM, RECOMPUTE_DURATION_CUM, sellerId ?? null)),
     // a key whose promotions are gone may stay (a probe that finds nothing); a missing one may not

@@ -56,16 +56,37 @@ export interface WeekRow {
 
 /** The Monday of a promo_daily row's day (date arithmetic: no time zone involved). */
 const MONDAY = `(d.day - (extract(isodow from d.day)::int - 1))`;
+/** The window's first Monday ($3 = from) and last Sunday ($4 = to): its whole weeks lie between. */
+const FIRST_MONDAY = `($3::date + ((8 - extract(isodow from $3::date)::int) % 7))`;
+const LAST_SUNDAY = `($4::date - (extract(isodow from $4::date)::int % 7))`;
+
+/**
+ * Listing-days of the window per seller, node and Monday week: whole weeks from promo_weekly, the days of
+ * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to).
+ */
+const WINDOW_WEEKS = `
+window_weeks as (
+  select seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
+         promoted_byquantity
+    from promo_weekly
+   where seller_id = any($1::int[]) and classification_id = any($2::int[])
+     and week between ${FIRST_MONDAY} and ${LAST_SUNDAY} - 6
+  union all
+  select d.seller_id, d.classification_id, ${MONDAY}, d.published, d.promoted, d.promoted_sale,
+         d.promoted_exclusive, d.promoted_byquantity
+    from promo_daily d
+   where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
+     and (d.day between $3::date and least(${FIRST_MONDAY} - 1, $4::date)
+          or d.day between greatest(${LAST_SUNDAY} + 1, ${FIRST_MONDAY}) and $4::date)
+)`;
 
 /** Listing-days published and on promotion per seller, class and week (Monday), inside the window. */
 export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRow[]> {
   const { rows } = await db.query<WeekRow>(
-    `select d.seller_id, d.classification_id as cls, ${MONDAY}::text as week,
-            greatest(${MONDAY}, $3::date)::text as "from", least(${MONDAY} + 6, $4::date)::text as "to",
-            sum(d.published)::int as published, sum(d.promoted)::int as promoted
-       from promo_daily d
-      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
-      group by 1, 2, 3, 4, 5 order by 1, 2, 3`,
+    `with ${WINDOW_WEEKS}
+     select seller_id, classification_id as cls, week::text as week, greatest(week, $3::date)::text as "from",
+            least(week + 6, $4::date)::text as "to", sum(published)::int as published, sum(promoted)::int as promoted
+       from window_weeks group by seller_id, classification_id, week order by 1, 2, 3`,
     [s.sellers, s.asked, s.from, s.to],
   );
   return rows;
@@ -83,12 +104,10 @@ export interface TypeDaysRow {
 /** Listing-days published and on each kind of promotion per seller and class over the window. */
 export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<TypeDaysRow[]> {
   const { rows } = await db.query<TypeDaysRow>(
-    `select d.seller_id, d.classification_id as cls, sum(d.published)::int as published,
-            sum(d.promoted_sale)::int as sale, sum(d.promoted_exclusive)::int as exclusive,
-            sum(d.promoted_byquantity)::int as byquantity
-       from promo_daily d
-      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
-      group by 1, 2`,
+    `with ${WINDOW_WEEKS}
+     select seller_id, classification_id as cls, sum(published)::int as published, sum(promoted_sale)::int as sale,
+            sum(promoted_exclusive)::int as exclusive, sum(promoted_byquantity)::int as byquantity
+       from window_weeks group by 1, 2`,
     [s.sellers, s.asked, s.from, s.to],
   );
   return rows;

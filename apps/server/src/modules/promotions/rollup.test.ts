@@ -244,7 +244,7 @@ describe('promotions roll-up', () => {
     const before = await count();
     await withTransaction(db.pool, async (client) => {
       await client.query(
-        'delete from promo_type_cum; delete from promo_duration_cum; delete from promo_cum_currencies; delete from promo_duration_keys',
+        'delete from promo_type_cum; delete from promo_duration_cum; delete from promo_cum_currencies; delete from promo_duration_keys; delete from promo_weekly',
       );
       await client.query(backfill);
     });

@@ -141,6 +141,17 @@ insert into promo_cum_currencies (seller_id, currency)
 select distinct seller_id, currency from promo_spans where seller_id = $1 and first_day = $2::date
 on conflict do nothing`;
 
+/** The run's Monday week of promo_weekly, rewritten from its days of promo_daily. */
+const WEEK_MONDAY = `($2::date - (extract(isodow from $2::date)::int - 1))`;
+const WEEKLY_DELETE = `delete from promo_weekly where seller_id = $1 and week = ${WEEK_MONDAY}`;
+const WEEKLY = `
+insert into promo_weekly (seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
+                          promoted_byquantity)
+select $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale), sum(promoted_exclusive),
+       sum(promoted_byquantity)
+  from promo_daily where seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
+ group by classification_id`;
+
 export const promotionsRollup: RollupUpdater = async (
   client: pg.PoolClient,
   { sellerId, observedAt, touched },
@@ -148,6 +159,8 @@ export const promotionsRollup: RollupUpdater = async (
   const day = santiagoDay(observedAt);
   await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values: [sellerId, day] });
   await client.query({ name: 'promo-daily', text: DAILY, values: [sellerId, day] });
+  await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values: [sellerId, day] });
+  await client.query({ name: 'promo-weekly', text: WEEKLY, values: [sellerId, day] });
   if (!touched.length) return;
   await client.query({ name: 'promo-end', text: END, values: [touched, day] });
   await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
