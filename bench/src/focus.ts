@@ -12,16 +12,9 @@ import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchPromotions } from './promotions.js';
-import { login, repoRoot, startServer } from './server.js';
+import { database, login, repoRoot, startServer } from './server.js';
 
-const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
-if (!existsSync(new URL(built('main.js')))) {
-  console.error('Falta el servidor compilado: ejecute primero npm run build');
-  process.exit(2);
-}
-const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = (await import(
-  built('db/database.js')
-)) as typeof import('../../apps/server/src/db/database.js');
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {

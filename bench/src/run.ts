@@ -12,14 +12,7 @@ import pg from 'pg';
 // seed time is that of the compiled code, not of TypeScript transformed on the fly. (Typed from the
 // sources, so that type-checking needs no build.)
 type DemoSize = import('../../apps/server/src/modules/demo/seed-demo.js').DemoSize;
-const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
-if (!existsSync(new URL(built('main.js')))) {
-  console.error('Falta el servidor compilado: ejecute primero npm run build');
-  process.exit(2);
-}
-const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = (await import(
-  built('db/database.js')
-)) as typeof import('../../apps/server/src/db/database.js');
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 const { migrate } = (await import(
   built('db/migrate.js')
 )) as typeof import('../../apps/server/src/db/migrate.js');
@@ -29,7 +22,7 @@ const { seedDemoMarket } = (await import(
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
-import { repoRoot as root, startServer } from './server.js';
+import { built, database, repoRoot as root, startServer } from './server.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {

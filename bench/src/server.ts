@@ -1,11 +1,23 @@
 // The bench's server process: the built server (apps/server/dist) started against a bench database, and
 // the demo user's token. Shared by run.ts (the whole bench) and focus.ts (a few endpoints).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A module of the built server (npm run build), as the server process and `npm start` run it. */
+export const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
+if (!existsSync(new URL(built('main.js')))) {
+  console.error('Falta el servidor compilado: ejecute primero npm run build');
+  process.exit(2);
+}
+/** The built server's database module (typed from the sources, so that type-checking needs no build). */
+export const database = (await import(
+  built('db/database.js')
+)) as typeof import('../../apps/server/src/db/database.js');
 
 async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 600; i++) {
