@@ -3,19 +3,21 @@
 // running server and a token of demo@example.com. Requests use every licensed competitor (the screens'
 // default, the heaviest case) and rotate over both pivots; "period varies" rows shift the period by a day
 // per request, so that most of them miss the answer memo (the first question of a screen).
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
-
-interface Endpoint {
-  name: string;
-  call: (i: number) => Promise<Response>;
-}
+import {
+  type BenchEndpoint,
+  type BenchOptions,
+  type BenchTarget,
+  jsonHeaders,
+  type LatencyResult,
+  measureEndpoints,
+} from './http.js';
 
 const TARGET = 'p95 ≤ 100 ms at c1, ≤ 400 ms at c16';
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function benchAssortment(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token);
   const post = (path: string, body: object) =>
@@ -36,7 +38,7 @@ export async function benchAssortment(
   const shifted = (i: number) => ({ ...base(i), from_date: day(30 + (i % 40)), to_date: day(1 + (i % 40)) });
   const seller = (i: number) => sellers[i % sellers.length];
 
-  const endpoints: Endpoint[] = [];
+  const endpoints: BenchEndpoint[] = [];
   for (const kind of ['brand', 'ecommerce', 'stock'] as const) {
     endpoints.push(
       {
@@ -74,25 +76,5 @@ export async function benchAssortment(
     },
   );
 
-  const out: (LatencyResult & { target: string })[] = [];
-  for (const e of endpoints) {
-    if (opts.only && !opts.only.test(e.name)) continue;
-    for (const [concurrency, requests] of [
-      [1, opts.requestsC1 ?? 60],
-      [16, opts.requestsC16 ?? 160],
-    ] as const) {
-      let i = 0;
-      let reported = false;
-      const call = async () => {
-        const res = await e.call(i++);
-        if (!res.ok && !reported) {
-          reported = true;
-          console.warn(`  [assortment] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
-        }
-        return res;
-      };
-      out.push({ ...(await measure(e.name, call, { concurrency, requests })), target: TARGET });
-    }
-  }
-  return out;
+  return measureEndpoints('assortment', endpoints, opts, { c1: 60, c16: 160, targets: () => TARGET });
 }

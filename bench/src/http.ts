@@ -59,3 +59,54 @@ export const jsonHeaders = (token: string, extra: Record<string, string> = {}) =
   authorization: `JWT ${token}`,
   ...extra,
 });
+
+/** Options of a feature bench: request counts, the rows to run, a callback per finished row. */
+export interface BenchOptions {
+  requestsC1?: number;
+  requestsC16?: number;
+  only?: RegExp;
+  onResult?: (row: LatencyResult & { target: string }) => void;
+}
+
+export interface BenchEndpoint {
+  name: string;
+  call: (i: number) => Promise<Response>;
+  /** the row's target; `targets` gives one per concurrency instead */
+  target?: string;
+}
+
+/**
+ * Each endpoint at concurrency 1 then 16 (`opts.only` keeps the names it matches); the first failed
+ * answer of each row is printed with `tag`. `i` counts the calls of the endpoint across both rows.
+ */
+export async function measureEndpoints(
+  tag: string,
+  endpoints: BenchEndpoint[],
+  opts: BenchOptions,
+  defaults: { c1: number; c16: number; targets: (concurrency: number, e: BenchEndpoint) => string },
+): Promise<(LatencyResult & { target: string })[]> {
+  const out: (LatencyResult & { target: string })[] = [];
+  for (const e of endpoints) {
+    if (opts.only && !opts.only.test(e.name)) continue;
+    let i = 0;
+    for (const [concurrency, requests] of [
+      [1, opts.requestsC1 ?? defaults.c1],
+      [16, opts.requestsC16 ?? defaults.c16],
+    ] as const) {
+      let reported = false;
+      const call = async () => {
+        const res = await e.call(i++);
+        if (!res.ok && !reported) {
+          reported = true;
+          console.warn(`  [${tag}] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
+        }
+        return res;
+      };
+      const result = await measure(e.name, call, { concurrency, requests });
+      const row = { ...result, target: defaults.targets(concurrency, e) };
+      opts.onResult?.(row);
+      out.push(row);
+    }
+  }
+  return out;
+}

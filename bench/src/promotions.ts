@@ -3,7 +3,14 @@
 // token of demo@example.com. Requests alternate between the pivots (116 and 5) and between the license's
 // root classifications (all of them for level, type and scatter-plot; one per call for duration, range
 // and the drill-down, as the screens send them).
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+import {
+  type BenchEndpoint,
+  type BenchOptions,
+  type BenchTarget,
+  jsonHeaders,
+  type LatencyResult,
+  measureEndpoints,
+} from './http.js';
 
 const TARGET_C1 = 'p95 ≤ 100 ms';
 const TARGET_C16 = 'p95 ≤ 400 ms';
@@ -11,7 +18,7 @@ const DAY_MS = 86_400_000;
 
 export async function benchPromotions(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token, { 'x-module-authorization': 'promotions' });
   const pivots = [116, 5];
@@ -33,7 +40,7 @@ export async function benchPromotions(
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
   const week = monday.toISOString().slice(0, 10);
 
-  const endpoints: { name: string; call: (i: number) => Promise<Response> }[] = [
+  const endpoints: BenchEndpoint[] = [
     {
       name: 'POST /v1/promotion/level (all roots)',
       call: (i) => post('level', { ...base(i), classificationsIds: roots }),
@@ -89,20 +96,16 @@ export async function benchPromotions(
     },
   ];
 
-  const results: (LatencyResult & { target: string })[] = [];
-  for (const e of endpoints) {
-    if (opts.only && !opts.only.test(e.name)) continue;
-    let i = 0;
-    run++;
-    const fn = () => e.call(i++);
-    results.push({
-      ...(await measure(e.name, fn, { concurrency: 1, requests: opts.requestsC1 ?? 40 })),
-      target: TARGET_C1,
-    });
-    results.push({
-      ...(await measure(e.name, fn, { concurrency: 16, requests: opts.requestsC16 ?? 96 })),
-      target: TARGET_C16,
-    });
-  }
-  return results;
+  return measureEndpoints(
+    'promotions',
+    endpoints.map((e, k) => ({
+      ...e,
+      call: (i: number) => {
+        run = k + 1; // each endpoint its own windows
+        return e.call(i);
+      },
+    })),
+    opts,
+    { c1: 40, c16: 96, targets: (c) => (c === 1 ? TARGET_C1 : TARGET_C16) },
+  );
 }

@@ -2,7 +2,7 @@
 // Seeds the chosen demo market into a database of its own (reused between runs unless --reseed),
 // starts the built server as a separate process against it, measures API latency at concurrency 1
 // and 16, and writes the results for that size into docs/benchmarks.md.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +12,7 @@ import pg from 'pg';
 // seed time is that of the compiled code, not of TypeScript transformed on the fly. (Typed from the
 // sources, so that type-checking needs no build.)
 type DemoSize = import('../../apps/server/src/modules/demo/seed-demo.js').DemoSize;
-const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
-if (!existsSync(new URL(built('main.js')))) {
-  console.error('Falta el servidor compilado: ejecute primero npm run build');
-  process.exit(2);
-}
-const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = (await import(
-  built('db/database.js')
-)) as typeof import('../../apps/server/src/db/database.js');
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 const { migrate } = (await import(
   built('db/migrate.js')
 )) as typeof import('../../apps/server/src/db/migrate.js');
@@ -28,10 +21,9 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
-import { fileURLToPath } from 'node:url';
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+import { built, database, repoRoot as root, startServer } from './server.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 const arg = (name: string) => {
   const i = args.indexOf(`--${name}`);
@@ -72,53 +64,6 @@ async function seedIfNeeded(url: string): Promise<number | null> {
   } finally {
     await pool.end();
   }
-}
-
-async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error('el servidor terminó antes de estar listo');
-    try {
-      const res = await fetch(`${baseUrl}/health`);
-      if (res.ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('el servidor no respondió /health');
-}
-
-/**
- * Waits until the start-up work of the server is done: the dashboard warm-up job it enqueues when ready
- * (on the large market it computes for seconds, and measuring meanwhile counted its CPU in the first
- * results). Returns the seconds waited.
- */
-async function waitForStartupJobs(url: string, since: Date): Promise<number> {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  const t = performance.now();
-  try {
-    for (let i = 0; i < 1200; i++) {
-      const { rows } = await pool.query<{ done: boolean; busy: boolean }>(
-        `select exists (select 1 from jobs where queue = 'dashboard-warm' and created_at >= $1
-                          and status in ('succeeded', 'failed')) as done,
-                exists (select 1 from jobs where status in ('queued', 'running') and run_at <= now()) as busy`,
-        [since],
-      );
-      if (rows[0].done && !rows[0].busy) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
-  } finally {
-    await pool.end();
-  }
-  return (performance.now() - t) / 1000;
-}
-
-async function login(baseUrl: string, email: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/v1/auth-token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'demo1234' }),
-  });
-  if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
 }
 
 /** Optional feature benchmarks: bench/src/<feature>.ts exporting bench<Feature>(target). */
@@ -213,25 +158,9 @@ async function main() {
     }
     await pool.end();
 
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const startedAt = new Date(Date.now() - 1000);
-    child = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-      env: {
-        ...process.env,
-        DATABASE_URL: url,
-        PORT: String(port),
-        DATA_DIR: join(dataDir, 'app'),
-        DEMO_DATA: 'none',
-        LOG_LEVEL: 'warn',
-        LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    await waitForHealth(baseUrl, child);
-    const waited = await waitForStartupJobs(url, startedAt);
-    console.log(`  servidor listo; trabajos de inicio terminados en ${waited.toFixed(1)} s`);
-    const token = await login(baseUrl, 'demo@example.com');
+    const server = await startServer(url, dataDir, await freePort());
+    child = server.child;
+    const { baseUrl, token } = server;
 
     const results: Section['results'] = [];
     const loginCall = () =>

@@ -70,6 +70,7 @@ analyze promo_backfill_runs;
 
 insert into promo_spans (product_id, seller_id, classification_id, price_type, first_day, last_day, normal_price,
                          promo_price, currency)
+-- recompute-spans:begin (modules/promotions/check.ts reads this query, with its own promo_backfill_runs)
 with iv as (
   select pi.product_id, p.seller_id, p.classification_id, pi.price_type, pi.normal_price,
          case pi.price_type when 'SALE' then pi.sale_price when 'EXCLUSIVE' then pi.exclusive_price
@@ -98,8 +99,10 @@ spans as (
          (array_agg(currency order by rn0))[1] as currency
     from g group by product_id, seller_id, price_type, grp
 )
-select s.product_id, s.seller_id, s.classification_id, s.price_type, r0.day, rn.day - 1, s.normal_price, s.promo_price,
-       s.currency
+select s.product_id, s.seller_id, s.classification_id, s.price_type, r0.day as first_day, rn.day - 1 as last_day,
+       s.normal_price, s.promo_price, s.currency
   from spans s
   join promo_backfill_runs r0 on r0.seller_id = s.seller_id and r0.rn = s.rn0
-  left join promo_backfill_runs rn on rn.seller_id = s.seller_id and rn.rn = s.rn1 + 1;
+  left join promo_backfill_runs rn on rn.seller_id = s.seller_id and rn.rn = s.rn1 + 1
+-- recompute-spans:end
+;

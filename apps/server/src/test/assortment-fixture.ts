@@ -5,6 +5,7 @@ import {
   insertFxRate,
   insertOrgWithLicense,
   insertSeller,
+  insertUser,
   observe,
   seedReferenceData,
 } from './fixtures.js';
@@ -99,14 +100,7 @@ export async function seedAssortmentFixture(pool: pg.Pool): Promise<AssortmentFi
     currencies: ['CLP'],
     modules: ['dpm'],
   });
-  const user = async (orgId: number, email: string) =>
-    (
-      await pool.query<{ id: number }>(
-        `insert into users (org_id, email, name, password_hash, pivot_id, currency)
-         values ($1, $2, $2, 'x', 5, 'CLP') returning id`,
-        [orgId, email],
-      )
-    ).rows[0].id;
+  const user = (orgId: number, email: string) => insertUser(pool, orgId, email);
   return {
     days: { p, e, base, from: addDays(base, -3), previousFrom: addDays(base, -7) },
     classes: { lacteos, leches, yogures, limpieza },

@@ -110,3 +110,13 @@ export async function insertOrgWithLicense(
   await ins('license_classifications', 'classification_id', l.classifications ?? []);
   return { orgId, licenseId };
 }
+
+/** A user of an organisation (name = email, pivot 5, CLP, password 'x'); returns its id. */
+export async function insertUser(pool: pg.Pool, orgId: number, email: string): Promise<number> {
+  const { rows } = await pool.query<{ id: number }>(
+    `insert into users (org_id, email, name, password_hash, pivot_id, currency)
+     values ($1, $2, $2, 'x', 5, 'CLP') returning id`,
+    [orgId, email],
+  );
+  return rows[0].id;
+}

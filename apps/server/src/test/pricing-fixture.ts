@@ -5,6 +5,7 @@ import {
   insertFxRate,
   insertOrgWithLicense,
   insertSeller,
+  insertUser,
   observe,
   seedReferenceData,
 } from './fixtures.js';
@@ -193,14 +194,7 @@ export async function seedPricingFixture(pool: pg.Pool): Promise<PricingFixture>
     currencies: ['CLP'],
     modules: ['reports'],
   });
-  const user = async (orgId: number, email: string) =>
-    (
-      await pool.query<{ id: number }>(
-        `insert into users (org_id, email, name, password_hash, pivot_id, currency)
-         values ($1, $2, $2, 'x', 5, 'CLP') returning id`,
-        [orgId, email],
-      )
-    ).rows[0].id;
+  const user = (orgId: number, email: string) => insertUser(pool, orgId, email);
   return {
     t0,
     t1,

@@ -5,6 +5,7 @@ import {
   insertFxRate,
   insertOrgWithLicense,
   insertSeller,
+  insertUser,
   observe,
   seedReferenceData,
 } from './fixtures.js';
@@ -94,14 +95,7 @@ export async function seedPromotionsFixture(pool: pg.Pool): Promise<PromotionsFi
   const analystOrg = await org('Analista', ['promotions', 'dpm']);
   const noModuleOrg = await org('Sin promociones', ['dpm', 'reports']);
   const foodOrg = await org('Solo alimentos', ['promotions'], [alimentos]);
-  const user = async (orgId: number, email: string) =>
-    (
-      await pool.query<{ id: number }>(
-        `insert into users (org_id, email, name, password_hash, pivot_id, currency)
-         values ($1, $2, $2, 'x', 5, 'CLP') returning id`,
-        [orgId, email],
-      )
-    ).rows[0].id;
+  const user = (orgId: number, email: string) => insertUser(pool, orgId, email);
   return {
     classes: { alimentos, leches, yogures, limpieza, detergentes },
     users: {

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type pg from 'pg';
+import { MIGRATIONS_DIR } from '../../db/migrate.js';
 
-// An independent recomputation of the promotions read model (promo_spans, promo_daily) from the price
+// A recomputation of the promotions read model (promo_spans, promo_daily) from the price
 // history (price_intervals and ingest_runs), for the tests and as an operations check. Definitions:
 // migrations/100_promotions.sql and docs/metrics.md "Promotions".
 //
@@ -9,50 +12,26 @@ import type pg from 'pg';
 // covered run days of the same type that follow each other (no run day between) form one promotion,
 // which ends the day before the next run day, or is still open when it reaches the seller's last run day.
 
-const RUNS = `
-runs as (
+/**
+ * The promotions of the price history: the query migration 100 backfilled promo_spans with (between its
+ * `recompute-spans` markers), over the runs of every seller or of seller $1 only.
+ */
+function recomputeSpans(): string {
+  const sql = readFileSync(join(MIGRATIONS_DIR, '100_promotions.sql'), 'utf8');
+  const m = /-- recompute-spans:begin[^\n]*\n([\s\S]*?)-- recompute-spans:end/.exec(sql);
+  if (!m) throw new Error('100_promotions.sql: recompute-spans markers not found');
+  return `
+with promo_backfill_runs as (
   select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
     from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
             from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
            group by 1, 2) x
-)`;
-
-export const RECOMPUTE_SPANS = `
-with ${RUNS},
-iv as (
-  select pi.product_id, p.seller_id, p.classification_id, pi.price_type, pi.valid_from, pi.normal_price,
-         case pi.price_type when 'SALE' then pi.sale_price when 'EXCLUSIVE' then pi.exclusive_price
-                            when 'BYQUANTITY' then pi.byquantity_price end as promo_price, pi.currency,
-         (select min(rn) from runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
-             and (pi.valid_to is null or r.t < pi.valid_to)) as rn0,
-         (select max(rn) from runs r where r.seller_id = p.seller_id and r.t >= pi.valid_from
-             and (pi.valid_to is null or r.t < pi.valid_to)) as rn1
-    from price_intervals pi join products p on p.id = pi.product_id
-   where pi.price_type <> 'NORMAL' and ($1::int is null or p.seller_id = $1)
 ),
-w as (
-  select *, lag(price_type) over o as prev_type, lag(rn1) over o as prev_rn1
-    from iv where rn0 is not null window o as (partition by product_id order by rn0)
-),
-g as (
-  select *, sum(case when prev_type = price_type and prev_rn1 + 1 = rn0 then 0 else 1 end)
-              over (partition by product_id order by rn0) as grp
-    from w
-),
-spans as (
-  select product_id, seller_id, price_type, min(rn0) as rn0, max(rn1) as rn1,
-         (array_agg(classification_id order by rn0))[1] as classification_id,
-         (array_agg(normal_price order by rn0))[1] as normal_price,
-         (array_agg(promo_price order by rn0))[1] as promo_price,
-         (array_agg(currency order by rn0))[1] as currency
-    from g group by product_id, seller_id, price_type, grp
-)
-select s.product_id::int as product_id, s.seller_id, s.classification_id, s.price_type,
-       r0.day::text as first_day, (rn.day - 1)::text as last_day,
-       s.normal_price::float8 as normal_price, s.promo_price::float8 as promo_price, s.currency
-  from spans s
-  join runs r0 on r0.seller_id = s.seller_id and r0.rn = s.rn0
-  left join runs rn on rn.seller_id = s.seller_id and rn.rn = s.rn1 + 1`;
+history as (${m[1].trim()})
+select product_id::int as product_id, seller_id, classification_id, price_type, first_day::text as first_day,
+       last_day::text as last_day, normal_price::float8 as normal_price, promo_price::float8 as promo_price, currency
+  from history`;
+}
 
 const STORED_SPANS = `
 select product_id::int as product_id, seller_id, classification_id, price_type, first_day::text as first_day,
@@ -72,8 +51,81 @@ select seller_id, day::text as day, classification_id, published, promoted, prom
        promoted_byquantity
   from promo_daily where ($1::int is null or seller_id = $1)`;
 
+// The cumulative tables (migration 101): on every day a key has a row or an event (a promotion of the
+// key started or ended), the sums over the key's promotions started / ended on or before that day. A
+// stored row that differs, or an event day without a row, is a mismatch. Recounted from promo_spans
+// (checked above against the history) with plain filters, not from the events the roll-up adds up.
+const PRICE_SUMS = (p: string, cond: string) => `
+  count(*) filter (where ${cond})::int as ${p === 's' ? 'started' : 'ended'},
+  coalesce(sum(v.normal_price) filter (where ${cond}), 0)::numeric as ${p}_normal,
+  count(v.normal_price) filter (where ${cond})::int as ${p}_normal_n,
+  coalesce(sum(v.promo_price) filter (where ${cond}), 0)::numeric as ${p}_promo,
+  count(v.promo_price) filter (where ${cond})::int as ${p}_promo_n,
+  coalesce(sum(100 * (v.normal_price - v.promo_price) / v.normal_price)
+           filter (where ${cond} and v.normal_price > 0 and v.promo_price < v.normal_price), 0)::numeric as ${p}_disc,
+  count(*) filter (where ${cond} and v.normal_price > 0 and v.promo_price < v.normal_price)::int as ${p}_disc_n`;
+const MEASURES = (p: string) =>
+  `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n`;
+const SPANS_OF = '($1::int is null or v.seller_id = $1)';
+
+const RECOMPUTE_TYPE_CUM = `
+with d as (
+  select seller_id, node as classification_id, price_type, currency, first_day as day from promo_span_nodes v where ${SPANS_OF}
+  union
+  select seller_id, node, price_type, currency, last_day from promo_span_nodes v where last_day is not null and ${SPANS_OF}
+  union
+  select seller_id, classification_id, price_type, currency, day from promo_type_cum v where ${SPANS_OF}
+)
+select d.seller_id, d.classification_id, d.price_type, d.currency, d.day::text as day,
+       ${PRICE_SUMS('s', 'v.first_day <= d.day')}, ${PRICE_SUMS('e', 'v.last_day <= d.day')}
+  from d join promo_span_nodes v on v.seller_id = d.seller_id and v.node = d.classification_id
+                                and v.price_type = d.price_type and v.currency = d.currency
+ group by 1, 2, 3, 4, 5`;
+const STORED_TYPE_CUM = `
+select seller_id, classification_id, price_type, currency, day::text as day, ${MEASURES('s')}, ${MEASURES('e')}
+  from promo_type_cum v where ${SPANS_OF}`;
+
+const DURATION = 'v.last_day - v.first_day + 1';
+const RECOMPUTE_DURATION_CUM = `
+with d as (
+  select seller_id, node as classification_id, currency, ${DURATION} as duration, last_day as day
+    from promo_span_nodes v where last_day is not null and ${SPANS_OF}
+  union
+  select seller_id, classification_id, currency, duration, day from promo_duration_cum v where ${SPANS_OF}
+)
+select d.seller_id, d.classification_id, d.currency, d.duration, d.day::text as day,
+       ${PRICE_SUMS('e', 'v.last_day <= d.day')}
+  from d join promo_span_nodes v on v.seller_id = d.seller_id and v.node = d.classification_id
+                                and v.currency = d.currency and ${DURATION} = d.duration
+ group by 1, 2, 3, 4, 5`;
+const STORED_DURATION_CUM = `
+select seller_id, classification_id, currency, duration, day::text as day, ${MEASURES('e')}
+  from promo_duration_cum v where ${SPANS_OF}`;
+
+/** Keys the questions probe: every currency and duration key of the cumulative tables. */
+const RECOMPUTE_KEYS = `
+select distinct 'currency' as kind, seller_id, null::int as classification_id, currency, null::int as duration
+  from promo_type_cum v where ${SPANS_OF}
+union
+select distinct 'duration', seller_id, classification_id, currency, duration from promo_duration_cum v where ${SPANS_OF}`;
+const STORED_KEYS = `
+select 'currency' as kind, seller_id, null::int as classification_id, currency, null::int as duration
+  from promo_cum_currencies v where ${SPANS_OF}
+union all
+select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${SPANS_OF}`;
+
+const RECOMPUTE_WEEKLY = `
+select seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
+       sum(published)::int as published, sum(promoted)::int as promoted, sum(promoted_sale)::int as promoted_sale,
+       sum(promoted_exclusive)::int as promoted_exclusive, sum(promoted_byquantity)::int as promoted_byquantity
+  from promo_daily v where ${SPANS_OF} group by 1, 2, 3`;
+const STORED_WEEKLY = `
+select seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
+       promoted_byquantity
+  from promo_weekly v where ${SPANS_OF}`;
+
 export interface PromotionMismatch {
-  table: 'promo_spans' | 'promo_daily';
+  table: 'promo_spans' | 'promo_daily' | 'promo_weekly' | 'promo_type_cum' | 'promo_duration_cum' | 'keys';
   side: 'stored' | 'recomputed';
   row: Record<string, unknown>;
 }
@@ -97,16 +149,23 @@ async function diff(
 }
 
 /**
- * Rows of promo_spans and promo_daily that differ from their recomputation (empty = consistent). The
- * daily table is checked against rollup_daily_brand, itself checked against the history by
- * ingest/rollups-check.ts.
+ * Rows of promo_spans, promo_daily and the cumulative tables that differ from their recomputation (empty =
+ * consistent). The daily table is checked against rollup_daily_brand, itself checked against the history
+ * by ingest/rollups-check.ts; the cumulative tables against promo_spans.
  */
 export async function checkPromotions(
   db: pg.Pool | pg.PoolClient,
   sellerId?: number,
 ): Promise<PromotionMismatch[]> {
   return [
-    ...(await diff(db, 'promo_spans', STORED_SPANS, RECOMPUTE_SPANS, sellerId ?? null)),
+    ...(await diff(db, 'promo_spans', STORED_SPANS, recomputeSpans(), sellerId ?? null)),
     ...(await diff(db, 'promo_daily', STORED_DAILY, RECOMPUTE_DAILY, sellerId ?? null)),
+    ...(await diff(db, 'promo_weekly', STORED_WEEKLY, RECOMPUTE_WEEKLY, sellerId ?? null)),
+    ...(await diff(db, 'promo_type_cum', STORED_TYPE_CUM, RECOMPUTE_TYPE_CUM, sellerId ?? null)),
+    ...(await diff(db, 'promo_duration_cum', STORED_DURATION_CUM, RECOMPUTE_DURATION_CUM, sellerId ?? null)),
+    // a key whose promotions are gone may stay (a probe that finds nothing); a missing one may not
+    ...(await diff(db, 'keys', STORED_KEYS, RECOMPUTE_KEYS, sellerId ?? null)).filter(
+      (m) => m.side === 'recomputed',
+    ),
   ];
 }

@@ -20,9 +20,12 @@ export interface ScopeValues {
   factors: number[];
 }
 
-/** The scope's promotions: those of the sellers under the classes' leaves that overlap the window. */
-const SPANS = `
-ld as (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
+/**
+ * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
+ * promo_spans_scope_end_idx: the ones that end on or after its start).
+ */
+const spansIn = (from = '$4::date', to = '$5::date') => `
+ld as materialized (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
@@ -32,15 +35,14 @@ spans as (
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
     left join unnest($6::text[], $7::float8[]) f(cur, factor) on f.cur = s.currency
-   where s.seller_id = any($1::int[]) and s.first_day <= $5::date
-     and (s.last_day is null or s.last_day >= $4::date)
+   where s.seller_id = any($1::int[]) and s.first_day <= ${to}
+     and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
+const SPANS = spansIn();
+/** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
+const DRILL_SPANS = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
 
 const scopeArgs = (s: ScopeValues) => [s.sellers, s.leaves, s.classes, s.from, s.to, s.curs, s.factors];
-
-const DISCOUNT = `100 * (normal - promo) / nullif(normal, 0)`;
-const PRICE_COLUMNS = `avg(normal)::float8 as normal, avg(promo)::float8 as promotion,
-  avg(case when normal > 0 and promo < normal then ${DISCOUNT} end)::float8 as discount`;
 
 export interface WeekRow {
   seller_id: number;
@@ -52,16 +54,39 @@ export interface WeekRow {
   promoted: number;
 }
 
+/** The Monday of a promo_daily row's day (date arithmetic: no time zone involved). */
+const MONDAY = `(d.day - (extract(isodow from d.day)::int - 1))`;
+/** The window's first Monday ($3 = from) and last Sunday ($4 = to): its whole weeks lie between. */
+const FIRST_MONDAY = `($3::date + ((8 - extract(isodow from $3::date)::int) % 7))`;
+const LAST_SUNDAY = `($4::date - (extract(isodow from $4::date)::int % 7))`;
+
+/**
+ * Listing-days of the window per seller, node and Monday week: whole weeks from promo_weekly, the days of
+ * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to).
+ */
+const WINDOW_WEEKS = `
+window_weeks as (
+  select seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
+         promoted_byquantity
+    from promo_weekly
+   where seller_id = any($1::int[]) and classification_id = any($2::int[])
+     and week between ${FIRST_MONDAY} and ${LAST_SUNDAY} - 6
+  union all
+  select d.seller_id, d.classification_id, ${MONDAY}, d.published, d.promoted, d.promoted_sale,
+         d.promoted_exclusive, d.promoted_byquantity
+    from promo_daily d
+   where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
+     and (d.day between $3::date and least(${FIRST_MONDAY} - 1, $4::date)
+          or d.day between greatest(${LAST_SUNDAY} + 1, ${FIRST_MONDAY}) and $4::date)
+)`;
+
 /** Listing-days published and on promotion per seller, class and week (Monday), inside the window. */
 export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRow[]> {
   const { rows } = await db.query<WeekRow>(
-    `select d.seller_id, d.classification_id as cls, date_trunc('week', d.day)::date::text as week,
-            greatest(date_trunc('week', d.day)::date, $3::date)::text as "from",
-            least(date_trunc('week', d.day)::date + 6, $4::date)::text as "to",
-            sum(d.published)::int as published, sum(d.promoted)::int as promoted
-       from promo_daily d
-      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
-      group by 1, 2, 3, 4, 5 order by 1, 2, 3`,
+    `with ${WINDOW_WEEKS}
+     select seller_id, classification_id as cls, week::text as week, greatest(week, $3::date)::text as "from",
+            least(week + 6, $4::date)::text as "to", sum(published)::int as published, sum(promoted)::int as promoted
+       from window_weeks group by seller_id, classification_id, week order by 1, 2, 3`,
     [s.sellers, s.asked, s.from, s.to],
   );
   return rows;
@@ -79,12 +104,10 @@ export interface TypeDaysRow {
 /** Listing-days published and on each kind of promotion per seller and class over the window. */
 export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<TypeDaysRow[]> {
   const { rows } = await db.query<TypeDaysRow>(
-    `select d.seller_id, d.classification_id as cls, sum(d.published)::int as published,
-            sum(d.promoted_sale)::int as sale, sum(d.promoted_exclusive)::int as exclusive,
-            sum(d.promoted_byquantity)::int as byquantity
-       from promo_daily d
-      where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[]) and d.day between $3::date and $4::date
-      group by 1, 2`,
+    `with ${WINDOW_WEEKS}
+     select seller_id, classification_id as cls, sum(published)::int as published, sum(promoted_sale)::int as sale,
+            sum(promoted_exclusive)::int as exclusive, sum(promoted_byquantity)::int as byquantity
+       from window_weeks group by 1, 2`,
     [s.sellers, s.asked, s.from, s.to],
   );
   return rows;
@@ -100,13 +123,48 @@ export interface TypePricesRow {
   discount: number | null;
 }
 
-/** Promotions and their average prices per seller, class and price type over the window. */
+/** Factor of a currency to the requested one (null: no rate; its prices are not averaged). */
+const FACTORS = (curs: string, factors: string) =>
+  `left join unnest(${curs}::text[], ${factors}::float8[]) f(cur, factor) on f.cur = k.currency`;
+
+/**
+ * Averages of cumulative rows: `n` promotions with price sums `x_normal`, … over the window = the
+ * difference of two rows of a key (a: on or before the window's end, b: before its start), converted.
+ */
+const WINDOW_AVERAGES = (a: string, b: string) => {
+  const d = (m: string) => `(coalesce(${a}${m}, 0) - coalesce(${b}${m}, 0))`;
+  const avg = (m: string, num: string) =>
+    `(sum(${num}) / nullif(sum(case when f.factor is not null then ${d(`${m}_n`)} end), 0))::float8`;
+  return `${avg('_normal', `${d('_normal')} * f.factor`)} as normal, ${avg('_promo', `${d('_promo')} * f.factor`)} as promotion,
+    ${avg('_disc', `case when f.factor is not null then ${d('_disc')} end`)} as discount`;
+};
+
+/**
+ * Promotions and their average prices per seller, class and price type over the window: per key (seller,
+ * node, type, currency) the cumulative row of the window's end minus that of the day before its start
+ * (migrations/101_promotions_cumulative.sql): two index probes per key.
+ */
 export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
   const { rows } = await db.query<TypePricesRow>(
-    `with ${SPANS}
-     select seller_id, cls, price_type, count(*)::int as count, ${PRICE_COLUMNS}
-       from spans group by 1, 2, 3`,
-    scopeArgs(s),
+    `with k as (
+       select k.seller_id, n.cls, t.price_type, k.currency
+         from promo_cum_currencies k cross join unnest($2::int[]) n(cls)
+        cross join unnest(array['SALE', 'EXCLUSIVE', 'BYQUANTITY']) t(price_type)
+        where k.seller_id = any($1::int[])
+     )
+     select k.seller_id, k.cls, k.price_type, sum(coalesce(a.started, 0) - coalesce(b.ended, 0))::int as count,
+            ${WINDOW_AVERAGES('a.s', 'b.e')}
+       from k
+       ${FACTORS('$5', '$6')}
+       left join lateral (select * from promo_type_cum c
+                           where (c.seller_id, c.classification_id, c.price_type, c.currency) = (k.seller_id, k.cls, k.price_type, k.currency)
+                             and c.day <= $4::date order by c.day desc limit 1) a on true
+       left join lateral (select * from promo_type_cum c
+                           where (c.seller_id, c.classification_id, c.price_type, c.currency) = (k.seller_id, k.cls, k.price_type, k.currency)
+                             and c.day < $3::date order by c.day desc limit 1) b on true
+      group by 1, 2, 3
+     having sum(coalesce(a.started, 0) - coalesce(b.ended, 0)) > 0`,
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
   );
   return rows;
 }
@@ -121,14 +179,58 @@ export interface DurationRow {
   discount: number | null;
 }
 
-/** Promotions per seller and duration (days, up to the seller's latest run when running). */
+/**
+ * Promotions per seller and duration (days, up to the seller's latest run when running). Ended ones from
+ * promo_duration_cum: those of duration L overlapping the window ended in [from, to + L − 1], the key's
+ * row on or before to + L − 1 minus its row before `from`; running ones from promo_spans (partial index).
+ */
 export async function selectDurations(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
   const { rows } = await db.query<DurationRow>(
-    `with ${SPANS}
-     select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
-            count(*) filter (where running)::int as running, ${PRICE_COLUMNS}
-       from spans group by 1, 2 order by 1, 2`,
-    scopeArgs(s),
+    `with k as (
+       select k.seller_id, k.currency, k.duration from promo_duration_keys k
+        where k.seller_id = any($1::int[]) and k.classification_id = any($2::int[])
+     ),
+     ended as (
+       select k.seller_id, k.duration as day, (coalesce(a.ended, 0) - coalesce(b.ended, 0)) as n,
+              (coalesce(a.e_normal, 0) - coalesce(b.e_normal, 0)) * f.factor as normal,
+              case when f.factor is not null then coalesce(a.e_normal_n, 0) - coalesce(b.e_normal_n, 0) end as normal_n,
+              (coalesce(a.e_promo, 0) - coalesce(b.e_promo, 0)) * f.factor as promo,
+              case when f.factor is not null then coalesce(a.e_promo_n, 0) - coalesce(b.e_promo_n, 0) end as promo_n,
+              case when f.factor is not null then coalesce(a.e_disc, 0) - coalesce(b.e_disc, 0) end as disc,
+              case when f.factor is not null then coalesce(a.e_disc_n, 0) - coalesce(b.e_disc_n, 0) end as disc_n,
+              0 as running
+         from k
+         ${FACTORS('$5', '$6')}
+         left join lateral (select * from promo_duration_cum c
+                             where (c.seller_id, c.classification_id, c.currency, c.duration) = (k.seller_id, $2[1], k.currency, k.duration)
+                               and c.day <= $4::date + k.duration - 1 order by c.day desc limit 1) a on true
+         left join lateral (select * from promo_duration_cum c
+                             where (c.seller_id, c.classification_id, c.currency, c.duration) = (k.seller_id, $2[1], k.currency, k.duration)
+                               and c.day < $3::date order by c.day desc limit 1) b on true
+     ),
+     ld as materialized (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
+                         where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
+     running as (
+       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
+              case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
+              sp.promo_price * f.factor as promo, case when sp.promo_price * f.factor is not null then 1 else 0 end as promo_n,
+              case when f.factor is not null and sp.normal_price > 0 and sp.promo_price < sp.normal_price
+                   then 100 * (sp.normal_price - sp.promo_price) / sp.normal_price end as disc,
+              case when f.factor is not null and sp.normal_price > 0 and sp.promo_price < sp.normal_price then 1 else 0 end as disc_n,
+              1 as running
+         from promo_spans sp
+         join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
+         join ld on ld.sid = sp.seller_id
+         left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
+        where sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
+     ),
+     parts as (select * from ended where n > 0 union all select * from running)
+     select seller_id, day, sum(n)::int as count, sum(running)::int as running,
+            (sum(normal) / nullif(sum(normal_n), 0))::float8 as normal,
+            (sum(promo) / nullif(sum(promo_n), 0))::float8 as promotion,
+            (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
+       from parts group by 1, 2 order by 1, 2`,
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
   );
   return rows;
 }
@@ -224,7 +326,7 @@ export async function selectDrilldown(
   q: { a: string; b: string; duration?: number; priceType?: string; limit: number; offset: number },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
-    `with ${SPANS},
+    `with ${DRILL_SPANS},
      picked as (
        select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
          from spans sp
@@ -253,7 +355,7 @@ export async function selectDrilldownTotals(
   q: { a: string; b: string; duration?: number; priceType?: string },
 ): Promise<{ total: number; total_days: number }> {
   const { rows } = await db.query<{ total: number; total_days: number }>(
-    `with ${SPANS}
+    `with ${DRILL_SPANS}
      select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)

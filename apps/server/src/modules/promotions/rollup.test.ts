@@ -202,4 +202,53 @@ describe('promotions roll-up', () => {
     expect((await db.pool.query('select count(*)::int as n from promo_spans')).rows[0].n).toBe(before);
     expect(await checkPromotions(db.pool)).toEqual([]);
   });
+
+  it('keeps the cumulative figures of every node, type and duration (worked by hand)', async () => {
+    // ended promotions by duration, cumulative by last day: B exclusive 02–02 (1 day); A, D sale 02–03
+    // (2 days); B sale 03–05 and E by quantity 04–06 (3 days)
+    const { rows } = await db.pool.query(
+      `select duration, day::text as day, ended, e_promo::float8 as promo from promo_duration_cum
+        where seller_id = 5 and classification_id = $1 order by 1, 2`,
+      [leaf],
+    );
+    expect(rows).toEqual([
+      { duration: 1, day: '2026-11-02', ended: 1, promo: 900 },
+      { duration: 2, day: '2026-11-03', ended: 2, promo: 1600 },
+      { duration: 3, day: '2026-11-05', ended: 1, promo: 850 },
+      { duration: 3, day: '2026-11-06', ended: 2, promo: 1750 },
+    ]);
+    // SALE: started A 02, D 02, B 03, F 03, A 06, D 06 (6); ended A 03, D 03, B 05
+    const sale = await db.pool.query(
+      `select day::text as day, started, ended from promo_type_cum
+        where seller_id = 5 and classification_id = $1 and price_type = 'SALE' order by day`,
+      [leaf],
+    );
+    const at = (d: string) => sale.rows.filter((r) => r.day <= d).at(-1) ?? { started: 0, ended: 0 };
+    expect(at('2026-11-02')).toMatchObject({ started: 2, ended: 0 });
+    expect(at('2026-11-03')).toMatchObject({ started: 4, ended: 2 });
+    expect(at('2026-11-05')).toMatchObject({ started: 4, ended: 3 });
+    expect(at('2026-11-07')).toMatchObject({ started: 6, ended: 3 });
+    // window 04–07: started by 07 (6) − ended by 03 (2) = A 06, D 06, B 03–05, F 03 = 4
+    expect(at('2026-11-07').started - at('2026-11-03').ended).toBe(4);
+  });
+
+  it("migration 101's backfill rebuilds the same cumulative rows", async () => {
+    const sql = readFileSync(`${MIGRATIONS_DIR}/101_promotions_cumulative.sql`, 'utf8');
+    const backfill = sql.slice(sql.indexOf('-- Backfill'));
+    const count = async () =>
+      (
+        await db.pool.query(
+          'select (select count(*) from promo_type_cum) + (select count(*) from promo_duration_cum) as n',
+        )
+      ).rows[0].n;
+    const before = await count();
+    await withTransaction(db.pool, async (client) => {
+      await client.query(
+        'delete from promo_type_cum; delete from promo_duration_cum; delete from promo_cum_currencies; delete from promo_duration_keys; delete from promo_weekly',
+      );
+      await client.query(backfill);
+    });
+    expect(await count()).toBe(before);
+    expect(await checkPromotions(db.pool)).toEqual([]);
+  });
 });

@@ -63,6 +63,95 @@ select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_
  where s.ptype is not null
    and not exists (select 1 from promo_spans o where o.product_id = s.product_id and o.last_day is null)`;
 
+// Cumulative tables (migrations/101_promotions_cumulative.sql): the run on day D changed only the events
+// of days D − 1 (promotions it ended, or re-opened) and D (promotions it started, or deleted after an
+// earlier run of D started them). A key has a row only on days with an event: its rows of D − 1 and D are
+// rewritten as its latest row before D − 1 plus the events (recounted from promo_spans) up to that day,
+// and deleted where that day has no event any more.
+const DISC = `case when v.normal_price > 0 and v.promo_price < v.normal_price
+                   then 100 * (v.normal_price - v.promo_price) / v.normal_price end`;
+const MEASURES = ['', '_normal', '_normal_n', '_promo', '_promo_n', '_disc', '_disc_n'] as const;
+type Part = 's' | 'e';
+/** Column of a measure: started, s_normal, … / ended, e_normal, … */
+const column = (p: Part, m: string) => (m ? `${p}${m}` : p === 's' ? 'started' : 'ended');
+const EXPR: Record<(typeof MEASURES)[number], string> = {
+  '': '*',
+  _normal: 'v.normal_price',
+  _normal_n: 'v.normal_price',
+  _promo: 'v.promo_price',
+  _promo_n: 'v.promo_price',
+  _disc: DISC,
+  _disc_n: DISC,
+};
+/** The events of part `p` on day d.day (started: first_day; ended: last_day). */
+const eventSums = (p: Part) => {
+  const cond = `${p === 's' ? 'v.first_day' : 'v.last_day'} = d.day`;
+  return MEASURES.map((m) =>
+    m.endsWith('_n') || m === ''
+      ? `count(${EXPR[m]}) filter (where ${cond}) as ${column(p, m)}`
+      : `coalesce(sum(${EXPR[m]}) filter (where ${cond}), 0) as ${column(p, m)}`,
+  ).join(', ');
+};
+
+function cumulativeUpsert(table: string, key: Record<string, string>, parts: Part[]): string {
+  const keys = Object.keys(key);
+  const names = parts.flatMap((p) => MEASURES.map((m) => column(p, m)));
+  const dayOf = { s: 'v.first_day', e: 'v.last_day' };
+  const same = (a: string, b: string) => keys.map((k) => `${a}.${k} = ${b}.${k}`).join(' and ');
+  return `
+with days as (select unnest(array[$2::date - 1, $2::date]) as day),
+ev as (
+  select ${keys.map((k) => `${key[k]} as ${k}`).join(', ')}, d.day, ${parts.map(eventSums).join(', ')}
+    from promo_span_nodes v join days d on ${parts.map((p) => `${dayOf[p]} = d.day`).join(' or ')}
+   where v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
+   group by ${keys.map((_, i) => i + 1).join(', ')}, d.day
+),
+-- rows of those days whose events are gone (a promotion deleted or re-opened): the day keeps no row
+gone as (
+  delete from ${table} c where c.seller_id = $1 and c.day >= $2::date - 1
+     and not exists (select 1 from ev where ${same('ev', 'c')} and ev.day = c.day)
+)
+insert into ${table} (seller_id, ${keys.join(', ')}, day, ${names.join(', ')})
+select $1, ${keys.map((k) => `k.${k}`).join(', ')}, k.day,
+       ${names.map((n) => `coalesce(b.${n}, 0) + e.${n}`).join(', ')}
+  from (select distinct ${keys.join(', ')}, day from ev) k
+  left join lateral (select * from ${table} c where c.seller_id = $1 and ${same('c', 'k')}
+                        and c.day < $2::date - 1 order by c.day desc limit 1) b on true
+  cross join lateral (select ${names.map((n) => `sum(ev.${n}) as ${n}`).join(', ')} from ev
+                       where ${same('ev', 'k')} and ev.day <= k.day) e
+on conflict (seller_id, ${keys.join(', ')}, day) do update set ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`;
+}
+
+const TYPE_CUM = cumulativeUpsert(
+  'promo_type_cum',
+  { classification_id: 'v.node', price_type: 'v.price_type', currency: 'v.currency' },
+  ['s', 'e'],
+);
+const DURATION_CUM = cumulativeUpsert(
+  'promo_duration_cum',
+  { classification_id: 'v.node', currency: 'v.currency', duration: 'v.last_day - v.first_day + 1' },
+  ['e'],
+);
+const DURATION_KEYS = `
+insert into promo_duration_keys (seller_id, classification_id, currency, duration)
+select seller_id, classification_id, currency, duration from promo_duration_cum where seller_id = $1 and day >= $2::date - 1
+on conflict do nothing`;
+const CURRENCIES = `
+insert into promo_cum_currencies (seller_id, currency)
+select distinct seller_id, currency from promo_spans where seller_id = $1 and first_day = $2::date
+on conflict do nothing`;
+
+/** The run's Monday week of promo_weekly, rewritten from its days of promo_daily. */
+const WEEK_MONDAY = `($2::date - (extract(isodow from $2::date)::int - 1))`;
+const WEEKLY_DELETE = `delete from promo_weekly where seller_id = $1 and week = ${WEEK_MONDAY}`;
+const WEEKLY = `
+insert into promo_weekly (seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
+                          promoted_byquantity)
+select $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale), sum(promoted_exclusive),
+       sum(promoted_byquantity)
+  from promo_daily where seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
+ group by classification_id`;
+
 export const promotionsRollup: RollupUpdater = async (
   client: pg.PoolClient,
   { sellerId, observedAt, touched },
@@ -70,10 +159,16 @@ export const promotionsRollup: RollupUpdater = async (
   const day = santiagoDay(observedAt);
   await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values: [sellerId, day] });
   await client.query({ name: 'promo-daily', text: DAILY, values: [sellerId, day] });
+  await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values: [sellerId, day] });
+  await client.query({ name: 'promo-weekly', text: WEEKLY, values: [sellerId, day] });
   if (!touched.length) return;
   await client.query({ name: 'promo-end', text: END, values: [touched, day] });
   await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
   await client.query({ name: 'promo-open', text: OPEN, values: [touched, day, sellerId] });
+  await client.query({ name: 'promo-currencies', text: CURRENCIES, values: [sellerId, day] });
+  await client.query({ name: 'promo-type-cum', text: TYPE_CUM, values: [sellerId, day] });
+  await client.query({ name: 'promo-duration-cum', text: DURATION_CUM, values: [sellerId, day] });
+  await client.query({ name: 'promo-duration-keys', text: DURATION_KEYS, values: [sellerId, day] });
 };
 
 registerRollup('promotions', promotionsRollup);

@@ -1,0 +1,94 @@
+// npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
+//   [--only REGEX] [--c1 N] [--c16 N]
+// A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
+// the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
+// assortment and brand-comparator rows. The server applies pending migrations on start (a migration
+// that backfills runs then), so the first start on a copy takes that long.
+
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { benchAssortment } from './assortment.js';
+import type { BenchTarget, LatencyResult } from './http.js';
+import { benchPromotions } from './promotions.js';
+import { database, login, repoRoot, startServer } from './server.js';
+
+const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dataDir = arg('data') ?? process.env.BENCH_DATA_DIR;
+const running = arg('url'); // a server already running (npm start): measure it as it is
+if (!running && (!dataDir || !existsSync(dataDir))) {
+  console.error('--data DIR: una carpeta de benchmark ya sembrada (npm run bench la crea)');
+  process.exit(2);
+}
+const only = arg('only') ? new RegExp(arg('only') as string) : undefined;
+const opts = {
+  only,
+  requestsC1: arg('c1') ? Number(arg('c1')) : undefined,
+  requestsC16: arg('c16') ? Number(arg('c16')) : undefined,
+};
+
+const HEAD = [
+  '| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+];
+
+async function measureAll(server: BenchTarget) {
+  const lines: string[] = [];
+  const print = (r: LatencyResult) => {
+    const line = `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`;
+    lines.push(line);
+    console.log(line);
+  };
+  console.log(HEAD.join('\n'));
+  const load = loadavg()[0];
+  for (const bench of [benchPromotions, benchAssortment]) await bench(server, { ...opts, onResult: print });
+  const title = arg('write');
+  if (title) writeSection(title, load, lines);
+}
+
+/** `--write TITLE`: the rows as section `## focus: TITLE` of docs/benchmarks.md (replaced on a re-run). */
+function writeSection(title: string, load: number, lines: string[]) {
+  const file = join(repoRoot, 'docs/benchmarks.md');
+  const section = [
+    `## focus: ${title}`,
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/src/focus.ts (${arg('data') ?? arg('url')}), ` +
+      `load average ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} × ${cpus()[0]?.model.trim()}.`,
+    '',
+    ...HEAD,
+    ...lines,
+    '',
+  ].join('\n');
+  const doc = readFileSync(file, 'utf8');
+  const re = new RegExp(`## focus: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  writeFileSync(
+    file,
+    `${(re.test(doc) ? doc.replace(re, section.trimEnd()) : `${doc.trimEnd()}\n\n${section}`).trimEnd()}\n`,
+  );
+}
+
+if (running) await measureAll({ baseUrl: running, token: await login(running, 'demo@example.com') });
+else {
+  const dir = dataDir as string;
+  const layout = clusterLayout(dir, (m) => console.log(m));
+  const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dir) });
+  let child: ChildProcess | undefined;
+  try {
+    const t = performance.now();
+    const server = await startServer(pgServer.url, dir, await freePort(), arg('server'));
+    child = server.child;
+    console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    await measureAll(server);
+  } finally {
+    child?.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    await pgServer.stop();
+  }
+}
