@@ -5,6 +5,7 @@ import brandComparatorRoutes from './brand-comparator/routes.js';
 import dashboardRoutes from './dashboard/routes.js';
 import detailRoutes from './detail/routes.js';
 import exporterPlugin from './exporter/plugin.js';
+import imageVerificationRoutes from './image-verification/routes.js';
 import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
 import mailPlugin from './mail/plugin.js';
@@ -32,5 +33,6 @@ export const modules: FastifyPluginAsync[] = [
   promotionsRoutes, // promotions: POST /v1/promotion/{level,duration,type,range,scatter-plot,prices,download}
   assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
+  imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,items/:id,pictures/:file}, PUT items/:id/review
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

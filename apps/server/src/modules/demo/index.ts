@@ -4,6 +4,6 @@ export {
   PICTURE_KINDS,
   type PictureKind,
   pictureFileOf,
-  renderPicture,
   type RenderedPicture,
+  renderPicture,
 } from './pictures.js';

@@ -1,3 +1,4 @@
+import { routePath, routes } from '@vigia/domain';
 import sharp from 'sharp';
 import { MEDIA_KEY, renderProductSvg } from '../media/index.js';
 
@@ -58,12 +59,18 @@ function hash(s: string): number {
   return h >>> 0;
 }
 /** A number in [lo, hi] fixed by `s` and `salt`. */
-const spread = (s: string, salt: string, lo: number, hi: number) => lo + ((hash(`${salt}:${s}`) % 1000) / 999) * (hi - lo);
+const spread = (s: string, salt: string, lo: number, hi: number) =>
+  lo + ((hash(`${salt}:${s}`) % 1000) / 999) * (hi - lo);
 
 /** The file name of a picture: the reference (no kind) or a seller's picture of that kind. */
 export function pictureFileOf(key: string, kind?: PictureKind): string {
   if (!BASE_KEY.test(key)) throw new Error(`clave de imagen inválida: ${key}`);
   return kind ? `${key}.${kind}.${EXT[kind]}` : `${key}.${EXT.reference}`;
+}
+
+/** The server path of a picture (the image-verification pictures route). */
+export function pictureUrl(key: string, kind?: PictureKind): string {
+  return routePath(routes.imageVerification.picture, { file: pictureFileOf(key, kind) });
 }
 
 /** The demo's choice of kind for a listing of an image class: fixed by the listing, spread over the kinds. */
@@ -98,7 +105,7 @@ export interface RenderedPicture {
   contentType: (typeof MIME)[keyof typeof MIME];
 }
 
-function drawing(key: string): sharp.Sharp {
+function drawing(key: string): ReturnType<typeof sharp> {
   const svg = renderProductSvg(key, { reference: true });
   if (!svg) throw new Error(`clave de imagen inválida: ${key}`);
   return sharp(Buffer.from(svg)).resize(SIZE, SIZE);

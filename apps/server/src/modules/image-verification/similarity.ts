@@ -145,7 +145,8 @@ function ssimWindows(a: Float32Array, b: Float32Array): Float32Array {
       const va = saa / n - ma * ma;
       const vb = sbb / n - mb * mb;
       const cov = sab / n - ma * mb;
-      out[wy * DIFF_GRID + wx] = ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
+      out[wy * DIFF_GRID + wx] =
+        ((2 * ma * mb + C1) * (2 * cov + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
     }
   return out;
 }
@@ -246,12 +247,21 @@ function outlineOf(diff: number[]): SimilarityResult['outline'] {
   });
   if (x1 < 0) return null;
   const f = (w: number) => Math.round(((w * STEP) / N) * 1000) / 1000;
-  return { x: f(x0), y: f(y0), width: f(x1 + 1) - f(x0) + WIN / N - STEP / N, height: f(y1 + 1) - f(y0) + WIN / N - STEP / N };
+  return {
+    x: f(x0),
+    y: f(y0),
+    width: f(x1 + 1) - f(x0) + WIN / N - STEP / N,
+    height: f(y1 + 1) - f(y0) + WIN / N - STEP / N,
+  };
 }
 
 /** Steps 1–5 for one pair of pictures (encoded bytes of any format sharp reads). */
 export async function measureSimilarity(reference: Buffer, image: Buffer): Promise<SimilarityResult> {
-  const [refSmall, ref, seller] = await Promise.all([normalise(reference, N), normalise(reference, R), normalise(image, N)]);
+  const [refSmall, ref, seller] = await Promise.all([
+    normalise(reference, N),
+    normalise(reference, R),
+    normalise(image, N),
+  ]);
   const referenceHash = dHash(refSmall);
   const imageHash = dHash(seller);
   const hashDistance = hammingDistance(referenceHash, imageHash);
