@@ -119,6 +119,17 @@ function sampleFor(name: string): unknown {
     classification: 1,
     week: monday,
     stock: 'went_out', // assortment stock drill-down
+    // image verification
+    comparisonDate: monday,
+    skus: 'SKU-1',
+    skip: 0,
+    lowerThreshold: 0.9,
+    upperThreshold: 1,
+    correctThreshold: 0.975,
+    incorrectThreshold: 0.94,
+    imageClass: 'forReview',
+    decision: 'accepted',
+    id: 1,
   };
   return byName[name];
 }

@@ -76,7 +76,7 @@ const filters = {
   /** IANA zone "today" is read in (default America/Santiago) */
   timezone: z.preprocess(blank, timezoneSchema.optional()).optional(),
   /** only checks of this class (the screen's class filter; thresholds of the seed) */
-  classification: z.preprocess(blank, z.enum(IMAGE_CLASSES).optional()).optional(),
+  imageClass: z.preprocess(blank, z.enum(IMAGE_CLASSES).optional()).optional(),
 };
 
 export const imageItemsQuery = z.object({

@@ -174,7 +174,7 @@ describe('GET /v1/image-verification/items', () => {
     );
     expect(review.body.items.map((i: { sku: string }) => i.sku).sort()).toEqual(['SKU-b1', 'SKU-b2']);
     const incorrect = await get(
-      `/v1/image-verification/items?comparisonDate=${IV_DAY}&classification=incorrect`,
+      `/v1/image-verification/items?comparisonDate=${IV_DAY}&imageClass=incorrect`,
     );
     expect(incorrect.body.total).toBe(2);
     expect((await get('/v1/image-verification/items?limit=0')).status).toBe(400);

@@ -57,11 +57,11 @@ export async function resolveCheckScope(
 
 /** The similarity band of an items request: the class filter, else lowerThreshold ≤ s < upperThreshold. */
 export function bandOf(
-  q: Pick<ImageItemsQuery, 'classification' | 'lowerThreshold' | 'upperThreshold'>,
+  q: Pick<ImageItemsQuery, 'imageClass' | 'lowerThreshold' | 'upperThreshold'>,
 ): Band {
   const { correctThreshold: hi, incorrectThreshold: lo } = IMAGE_VERIFICATION;
   const all = { lower: -Infinity, upper: Infinity };
-  switch (q.classification) {
+  switch (q.imageClass) {
     case 'correct':
       return { lower: hi, upper: Infinity, withPending: false, onlyPending: false };
     case 'forReview':

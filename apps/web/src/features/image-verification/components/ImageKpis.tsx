@@ -1,0 +1,51 @@
+import CancelOutlinedIcon from '@mui/icons-material/CancelOutlined';
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutline';
+import HelpOutlineIcon from '@mui/icons-material/HelpOutline';
+import { Box, Typography } from '@mui/material';
+import { formatDate, formatNumber, type ImageKpis as Kpis } from '@vigia/domain';
+import { KpiCard } from '../../../components/data/index.js';
+import { IMAGE_TEXT as T } from '../lib/texts.js';
+
+/** The three class counts of the comparison date (SCREENS.md "Imágenes"). */
+export function ImageKpis({ data, loading }: { data?: Kpis; loading: boolean }) {
+  const n = (v?: number) => (v === undefined ? '—' : formatNumber(v));
+  return (
+    <Box>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
+        <KpiCard
+          label={T.kpiCorrect}
+          value={n(data?.correct)}
+          help={T.kpiCorrectHelp}
+          caption={T.kpiCorrectHelp}
+          tone="success"
+          icon={<CheckCircleOutlineIcon />}
+          loading={loading}
+        />
+        <KpiCard
+          label={T.kpiForReview}
+          value={n(data?.forReview)}
+          help={T.kpiForReviewHelp}
+          caption={T.kpiForReviewHelp}
+          tone="warning"
+          icon={<HelpOutlineIcon />}
+          loading={loading}
+        />
+        <KpiCard
+          label={T.kpiIncorrect}
+          value={n(data?.incorrect)}
+          help={T.kpiIncorrectHelp}
+          caption={T.kpiIncorrectHelp}
+          tone="error"
+          icon={<CancelOutlinedIcon />}
+          loading={loading}
+        />
+      </Box>
+      {data && (
+        <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }} aria-live="polite">
+          {T.comparisonDate}: {formatDate(data.comparisonDate)}
+          {data.pending > 0 ? ` · ${T.pending(data.pending)}` : ''}
+        </Typography>
+      )}
+    </Box>
+  );
+}
