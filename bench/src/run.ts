@@ -127,6 +127,7 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
     ['./detail.js', 'benchDetail'],
     ['./promotions.js', 'benchPromotions'],
     ['./assortment.js', 'benchAssortment'],
+    ['./image-verification.js', 'benchImageVerification'],
   ] as const) {
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;

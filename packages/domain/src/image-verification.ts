@@ -10,8 +10,8 @@ import { listParam, numberParam, parseSkus, SKUS_MAX, SKUS_TEXT_MAX } from './fi
 //   GET /v1/image-verification/items         imageItemsQuery  → imageItemsResponse (25 per page)
 //   GET /v1/image-verification/kpis          imageKpisQuery   → imageKpis
 //   GET /v1/image-verification/items.xlsx    imageXlsxQuery   → XLSX file (authToken in the query)
-//   GET /v1/image-verification/items/:id     → imageCheckDetail (the dialog: scores and difference map)
-//   PUT /v1/image-verification/items/:id/review  imageReviewBody → imageCheckDetail
+//   GET /v1/image-verification/check?id=     → imageCheckDetail (the dialog: scores and difference map)
+//   PUT /v1/image-verification/review        imageReviewBody {id, decision} → imageCheckDetail
 //   GET /v1/image-verification/pictures/:file    the demo market's raster pictures (public, immutable)
 
 export const IMAGE_CLASSES = ['correct', 'forReview', 'incorrect', 'pending'] as const;
@@ -113,10 +113,11 @@ export const imageKpisQuery = z.object({
 export type ImageKpisQuery = z.output<typeof imageKpisQuery>;
 export type ImageKpisQueryInput = z.input<typeof imageKpisQuery>;
 
-export const imageCheckParams = z.object({
-  id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-});
+const checkId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+export const imageCheckQuery = z.object({ id: checkId });
 export const imageReviewBody = z.object({
+  /** the check (image_checks.id) whose picture is decided on */
+  id: checkId,
   /** accepted / wrong; null withdraws the decision */
   decision: z.enum(IMAGE_REVIEW_DECISIONS).nullable(),
 });

@@ -33,6 +33,6 @@ export const modules: FastifyPluginAsync[] = [
   promotionsRoutes, // promotions: POST /v1/promotion/{level,duration,type,range,scatter-plot,prices,download}
   assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
-  imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,items/:id,pictures/:file}, PUT items/:id/review
+  imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { apiErrorSchema } from '../common.js';
 import {
   imageCheckDetail,
-  imageCheckParams,
+  imageCheckQuery,
   imageItemsQuery,
   imageItemsResponse,
   imageKpis,
@@ -51,20 +51,19 @@ export const imageVerificationRoutes = {
   item: defineRoute({
     id: 'imageVerification.item',
     method: 'GET',
-    path: '/v1/image-verification/items/:id',
+    path: '/v1/image-verification/check',
     module: 'image_verification',
     auth: true,
-    params: imageCheckParams,
+    query: imageCheckQuery,
     response: { 200: imageCheckDetail, 404: apiErrorSchema },
     summary: 'Una verificación: puntajes y mapa de diferencias',
   }),
   review: defineRoute({
     id: 'imageVerification.review',
     method: 'PUT',
-    path: '/v1/image-verification/items/:id/review',
+    path: '/v1/image-verification/review',
     module: 'image_verification',
     auth: true,
-    params: imageCheckParams,
     body: imageReviewBody,
     response: { 200: imageCheckDetail, 404: apiErrorSchema, 409: apiErrorSchema },
     summary: 'Decisión de revisión (aceptada / incorrecta) de una imagen para revisión',

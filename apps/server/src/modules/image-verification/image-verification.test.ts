@@ -184,12 +184,12 @@ describe('GET /v1/image-verification/items', () => {
 describe('dialog and review decision', () => {
   it('gives the measure and the difference map of a check', async () => {
     const list = await get(`/v1/image-verification/items?comparisonDate=${IV_DAY}&skus=SKU-b1`);
-    const { status, body } = await get(`/v1/image-verification/items/${list.body.items[0].id}`);
+    const { status, body } = await get(`/v1/image-verification/check?id=${list.body.items[0].id}`);
     expect(status).toBe(200);
     expect(imageCheckDetail.parse(body)).toBeTruthy();
     expect(body.score.diffMap).toHaveLength(body.score.gridSide ** 2);
     expect(body.score.coverage).toBeLessThan(1); // a crop: the seller shows part of the reference
-    expect((await get('/v1/image-verification/items/999999')).status).toBe(404);
+    expect((await get('/v1/image-verification/check?id=999999')).status).toBe(404);
   });
 
   it('keeps a decision on a picture for review, refuses it on others, and hides other sellers', async () => {
@@ -199,9 +199,9 @@ describe('dialog and review decision', () => {
     const put = (id: number, decision: string | null) =>
       ctx.app.inject({
         method: 'PUT',
-        url: `/v1/image-verification/items/${id}/review`,
+        url: '/v1/image-verification/review',
         headers: { authorization: `JWT ${analyst}` },
-        payload: { decision },
+        payload: { id, decision },
       });
     const ok = await put(b2.id, 'accepted');
     expect(ok.statusCode).toBe(200);
@@ -213,7 +213,7 @@ describe('dialog and review decision', () => {
     const { rows } = await ctx.db.pool.query(
       `select c.id from image_checks c join products p on p.id = c.product_id where p.product_id = 'a3'`,
     );
-    expect((await get(`/v1/image-verification/items/${rows[0].id}`)).status).toBe(404);
+    expect((await get(`/v1/image-verification/check?id=${rows[0].id}`)).status).toBe(404);
   });
 });
 

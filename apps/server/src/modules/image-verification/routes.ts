@@ -52,13 +52,13 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
   });
 
   registerRoute(app, defs.item, async (req, reply) => {
-    const check = await findCheck(pool, requesterOf(req), req.params.id);
+    const check = await findCheck(pool, requesterOf(req), req.query.id);
     return check ?? reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
   });
 
   registerRoute(app, defs.review, async (req, reply) => {
     const who = requesterOf(req);
-    const check = await findCheck(pool, who, req.params.id);
+    const check = await findCheck(pool, who, req.body.id);
     if (!check) return reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
     const cls = classifySimilarity(check.similarity, IMAGE_VERIFICATION.correctThreshold);
     if (cls !== 'forReview' && req.body.decision !== null) {
@@ -77,7 +77,7 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
       userId: principal.userId,
     });
     return (
-      (await findCheck(pool, who, req.params.id)) ?? reply.code(404).send({ ...NOT_FOUND, requestId: req.id })
+      (await findCheck(pool, who, req.body.id)) ?? reply.code(404).send({ ...NOT_FOUND, requestId: req.id })
     );
   });
 

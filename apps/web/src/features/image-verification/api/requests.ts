@@ -26,11 +26,11 @@ export function fetchImageKpis(query: ImageKpisQueryInput, o: CallOptions) {
 }
 
 export function fetchImageCheck(id: number, o: CallOptions) {
-  return callRoute(R.item, { params: { id } }, o);
+  return callRoute(R.item, { query: { id } }, o);
 }
 
 export function saveImageReview(id: number, decision: ImageReviewDecision | null, o: CallOptions) {
-  return callRoute(R.review, { params: { id }, body: { decision } }, o);
+  return callRoute(R.review, { body: { id, decision } }, o);
 }
 
 /** The list of the current filter as XLSX (every page). */
