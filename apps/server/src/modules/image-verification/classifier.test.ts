@@ -55,7 +55,7 @@ describe('image similarity classifier', () => {
         hits[want] ??= { n: 0, ok: 0 };
         hits[want].n++;
         if (classifySimilarity(similarity) === want) hits[want].ok++;
-        (byKind[kind] ??= []).push(similarity);
+        byKind[kind] = [...(byKind[kind] ?? []), similarity];
       }
     }
     const table = Object.entries(hits).map(([cls, h]) => ({ cls, pairs: h.n, accuracy: h.ok / h.n }));

@@ -24,7 +24,11 @@ let noModule: string;
 const silent = { info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
-  ctx = await createTestContext({ seed: async (db) => void (fx = await seedImageFixture(db.pool)) });
+  ctx = await createTestContext({
+    seed: async (db) => {
+      fx = await seedImageFixture(db.pool);
+    },
+  });
   analyst = tokenOf(ctx.config.JWT_SECRET, fx.users.analyst, fx.users.orgAnalyst);
   noModule = tokenOf(ctx.config.JWT_SECRET, fx.users.noModule, fx.users.orgNoModule);
   await backfillScores(ctx.db.pool);
@@ -36,7 +40,9 @@ beforeAll(async () => {
 /** The app's own job worker may be measuring some pairs (SKIP LOCKED): waits until every check has its measure. */
 async function allMeasured() {
   for (let i = 0; i < 300; i++) {
-    const { rows } = await ctx.db.pool.query('select count(*)::int as n from image_checks where similarity is null');
+    const { rows } = await ctx.db.pool.query(
+      'select count(*)::int as n from image_checks where similarity is null',
+    );
     if (rows[0].n === 0) return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -173,9 +179,7 @@ describe('GET /v1/image-verification/items', () => {
       `/v1/image-verification/items?comparisonDate=${IV_DAY}&lowerThreshold=0.94&upperThreshold=0.975`,
     );
     expect(review.body.items.map((i: { sku: string }) => i.sku).sort()).toEqual(['SKU-b1', 'SKU-b2']);
-    const incorrect = await get(
-      `/v1/image-verification/items?comparisonDate=${IV_DAY}&imageClass=incorrect`,
-    );
+    const incorrect = await get(`/v1/image-verification/items?comparisonDate=${IV_DAY}&imageClass=incorrect`);
     expect(incorrect.body.total).toBe(2);
     expect((await get('/v1/image-verification/items?limit=0')).status).toBe(400);
   });

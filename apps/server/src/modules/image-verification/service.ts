@@ -56,9 +56,7 @@ export async function resolveCheckScope(
 }
 
 /** The similarity band of an items request: the class filter, else lowerThreshold ≤ s < upperThreshold. */
-export function bandOf(
-  q: Pick<ImageItemsQuery, 'imageClass' | 'lowerThreshold' | 'upperThreshold'>,
-): Band {
+export function bandOf(q: Pick<ImageItemsQuery, 'imageClass' | 'lowerThreshold' | 'upperThreshold'>): Band {
   const { correctThreshold: hi, incorrectThreshold: lo } = IMAGE_VERIFICATION;
   const all = { lower: -Infinity, upper: Infinity };
   switch (q.imageClass) {
