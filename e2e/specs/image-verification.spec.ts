@@ -53,7 +53,9 @@ test.describe('Imágenes', () => {
     await expect(page).toHaveURL(/check=\d+/);
     await expectAccessible(page, 'image-verification dialog');
     await dialog.getByRole('button', { name: 'Contorno' }).click();
-    await expect(dialog.getByTestId('diff-outline')).toBeVisible();
+    await expect(dialog.getByTestId('heat-map')).toBeHidden();
+    await dialog.getByRole('button', { name: 'Mapa de calor' }).click();
+    await expect(dialog.getByTestId('heat-map')).toBeVisible();
 
     // the review decision sticks: close, reopen from the URL, it is still there
     await dialog.getByRole('button', { name: 'Aceptar imagen' }).click();

@@ -19,7 +19,6 @@ create table image_scores (
   hash_distance   smallint,
   region          jsonb,
   diff_map        real[],
-  outline         jsonb,
   algorithm       text,
   error           text,
   attempts        integer not null default 0,

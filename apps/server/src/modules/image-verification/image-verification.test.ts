@@ -193,6 +193,12 @@ describe('dialog and review decision', () => {
     expect(imageCheckDetail.parse(body)).toBeTruthy();
     expect(body.score.diffMap).toHaveLength(body.score.gridSide ** 2);
     expect(body.score.coverage).toBeLessThan(1); // a crop: the seller shows part of the reference
+    // the watermark (a badge in the top-right corner) is what the outline boxes
+    const b2 = await get(`/v1/image-verification/items?comparisonDate=${IV_DAY}&skus=SKU-b2`);
+    const wm = await get(`/v1/image-verification/check?id=${b2.body.items[0].id}`);
+    expect(wm.body.score.coverage).toBe(1);
+    expect(wm.body.score.outline.x).toBeGreaterThan(0.5);
+    expect(wm.body.score.outline.y).toBeLessThan(0.2);
     expect((await get('/v1/image-verification/check?id=999999')).status).toBe(404);
   });
 

@@ -151,7 +151,6 @@ export interface ScoreRow {
   hash_distance: number | null;
   region: { x: number; y: number; side: number } | null;
   diff_map: number[] | null;
-  outline: { x: number; y: number; width: number; height: number } | null;
   scored_at: Date | null;
   error: string | null;
 }
@@ -166,7 +165,7 @@ export async function selectCheck(
 ): Promise<(CheckRow & ScoreRow) | null> {
   const { rows } = await db.query<CheckRow & ScoreRow>(
     `select ${CHECK_COLUMNS}, sc.algorithm, sc.ssim, sc.coverage, sc.colour, sc.hash_distance, sc.region, sc.diff_map,
-            sc.outline, sc.scored_at, sc.error
+            sc.scored_at, sc.error
        from image_checks c ${CHECK_JOINS.replaceAll('$7', '$2')}
        left join image_scores sc on sc.reference_url = c.reference_url and sc.image_url = c.image_url
       where c.id = $1 and p.seller_id = any($3::int[])

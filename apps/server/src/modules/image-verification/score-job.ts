@@ -80,7 +80,7 @@ async function measurePair(
 
 const STORE = `
 update image_scores set similarity = $3, ssim = $4, coverage = $5, colour = $6, reference_hash = $7, image_hash = $8,
-       hash_distance = $9, region = $10, diff_map = $11, outline = $12, algorithm = $13, error = null,
+       hash_distance = $9, region = $10, diff_map = $11, algorithm = $12, error = null,
        attempts = attempts + 1, scored_at = now()
  where reference_url = $1 and image_url = $2`;
 const FAIL = `
@@ -146,7 +146,6 @@ export async function scorePending(
             r.hashDistance,
             JSON.stringify(r.region),
             r.diffMap,
-            r.outline ? JSON.stringify(r.outline) : null,
             r.algorithm,
           ]);
           measured++;

@@ -27,7 +27,7 @@ import {
   selectKpis,
   selectLatestComparisonDate,
 } from './queries.js';
-import { DIFF_GRID } from './similarity.js';
+import { DIFF_GRID, outlineOf } from './similarity.js';
 
 type Filters = Omit<ImageKpisQuery, 'correctThreshold' | 'incorrectThreshold'>;
 
@@ -139,7 +139,7 @@ export function detailOf(r: CheckRow & ScoreRow): ImageCheckDetail {
           region: r.region as { x: number; y: number; side: number },
           diffMap: (r.diff_map as number[]).map((v) => Math.round(v * 100) / 100),
           gridSide: DIFF_GRID,
-          outline: r.outline,
+          outline: outlineOf(r.diff_map as number[]),
           scoredAt: (r.scored_at as Date).toISOString(),
         }
       : null,

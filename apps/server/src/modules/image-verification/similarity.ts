@@ -14,7 +14,7 @@ import sharp from 'sharp';
 //                  area the seller shows (a crop loses a little), colour = 1 − mean chroma distance / 48
 //                  (clamped to [0, 1]: a recoloured product keeps its shape but not its colours);
 //   5. difference map  1 − SSIM (luma and colour) per window at the kept alignment, 15×15 values in [0, 1],
-//                  for the reviewer's heat map, with the box around the windows that differ.
+//                  for the reviewer's heat map, with the box around the windows that differ most (at least half the largest value).
 
 export const SIMILARITY_ALGORITHM = 'ssim-y64-align-chroma-v1';
 const N = 64; // seller grid side
@@ -29,8 +29,11 @@ const COVERAGE_EXPONENT = 0.15;
 const CHROMA_SCALE = 48;
 /** Chroma distance tolerated per pixel (re-encoding, chroma subsampling, resampling at edges). */
 const CHROMA_TOLERANCE = 8;
-/** A window whose dissimilarity is above this is part of the outlined region. */
-const DIFF_OUTLINE = 0.25;
+/**
+ * The outlined region: the windows whose dissimilarity is at least half the largest one, when that is at
+ * least this much (below it nothing differs visibly).
+ */
+const DIFF_OUTLINE_MIN = 0.08;
 
 interface Planes {
   y: Float32Array;
@@ -231,13 +234,16 @@ export interface SimilarityResult {
   algorithm: string;
 }
 
-function outlineOf(diff: number[]): SimilarityResult['outline'] {
+/** The box (fractions of the side) around the windows of a difference map that differ most; null when none. */
+export function outlineOf(diff: number[]): SimilarityResult['outline'] {
+  const max = Math.max(0, ...diff);
+  if (max < DIFF_OUTLINE_MIN) return null;
   let x0 = DIFF_GRID;
   let y0 = DIFF_GRID;
   let x1 = -1;
   let y1 = -1;
   diff.forEach((d, k) => {
-    if (d <= DIFF_OUTLINE) return;
+    if (d < max / 2) return;
     const wx = k % DIFF_GRID;
     const wy = Math.floor(k / DIFF_GRID);
     x0 = Math.min(x0, wx);

@@ -29,6 +29,8 @@ const SIDE = 400;
 /** The seller's picture with the difference map (heat map or outline of the region that differs). */
 function SellerPicture({ detail, overlay }: { detail: ImageCheckDetail; overlay: Overlay }) {
   const s = detail.score;
+  // the strongest difference at 60 % opacity, the rest in proportion (faint differences still show)
+  const max = Math.max(0.05, ...(s?.diffMap ?? []));
   return (
     <Box sx={{ position: 'relative', width: '100%', maxWidth: SIDE, aspectRatio: '1 / 1' }}>
       <Box
@@ -58,7 +60,7 @@ function SellerPicture({ detail, overlay }: { detail: ImageCheckDetail; overlay:
         >
           {s.diffMap.map((v, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a fixed grid of windows
-            <Box key={i} sx={{ bgcolor: `rgba(216, 27, 96, ${Math.min(0.75, v * 1.5).toFixed(2)})` }} />
+            <Box key={i} sx={{ bgcolor: `rgba(216, 27, 96, ${((0.6 * v) / max).toFixed(2)})` }} />
           ))}
         </Box>
       )}
