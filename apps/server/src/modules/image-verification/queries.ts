@@ -78,7 +78,11 @@ export interface Band {
   onlyPending: boolean;
 }
 
-/** One page of checks, the least similar first (unmeasured last), with the total of the filter. */
+/**
+ * One page of checks, the least similar first (unmeasured last), with the total of the filter. Two steps:
+ * the filter, count and order on image_checks × products only, then the page's 25 rows joined to their
+ * seller, brand and review.
+ */
 export async function selectChecks(
   db: Queryable,
   s: CheckScope,
@@ -87,13 +91,18 @@ export async function selectChecks(
 ): Promise<{ rows: CheckRow[]; total: number }> {
   const { values, where } = scopeWhere(s);
   const { rows } = await db.query<CheckRow>(
-    `select ${CHECK_COLUMNS}, count(*) over () as total
-       from image_checks c ${CHECK_JOINS}
-      where ${where}
-        and (case when c.similarity is null then $10::boolean
-                  else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
-      order by c.similarity asc nulls last, p.seller_id, p.product_id
-      limit $12 offset $13`,
+    `with page as (
+       select c.id, count(*) over () as total
+         from image_checks c join products p on p.id = c.product_id
+        where ${where}
+          and (case when c.similarity is null then $10::boolean
+                    else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
+        order by c.similarity asc nulls last, p.seller_id, p.product_id
+        limit $12 offset $13
+     )
+     select ${CHECK_COLUMNS}, page.total
+       from page join image_checks c on c.id = page.id ${CHECK_JOINS}
+      order by c.similarity asc nulls last, p.seller_id, p.product_id`,
     [...values, band.lower, band.upper, band.withPending, band.onlyPending, page.limit, page.skip],
   );
   return {
