@@ -16,17 +16,22 @@ export interface CheckScope {
   skus: string[] | null;
 }
 
-/** Parameters $1…$7 and the WHERE conditions of a CheckScope (c = image_checks, p = products). */
+/**
+ * Parameters $1…$7 and the WHERE conditions of a CheckScope (c = image_checks). Seller and brand are the
+ * check's own columns (migrations/121); the listing is read only for classifications and SKUs, when asked.
+ */
 function scopeWhere(s: CheckScope): { values: unknown[]; where: string } {
   return {
     values: [s.day, s.sellers, s.brands, s.classifications, s.roots, s.skus, s.orgId],
     where: `c.comparison_date = $1::date
-   and p.seller_id = any($2::int[])
-   and ($3::int[] is null or p.brand_id = any($3::int[]))
-   and ($4::int[] is null or exists (select 1 from classifications cl where cl.id = p.classification_id and cl.path && $4::int[]))
-   and ($5::int[] is null or p.classification_id is null
-        or exists (select 1 from classifications cl where cl.id = p.classification_id and cl.path && $5::int[]))
-   and ($6::text[] is null or p.product_id = any($6::text[]) or p.sku = any($6::text[]))`,
+   and c.seller_id = any($2::int[])
+   and ($3::int[] is null or c.brand_id = any($3::int[]))
+   and ($4::int[] is null or exists (select 1 from products p join classifications cl on cl.id = p.classification_id
+                                      where p.id = c.product_id and cl.path && $4::int[]))
+   and ($5::int[] is null or not exists (select 1 from products p join classifications cl on cl.id = p.classification_id
+                                          where p.id = c.product_id and not cl.path && $5::int[]))
+   and ($6::text[] is null or exists (select 1 from products p
+                                       where p.id = c.product_id and (p.product_id = any($6::text[]) or p.sku = any($6::text[]))))`,
   };
 }
 
@@ -80,7 +85,7 @@ export interface Band {
 
 /**
  * One page of checks, the least similar first (unmeasured last), with the total of the filter. Two steps:
- * the filter, count and order on image_checks × products only, then the page's 25 rows joined to their
+ * the filter, count and order on image_checks only, then the page's 25 rows joined to their
  * seller, brand and review.
  */
 export async function selectChecks(
@@ -93,16 +98,16 @@ export async function selectChecks(
   const { rows } = await db.query<CheckRow>(
     `with page as (
        select c.id, count(*) over () as total
-         from image_checks c join products p on p.id = c.product_id
+         from image_checks c
         where ${where}
           and (case when c.similarity is null then $10::boolean
                     else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
-        order by c.similarity asc nulls last, p.seller_id, p.product_id
+        order by c.similarity asc nulls last, c.seller_id, c.product_id
         limit $12 offset $13
      )
      select ${CHECK_COLUMNS}, page.total
        from page join image_checks c on c.id = page.id ${CHECK_JOINS}
-      order by c.similarity asc nulls last, p.seller_id, p.product_id`,
+      order by c.similarity asc nulls last, c.seller_id, c.product_id`,
     [...values, band.lower, band.upper, band.withPending, band.onlyPending, page.limit, page.skip],
   );
   return {
@@ -114,7 +119,7 @@ export async function selectChecks(
 async function countChecks(db: Queryable, s: CheckScope, band: Band): Promise<number> {
   const { values, where } = scopeWhere(s);
   const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from image_checks c join products p on p.id = c.product_id
+    `select count(*)::int as n from image_checks c
       where ${where} and $7::int is not null
         and (case when c.similarity is null then $10::boolean
                   else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)`,
@@ -145,7 +150,7 @@ export async function selectKpis(
             count(*) filter (where c.similarity < $9)::int as incorrect,
             count(*) filter (where c.similarity is null)::int as pending,
             count(*)::int as total
-       from image_checks c join products p on p.id = c.product_id
+       from image_checks c
       where ${where} and $7::int is not null`,
     [...values, correctThreshold, incorrectThreshold],
   );

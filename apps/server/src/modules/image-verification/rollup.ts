@@ -31,12 +31,18 @@ insert into image_scores (reference_url, image_url)
 select distinct t.ref, t.url from unnest($1::text[], $2::text[]) t(url, ref)
 on conflict do nothing`;
 
+/** A listing's brand may change (re-described): its checks keep the brand they are filtered by. */
+const BRANDS = `
+update image_checks c set brand_id = p.brand_id from products p
+ where p.id = any($1::bigint[]) and c.product_id = p.id and c.brand_id is distinct from p.brand_id`;
+
 registerRollup(
   'image-verification',
   async (client, { touched, observedAt }) => {
     const before = pictureBefore.get(client);
     pictureBefore.delete(client);
     if (!touched.length) return;
+    await client.query({ name: 'iv-brands', text: BRANDS, values: [touched] });
     const { rows } = await client.query<{ id: string; image_url: string; reference_url: string }>({
       name: 'iv-after',
       text: AFTER,

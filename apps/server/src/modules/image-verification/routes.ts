@@ -31,9 +31,15 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
     if (token) req.headers.authorization = `JWT ${token}`;
   });
 
+  // Backfill at start, in the background: readiness does not wait for it, and a database that is not
+  // reachable yet (or an app built without one, e.g. the OpenAPI export) only logs a warning.
   app.addHook('onReady', async () => {
-    const waiting = await backfillScores(pool);
-    if (waiting) app.log.info({ waiting }, 'image verification: pictures queued for measuring');
+    backfillScores(pool)
+      .then(
+        (waiting) =>
+          waiting && app.log.info({ waiting }, 'image verification: pictures queued for measuring'),
+      )
+      .catch((err: Error) => app.log.warn({ err: err.message }, 'image verification: backfill not enqueued'));
   });
 
   registerRoute(app, defs.items, (req) => findItems(pool, requesterOf(req), req.query));
