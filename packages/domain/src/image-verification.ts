@@ -93,10 +93,13 @@ export const imageItemsQuery = z.object({
 export type ImageItemsQuery = z.output<typeof imageItemsQuery>;
 export type ImageItemsQueryInput = z.input<typeof imageItemsQuery>;
 
-export const imageXlsxQuery = imageItemsQuery.extend({
-  /** the JWT, for a plain download link (checked like the Authorization header; never logged) */
-  authToken: z.string().max(4000).optional(),
-});
+/**
+ * The XLSX's query: the items filters (every page). A plain download link may also carry the JWT as
+ * `authToken` (seed 001 §7): the server reads it before authentication, checks it like the header and never
+ * logs it; it is not part of this schema so that the published API description lists no credential in a
+ * URL (OWASP API2) — clients that can send the Authorization header should.
+ */
+export const imageXlsxQuery = imageItemsQuery;
 export type ImageXlsxQueryInput = z.input<typeof imageXlsxQuery>;
 
 export const imageKpisQuery = z.object({

@@ -46,7 +46,9 @@ export const imageVerificationRoutes = {
     query: imageXlsxQuery,
     response: z.string().max(50_000_000),
     produces: XLSX,
-    summary: 'Descarga XLSX del listado (token en authToken o en Authorization)',
+    summary: 'Descarga XLSX del listado (token en Authorization, o en authToken en la URL de un enlace)',
+    description:
+      'Las filas del filtro actual (todas las páginas, hasta 10.000). Un enlace de descarga puede llevar el JWT en el parámetro authToken: se valida igual que el encabezado Authorization y nunca se registra en los logs.',
   }),
   item: defineRoute({
     id: 'imageVerification.item',
