@@ -59,3 +59,35 @@ export const jsonHeaders = (token: string, extra: Record<string, string> = {}) =
   authorization: `JWT ${token}`,
   ...extra,
 });
+
+/**
+ * Measures each endpoint at concurrency 1 and 16 (the first failing answer of each is printed with
+ * `tag`), every row carrying `target`.
+ */
+export async function measureEndpoints(
+  tag: string,
+  endpoints: { name: string; call: (i: number) => Promise<Response> }[],
+  target: string,
+  opts: { requestsC1?: number; requestsC16?: number } = {},
+): Promise<(LatencyResult & { target: string })[]> {
+  const out: (LatencyResult & { target: string })[] = [];
+  for (const e of endpoints) {
+    for (const [concurrency, requests] of [
+      [1, opts.requestsC1 ?? 60],
+      [16, opts.requestsC16 ?? 160],
+    ] as const) {
+      let i = 0;
+      let reported = false;
+      const call = async () => {
+        const res = await e.call(i++);
+        if (!res.ok && !reported) {
+          reported = true;
+          console.warn(`  [${tag}] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
+        }
+        return res;
+      };
+      out.push({ ...(await measure(e.name, call, { concurrency, requests })), target });
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // concurrency 1 on the medium market) and the measure's throughput in pictures per second (the cost of
 // the backfill: pairs waiting ÷ this rate, per worker). Called by run.ts with a running server and a token
 // of demo@example.com. The throughput rows run in the bench process on the built modules (one core).
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure, percentile } from './http.js';
+import { type BenchTarget, jsonHeaders, type LatencyResult, measureEndpoints, percentile } from './http.js';
 
 const TARGET = 'p95 ≤ 100 ms at c1';
 type Row = LatencyResult & { target: string };
@@ -84,27 +84,7 @@ export async function benchImageVerification(
       call: (i: number) => get('/v1/image-verification/kpis', { pivotId: pivot(i) }),
     },
   ];
-  const out: Row[] = [];
-  for (const e of endpoints) {
-    for (const [concurrency, requests] of [
-      [1, opts.requestsC1 ?? 60],
-      [16, opts.requestsC16 ?? 160],
-    ] as const) {
-      let i = 0;
-      let reported = false;
-      const call = async () => {
-        const r = await e.call(i++);
-        if (!r.ok && !reported) {
-          reported = true;
-          console.warn(
-            `  [image-verification] ${e.name}: ${r.status} ${(await r.clone().text()).slice(0, 300)}`,
-          );
-        }
-        return r;
-      };
-      out.push({ ...(await measure(e.name, call, { concurrency, requests })), target: TARGET });
-    }
-  }
+  const out = await measureEndpoints('image-verification', endpoints, TARGET, opts);
   out.push(...(await throughput()));
   return out;
 }

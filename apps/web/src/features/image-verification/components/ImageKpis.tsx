@@ -6,39 +6,48 @@ import { formatDate, formatNumber, type ImageKpis as Kpis } from '@vigia/domain'
 import { KpiCard } from '../../../components/data/index.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
 
+const CARDS = [
+  {
+    key: 'correct',
+    label: T.kpiCorrect,
+    help: T.kpiCorrectHelp,
+    tone: 'success',
+    icon: <CheckCircleOutlineIcon />,
+  },
+  {
+    key: 'forReview',
+    label: T.kpiForReview,
+    help: T.kpiForReviewHelp,
+    tone: 'warning',
+    icon: <HelpOutlineIcon />,
+  },
+  {
+    key: 'incorrect',
+    label: T.kpiIncorrect,
+    help: T.kpiIncorrectHelp,
+    tone: 'error',
+    icon: <CancelOutlinedIcon />,
+  },
+] as const;
+
 /** The three class counts of the comparison date (SCREENS.md "Imágenes"). */
 export function ImageKpis({ data, loading }: { data?: Kpis; loading: boolean }) {
   const n = (v?: number) => (v === undefined ? '—' : formatNumber(v));
   return (
     <Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, 1fr)' } }}>
-        <KpiCard
-          label={T.kpiCorrect}
-          value={n(data?.correct)}
-          help={T.kpiCorrectHelp}
-          caption={T.kpiCorrectHelp}
-          tone="success"
-          icon={<CheckCircleOutlineIcon />}
-          loading={loading}
-        />
-        <KpiCard
-          label={T.kpiForReview}
-          value={n(data?.forReview)}
-          help={T.kpiForReviewHelp}
-          caption={T.kpiForReviewHelp}
-          tone="warning"
-          icon={<HelpOutlineIcon />}
-          loading={loading}
-        />
-        <KpiCard
-          label={T.kpiIncorrect}
-          value={n(data?.incorrect)}
-          help={T.kpiIncorrectHelp}
-          caption={T.kpiIncorrectHelp}
-          tone="error"
-          icon={<CancelOutlinedIcon />}
-          loading={loading}
-        />
+        {CARDS.map((c) => (
+          <KpiCard
+            key={c.key}
+            label={c.label}
+            value={n(data?.[c.key])}
+            help={c.help}
+            caption={c.help}
+            tone={c.tone}
+            icon={c.icon}
+            loading={loading}
+          />
+        ))}
       </Box>
       {data && (
         <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }} aria-live="polite">
