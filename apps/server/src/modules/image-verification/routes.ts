@@ -46,7 +46,11 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
   registerRoute(app, defs.kpis, (req) => findKpis(pool, requesterOf(req), req.query));
 
   registerRoute(app, defs.itemsXlsx, async (req, reply) => {
-    const res = await findItems(pool, requesterOf(req), { ...req.query, limit: IMAGE_XLSX_MAX_ROWS, skip: 0 });
+    const res = await findItems(pool, requesterOf(req), {
+      ...req.query,
+      limit: IMAGE_XLSX_MAX_ROWS,
+      skip: 0,
+    });
     return reply
       .header('content-type', XLSX_TYPE)
       .header(
