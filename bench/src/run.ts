@@ -75,6 +75,7 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
     ['./promotions.js', 'benchPromotions'],
     ['./assortment.js', 'benchAssortment'],
     ['./reports.js', 'benchReports'],
+    ['./image-verification.js', 'benchImageVerification'],
   ] as const) {
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;

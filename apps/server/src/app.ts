@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
 import { swaggerOptions } from './lib/openapi.js';
+import { redactUrl } from './lib/redact.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
 import { modules } from './modules/index.js';
@@ -37,7 +38,22 @@ const APP_PATH = /^\/app(\/|$)/;
 /** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.config.LOG_LEVEL === 'silent' ? false : { level: deps.config.LOG_LEVEL },
+    logger:
+      deps.config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: deps.config.LOG_LEVEL,
+            // as pino's default, with secrets in the query (authToken, token) redacted (lib/redact.ts)
+            serializers: {
+              req: (req) => ({
+                method: req.method,
+                url: redactUrl(req.url),
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket?.remotePort,
+              }),
+            },
+          },
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
     // The largest legitimate body (a search with 100,000 characters of SKUs) is far below this; a

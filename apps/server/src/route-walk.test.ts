@@ -127,6 +127,17 @@ function sampleFor(name: string): unknown {
     frequency: 'weekly',
     hour: 8,
     weekday: 1,
+    // image verification
+    comparisonDate: monday,
+    skus: 'SKU-1',
+    skip: 0,
+    lowerThreshold: 0.9,
+    upperThreshold: 1,
+    correctThreshold: 0.975,
+    incorrectThreshold: 0.94,
+    imageClass: 'forReview',
+    decision: 'accepted',
+    id: 1,
   };
   return byName[name];
 }

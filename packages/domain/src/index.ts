@@ -8,6 +8,7 @@ export * from './derived.js';
 export * from './detail.js';
 export * from './filters.js';
 export * from './format.js';
+export * from './image-verification.js';
 export * from './listing-state.js';
 export * from './messages.js';
 export * from './metrics/pricing.js';

@@ -5,6 +5,7 @@ import brandComparatorRoutes from './brand-comparator/routes.js';
 import dashboardRoutes from './dashboard/routes.js';
 import detailRoutes from './detail/routes.js';
 import exporterPlugin from './exporter/plugin.js';
+import imageVerificationRoutes from './image-verification/routes.js';
 import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
 import mailPlugin from './mail/plugin.js';
@@ -34,5 +35,6 @@ export const modules: FastifyPluginAsync[] = [
   assortmentRoutes, // assortment: POST /v1/assortment/{brand,ecommerce,stock}[/products]
   productListRoutes, // product list: POST /v1/list-products/
   reportsRoutes, // reports + subscriptions: /v1/navigation-reports/*, /v1/subscriptions/* ('report' job, scheduler)
+  imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

@@ -180,7 +180,7 @@ export const appRoutes: ScreenRoute[] = [
     name: 'ImageVerification',
     module: 'image_verification',
     title: 'Verificación de imágenes',
-    lazy: comingSoon,
+    lazy: () => import('../features/image-verification/pages/ImageVerificationPage.js'),
   },
   // Producto
   {

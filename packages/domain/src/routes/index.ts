@@ -3,6 +3,7 @@ import { authRoutes } from './auth.js';
 import { dashboardRoutes } from './dashboard.js';
 import type { RouteDef } from './define.js';
 import { detailRoutes } from './detail.js';
+import { imageVerificationRoutes } from './image-verification.js';
 import { licensesRoutes } from './licenses.js';
 import { mediaRoutes } from './media.js';
 import { pricingRoutes } from './pricing.js';
@@ -21,6 +22,7 @@ export {
   brandComparatorRoutes,
   dashboardRoutes,
   detailRoutes,
+  imageVerificationRoutes,
   licensesRoutes,
   mediaRoutes,
   pricingRoutes,
@@ -48,6 +50,7 @@ export const routes = {
   brandComparator: brandComparatorRoutes,
   reports: reportsRoutes,
   subscriptions: subscriptionsRoutes,
+  imageVerification: imageVerificationRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

@@ -11,6 +11,7 @@ import {
 } from './catalog-data.js';
 import { weekday } from './dates.js';
 import type { PromoEvent, SellerDef } from './market.js';
+import { demoPictureKind, pictureUrl } from './pictures.js';
 import { ean13CheckDigit, h32, Rng, u01 } from './random.js';
 
 // The pure part of the demo generator: catalogue, which seller carries what, and every listing's
@@ -391,7 +392,8 @@ export function planListing(
   const withEan = !(rng.next() < seller.noEanRate);
   const productId = `${seller.idPrefix}${String((item.index * 7919 + seller.id * 104_729) % 10_000_000).padStart(7, '0')}`;
   const code = item.ean;
-  const variant = image === 'review' ? '-c' : image === 'wrong' ? '-x' : '';
+  // own brands' listings show raster pictures with a known difference from the reference (pictures.ts)
+  const mediaKey = `${item.leaf.spec.icon}-${item.brand.label}-${code}`;
   const tld = seller.domain;
   const base: Omit<Observation, 'normalPrice'> = {
     productId,
@@ -400,7 +402,9 @@ export function planListing(
     name: listingName(item, seller),
     brand: item.brand.spec.name,
     url: `https://www.${tld}/p/${productId}`,
-    imageUrl: `/media/products/${item.leaf.spec.icon}-${item.brand.label}-${code}${variant}.svg`,
+    imageUrl: own
+      ? pictureUrl(mediaKey, demoPictureKind(image, `${seller.id}:${productId}`))
+      : `/media/products/${mediaKey}.svg`,
     categoryPath: categoryPath(item.leaf, seller),
     classificationId: item.leaf.id,
   };

@@ -274,19 +274,20 @@ async function ingestSeller(
   return { listings: plans.length, observations, changes };
 }
 
-/** Reference images for the own brands' EANs and image checks on the last four Mondays. */
+/**
+ * Reference pictures for the own brands' EANs and image checks on the last four Mondays. The listings of
+ * the own brands show raster pictures (pictures.ts: <key>.<kind>.<ext>); the reference is <key>.png. The
+ * similarities are left to measure: the pairs are queued in image_scores and the server's image
+ * verification job measures them from the pixels (modules/image-verification).
+ */
 async function seedImages(pool: pg.Pool, lastAbs: number, abs0: number): Promise<number> {
   const own = OWN_BRANDS.map((b) => b.toLowerCase());
-  // products.image_url = /media/products/<icon>-<LABEL>-<ean>[-c|-x].svg; the variant marks a seller
-  // image that differs from the brand's reference (crop → for review, other colours → incorrect).
-  const key = `substring(p.image_url from '^/media/products/(.*)\\.svg$')`;
+  const key = `substring(p.image_url from '/pictures/([a-z]+-[A-Z0-9]+-[A-Za-z0-9]+)[.]')`;
   await pool.query(
     `insert into reference_images (ean, brand_id, image_url)
-     select distinct on (p.ean) p.ean, p.brand_id,
-            '/media/reference/' || split_part(${key}, '-', 1) || '-' || split_part(${key}, '-', 2) || '-'
-              || split_part(${key}, '-', 3) || '.svg'
+     select distinct on (p.ean) p.ean, p.brand_id, regexp_replace(p.image_url, '[.][a-z]+[.][a-z]+$', '.png')
        from products p join brands b on b.id = p.brand_id
-      where b.normalized_name = any($1) and p.ean is not null and p.image_url like '/media/products/%'
+      where b.normalized_name = any($1) and p.ean is not null and ${key} is not null
       order by p.ean, p.seller_id, p.product_id
      on conflict (ean) do nothing`,
     [own],
@@ -299,22 +300,18 @@ async function seedImages(pool: pg.Pool, lastAbs: number, abs0: number): Promise
   }
   const { rowCount } = await pool.query(
     `insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
-     select p.id, d.day, r.image_url, p.image_url,
-            case split_part(${key}, '-', 4)
-              when '' then 0.975 + 0.0245 * x.r
-              when 'c' then 0.9405 + 0.034 * x.r
-              else 0.62 + 0.315 * x.r end
+     select p.id, d.day, r.image_url, p.image_url, null
        from products p
        join reference_images r on r.ean = p.ean
        cross join unnest($1::date[]) as d(day)
-       cross join lateral (
-         select ('x' || substr(md5(p.seller_id || ':' || p.product_id || ':' || d.day), 1, 8))::bit(32)::bigint
-                / 4294967296.0 as r
-       ) x
       where p.first_seen < (d.day + 1)::timestamp at time zone 'America/Santiago'
         and (p.published or p.unpublished_at > (d.day + 1)::timestamp at time zone 'America/Santiago')
      on conflict (product_id, comparison_date) do nothing`,
     [mondays],
+  );
+  await pool.query(
+    `insert into image_scores (reference_url, image_url)
+     select distinct reference_url, image_url from image_checks on conflict do nothing`,
   );
   return rowCount ?? 0;
 }

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { classifySimilarity, IMAGE_VERIFICATION, IMAGE_XLSX_MAX_ROWS, routes } from '@vigia/domain';
+import type { FastifyInstance } from 'fastify';
+import type {} from '../../app.js'; // FastifyInstance.deps
+import { registerRoute } from '../../lib/route.js';
+import { principalOf, requesterOf } from '../../lib/scope.js';
+import { imageItemsXlsx } from './download.js';
+import { demoPicture } from './pictures.js';
+import { upsertReview } from './queries.js';
+import { backfillScores } from './score-job.js';
+import { findCheck, findItems, findKpis } from './service.js';
+
+// Image verification (issue 15; contract packages/domain/src/image-verification.ts; measure and classes
+// docs/metrics.md "Image verification"). Module image_verification, scoped to the caller's license.
+
+const defs = routes.imageVerification;
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const NOT_FOUND = { detail: 'No se ha encontrado el recurso solicitado.', code: 'not_found' };
+const XLSX_PATH = defs.itemsXlsx.path;
+
+export default async function imageVerificationRoutes(app: FastifyInstance) {
+  const { pool } = app.deps.db;
+  const dataDir = app.deps.config.DATA_DIR;
+
+  // A download link cannot send a header: the XLSX takes the token as `authToken` in the query and it is
+  // checked exactly like the header (it becomes the header before authentication). Never logged: the
+  // logger's request serializer redacts it (lib/redact.ts).
+  app.addHook('onRequest', async (req) => {
+    if (req.headers.authorization || req.url.split('?')[0] !== XLSX_PATH) return;
+    const token = new URL(req.url, 'http://x').searchParams.get('authToken');
+    if (token) req.headers.authorization = `JWT ${token}`;
+  });
+
+  // Backfill at start, in the background: readiness does not wait for it, and a database that is not
+  // reachable yet (or an app built without one, e.g. the OpenAPI export) only logs a warning.
+  app.addHook('onReady', async () => {
+    backfillScores(pool)
+      .then(
+        (waiting) =>
+          waiting && app.log.info({ waiting }, 'image verification: pictures queued for measuring'),
+      )
+      .catch((err: Error) => app.log.warn({ err: err.message }, 'image verification: backfill not enqueued'));
+  });
+
+  registerRoute(app, defs.items, (req) => findItems(pool, requesterOf(req), req.query));
+  registerRoute(app, defs.kpis, (req) => findKpis(pool, requesterOf(req), req.query));
+
+  registerRoute(app, defs.itemsXlsx, async (req, reply) => {
+    const res = await findItems(pool, requesterOf(req), {
+      ...req.query,
+      limit: IMAGE_XLSX_MAX_ROWS,
+      skip: 0,
+    });
+    return reply
+      .header('content-type', XLSX_TYPE)
+      .header(
+        'content-disposition',
+        `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
+      )
+      .send(await imageItemsXlsx(res.items));
+  });
+
+  registerRoute(app, defs.item, async (req, reply) => {
+    const check = await findCheck(pool, requesterOf(req), req.query.id);
+    return check ?? reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
+  });
+
+  registerRoute(app, defs.review, async (req, reply) => {
+    const who = requesterOf(req);
+    const check = await findCheck(pool, who, req.body.id);
+    if (!check) return reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
+    const cls = classifySimilarity(check.similarity, IMAGE_VERIFICATION.correctThreshold);
+    if (cls !== 'forReview' && req.body.decision !== null) {
+      return reply.code(409).send({
+        detail: 'Solo una imagen para revisión admite una decisión',
+        code: 'not_for_review',
+        requestId: req.id,
+      });
+    }
+    const principal = principalOf(req);
+    await upsertReview(pool, {
+      orgId: principal.orgId,
+      productId: check.productId,
+      imageUrl: check.imageUrl,
+      decision: req.body.decision,
+      userId: principal.userId,
+    });
+    return (
+      (await findCheck(pool, who, req.body.id)) ?? reply.code(404).send({ ...NOT_FOUND, requestId: req.id })
+    );
+  });
+
+  // The demo market's raster pictures: public (an <img> sends no token), immutable per name.
+  registerRoute(app, defs.picture, async (req, reply) => {
+    const pic = await demoPicture(req.params.file, dataDir);
+    if (!pic) return reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
+    const etag = `"${createHash('sha1').update(pic.bytes).digest('base64url').slice(0, 20)}"`;
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag);
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type(pic.contentType).send(pic.bytes);
+  });
+}
