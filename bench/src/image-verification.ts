@@ -2,7 +2,14 @@
 // concurrency 1 on the medium market) and the measure's throughput in pictures per second (the cost of
 // the backfill: pairs waiting ÷ this rate, per worker). Called by run.ts with a running server and a token
 // of demo@example.com. The throughput rows run in the bench process on the built modules (one core).
-import { type BenchOptions, type BenchTarget, jsonHeaders, type LatencyResult, measureEndpoints, percentile } from './http.js';
+import {
+  type BenchOptions,
+  type BenchTarget,
+  jsonHeaders,
+  type LatencyResult,
+  measureEndpoints,
+  percentile,
+} from './http.js';
 
 const TARGET = 'p95 ≤ 100 ms at c1';
 type Row = LatencyResult & { target: string };
