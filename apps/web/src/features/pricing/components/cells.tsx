@@ -10,14 +10,11 @@ import {
 import { NumberCell, ProductLink, ProductThumb } from '../../../components/data/DataTable.js';
 import { PriceCell, type PriceTone } from '../../../components/data/PriceCell.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
-import {
-  differenceKind,
-  formatSignedPercent,
-  PositionFigure,
-} from '../../../components/data/position.js';
+import { differenceKind, formatSignedPercent, PositionFigure } from '../../../components/data/position.js';
 
 // The seller label is shared with the brand comparator: it lives in components/data.
 export { SellerLabel } from '../../../components/data/position.js';
+
 import { PRICING_TEXT } from '../lib/texts.js';
 
 /** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
