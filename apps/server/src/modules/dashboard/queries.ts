@@ -50,13 +50,24 @@ export async function selectRollupDays(
       select days.d, s.id as seller_id,
              (select max(r.day) from rollup_daily_brand r where r.seller_id = s.id and r.day <= days.d) as day
         from days cross join unnest(${p.add(q.sellers, '::int[]')}) as s(id)
+    ),
+    -- each (seller, roll-up day) summed once, by its index range (a day carried forward is read once)
+    sums as (
+      select n.seller_id, n.day, a.*
+        from (select distinct seller_id, day from last where day is not null) n
+        cross join lateral (
+          select coalesce(sum(r.published), 0)::int as published, coalesce(sum(r.in_stock), 0)::int as in_stock,
+                 coalesce(sum(r.promoted), 0)::int as promoted, coalesce(sum(r.discounted), 0)::int as discounted,
+                 coalesce(sum(r.discount_pct_sum), 0)::float8 as discount_pct_sum
+            from rollup_daily_brand r
+           where r.seller_id = n.seller_id and r.day = n.day and ${rootsCond(p, 'r.classification_id', q.roots)}
+        ) a
     )
     select to_char(last.d, 'YYYY-MM-DD') as day,
-           sum(r.published)::int as published, sum(r.in_stock)::int as in_stock,
-           sum(r.promoted)::int as promoted, sum(r.discounted)::int as discounted,
-           sum(r.discount_pct_sum)::float8 as discount_pct_sum
-      from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.day
-     where ${rootsCond(p, 'r.classification_id', q.roots)}
+           sum(s.published)::int as published, sum(s.in_stock)::int as in_stock,
+           sum(s.promoted)::int as promoted, sum(s.discounted)::int as discounted,
+           sum(s.discount_pct_sum)::float8 as discount_pct_sum
+      from last join sums s on s.seller_id = last.seller_id and s.day = last.day
      group by last.d order by last.d`;
   const { rows } = await db.query<RollupDayRow>(sql, p.values);
   return rows;
@@ -113,6 +124,10 @@ export async function selectIndexIntervals(
       join products p on p.id = lc.product_id
       join price_intervals x on x.product_id = lc.product_id and ${join}
      where lc.seller_id = any(${p.add([q.pivot, ...q.competitors], '::int[]')}) and lc.match_status = 'confirmed'
+       -- only groups where the pivot has a listing under the roots: no other group has an index
+       and lc.group_id in (select m.group_id from listing_current m join products mp on mp.id = m.product_id
+                            where m.seller_id = ${pivot} and m.match_status = 'confirmed'
+                              and ${rootsCond(p, 'mp.classification_id', q.roots)})
      order by lc.group_id`;
   const { rows } = await db.query<IndexIntervalRow>(sql, p.values);
   return rows;
