@@ -40,8 +40,9 @@ export interface DayFigures {
   buckets: [number, number][];
 }
 
-/** Counts of a day from its roll-up row. */
-export function countFigures(c: Omit<RollupDayRow, 'day'>) {
+/** Counts of a day from its roll-up row (none: no data that day). */
+export function countFigures(c: Omit<RollupDayRow, 'day'> | undefined) {
+  if (!c) return { availability: null, in_discount: null, average_discount: null };
   return {
     availability: share(c.in_stock, c.published),
     in_discount: share(c.promoted, c.published),
@@ -193,9 +194,8 @@ export async function computeDays(
   const out = new Map<string, DayFigures>();
   for (let d = 0; d < D; d++) {
     const day = addDays(from, d);
-    const c = byDay.get(day);
     out.set(day, {
-      ...(c ? countFigures(c) : { availability: null, in_discount: null, average_discount: null }),
+      ...countFigures(byDay.get(day)),
       price_index: idxN[d] ? idxSum[d] / idxN[d] : null,
       deviation: idxN[d] ? devSum[d] / idxN[d] : null,
       monetary_discount: moneyN[d] ? moneySum[d] / moneyN[d] : null,

@@ -104,9 +104,8 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
     sum += idx;
     dev += Math.abs(idx - 100);
   }
-  const c = counts[0];
   return {
-    ...(c ? countFigures(c) : { availability: null, in_discount: null, average_discount: null }),
+    ...countFigures(counts[0]),
     price_index: n ? sum / n : null,
     deviation: n ? dev / n : null,
     monetary_discount: discounts.monetary === null ? null : Number(discounts.monetary),
@@ -144,15 +143,8 @@ function rounded(f: ReturnType<typeof periodFigures>) {
   };
 }
 
-const NO_FIGURES = {
-  availability: null,
-  in_discount: null,
-  average_discount: null,
-  price_index: null,
-  deviation: null,
-  monetary_discount: null,
-  mode_discount: null,
-};
+/** No previous period (no comparison): every figure null. */
+const NO_FIGURES = rounded(periodFigures([]));
 
 const memo = new Map<string, DashboardPreResponse>();
 const MEMO_SIZE = 32;
