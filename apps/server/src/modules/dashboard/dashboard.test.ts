@@ -131,6 +131,21 @@ describe('POST /v2/dashboard/pre', () => {
     expect(cards(body).average_discount).toEqual([10, null, null]);
   });
 
+  it('no comparison when the previous period starts on the first day of monitoring', async () => {
+    // T−5..T−1 against T−10..T−6: every listing was first seen at T−10, "new" against it would be −6
+    const body = dashboardPreResponse.parse(
+      (await post('/v2/dashboard/pre', { from_date: tDay(5), to_date: tDay(1) })).json(),
+    );
+    expect([body.previous_from_date, body.monitoring_since]).toEqual([tDay(10), tDay(10)]);
+    expect(body.comparison).toBe('no_data');
+    expect(cards(body).new).toEqual([0, null, null]);
+    // one day later the previous period (T−9..T−6) is inside monitoring: compared
+    const later = dashboardPreResponse.parse(
+      (await post('/v2/dashboard/pre', { from_date: tDay(4), to_date: tDay(1) })).json(),
+    );
+    expect(later.comparison).toBe('available');
+  });
+
   it('closed periods: per-day figures computed once and stored', async () => {
     const payload = { from_date: tDay(2), to_date: tDay(1) };
     const body = dashboardPreResponse.parse((await post('/v2/dashboard/pre', payload)).json());

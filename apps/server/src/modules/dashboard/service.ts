@@ -178,10 +178,12 @@ export async function dashboardPre(
   if (hit) return hit;
 
   const current = periodFigures(await periodDays(pool, s, q.resolved, period.from, period.to, todayDay));
-  // A previous period that starts before monitoring did has no complete data: no comparison at all
-  // (a change against a half-empty period, e.g. "Nuevos −25.268", would mislead).
+  // A previous period that starts before monitoring did — or on its first day, when every listing is
+  // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
+  // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
+  // would mislead).
   const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
-  const comparable = monitoringSince !== null && previousFrom >= monitoringSince;
+  const comparable = monitoringSince !== null && previousFrom > monitoringSince;
   // Both periods' closed days in one computation when they are missing (e.g. a new scope).
   if (comparable && previousFrom < todayDay)
     await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));

@@ -1,0 +1,26 @@
+import { chromium } from 'playwright-core';
+const base = 'http://127.0.0.1:8160';
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+await page.goto(`${base}/login`);
+await page.getByLabel(/correo/i).fill('demo@example.com');
+await page.getByLabel(/contraseña/i).first().fill('demo1234');
+await page.getByRole('button', { name: /ingresar/i }).click();
+await page.waitForURL(/\/app\/?$/, { timeout: 60000 });
+const shot = async (path, name, wait) => {
+  await page.goto(`${base}${path}`);
+  await page.waitForLoadState('networkidle', { timeout: 60000 }).catch(() => {});
+  if (wait) await wait();
+  await page.waitForTimeout(3000);
+  await page.screenshot({ path: `/tmp/walk-shots/${name}.png`, fullPage: false });
+};
+const idx = () => page.getByRole('article', { name: 'Índice de precios' }).locator('p').first().filter({ hasText: /\d/ }).waitFor({ timeout: 60000 });
+await shot('/app/dashboard?days=7', 'dash7', idx);
+await shot('/app/dashboard?days=90', 'dash90', idx);
+await shot('/app/dpm-by-brand?SKUs=116-012302,XYZ-NOEXISTE', 'skus');
+await shot('/app/promotions-by-duration', 'promo-duration');
+await shot('/app/promotions-by-day', 'promo-day');
+await page.getByRole('combobox', { name: 'Pivote' }).click();
+await page.getByRole('option', { name: 'Mercado Central' }).click();
+await shot('/app/brand-price-comparator', 'comparator');
+await browser.close();
