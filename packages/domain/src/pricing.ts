@@ -168,6 +168,12 @@ export const pricingKpisResponse = pricingKpis.extend({
   currency: z.string(),
   mpi_value: z.number(),
   split: priceSplit,
+  /**
+   * The pasted SKUs (filter `SKUs`, as understood) that no pivot product of the selection has as its
+   * SKU or the seller's product id — the selection being the pivot's listings under the license and the
+   * descriptive filters (classification, category, brand, text, price type, stock); empty without SKUs.
+   */
+  skus_not_found: z.array(z.string()),
 });
 export type PricingKpisResponse = z.infer<typeof pricingKpisResponse>;
 

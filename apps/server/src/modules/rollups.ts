@@ -2,7 +2,6 @@
 // registers all of them, so data entering by any path (server, seed CLI, benchmarks) keeps every
 // roll-up up to date. A feature with a roll-up adds its module here.
 import './ingest/rollups.js';
-import './dashboard/eod.js';
 import './pricing/rollup.js';
 import './promotions/rollup.js';
 import './image-verification/rollup.js';

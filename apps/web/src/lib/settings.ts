@@ -16,6 +16,8 @@ import { type JsonStore, localStore, STORAGE_KEYS } from './storage.js';
 // User settings (seed 000 §3), kept per user e-mail in localStorage: the selected pivot seller, the
 // currency and the competitors to compare against. The top bar changes them; every screen reads them
 // with useUserSettings() and puts them in its query keys, so a change re-runs the current search.
+// Kept after logout on purpose (the seed's "per user e-mail"): the next login on this browser finds its
+// choices again; the e-mail stays only as a key. See docs/architecture.md "Decisions".
 
 export interface UserSettings {
   /** Selected pivot seller id. */

@@ -83,23 +83,31 @@ describe('POST /v2/dashboard/pre', () => {
       ['Precios', ['price_index', 'deviation']],
       ['Promociones', ['monetary_discount', 'average_discount', 'mode_discount', 'in_discount']],
     ]);
-    // now: P1 (sale 900), P3, A1 1100, B1 out of stock, C1 → 4 of 5 in stock; P1 on promotion (10 %)
-    // index now: 100 × 900 / min(1100, 1200) = 81.82.
+    // Each snapshot figure is the average of the 7 days' end-of-day figures (docs/metrics.md). Market
+    // under the license (audio): P1, P3 @10, A1, D1 @20, B1 @30, C1 @50.
+    //   availability: T−6..T−3 all in stock (6/6, then 5/5 once D1 left at T−3) = 100 × 4 days;
+    //                 T−2..T0 B1 out of stock, 4/5 = 80 × 3 days → (400 + 240) / 7 = 91.43
+    //   index: T−6 1000/950 = 105.263; T−5, T−4 (P1 on sale 900) 900/950 = 94.737; T−3 (A1 1100, B1
+    //          4 PEN = 1000 CLP) 900/1000 = 90; T−2..T0 (B1 out) 900/1100 = 81.818
+    //          → (105.263 + 2 × 94.737 + 90 + 3 × 81.818) / 7 = 90.03; deviation (5.263 × 3 + 10 +
+    //          18.182 × 3) / 7 = 11.48
+    //   in discount: T−6 0; T−5, T−4 1/6 = 16.667; T−3..T0 1/5 = 20 → (33.333 + 80) / 7 = 16.19
+    //   discounts: P1's 10 % (100 CLP) on the 6 days it was on sale; T−6 has none and is left out
     // The market's listings were first seen inside the previous period (T−13..T−7): monitoring began
     // after it started, so there is no comparison (before: "new 0 vs 6, −6" — every listing "new" then).
     expect(body.comparison).toBe('no_data');
     expect(body.monitoring_since).not.toBeNull();
     expect(body.monitoring_since! > body.previous_from_date).toBe(true);
     expect(cards(body)).toEqual({
-      availability: [80, null, null],
+      availability: [91.43, null, null],
       new: [0, null, null],
       unpublished: [1, null, null], // D1, left Rival A's full run at T−3
-      price_index: [81.82, null, null],
-      deviation: [18.18, null, null],
+      price_index: [90.03, null, null],
+      deviation: [11.48, null, null],
       monetary_discount: [100, null, null],
       average_discount: [10, null, null],
       mode_discount: [10, null, null],
-      in_discount: [20, null, null],
+      in_discount: [16.19, null, null],
     });
     const first = body.groups[0].cards[0];
     expect(first).toMatchObject({
@@ -109,85 +117,100 @@ describe('POST /v2/dashboard/pre', () => {
     });
   });
 
-  it('closed periods read the end-of-day states, materialised once', async () => {
+  it('a longer period averages over more days: 30 days differ from 7', async () => {
+    const body = dashboardPreResponse.parse(
+      (await post('/v2/dashboard/pre', { from_date: tDay(29), to_date: tDay(0) })).json(),
+    );
+    expect(body.comparison).toBe('no_data');
+    // T−29..T−11 have no data (monitoring began at T−10) and are left out: 11 days.
+    // index: 5 × 105.263 (T−10..T−6) + 2 × 94.737 + 90 + 3 × 81.818 = 1051.244 → / 11 = 95.57
+    // availability: 8 × 100 + 3 × 80 = 1040 → / 11 = 94.55; in discount (2 × 16.667 + 4 × 20) / 11 = 10.30
+    expect(cards(body).price_index).toEqual([95.57, null, null]);
+    expect(cards(body).availability).toEqual([94.55, null, null]);
+    expect(cards(body).in_discount).toEqual([10.3, null, null]);
+    expect(cards(body).average_discount).toEqual([10, null, null]);
+  });
+
+  it('no comparison when the previous period starts on the first day of monitoring', async () => {
+    // T−5..T−1 against T−10..T−6: every listing was first seen at T−10, "new" against it would be −6
+    const body = dashboardPreResponse.parse(
+      (await post('/v2/dashboard/pre', { from_date: tDay(5), to_date: tDay(1) })).json(),
+    );
+    expect([body.previous_from_date, body.monitoring_since]).toEqual([tDay(10), tDay(10)]);
+    expect(body.comparison).toBe('no_data');
+    expect(cards(body).new).toEqual([0, null, null]);
+    // one day later the previous period (T−9..T−6) is inside monitoring: compared
+    const later = dashboardPreResponse.parse(
+      (await post('/v2/dashboard/pre', { from_date: tDay(4), to_date: tDay(1) })).json(),
+    );
+    expect(later.comparison).toBe('available');
+  });
+
+  it('closed periods: per-day figures computed once and stored', async () => {
     const payload = { from_date: tDay(2), to_date: tDay(1) };
     const body = dashboardPreResponse.parse((await post('/v2/dashboard/pre', payload)).json());
     expect([body.previous_from_date, body.previous_to_date]).toEqual([tDay(4), tDay(3)]);
     // a previous period inside monitoring: compared
     expect(body.comparison).toBe('available');
-    // end of T−1: B1 out of stock, D1 gone → 4 of 5; index 900 / 1100
-    // end of T−3: A1 already at 1100, B1 1000 in stock → 5 of 5; index 100 × 900 / 1000 = 90
+    // T−2, T−1: B1 out of stock → 4 of 5 in stock, index 900 / 1100 = 81.82, 1 of 5 on promotion
+    // T−4: 6 of 6 in stock, index 900 / 950 = 94.737, 1 of 6 on promotion (16.667);
+    // T−3: D1 gone, 5 of 5, index 900 / 1000 = 90, 1 of 5 (20)
+    //   → previous: availability 100, index 92.37, deviation (5.263 + 10) / 2 = 7.63, in discount 18.33
     expect(cards(body)).toEqual({
       availability: [80, 100, -20],
       new: [0, 0, 0],
       unpublished: [0, 1, -1],
-      price_index: [81.82, 90, -8.18],
-      deviation: [18.18, 10, 8.18],
+      price_index: [81.82, 92.37, -10.55],
+      deviation: [18.18, 7.63, 10.55],
       monetary_discount: [100, 100, 0],
       average_discount: [10, 10, 0],
       mode_discount: [10, 10, 0],
-      in_discount: [20, 20, 0],
+      in_discount: [20, 18.33, 1.67],
     });
-    const { rows } = await ctx.db.pool.query<{ seller_id: number; day: string; listings: number }>(
-      'select seller_id, day, listings from listing_eod_days where day in ($1, $2) order by day, seller_id',
-      [tDay(3), tDay(1)],
+    const figures = await ctx.db.pool.query<{ day: string }>(
+      `select to_char(day, 'YYYY-MM-DD') as day from dashboard_day_figures
+        where pivot_id = 10 and competitors = '{20,30,50}' and day between $1 and $2 order by day`,
+      [tDay(4), tDay(1)],
     );
-    expect(rows.map((r) => [r.seller_id, r.day, r.listings])).toEqual([
-      [10, tDay(3), 3],
-      [20, tDay(3), 1],
-      [30, tDay(3), 1],
-      [50, tDay(3), 1],
-      [10, tDay(1), 3],
-      [20, tDay(1), 1],
-      [30, tDay(1), 1],
-      [50, tDay(1), 1],
-    ]);
-    const figures = await ctx.db.pool.query('select day from dashboard_day_figures where day in ($1, $2)', [
-      tDay(3),
-      tDay(1),
-    ]);
-    expect(figures.rowCount).toBe(2);
-    // a second request answers the same from the materialised rows
+    expect(figures.rows.map((r) => r.day)).toEqual([tDay(4), tDay(3), tDay(2), tDay(1)]);
+    // a second request answers the same from the stored rows
     expect(cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', payload)).json()))).toEqual(
       cards(body),
     );
   });
 
-  it('prunes closed days no longer compared against; a later request builds them again', async () => {
-    const { closedDay } = await import('./service.js');
-    const { comparisonDays, eodVersion, pruneEod } = await import('./eod.js');
+  it('per-day figures of a closed range, and the prune of old ones', async () => {
+    const { computeDays } = await import('./days.js');
+    const { pruneFigures, WARM_DAYS } = await import('./warm.js');
     const pool = ctx.db.pool;
-    const sellers = [10, 20, 30, 50];
-    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [], currency: 'CLP' };
-    const first = await closedDay(pool, scope, tDay(3));
-    const keep = comparisonDays(tDay(0));
-    expect(keep).not.toContain(tDay(3));
-    expect(keep).toContain(tDay(7));
-    await closedDay(pool, scope, tDay(7));
-    // built moments ago: nothing goes
-    expect(await pruneEod(pool, keep)).toEqual({ days: 0, figures: 0 });
+    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP' };
+    const days = await computeDays(pool, scope, tDay(11), tDay(9));
+    // T−11: before monitoring, nothing; T−10 and T−9: the first state
+    expect(days.get(tDay(11))).toEqual({
+      availability: null,
+      in_discount: null,
+      average_discount: null,
+      price_index: null,
+      deviation: null,
+      monetary_discount: null,
+      buckets: [],
+    });
+    expect(days.get(tDay(10))).toMatchObject({ availability: 100, in_discount: 0, monetary_discount: null });
+    expect(days.get(tDay(10))?.price_index).toBeCloseTo(105.263, 3);
+    const sale = await computeDays(pool, scope, tDay(5), tDay(5));
+    expect(sale.get(tDay(5))).toMatchObject({ monetary_discount: 100, buckets: [[10, 1]] });
 
-    const version = await eodVersion(pool, sellers, tDay(3));
-    for (const table of ['listing_eod_days set built_at', 'dashboard_day_figures set computed_at'])
-      await pool.query(`update ${table} = now() - interval '2 days' where day in ($1, $2)`, [
-        tDay(3),
-        tDay(7),
-      ]);
-    const pruned = await pruneEod(pool, keep);
-    expect(pruned.days).toBe(4); // T−3 of sellers 10, 20, 30, 50; T−7 is a comparison day and stays
-    const left = async (table: string, day: string) =>
-      Number((await pool.query(`select count(*) as n from ${table} where day = $1`, [day])).rows[0].n);
-    expect([await left('listing_eod', tDay(3)), await left('dashboard_day_figures', tDay(3))]).toEqual([
-      0, 0,
-    ]);
-    expect(await left('listing_eod', tDay(7))).toBeGreaterThan(0);
-    expect(await left('dashboard_day_figures', tDay(7))).toBeGreaterThan(0);
-
-    // asked again, T−3 is built anew and gives the same figures
-    expect(await closedDay(pool, scope, tDay(3))).toEqual(first);
-    const rebuilt = await eodVersion(pool, sellers, tDay(3));
-    expect(rebuilt).not.toBe(version);
-    expect(rebuilt.split(',')).toHaveLength(4);
+    const old = tDay(WARM_DAYS + 5);
+    await pool.query(
+      `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, day, figures, computed_at)
+       values (10, '{20}', '{}', 'CLP', $1, '{}', now() - interval '2 days'),
+              (10, '{30}', '{}', 'CLP', $1, '{}', now())`,
+      [old],
+    );
+    // older than the warm window and computed over a day ago: goes; computed moments ago: stays a day
+    expect(await pruneFigures(pool, tDay(0))).toBe(1);
+    const left = await pool.query('select competitors from dashboard_day_figures where day = $1', [old]);
+    expect(left.rows).toEqual([{ competitors: [30] }]);
   });
 
   it('converts money to the requested currency and follows the license', async () => {
@@ -195,11 +218,13 @@ describe('POST /v2/dashboard/pre', () => {
     // 100 CLP / 900 = 0.11 USD
     expect(cards(usd).monetary_discount[0]).toBe(0.11);
     const narrow = dashboardPreResponse.parse((await post('/v2/dashboard/pre', {}, narrowToken)).json());
-    // whole tree, competitor 20 only: now P1, P2, P3, A1 → 4 of 4; 1 of 4 on promotion
-    // (no comparison: the previous 7 days start before monitoring did)
+    // whole tree, competitor 20 only (no comparison: the previous 7 days start before monitoring did):
+    //   every listing in stock every day → 100; on promotion: T−6 0 of 5, T−5, T−4 1 of 5 (20),
+    //   T−3..T0 1 of 4 (D1 gone, 25) → (0 + 40 + 100) / 7 = 20;
+    //   index against A1 only: 1000/950, 2 × 900/950, 4 × 900/1100 → 622.01 / 7 = 88.86
     expect(cards(narrow).availability).toEqual([100, null, null]);
-    expect(cards(narrow).in_discount).toEqual([25, null, null]);
-    expect(cards(narrow).price_index).toEqual([81.82, null, null]);
+    expect(cards(narrow).in_discount).toEqual([20, null, null]);
+    expect(cards(narrow).price_index).toEqual([88.86, null, null]);
   });
 
   it('validates the period and the scope', async () => {
@@ -256,23 +281,21 @@ describe('request dates', () => {
 });
 
 describe('off the request path', () => {
-  it('ingestion materialises the comparison days and the warm-up computes their figures', async () => {
-    const { comparisonDays } = await import('./eod.js');
-    const { warmDashboard } = await import('./warm.js');
+  it('the warm-up computes the figures of every closed day of the presets for the default scopes', async () => {
+    const { warmDashboard, WARM_DAYS } = await import('./warm.js');
     const pool = ctx.db.pool;
-    // the last runs (now) built the pivot's comparison days that had closed: T−7 and T−6 (tomorrow's T−7)
-    const { rows } = await pool.query<{ day: string }>(
-      `select to_char(day, 'YYYY-MM-DD') as day from listing_eod_days where seller_id = 10 order by day`,
-    );
-    expect(rows.map((r) => r.day)).toEqual(expect.arrayContaining([tDay(7), tDay(6)]));
-    expect(comparisonDays(tDay(0))).toEqual([tDay(90), tDay(89), tDay(30), tDay(29), tDay(7), tDay(6)]);
     const r = await warmDashboard(pool);
+    expect([r.from, r.to]).toEqual([tDay(WARM_DAYS), tDay(1)]);
     expect(r.scopes).toBeGreaterThan(0);
-    const figures = await pool.query(
-      `select 1 from dashboard_day_figures where pivot_id = 10 and competitors = '{20,30,50}' and day = $1::date`,
-      [tDay(7)],
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from dashboard_day_figures
+        where pivot_id = 10 and competitors = '{20,30,50}' and currency = 'CLP' and day between $1 and $2`,
+      [tDay(WARM_DAYS), tDay(1)],
     );
-    expect(figures.rowCount).toBeGreaterThan(0);
+    expect(rows[0].n).toBe(WARM_DAYS);
+    // a second run has nothing left to compute
+    const again = await warmDashboard(pool);
+    expect(again.pruned).toBe(0);
     const res = await post('/v2/dashboard/pre', {});
     expect(res.statusCode).toBe(200);
   });
@@ -282,10 +305,11 @@ describe('off the request path', () => {
 describe('memoised answers follow new data', () => {
   it('a competitor ingest after an answer was memoised changes the next answer', async () => {
     const before = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
-    expect(before.price_index).toEqual([81.82, null, null]); // no comparison: see the default period
+    expect(before.price_index).toEqual([90.03, null, null]); // no comparison: see the default period
     const { selectDataVersion } = await import('./queries.js');
     const version = await selectDataVersion(ctx.db.pool);
-    // Rival C's C1 drops from 1200 to 800: the index now is 100 × 900 / min(1100, 800) = 112.5
+    // Rival C's C1 drops from 1200 to 800: today's index is 100 × 900 / min(1100, 800) = 112.5, the
+    // closed days stay → (105.263 + 2 × 94.737 + 90 + 2 × 81.818 + 112.5) / 7 = 94.41
     await observe(ctx.db.pool, 50, new Date(Date.now() - 30_000), [
       {
         ean: '7800000000001',
@@ -299,6 +323,6 @@ describe('memoised answers follow new data', () => {
     ]);
     expect(await selectDataVersion(ctx.db.pool)).toBeGreaterThan(version);
     const after = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
-    expect(after.price_index).toEqual([112.5, null, null]);
+    expect(after.price_index).toEqual([94.41, null, null]);
   });
 });

@@ -3,26 +3,17 @@ import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
 import { type Rates, TZ_SQL } from '../../market/index.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
-// (010_rollups.sql); per-listing figures from the end-of-day state: listing_current (today) or listing_eod
-// (a closed day, modules/dashboard/eod.ts). None reads price history.
+// (010_rollups.sql); per-listing figures of today from listing_current, of closed days from the price
+// intervals that cover the days' ends (modules/dashboard/days.ts folds them into per-day figures).
 
-/** Where a day's end-of-day state comes from. */
-export type StateSource = { kind: 'current' } | { kind: 'eod'; day: string };
-
-/** A `state` relation: one row per listing published at the end of the day, at `sellers`. */
-function stateSql(p: Params, source: StateSource, sellers: number[]): string {
-  if (source.kind === 'current') {
-    return `select lc.product_id, lc.seller_id, p.classification_id, lc.normal_price,
-                   case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
-                                      when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
-                   lc.effective_price, lc.price_type, lc.stock_out, lc.currency
-              from listing_current lc join products p on p.id = lc.product_id
-             where lc.seller_id = any(${p.add(sellers, '::int[]')}) and p.published`;
-  }
-  return `select product_id, seller_id, classification_id, normal_price, promo_price, effective_price, price_type,
-                 stock_out, currency
-            from listing_eod
-           where seller_id = any(${p.add(sellers, '::int[]')}) and day = ${p.add(source.day, '::date')}`;
+/** Today's state: one row per published listing at `sellers`. */
+function currentStateSql(p: Params, sellers: number[]): string {
+  return `select lc.product_id, lc.seller_id, p.classification_id, lc.normal_price,
+                 case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
+                                    when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
+                 lc.effective_price, lc.price_type, lc.stock_out, lc.currency
+            from listing_current lc join products p on p.id = lc.product_id
+           where lc.seller_id = any(${p.add(sellers, '::int[]')}) and p.published`;
 }
 
 const ratesSql = (p: Params, rates: Rates) =>
@@ -34,7 +25,8 @@ const rootsCond = (p: Params, column: string, roots: number[]) =>
     ? `${column} in (select id from classifications where path && ${p.add(roots, '::int[]')})`
     : 'true';
 
-export interface RollupStateRow {
+export interface RollupDayRow {
+  day: string;
   published: number;
   in_stock: number;
   promoted: number;
@@ -43,31 +35,134 @@ export interface RollupStateRow {
 }
 
 /**
- * Assortment and promotion counts of the market (pivot + competitors) at the end of `day`, from the
- * daily roll-up (010_rollups.sql): per seller its latest row on or before the day (a day without a run
- * carries the previous state forward).
+ * Assortment and promotion counts of the market (pivot + competitors) at the end of each day of
+ * [from, to], from the daily roll-up (010_rollups.sql): per seller and day its latest row on or before
+ * the day (a day without a run carries the previous state forward). Days before any row: absent.
  */
-export async function selectRollupState(
+export async function selectRollupDays(
   db: Queryable,
-  q: { day: string; sellers: number[]; roots: number[] },
-): Promise<RollupStateRow> {
+  q: { from: string; to: string; sellers: number[]; roots: number[] },
+): Promise<RollupDayRow[]> {
   const p = new Params();
-  const day = p.add(q.day, '::date');
   const sql = `
-    with last as (
-      select s.id as seller_id,
-             (select max(r.day) from rollup_daily_brand r where r.seller_id = s.id and r.day <= ${day}) as day
-        from unnest(${p.add(q.sellers, '::int[]')}) as s(id)
+    with days as (select d::date as d from generate_series(${p.add(q.from, '::date')}, ${p.add(q.to, '::date')}, interval '1 day') d),
+    last as (
+      select days.d, s.id as seller_id,
+             (select max(r.day) from rollup_daily_brand r where r.seller_id = s.id and r.day <= days.d) as day
+        from days cross join unnest(${p.add(q.sellers, '::int[]')}) as s(id)
+    ),
+    -- each (seller, roll-up day) summed once, by its index range (a day carried forward is read once)
+    sums as (
+      select n.seller_id, n.day, a.*
+        from (select distinct seller_id, day from last where day is not null) n
+        cross join lateral (
+          select coalesce(sum(r.published), 0)::int as published, coalesce(sum(r.in_stock), 0)::int as in_stock,
+                 coalesce(sum(r.promoted), 0)::int as promoted, coalesce(sum(r.discounted), 0)::int as discounted,
+                 coalesce(sum(r.discount_pct_sum), 0)::float8 as discount_pct_sum
+            from rollup_daily_brand r
+           where r.seller_id = n.seller_id and r.day = n.day and ${rootsCond(p, 'r.classification_id', q.roots)}
+        ) a
     )
-    select coalesce(sum(r.published), 0)::int as published,
-           coalesce(sum(r.in_stock), 0)::int as in_stock,
-           coalesce(sum(r.promoted), 0)::int as promoted,
-           coalesce(sum(r.discounted), 0)::int as discounted,
-           coalesce(sum(r.discount_pct_sum), 0)::float8 as discount_pct_sum
-      from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.day
-     where ${rootsCond(p, 'r.classification_id', q.roots)}`;
-  const { rows } = await db.query<RollupStateRow>(sql, p.values);
-  return rows[0];
+    select to_char(last.d, 'YYYY-MM-DD') as day,
+           sum(s.published)::int as published, sum(s.in_stock)::int as in_stock,
+           sum(s.promoted)::int as promoted, sum(s.discounted)::int as discounted,
+           sum(s.discount_pct_sum)::float8 as discount_pct_sum
+      from last join sums s on s.seller_id = last.seller_id and s.day = last.day
+     group by last.d order by last.d`;
+  const { rows } = await db.query<RollupDayRow>(sql, p.values);
+  return rows;
+}
+
+/**
+ * The days of [from, to] a price interval covers, as offsets from `from`: it covers day d when it is
+ * the listing's state at the end of d (valid_from before the next day's first instant, valid_to — if
+ * any — not before it), i.e. d in [date(valid_from), date(valid_to) − 1] (Santiago dates), clipped.
+ */
+function coveredDaysSql(p: Params, from: string, to: string): { join: string; cols: string } {
+  const lo = p.add(from, '::date');
+  const hi = p.add(to, '::date');
+  const join = `x.valid_from < ((${hi} + 1)::timestamp at time zone ${TZ_SQL})
+            and (x.valid_to is null or x.valid_to >= ((${lo} + 1)::timestamp at time zone ${TZ_SQL}))`;
+  const cols = `greatest((x.valid_from at time zone ${TZ_SQL})::date, ${lo}) - ${lo} as a,
+                least(coalesce((x.valid_to at time zone ${TZ_SQL})::date - 1, ${hi}), ${hi}) - ${lo} as b`;
+  return { join, cols };
+}
+
+export interface IndexIntervalRow {
+  group_id: string;
+  seller_id: number;
+  /** a pivot listing under the license roots (counts as "mine") */
+  in_roots: boolean;
+  currency: string;
+  /** lowest of the positive normal, sale and exclusive prices (the default price mode's) */
+  effective: number | null;
+  stock_out: boolean;
+  a: number;
+  b: number;
+}
+
+/**
+ * Price intervals of the confirmed-matched listings of the pivot and competitors that are the state at
+ * the end of some day of [from, to], with the days they cover (a..b, offsets), ordered by match group.
+ */
+export async function selectIndexIntervals(
+  db: Queryable,
+  q: { from: string; to: string; pivot: number; competitors: number[]; roots: number[] },
+): Promise<IndexIntervalRow[]> {
+  const p = new Params();
+  const pivot = p.add(q.pivot, '::int');
+  const { join, cols } = coveredDaysSql(p, q.from, q.to);
+  const sql = `
+    select lc.group_id::text as group_id, lc.seller_id,
+           (lc.seller_id = ${pivot} and ${rootsCond(p, 'p.classification_id', q.roots)}) as in_roots,
+           x.currency,
+           least(case when x.normal_price > 0 then x.normal_price end,
+                 case when x.sale_price > 0 then x.sale_price end,
+                 case when x.exclusive_price > 0 then x.exclusive_price end)::float8 as effective,
+           x.stock_out, ${cols}
+      from listing_current lc
+      join products p on p.id = lc.product_id
+      join price_intervals x on x.product_id = lc.product_id and ${join}
+     where lc.seller_id = any(${p.add([q.pivot, ...q.competitors], '::int[]')}) and lc.match_status = 'confirmed'
+       -- only groups where the pivot has a listing under the roots: no other group has an index
+       and lc.group_id in (select m.group_id from listing_current m join products mp on mp.id = m.product_id
+                            where m.seller_id = ${pivot} and m.match_status = 'confirmed'
+                              and ${rootsCond(p, 'mp.classification_id', q.roots)})
+     order by lc.group_id`;
+  const { rows } = await db.query<IndexIntervalRow>(sql, p.values);
+  return rows;
+}
+
+export interface PromoIntervalRow {
+  currency: string;
+  normal_price: number | null;
+  promo_price: number | null;
+  a: number;
+  b: number;
+}
+
+/**
+ * Promotion intervals (price_type ≠ NORMAL) of the market's listings under the license roots that are
+ * the state at the end of some day of [from, to], with the days they cover (a..b, offsets) and the
+ * promotion's price after price_type (as the roll-up).
+ */
+export async function selectPromoIntervals(
+  db: Queryable,
+  q: { from: string; to: string; sellers: number[]; roots: number[] },
+): Promise<PromoIntervalRow[]> {
+  const p = new Params();
+  const { join, cols } = coveredDaysSql(p, q.from, q.to);
+  const sql = `
+    select x.currency, x.normal_price::float8 as normal_price,
+           (case x.price_type when 'SALE' then x.sale_price when 'EXCLUSIVE' then x.exclusive_price
+                              when 'BYQUANTITY' then x.byquantity_price end)::float8 as promo_price,
+           ${cols}
+      from products p
+      join price_intervals x on x.product_id = p.id and ${join}
+     where p.seller_id = any(${p.add(q.sellers, '::int[]')}) and x.price_type <> 'NORMAL'
+       and ${rootsCond(p, 'p.classification_id', q.roots)}`;
+  const { rows } = await db.query<PromoIntervalRow>(sql, p.values);
+  return rows;
 }
 
 export interface EventCounts {
@@ -130,14 +225,14 @@ export interface DiscountRow {
 }
 
 /**
- * Discounts of the market at the end of a day, over promoted listings (price_type ≠ NORMAL) with a
- * discount % (vigia_discount_pct: 0 < promotion price < normal price): the average (normal − promotion
- * price) in the target currency, and the histogram of their discount buckets (vigia_discount_bucket,
- * the nearest multiple of 5). Both functions: migrations/050_market_formulas.sql.
+ * Discounts of the market now, over promoted listings (price_type ≠ NORMAL) with a discount %
+ * (vigia_discount_pct: 0 < promotion price < normal price): the average (normal − promotion price) in
+ * the target currency, and the histogram of their discount buckets (vigia_discount_bucket, the nearest
+ * multiple of 5). Both functions: migrations/050_market_formulas.sql.
  */
-export async function selectDiscountState(
+export async function selectCurrentDiscounts(
   db: Queryable,
-  q: { source: StateSource; sellers: number[]; roots: number[]; rates: Rates },
+  q: { sellers: number[]; roots: number[]; rates: Rates },
 ): Promise<DiscountRow> {
   const p = new Params();
   const sql = `
@@ -145,7 +240,7 @@ export async function selectDiscountState(
     d as (
       select (s.normal_price - s.promo_price) * r.f as amount,
              vigia_discount_pct(s.normal_price, s.promo_price) as pct
-        from (${stateSql(p, q.source, q.sellers)}) s
+        from (${currentStateSql(p, q.sellers)}) s
         left join rates r on r.currency = s.currency
        where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}
     )
@@ -154,55 +249,6 @@ export async function selectDiscountState(
               from (select vigia_discount_bucket(pct) as bucket, count(*)::int as n from d where pct is not null
                      group by 1) h) as buckets`;
   const { rows } = await db.query<DiscountRow>(sql, p.values);
-  return rows[0];
-}
-
-export interface IndexRow {
-  products: number;
-  average_index: number | null;
-  deviation: number | null;
-}
-
-/**
- * Price index of the pivot's products at the end of a day: per pivot listing (under the license roots)
- * in a confirmed match group, its price index (vigia_price_index = domain priceIndex: 100 × its effective
- * price / the lowest effective price among the competitors' listings of the group, in stock, priced), both
- * in CLP at the day's rates; the average index and the average |index − 100|. The stored effective price
- * is the default price mode's, so this is the DPM index in that mode at the end of the day.
- */
-export async function selectIndexState(
-  db: Queryable,
-  q: { source: StateSource; pivot: number; competitors: number[]; roots: number[]; clpRates: Rates },
-): Promise<IndexRow> {
-  const p = new Params();
-  const pivot = p.add(q.pivot, '::int');
-  const all = p.add([q.pivot, ...q.competitors], '::int[]');
-  // One pass over the matched listings of the scope, one aggregation per group: the pivot's price and
-  // the lowest in-stock competitor price (a pivot with several listings in one group counts once, at
-  // its lowest price).
-  const matched =
-    q.source.kind === 'current'
-      ? `select lc.seller_id, lc.group_id, lc.effective_price::float8 * r.f as price, lc.stock_out, p.classification_id
-           from listing_current lc
-           join products p on p.id = lc.product_id and p.published
-           join rates r on r.currency = lc.currency
-          where lc.seller_id = any(${all}) and lc.match_status = 'confirmed' and lc.effective_price > 0`
-      : `select e.seller_id, lc.group_id, e.effective_price::float8 * r.f as price, e.stock_out, e.classification_id
-           from listing_eod e
-           join listing_current lc on lc.product_id = e.product_id and lc.match_status = 'confirmed'
-           join rates r on r.currency = e.currency
-          where e.seller_id = any(${all}) and e.day = ${p.add(q.source.day, '::date')} and e.effective_price > 0`;
-  const sql = `
-    with ${ratesSql(p, q.clpRates)},
-    m as (${matched}),
-    g as (
-      select min(price) filter (where seller_id = ${pivot} and ${rootsCond(p, 'classification_id', q.roots)}) as mine,
-             min(price) filter (where seller_id <> ${pivot} and not stock_out) as best
-        from m group by group_id
-    ),
-    idx as (select vigia_price_index(mine, best) as idx from g where mine is not null and best is not null)
-    select count(*)::int as products, avg(idx) as average_index, avg(abs(idx - 100)) as deviation from idx`;
-  const { rows } = await db.query<IndexRow>(sql, p.values);
   return rows[0];
 }
 
@@ -258,28 +304,46 @@ export async function selectQuickFind(
   return rows;
 }
 
-/** Figures of a closed day already computed for a scope (dashboard_day_figures). */
-export async function selectDayFigures<T>(
-  db: Queryable,
-  k: { pivot: number; competitors: number[]; roots: number[]; currency: string; day: string },
-): Promise<T | null> {
-  const { rows } = await db.query<{ figures: T }>(
-    `select figures from dashboard_day_figures
-      where pivot_id = $1 and competitors = $2::int[] and roots = $3::int[] and currency = $4 and day = $5::date`,
-    [k.pivot, k.competitors, k.roots, k.currency, k.day],
-  );
-  return rows[0]?.figures ?? null;
+export interface FiguresScope {
+  pivot: number;
+  competitors: number[];
+  roots: number[];
+  currency: string;
 }
 
-export async function insertDayFigures(
+/** Figures of closed days of [from, to] already computed for a scope (dashboard_day_figures). */
+export async function selectStoredDays<T>(
   db: Queryable,
-  k: { pivot: number; competitors: number[]; roots: number[]; currency: string; day: string },
-  figures: object,
+  k: FiguresScope & { from: string; to: string },
+): Promise<Map<string, T>> {
+  const { rows } = await db.query<{ day: string; figures: T }>(
+    `select to_char(day, 'YYYY-MM-DD') as day, figures from dashboard_day_figures
+      where pivot_id = $1 and competitors = $2::int[] and roots = $3::int[] and currency = $4
+        and day between $5::date and $6::date`,
+    [k.pivot, k.competitors, k.roots, k.currency, k.from, k.to],
+  );
+  return new Map(rows.map((r) => [r.day, r.figures]));
+}
+
+export async function insertStoredDays(
+  db: Queryable,
+  k: FiguresScope,
+  days: { day: string; figures: object }[],
 ): Promise<void> {
+  if (!days.length) return;
   await db.query(
     `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, day, figures)
-     values ($1, $2::int[], $3::int[], $4, $5::date, $6) on conflict do nothing`,
-    [k.pivot, k.competitors, k.roots, k.currency, k.day, JSON.stringify(figures)],
+     select $1, $2::int[], $3::int[], $4, d.day, d.figures
+       from unnest($5::date[], $6::jsonb[]) as d(day, figures)
+     on conflict do nothing`,
+    [
+      k.pivot,
+      k.competitors,
+      k.roots,
+      k.currency,
+      days.map((d) => d.day),
+      days.map((d) => JSON.stringify(d.figures)),
+    ],
   );
 }
 

@@ -21,7 +21,7 @@ import { scheduleDashboardWarmUp } from './warm.js';
  */
 export default async function dashboardRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
-  // End-of-day states and closed-day figures are built off the request path (warm.ts, eod.ts).
+  // Closed-day figures are computed off the request path (warm.ts).
   scheduleDashboardWarmUp(app);
 
   registerRoute(app, defs.indicators, async (req) => {

@@ -10,29 +10,26 @@ import {
   type DashboardCardKey,
   type DashboardPreResponse,
   daysInclusive,
-  modeOfBuckets,
-  share,
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { type Resolved, scored } from '../pricing/index.js';
-import { ensureEod, eodVersion } from './eod.js';
+import { bucketPairs, computeDays, countFigures, type DayFigures, periodFigures } from './days.js';
 import {
-  insertDayFigures,
-  type RollupStateRow,
+  type FiguresScope,
+  insertStoredDays,
+  selectCurrentDiscounts,
   selectDataVersion,
-  selectDayFigures,
-  selectDiscountState,
   selectEventCounts,
-  selectIndexState,
   selectMonitoringSince,
-  selectRollupState,
+  selectRollupDays,
+  selectStoredDays,
 } from './queries.js';
 
-// The dashboard's card groups (docs/metrics.md "Dashboard"): each snapshot figure at the end of the
-// period and at the end of the previous period of equal length.
-//  - the end of a closed day: computed once per scope from listing_eod and the daily roll-up, then read
+// The dashboard's card groups (docs/metrics.md "Dashboard"): each snapshot figure over the period — the
+// average of its days' end-of-day figures (days.ts) — and over the previous period of equal length.
+//  - closed days: computed once per scope from the daily roll-up and the price intervals, then read
 //    from dashboard_day_figures;
 //  - today: the daily roll-up, listing_current, and the price index of the pricing model (the same
 //    scoring as the DPM screens);
@@ -53,84 +50,48 @@ const UNITS: Record<DashboardCardKey, DashboardCard['unit']> = {
   in_discount: 'percent',
 };
 
-type SnapshotKey = Exclude<DashboardCardKey, 'new' | 'unpublished'>;
-type Snapshot = Record<SnapshotKey, number | null>;
+export type Scope = FiguresScope;
 
-export interface Scope {
-  pivot: number;
-  competitors: number[];
-  roots: number[];
-  currency: string;
-}
-
-function countFigures(c: RollupStateRow) {
+/** The scope's key in dashboard_day_figures: competitors and roots sorted. */
+function figuresKey(s: Scope): Scope {
   return {
-    availability: round2(share(c.in_stock, c.published)),
-    average_discount: c.discounted > 0 ? round2(c.discount_pct_sum / c.discounted) : null,
-    in_discount: round2(share(c.promoted, c.published)),
-  };
-}
-
-async function ratesAt(pool: pg.Pool, currency: string, day: string) {
-  const clp = await selectClpRates(pool, day);
-  const rates = ratesTo(clp, currency);
-  const clpRates = ratesTo(clp, 'CLP');
-  if (!rates || !clpRates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
-  return { rates, clpRates };
-}
-
-/** The snapshot figures at the end of a closed day (before today), computed once per scope. */
-export async function closedDay(pool: pg.Pool, s: Scope, day: string): Promise<Snapshot> {
-  const key = {
     ...s,
     competitors: [...s.competitors].sort((a, b) => a - b),
-    roots: [...s.roots].sort(),
-    day,
+    roots: [...s.roots].sort((a, b) => a - b),
   };
-  const stored = await selectDayFigures<Snapshot>(pool, key);
-  if (stored) return stored;
-  const sellers = [s.pivot, ...s.competitors];
-  const { rates, clpRates } = await ratesAt(pool, s.currency, day);
-  const source = { kind: 'eod' as const, day };
-  for (let attempt = 1; ; attempt++) {
-    await ensureEod(pool, sellers, day);
-    const version = await eodVersion(pool, sellers, day);
-    const [counts, discounts, index] = await Promise.all([
-      selectRollupState(pool, { day, sellers, roots: s.roots }),
-      selectDiscountState(pool, { source, sellers, roots: s.roots, rates }),
-      selectIndexState(pool, {
-        source,
-        pivot: s.pivot,
-        competitors: s.competitors,
-        roots: s.roots,
-        clpRates,
-      }),
-    ]);
-    const figures: Snapshot = {
-      ...countFigures(counts),
-      price_index: round2(index.average_index),
-      deviation: round2(index.deviation),
-      monetary_discount: round2(discounts.monetary),
-      mode_discount: modeOfBuckets(discounts.buckets ?? []),
-    };
-    // The day was pruned (and maybe rebuilt) while it was read: read it again rather than keep figures
-    // of a half-deleted state.
-    if ((await eodVersion(pool, sellers, day)) !== version) {
-      if (attempt < 3) continue;
-      throw new Error(`dashboard: end-of-day state of ${day} kept changing while it was read`);
-    }
-    await insertDayFigures(pool, key, figures);
-    return figures;
-  }
 }
 
-/** The snapshot figures now; the price index from the pricing model's scoring of the same scope. */
-async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<Snapshot> {
+/**
+ * The figures of the closed days [from, to] (all before today) for a scope: read from
+ * dashboard_day_figures, the missing ones computed at once (one range from the first to the last
+ * missing day) and stored — a closed day never changes again (ingestion refuses older observations).
+ */
+export async function closedDays(
+  pool: pg.Pool,
+  s: Scope,
+  from: string,
+  to: string,
+): Promise<Map<string, DayFigures>> {
+  const key = figuresKey(s);
+  const stored = await selectStoredDays<DayFigures>(pool, { ...key, from, to });
+  const missing: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) if (!stored.has(d)) missing.push(d);
+  if (!missing.length) return stored;
+  const computed = await computeDays(pool, key, missing[0], missing[missing.length - 1]);
+  const fresh = missing.map((day) => ({ day, figures: computed.get(day) as DayFigures }));
+  await insertStoredDays(pool, key, fresh);
+  for (const { day, figures } of fresh) stored.set(day, figures);
+  return stored;
+}
+
+/** Today's figures; the price index from the pricing model's scoring of the same scope. */
+async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<DayFigures> {
   const sellers = [s.pivot, ...s.competitors];
-  const { rates } = await ratesAt(pool, s.currency, day);
+  const rates = ratesTo(await selectClpRates(pool, day), s.currency);
+  if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${s.currency}`, 'currency');
   const [counts, discounts] = await Promise.all([
-    selectRollupState(pool, { day, sellers, roots: s.roots }),
-    selectDiscountState(pool, { source: { kind: 'current' }, sellers, roots: s.roots, rates }),
+    selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots }),
+    selectCurrentDiscounts(pool, { sellers, roots: s.roots, rates }),
   ]);
   const set = scored(resolved);
   let n = 0;
@@ -144,13 +105,46 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
     dev += Math.abs(idx - 100);
   }
   return {
-    ...countFigures(counts),
-    price_index: n ? round2(sum / n) : null,
-    deviation: n ? round2(dev / n) : null,
-    monetary_discount: round2(discounts.monetary),
-    mode_discount: modeOfBuckets(discounts.buckets ?? []),
+    ...countFigures(counts[0]),
+    price_index: n ? sum / n : null,
+    deviation: n ? dev / n : null,
+    monetary_discount: discounts.monetary === null ? null : Number(discounts.monetary),
+    buckets: bucketPairs(discounts.buckets),
   };
 }
+
+/** The days of [from, to] in order, today's from the current state. */
+async function periodDays(
+  pool: pg.Pool,
+  s: Scope,
+  resolved: Resolved,
+  from: string,
+  to: string,
+  todayDay: string,
+): Promise<DayFigures[]> {
+  const lastClosed = to < todayDay ? to : addDays(todayDay, -1);
+  const closed = from <= lastClosed ? await closedDays(pool, s, from, lastClosed) : new Map();
+  const days: DayFigures[] = [];
+  for (let d = from; d <= lastClosed; d = addDays(d, 1)) days.push(closed.get(d) as DayFigures);
+  if (to === todayDay) days.push(await currentDay(pool, s, resolved, todayDay));
+  return days;
+}
+
+/** A period's figures rounded to 2 decimals (the mode is a bucket already). */
+function rounded(f: ReturnType<typeof periodFigures>) {
+  return {
+    availability: round2(f.availability),
+    in_discount: round2(f.in_discount),
+    average_discount: round2(f.average_discount),
+    price_index: round2(f.price_index),
+    deviation: round2(f.deviation),
+    monetary_discount: round2(f.monetary_discount),
+    mode_discount: f.mode_discount,
+  };
+}
+
+/** No previous period (no comparison): every figure null. */
+const NO_FIGURES = rounded(periodFigures([]));
 
 const memo = new Map<string, DashboardPreResponse>();
 const MEMO_SIZE = 32;
@@ -183,15 +177,19 @@ export async function dashboardPre(
   const hit = memo.get(key);
   if (hit) return hit;
 
-  const current =
-    period.to === todayDay
-      ? await currentDay(pool, s, q.resolved, todayDay)
-      : await closedDay(pool, s, period.to);
-  // A previous period that starts before monitoring did has no complete data: no comparison at all
-  // (a change against a half-empty period, e.g. "Nuevos −25.268", would mislead).
+  const current = periodFigures(await periodDays(pool, s, q.resolved, period.from, period.to, todayDay));
+  // A previous period that starts before monitoring did — or on its first day, when every listing is
+  // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
+  // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
+  // would mislead).
   const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
-  const comparable = monitoringSince !== null && previousFrom >= monitoringSince;
-  const previous = await closedDay(pool, s, previousTo);
+  const comparable = monitoringSince !== null && previousFrom > monitoringSince;
+  // Both periods' closed days in one computation when they are missing (e.g. a new scope).
+  if (comparable && previousFrom < todayDay)
+    await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));
+  const previous = comparable
+    ? periodFigures(await periodDays(pool, s, q.resolved, previousFrom, previousTo, todayDay))
+    : null;
   const events = await selectEventCounts(pool, {
     sellers: [s.pivot, ...s.competitors],
     roots: s.roots,
@@ -201,12 +199,12 @@ export async function dashboardPre(
   });
 
   const cur: Record<DashboardCardKey, number | null> = {
-    ...current,
+    ...rounded(current),
     new: events.new_current,
     unpublished: events.unpublished_current,
   };
   const prev: Record<DashboardCardKey, number | null> = {
-    ...previous,
+    ...(previous ? rounded(previous) : NO_FIGURES),
     new: events.new_previous,
     unpublished: events.unpublished_previous,
   };

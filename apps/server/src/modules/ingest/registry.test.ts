@@ -10,7 +10,7 @@ describe('roll-up registry', () => {
     const names = rollupUpdaters.map((r) => r.name);
     expect(names[0]).toBe('daily');
     expect(names).toEqual([...new Set(names)]);
-    expect(names).toEqual(expect.arrayContaining(['daily', 'dashboard-eod', 'pricing']));
+    expect(names).toEqual(expect.arrayContaining(['daily', 'pricing', 'promotions']));
   });
 
   it('keeps features in registration order after the own ones, and a name registers once', () => {

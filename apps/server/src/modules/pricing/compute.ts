@@ -99,6 +99,27 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
   return tests.length ? (r) => tests.every((t) => t(r)) : null;
 }
 
+/**
+ * The scope's SKUs (filter SKUs) that no pivot product of the selection has as its SKU or the seller's
+ * product id: the products in the base score (published, or seen in the window) that pass the
+ * descriptive row filters — match, index ranges and the price range do not hide a product here.
+ */
+export function skusNotFound(set: ScoredSet): string[] {
+  const skus = set.scope.rows.skus;
+  if (!skus?.length) return [];
+  const pass = rowFilter(set.scope);
+  const found = new Set<string>();
+  const rows = set.model.rows;
+  for (let i = 0; i < rows.length; i++) {
+    if (set.rowIn[i] !== 1) continue;
+    const r = rows[i];
+    if (pass && !pass(r)) continue;
+    found.add(r.ref);
+    if (r.sku !== null) found.add(r.sku);
+  }
+  return [...new Set(skus)].filter((s) => !found.has(s));
+}
+
 /** NaN (the typed columns' "none") → null. */
 export const nn = (v: number) => (Number.isNaN(v) ? null : v);
 

@@ -81,6 +81,24 @@ describe('GET /v2/navigation/dpm/kpi', () => {
     expect((await k('metaSearch=leche%20choc')).total).toBe(1);
     expect((await k('SKUs=SKU-001%20p3,bad$')).total).toBe(2); // 'bad$' is dropped
     expect((await k('minPrice=800&maxPrice=1000')).total).toBe(3); // P1 1000, P2 850, P6 800
+    expect((await k('SKUs=SKU-001%20p3,bad$')).skus_not_found).toEqual([]);
+    expect((await k('stockOut=true')).skus_not_found).toEqual([]); // no SKUs pasted
+  });
+
+  it('names the pasted SKUs that no product of the selection has', async () => {
+    const k = async (qs: string) => (await get(`/v2/navigation/dpm/kpi?${qs}`)).body;
+    // XYZ-NOEXISTE matches nothing; SKU-001 is P1's SKU, p2 is P2's own id
+    const none = await k('SKUs=SKU-001,XYZ-NOEXISTE,p2,XYZ-NOEXISTE');
+    expect(none.total).toBe(2);
+    expect(none.skus_not_found).toEqual(['XYZ-NOEXISTE']);
+    // the other descriptive filters narrow the selection: P3 (SKU-003, exclusive) is not on SALE
+    const sale = await k('SKUs=SKU-002,SKU-003&price_type=SALE');
+    expect([sale.total, sale.skus_not_found]).toEqual([1, ['SKU-003']]);
+    // match, index ranges and the price range do not: P5 (no match) is found, though not counted
+    const matched = await k('SKUs=SKU-005&match=true');
+    expect([matched.total, matched.skus_not_found]).toEqual([0, []]);
+    // the same on the navigation KPI
+    expect((await get('/v2/navigation/kpi?SKUs=NOPE-1')).body.skus_not_found).toEqual(['NOPE-1']);
     expect((await k('sellersIds=8')).match).toBe(3); // P1, P2 (its stock-out listing still matches), P4
     expect((await k('sellersIds=8')).publishedMatch).toBe(2); // P1, P4
   });

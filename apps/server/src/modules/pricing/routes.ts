@@ -11,6 +11,7 @@ import {
   priceBounds,
   rankingSummary,
   type ScoredSet,
+  skusNotFound,
   tallyBy,
   tallyBySeller,
   tallyByTree,
@@ -92,10 +93,13 @@ export default async function pricingRoutes(app: FastifyInstance) {
   const kpi = async (req: FastifyRequest, q: ScopeQuery) => {
     const resolved = await resolveScope(requesterOf(req), pool, q);
     const set = scored(resolved);
-    return kpiResponse(
-      memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
-      resolved.scope,
-    );
+    return {
+      ...kpiResponse(
+        memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
+        resolved.scope,
+      ),
+      skus_not_found: memoOn(set, 'skusNotFound', () => skusNotFound(set)),
+    };
   };
 
   // ───────────────────────────── DPM ─────────────────────────────

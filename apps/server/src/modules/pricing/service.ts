@@ -166,7 +166,8 @@ export function splitOut(t: PricingTally) {
   return { ...split, average_index: round2(split.average_index) };
 }
 
-export function kpiResponse(t: PricingTally, s: PricingScope): PricingKpisResponse {
+/** The KPI answer of a tally; the caller adds skus_not_found (compute.ts skusNotFound). */
+export function kpiResponse(t: PricingTally, s: PricingScope): Omit<PricingKpisResponse, 'skus_not_found'> {
   return { ...t.kpis(), currency: s.currency, mpi_value: s.mpiValue, split: splitOut(t) };
 }
 

@@ -1,7 +1,7 @@
 import ArrowDropDownRoundedIcon from '@mui/icons-material/ArrowDropDownRounded';
 import ArrowDropUpRoundedIcon from '@mui/icons-material/ArrowDropUpRounded';
 import Box from '@mui/material/Box';
-import { formatNumber } from '@vigia/domain';
+import { formatNumber, mpiBucket } from '@vigia/domain';
 import type { ReactNode } from 'react';
 import { POSITION } from './position-colors.js';
 
@@ -86,4 +86,26 @@ export function bandText(mpiValue: number): string {
 /** "En rango (hasta +10%)". */
 export function inRangeLabel(mpiValue: number | null | undefined): string {
   return mpiValue === null || mpiValue === undefined ? 'En rango' : `En rango (${bandText(mpiValue)})`;
+}
+
+/** Position of a price index in the market band `mpiValue`: cheapest → cheaper, dearer → dearer. */
+export function indexKind(index: number, mpiValue: number): PositionKind {
+  const bucket = mpiBucket(index, mpiValue);
+  return bucket === 'cheapest' ? 'cheaper' : bucket === 'dearer' ? 'dearer' : 'neutral';
+}
+
+/** Header text of a competitor column: a colour dot and the seller's name (pricing, brand comparator). */
+export function SellerLabel({ name, color }: { name: string; color?: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, whiteSpace: 'nowrap' }}
+    >
+      <Box
+        component="span"
+        sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: color ?? 'grey.400', flex: '0 0 auto' }}
+      />
+      {name}
+    </Box>
+  );
 }

@@ -17,6 +17,11 @@ export interface FilterPanelProps {
   fields?: readonly FilterField[];
   /** Price-range scores for the slider (the screen requests them). */
   priceRange?: PriceRangeBounds;
+  /**
+   * Pasted SKUs the screen's answer found in no product (its KPI answer's skus_not_found): named under
+   * the SKU field, next to the ones not understood.
+   */
+  skusNotFound?: readonly string[];
   /** A request of the screen is running (spinner on 'Buscar'). */
   busy?: boolean;
   /** Open at first (wide screens; on a phone it starts closed). */
@@ -34,11 +39,12 @@ export function FilterPanel({
   search,
   fields = ALL_FILTER_FIELDS,
   priceRange,
+  skusNotFound,
   busy,
   defaultExpanded = true,
   children,
 }: FilterPanelProps) {
-  const panel = useFilterPanel({ search, fields, priceRange, defaultExpanded });
+  const panel = useFilterPanel({ search, fields, priceRange, defaultExpanded, skusNotFound });
   const bodyId = panel.idOf('body');
   return (
     <Paper

@@ -212,23 +212,33 @@ export function summarizeFilters(f: UrlFilters, currency: string): string[] {
   return out;
 }
 
+/** «a», «b», «c», «d», «e» y 3 más. */
+function quoted(list: readonly string[]): string {
+  const shown = list
+    .slice(0, 5)
+    .map((t) => `«${t}»`)
+    .join(', ');
+  return list.length > 5 ? `${shown} y ${list.length - 5} más` : shown;
+}
+
 /**
- * What the SKU field says under the pasted text: how many SKUs will be searched and which tokens are not
- * understood (and so not searched). Undefined for an empty field.
+ * What the SKU field says under the pasted text: how many SKUs will be searched, which tokens are not
+ * understood (and so not searched) and — from the last answer (`notFound`, the server's skus_not_found)
+ * — which of the SKUs still in the field matched no product. Undefined for an empty field.
  */
-export function skuFeedback(text: string): string | undefined {
+export function skuFeedback(text: string, notFound: readonly string[] = []): string | undefined {
   const tokens = text.split(/[\s,]+/u).filter(Boolean);
   if (tokens.length === 0) return undefined;
   const understood = parseSkus(text);
   const bad = [...new Set(tokens.filter((t) => !understood.includes(t)))];
-  const head = understood.length === 1 ? '1 SKU por buscar' : `${understood.length} SKUs por buscar`;
-  if (bad.length === 0) return head;
-  const shown = bad
-    .slice(0, 5)
-    .map((t) => `«${t}»`)
-    .join(', ');
-  const more = bad.length > 5 ? ` y ${bad.length - 5} más` : '';
-  return `${head} · no se ${bad.length === 1 ? 'entiende' : 'entienden'} (solo letras, números y _ @ . / # & + -): ${shown}${more}`;
+  const missing = notFound.filter((s) => understood.includes(s));
+  const parts = [understood.length === 1 ? '1 SKU por buscar' : `${understood.length} SKUs por buscar`];
+  if (bad.length)
+    parts.push(
+      `no se ${bad.length === 1 ? 'entiende' : 'entienden'} (solo letras, números y _ @ . / # & + -): ${quoted(bad)}`,
+    );
+  if (missing.length) parts.push(`No encontrados: ${quoted(missing)}`);
+  return parts.join(' · ');
 }
 
 /** The defaults the panel falls back to, from the user's settings and the screen. */

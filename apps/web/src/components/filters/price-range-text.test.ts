@@ -33,4 +33,12 @@ describe('pasted SKUs feedback (issue 18 item 10)', () => {
     );
     expect(skuFeedback('a% b% c% d% e% f% g% ok')).toMatch(/no se entienden .*«e%» y 2 más$/);
   });
+
+  it('names the SKUs the last search found in no product, while they stay in the field', () => {
+    expect(skuFeedback('SKU-1 XYZ-NOEXISTE bad$sku', ['XYZ-NOEXISTE'])).toBe(
+      '2 SKUs por buscar · no se entiende (solo letras, números y _ @ . / # & + -): «bad$sku» · No encontrados: «XYZ-NOEXISTE»',
+    );
+    // removed from the field: no longer named
+    expect(skuFeedback('SKU-1', ['XYZ-NOEXISTE'])).toBe('1 SKU por buscar');
+  });
 });

@@ -29,6 +29,8 @@ export interface FilterPanelState {
   range: [number, number] | null;
   setRange: (next: [number, number] | null) => void;
   priceRange?: PriceRangeBounds;
+  /** Pasted SKUs the screen's last answer found in no product (the KPI answer's skus_not_found). */
+  skusNotFound: readonly string[];
   /** The competitors as shown: the URL's pick, else the top bar's; the user may empty it (then invalid). */
   competitors: number[];
   setCompetitors: (ids: number[]) => void;
@@ -51,6 +53,7 @@ export function useFilterPanel(opts: {
   fields: readonly FilterField[];
   priceRange?: PriceRangeBounds;
   defaultExpanded: boolean;
+  skusNotFound?: readonly string[];
 }): FilterPanelState {
   const { search, fields, priceRange } = opts;
   const uid = useId();
@@ -90,6 +93,7 @@ export function useFilterPanel(opts: {
     range,
     setRange,
     priceRange,
+    skusNotFound: opts.skusNotFound ?? [],
     competitors,
     setCompetitors,
     currency: draft.currency || search.defaults.currency,

@@ -26,6 +26,7 @@ import { APP_VERSION } from '@vigia/domain';
 import { type ReactElement, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
 import { useLicense } from '../../lib/license.js';
+import { useUserSettings } from '../../lib/settings.js';
 import { T } from '../../lib/texts.js';
 import {
   isActiveLink,
@@ -196,9 +197,13 @@ export function SideNav({
   onMobileClose: () => void;
   isDesktop: boolean;
 }) {
-  const { modules } = useLicense();
+  const { modules, appConfig } = useLicense();
+  const { pivotId } = useUserSettings();
   const { pathname, search } = useLocation();
-  const menu = useMemo<NavEntry[]>(() => visibleMenu(modules), [modules]);
+  const menu = useMemo<NavEntry[]>(
+    () => visibleMenu(modules, { pivotId, appConfig }),
+    [modules, pivotId, appConfig],
+  );
   const mini = isDesktop && collapsed;
 
   const activeGroup = useMemo(

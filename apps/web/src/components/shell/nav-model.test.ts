@@ -39,6 +39,24 @@ describe('visibleMenu', () => {
     ]);
   });
 
+  it('the brand comparator sits in Precios, only for the pivots of BRAND_COMPARATOR_SELLERS', () => {
+    const appConfig = { brandComparatorSellers: [5], imageVerificationSellers: [116] };
+    expect(group(visibleMenu(['dpm'], { pivotId: 5, appConfig }), 'Precios')).toEqual([
+      '/app/dpm-by-brand',
+      '/app/dpm-by-classification',
+      '/app/dpm-by-ecommerce',
+      '/app/brand-price-comparator',
+    ]);
+    expect(group(visibleMenu(['dpm'], { pivotId: 116, appConfig }), 'Precios')).not.toContain(
+      '/app/brand-price-comparator',
+    );
+    expect(group(visibleMenu(['dpm'], { pivotId: null, appConfig }), 'Precios')).toHaveLength(3);
+    // the card's module too: pivot 5 without dpm has no comparator
+    expect(group(visibleMenu(['ecommerce_navigation'], { pivotId: 5, appConfig }), 'Precios')).toHaveLength(
+      2,
+    );
+  });
+
   it('each other group follows its module', () => {
     expect(group(visibleMenu(['promotions']), 'Promociones')).toHaveLength(5);
     expect(group(visibleMenu(['assortment']), 'Surtido')).toHaveLength(3);

@@ -1,4 +1,4 @@
-import type { ModuleCode } from '@vigia/domain';
+import type { AppConfig, ModuleCode } from '@vigia/domain';
 import { appPath } from '../../lib/paths.js';
 
 // The left navigation (seed 000 §2 "Menu"): Inicio, Dashboard, the module groups gated exactly as the
@@ -24,6 +24,20 @@ export interface NavLinkItem {
   module: ModuleCode | null;
   /** Other /app/ path segments that also mark this item as current. */
   alsoActiveOn?: string[];
+  /**
+   * Shown only when the selected pivot is in this app-config list (as its home card: the brand
+   * comparator for BRAND_COMPARATOR_SELLERS).
+   */
+  pivotsIn?: PivotListKey;
+}
+
+/** App-config lists of pivots that enable a screen. */
+export type PivotListKey = 'brandComparatorSellers' | 'imageVerificationSellers';
+
+/** What a pivot-gated item is checked against: the selected pivot and the app config. */
+export interface MenuPivotGate {
+  pivotId: number | null;
+  appConfig: Pick<AppConfig, PivotListKey>;
 }
 
 export interface NavGroup {
@@ -62,6 +76,10 @@ export const MENU: NavEntry[] = [
       link('DPM por marca', 'dpm-by-brand', 'dpm'),
       link('DPM por clasificación', 'dpm-by-classification', 'dpm'),
       link('DPM por eCommerce', 'dpm-by-ecommerce', 'dpm'),
+      // DPM family, for the pivots of BRAND_COMPARATOR_SELLERS only (as its home card).
+      link('Comparador de precios de marca', 'brand-price-comparator', 'dpm', {
+        pivotsIn: 'brandComparatorSellers',
+      }),
       link('Precios por eCommerce', 'navigation-by-ecommerce', 'ecommerce_navigation'),
       // The per-e-commerce comparator is a view of the navigation screen.
       link('Comparador por eCommerce', 'navigation-by-ecommerce?view=comparator', 'ecommerce_navigation'),
@@ -112,16 +130,25 @@ export const MENU: NavEntry[] = [
   }),
 ];
 
-/** The menu the user sees: items whose module is granted; groups with no item left disappear. */
-export function visibleMenu(modules: readonly ModuleCode[], menu: NavEntry[] = MENU): NavEntry[] {
-  const granted = (m: ModuleCode | null) => m === null || modules.includes(m);
+/**
+ * The menu the user sees: items whose module is granted (and, for a pivot-gated item, whose list holds
+ * the selected pivot: without `gate` such items are hidden); groups with no item left disappear.
+ */
+export function visibleMenu(
+  modules: readonly ModuleCode[],
+  gate?: MenuPivotGate,
+  menu: NavEntry[] = MENU,
+): NavEntry[] {
+  const granted = (i: { module: ModuleCode | null; pivotsIn?: PivotListKey }) =>
+    (i.module === null || modules.includes(i.module)) &&
+    (!i.pivotsIn || (!!gate && gate.pivotId !== null && gate.appConfig[i.pivotsIn].includes(gate.pivotId)));
   const out: NavEntry[] = [];
   for (const entry of menu) {
     if (entry.kind === 'link') {
-      if (granted(entry.module)) out.push(entry);
+      if (granted(entry)) out.push(entry);
       continue;
     }
-    const items = entry.items.filter((i) => granted(i.module));
+    const items = entry.items.filter(granted);
     // A group of one (Imágenes, Reportes) is a plain link named after the group.
     if (items.length === 1 && entry.items.length === 1)
       out.push({ ...items[0], label: entry.label, icon: entry.icon });

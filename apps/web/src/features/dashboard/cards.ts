@@ -21,7 +21,7 @@ export interface CardMeta {
 
 export const CARD_META: Record<DashboardCardKey, CardMeta> = {
   availability: {
-    help: 'Porcentaje de tus productos publicados que están con stock.',
+    help: 'Porcentaje de las publicaciones que están con stock, al cierre de cada día; promedio de los días del período.',
     link: { path: 'assortment-by-stock', label: 'Ver surtido por stock', module: 'assortment' },
     good: 'up',
   },
@@ -36,27 +36,27 @@ export const CARD_META: Record<DashboardCardKey, CardMeta> = {
     good: 'down',
   },
   price_index: {
-    help: 'Índice de precios promedio: 100 × mi precio / precio más bajo de la competencia. Bajo 100 soy más barato.',
+    help: 'Índice de precios promedio: 100 × mi precio / precio más bajo de la competencia (bajo 100 soy más barato), al cierre de cada día; promedio de los días del período.',
     link: { path: 'dpm-by-brand', label: 'Ver competitividad por marca', module: 'dpm' },
     good: 'down',
   },
   deviation: {
-    help: 'Diferencia porcentual promedio entre mi precio y el de la competencia.',
+    help: 'Diferencia porcentual promedio entre mi precio y el de la competencia, al cierre de cada día; promedio de los días del período.',
     link: { path: 'dpm-by-classification', label: 'Ver competitividad por categoría', module: 'dpm' },
     good: 'down',
   },
   monetary_discount: {
-    help: 'Descuento promedio en dinero de los productos en promoción.',
+    help: 'Descuento promedio en dinero de los productos en promoción, al cierre de cada día; promedio de los días del período.',
     link: { path: 'promotions-by-type', label: 'Ver promociones por tipo', module: 'promotions' },
     good: null,
   },
   average_discount: {
-    help: 'Descuento porcentual promedio de los productos en promoción.',
+    help: 'Descuento porcentual promedio de los productos en promoción, al cierre de cada día; promedio de los días del período.',
     link: { path: 'promotions-by-range', label: 'Ver promociones por rango', module: 'promotions' },
     good: null,
   },
   mode_discount: {
-    help: 'Descuento más frecuente (en tramos de 5 puntos) de los productos en promoción.',
+    help: 'Descuento más frecuente (en tramos de 5 puntos) de los productos en promoción, contando cada producto cada día del período.',
     link: {
       path: 'promotions-by-scatter-plot',
       label: 'Ver dispersión de promociones',
@@ -65,7 +65,7 @@ export const CARD_META: Record<DashboardCardKey, CardMeta> = {
     good: null,
   },
   in_discount: {
-    help: 'Porcentaje de productos que estuvieron en promoción en el período.',
+    help: 'Porcentaje de las publicaciones en promoción al cierre de cada día; promedio de los días del período.',
     link: { path: 'promotions-by-day', label: 'Ver promociones por día', module: 'promotions' },
     good: null,
   },

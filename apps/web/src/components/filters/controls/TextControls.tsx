@@ -30,7 +30,10 @@ export function MetaSearchControl({ panel }: { panel: FilterPanelState }) {
   );
 }
 
-/** SKUs pasted from a spreadsheet: says how many are understood and names the ones that are not. */
+/**
+ * SKUs pasted from a spreadsheet: says how many are understood, names the ones that are not, and the
+ * ones the last search found in no product ("No encontrados: …").
+ */
 export function SkusControl({ panel }: { panel: FilterPanelState }) {
   const error = panel.errors.SKUs;
   return (
@@ -44,7 +47,7 @@ export function SkusControl({ panel }: { panel: FilterPanelState }) {
       minRows={1}
       maxRows={4}
       error={!!error}
-      helperText={error ?? skuFeedback(panel.draft.SKUs)}
+      helperText={error ?? skuFeedback(panel.draft.SKUs, panel.skusNotFound)}
       slotProps={{ inputLabel: { shrink: true } }}
     />
   );

@@ -13,7 +13,7 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
-import { type BrandComparatorResponse, formatDate, formatNumber, mpiBucket } from '@vigia/domain';
+import { type BrandComparatorResponse, formatDate, formatNumber } from '@vigia/domain';
 import { useState } from 'react';
 import { ChartContainer, LineChart } from '../../../components/charts/index.js';
 import {
@@ -23,6 +23,7 @@ import {
   NumberCell,
   SkeletonRows,
 } from '../../../components/data/DataTable.js';
+import { indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
@@ -39,17 +40,18 @@ const FIELDS: readonly FilterField[] = [
 
 type Item = BrandComparatorResponse['items'][number];
 
-/** An index: coloured by bucket (cheaper in the accent, dearer in red), with its change over the period. */
+/**
+ * An index in the position colours and arrows the pricing screens use (▼ cheaper than the market band,
+ * ▲ dearer: components/data/position.tsx), with its change over the period.
+ */
 function IndexCell({ value, change, mpi }: { value: number | null; change?: number | null; mpi: number }) {
   if (value === null) return <NumberCell sx={{ color: 'text.disabled' }}>—</NumberCell>;
-  const bucket = mpiBucket(value, mpi);
-  const color =
-    bucket === 'dearer' ? 'error.main' : bucket === 'cheapest' ? 'secondary.dark' : 'text.primary';
+  const kind = indexKind(value, mpi);
   return (
     <NumberCell>
-      <Box component="span" sx={{ fontWeight: 700, color }} data-bucket={bucket}>
-        {formatNumber(value, 1)}
-      </Box>
+      <span data-bucket={kind}>
+        <PositionFigure kind={kind}>{formatNumber(value, 1)}</PositionFigure>
+      </span>
       {change !== undefined && change !== null && change !== 0 && (
         <Box
           component="span"
@@ -110,16 +112,7 @@ export default function BrandComparatorPage() {
                       <TableCell align="right">Índice vs mercado</TableCell>
                       {data?.competitors.map((c) => (
                         <TableCell key={c.id} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                          <Box
-                            component="span"
-                            sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75 }}
-                          >
-                            <Box
-                              component="span"
-                              sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: c.color }}
-                            />
-                            {c.name}
-                          </Box>
+                          <SellerLabel name={c.name} color={c.color} />
                         </TableCell>
                       ))}
                     </TableRow>

@@ -39,7 +39,7 @@ const PERIODS = [DASHBOARD_DEFAULT_PERIOD_DAYS, 30, 90] as const;
 function comparisonText(d: DashboardPreResponse): string {
   if (d.comparison === 'no_data')
     return d.monitoring_since
-      ? ` · sin comparación: el monitoreo comenzó el ${formatDate(d.monitoring_since)}, después del inicio del período anterior`
+      ? ` · sin comparación: el monitoreo comenzó el ${formatDate(d.monitoring_since)}, sin un período anterior completo`
       : ' · sin datos para comparar';
   return ` · comparado con ${formatDate(d.previous_from_date)} – ${formatDate(d.previous_to_date)}`;
 }

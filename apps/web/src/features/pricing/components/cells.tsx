@@ -11,6 +11,10 @@ import { NumberCell, ProductLink, ProductThumb } from '../../../components/data/
 import { PriceCell, type PriceTone } from '../../../components/data/PriceCell.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { differenceKind, formatSignedPercent, PositionFigure } from '../../../components/data/position.js';
+
+// The seller label is shared with the brand comparator: it lives in components/data.
+export { SellerLabel } from '../../../components/data/position.js';
+
 import { PRICING_TEXT } from '../lib/texts.js';
 
 /** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
@@ -147,21 +151,5 @@ export function CompetitorCell({
         )}
       </PriceCell>
     </NumberCell>
-  );
-}
-
-/** Header text of a competitor column: a colour dot and the seller's name. */
-export function SellerLabel({ name, color }: { name: string; color?: string }) {
-  return (
-    <Box
-      component="span"
-      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, whiteSpace: 'nowrap' }}
-    >
-      <Box
-        component="span"
-        sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: color ?? 'grey.400', flex: '0 0 auto' }}
-      />
-      {name}
-    </Box>
   );
 }

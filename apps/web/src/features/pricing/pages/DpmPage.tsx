@@ -39,7 +39,12 @@ export default function DpmPage({ group: groupProp }: { group?: DpmGroupKind }) 
     <Box>
       <PageHeader description={screen.description} />
       <Stack spacing={2}>
-        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || groups.isFetching} />
+        <FilterPanel
+          search={search}
+          priceRange={priceRange}
+          skusNotFound={kpi.data?.skus_not_found}
+          busy={kpi.isFetching || groups.isFetching}
+        />
         {!blocked && (
           <>
             <PricingKpis

@@ -67,7 +67,12 @@ export default function NavigationPage() {
     <Box>
       <PageHeader description={NAVIGATION_TEXT.description} />
       <Stack spacing={2}>
-        <FilterPanel search={search} priceRange={priceRange} busy={kpi.isFetching || items.isFetching} />
+        <FilterPanel
+          search={search}
+          priceRange={priceRange}
+          skusNotFound={kpi.data?.skus_not_found}
+          busy={kpi.isFetching || items.isFetching}
+        />
         {!blocked && (
           <>
             <PricingKpis

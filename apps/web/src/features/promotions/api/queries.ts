@@ -87,3 +87,44 @@ export function moduleState<T>(
     invalidFields: false,
   };
 }
+
+/** A screen of one call: its module state (nothing requested while the filters are invalid) and retry. */
+export function singleQueryState<T>(
+  p: { scope: PromotionScope; invalidFields: boolean },
+  q: UseQueryResult<T>,
+): { state: PromotionModuleState<T>; data: T | undefined; retry: () => void } {
+  return {
+    state: moduleState(p.scope.filters ? q : null, p.invalidFields),
+    data: q.data,
+    retry: () => void q.refetch(),
+  };
+}
+
+/**
+ * A screen of one call per classification (duration, range): one module state for all of them (pending
+ * while any is, failed when any failed), the answers received, and a retry of the failed calls.
+ */
+export function perClassificationState<T>(
+  p: { scope: PromotionScope; invalidFields: boolean },
+  queries: UseQueryResult<T>[],
+): { state: PromotionModuleState<(T | undefined)[]>; answers: T[]; retry: () => void } {
+  const failed = queries.find((q) => q.isError);
+  const state = moduleState(
+    p.scope.filters
+      ? {
+          data: queries.map((q) => q.data),
+          isPending: queries.some((q) => q.isPending),
+          fetchStatus: queries.some((q) => q.fetchStatus !== 'idle') ? 'fetching' : 'idle',
+          error: failed?.error ?? null,
+        }
+      : null,
+    p.invalidFields,
+  );
+  return {
+    state,
+    answers: queries.flatMap((q) => (q.data ? [q.data] : [])),
+    retry: () => {
+      for (const q of queries) if (q.isError) void q.refetch();
+    },
+  };
+}

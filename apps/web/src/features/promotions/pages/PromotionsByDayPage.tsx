@@ -12,12 +12,11 @@ import {
   Typography,
 } from '@mui/material';
 import { formatDate, formatPercent } from '@vigia/domain';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
-import { moduleState, useLevel } from '../api/queries.js';
-import type { DrillTarget } from '../api/requests.js';
-import { DrillDialog } from '../components/DrillDialog.js';
+import { singleQueryState, useLevel } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
+import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
@@ -30,10 +29,8 @@ const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
  */
 export default function PromotionsByDayPage() {
   const p = usePromotionSearch();
-  const q = useLevel(p.scope);
-  const state = moduleState(p.scope.filters ? q : null, p.invalidFields);
-  const [drill, setDrill] = useState<DrillTarget | null>(null);
-  const data = q.data;
+  const { state, data, retry } = singleQueryState(p, useLevel(p.scope));
+  const drill = usePromotionDrill(p);
   const weeks = data?.items[0]?.classifications[0]?.weeks ?? [];
   const empty =
     !!data &&
@@ -58,7 +55,7 @@ export default function PromotionsByDayPage() {
       state={state}
       isEmpty={empty}
       window={windowText(data)}
-      onRetry={() => void q.refetch()}
+      onRetry={retry}
     >
       <Stack spacing={2}>
         {data?.spikes?.length ? (
@@ -90,9 +87,8 @@ export default function PromotionsByDayPage() {
           return (
             <Paper key={it.seller.id} variant="outlined" data-testid="promo-seller">
               <Box sx={{ px: 2, py: 1.5, display: 'flex', alignItems: 'center', gap: 1 }}>
-                <Box sx={{ width: 12, height: 12, borderRadius: '50%', bgcolor: color }} />
                 <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-                  {it.seller.name}
+                  <SellerName name={it.seller.name} color={color} size={12} />
                 </Typography>
               </Box>
               <TableContainer>
@@ -119,7 +115,7 @@ export default function PromotionsByDayPage() {
                               spike={w.spike}
                               label={`Semana del ${formatDate(w.from)} al ${formatDate(w.to)}`}
                               onClick={() =>
-                                setDrill({
+                                drill.open({
                                   promotion: 'level',
                                   sellerId: it.seller.id,
                                   sellerName: it.seller.name,
@@ -141,13 +137,7 @@ export default function PromotionsByDayPage() {
           );
         })}
       </Stack>
-      <DrillDialog
-        target={drill}
-        filters={p.scope.filters}
-        pivotId={p.scope.pivotId}
-        currency={p.currency}
-        onClose={() => setDrill(null)}
-      />
+      {drill.dialog}
     </PromotionsFrame>
   );
 }

@@ -1,23 +1,11 @@
-import {
-  Box,
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { formatNumber, formatPercent, formatPrice, type PromotionItemsResponse } from '@vigia/domain';
-import { useState } from 'react';
 import { seriesColor } from '../../../components/charts/index.js';
 import { NumberCell } from '../../../components/data/DataTable.js';
-import { moduleState, useDuration } from '../api/queries.js';
+import { perClassificationState, useDuration } from '../api/queries.js';
 import type { DrillTarget } from '../api/requests.js';
-import { DrillDialog } from '../components/DrillDialog.js';
 import { PctButton } from '../components/PctButton.js';
+import { NoPromotions, PromotionCard, SellerName, usePromotionDrill } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
@@ -37,18 +25,13 @@ function DurationTable({
     ...new Set(answer.items.flatMap((i) => (i.classifications[0]?.days ?? []).map((d) => d.day))),
   ].sort((a, b) => a - b);
   return (
-    <Paper variant="outlined" data-testid="promo-duration">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600, px: 2, pt: 1.5 }}>
-        {cls?.name}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ px: 2, pb: 1 }}>
-        % de las promociones de cada eCommerce según cuántos días duraron; debajo, el precio promedio en
-        promoción.
-      </Typography>
+    <PromotionCard
+      testId="promo-duration"
+      title={cls?.name}
+      description="% de las promociones de cada eCommerce según cuántos días duraron; debajo, el precio promedio en promoción."
+    >
       {days.length === 0 ? (
-        <Typography sx={{ px: 2, pb: 2 }} color="text.secondary">
-          Sin promociones en esta clasificación.
-        </Typography>
+        <NoPromotions sx={{ px: 2, pb: 2 }} />
       ) : (
         <TableContainer>
           <Table size="small" aria-label={`Promociones por duración: ${cls?.name ?? ''}`}>
@@ -71,18 +54,7 @@ function DurationTable({
                 return (
                   <TableRow key={it.seller.id}>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      <Box
-                        component="span"
-                        sx={{
-                          display: 'inline-block',
-                          width: 10,
-                          height: 10,
-                          borderRadius: '50%',
-                          bgcolor: color,
-                          mr: 1,
-                        }}
-                      />
-                      {it.seller.name}
+                      <SellerName name={it.seller.name} color={color} />
                     </TableCell>
                     <NumberCell>{formatNumber(c?.total ?? 0)}</NumberCell>
                     {days.map((d) => {
@@ -120,7 +92,7 @@ function DurationTable({
           </Table>
         </TableContainer>
       )}
-    </Paper>
+    </PromotionCard>
   );
 }
 
@@ -130,21 +102,8 @@ function DurationTable({
  */
 export default function PromotionsByDurationPage() {
   const p = usePromotionSearch();
-  const queries = useDuration(p.scope);
-  const failed = queries.find((q) => q.isError);
-  const state = moduleState(
-    p.scope.filters
-      ? {
-          data: queries.map((q) => q.data),
-          isPending: queries.some((q) => q.isPending),
-          fetchStatus: queries.some((q) => q.fetchStatus !== 'idle') ? 'fetching' : 'idle',
-          error: failed?.error ?? null,
-        }
-      : null,
-    p.invalidFields,
-  );
-  const [drill, setDrill] = useState<DrillTarget | null>(null);
-  const answers = queries.flatMap((q) => (q.data ? [q.data] : []));
+  const { state, answers, retry } = perClassificationState(p, useDuration(p.scope));
+  const drill = usePromotionDrill(p);
   const empty =
     answers.length > 0 && answers.every((a) => a.items.every((i) => !i.classifications[0]?.total));
   return (
@@ -155,9 +114,7 @@ export default function PromotionsByDurationPage() {
       state={state}
       isEmpty={empty}
       window={windowText(answers[0])}
-      onRetry={() => {
-        for (const q of queries) if (q.isError) void q.refetch();
-      }}
+      onRetry={retry}
     >
       <Stack spacing={2}>
         {answers.map((a) => (
@@ -165,17 +122,11 @@ export default function PromotionsByDurationPage() {
             key={a.items[0]?.classifications[0]?.id}
             answer={a}
             currency={a.currency}
-            onDrill={setDrill}
+            onDrill={drill.open}
           />
         ))}
       </Stack>
-      <DrillDialog
-        target={drill}
-        filters={p.scope.filters}
-        pivotId={p.scope.pivotId}
-        currency={p.currency}
-        onClose={() => setDrill(null)}
-      />
+      {drill.dialog}
     </PromotionsFrame>
   );
 }

@@ -1,18 +1,9 @@
-import {
-  Paper,
-  Stack,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
+import { Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { formatNumber, formatPercent, formatPrice, type RangeChartData } from '@vigia/domain';
 import { BarChart } from '../../../components/charts/index.js';
 import { NumberCell } from '../../../components/data/DataTable.js';
-import { moduleState, useRange } from '../api/queries.js';
+import { perClassificationState, useRange } from '../api/queries.js';
+import { NoPromotions, PromotionCard } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
@@ -29,16 +20,14 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
   const labels = Array.from({ length: ranges }, (_, i) => rangeLabel(data.range_points, i, currency));
   const sellers = data.sellers.filter((s) => s.total > 0);
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} data-testid="promo-range">
-      <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-        {data.classification.name}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-        % de las promociones de cada eCommerce en cada rango de precio de promoción (cada rango reúne un
-        cuarto de todas las promociones de la clasificación).
-      </Typography>
+    <PromotionCard
+      padded
+      testId="promo-range"
+      title={data.classification.name}
+      description="% de las promociones de cada eCommerce en cada rango de precio de promoción (cada rango reúne un cuarto de todas las promociones de la clasificación)."
+    >
       {sellers.length === 0 ? (
-        <Typography color="text.secondary">Sin promociones en esta clasificación.</Typography>
+        <NoPromotions />
       ) : (
         <>
           <BarChart
@@ -87,7 +76,7 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
           </TableContainer>
         </>
       )}
-    </Paper>
+    </PromotionCard>
   );
 }
 
@@ -97,20 +86,7 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
  */
 export default function PromotionsByRangePage() {
   const p = usePromotionSearch();
-  const queries = useRange(p.scope);
-  const failed = queries.find((q) => q.isError);
-  const state = moduleState(
-    p.scope.filters
-      ? {
-          data: queries.map((q) => q.data),
-          isPending: queries.some((q) => q.isPending),
-          fetchStatus: queries.some((q) => q.fetchStatus !== 'idle') ? 'fetching' : 'idle',
-          error: failed?.error ?? null,
-        }
-      : null,
-    p.invalidFields,
-  );
-  const answers = queries.flatMap((q) => (q.data ? [q.data] : []));
+  const { state, answers, retry } = perClassificationState(p, useRange(p.scope));
   const empty =
     answers.length > 0 && answers.every((a) => a.items.every((r) => r.sellers.every((s) => !s.total)));
   return (
@@ -121,9 +97,7 @@ export default function PromotionsByRangePage() {
       state={state}
       isEmpty={empty}
       window={windowText(answers[0])}
-      onRetry={() => {
-        for (const q of queries) if (q.isError) void q.refetch();
-      }}
+      onRetry={retry}
     >
       <Stack spacing={2}>
         {answers.flatMap((a) =>

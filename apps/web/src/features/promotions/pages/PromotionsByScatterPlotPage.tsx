@@ -2,7 +2,7 @@ import { Paper, Typography } from '@mui/material';
 import { formatNumber, formatPrice, PROMOTION_BUBBLE_RADIUS } from '@vigia/domain';
 import { useMemo } from 'react';
 import { BubbleChart, seriesColor } from '../../../components/charts/index.js';
-import { moduleState, useScatter } from '../api/queries.js';
+import { singleQueryState, useScatter } from '../api/queries.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
@@ -12,9 +12,7 @@ import { usePromotionSearch } from '../lib/use-promotion-search.js';
  */
 export default function PromotionsByScatterPlotPage() {
   const p = usePromotionSearch();
-  const q = useScatter(p.scope);
-  const state = moduleState(p.scope.filters ? q : null, p.invalidFields);
-  const data = q.data;
+  const { state, data, retry } = singleQueryState(p, useScatter(p.scope));
   const currency = data?.currency ?? p.currency;
   const series = useMemo(
     () =>
@@ -42,7 +40,7 @@ export default function PromotionsByScatterPlotPage() {
       state={state}
       isEmpty={empty}
       window={windowText(data)}
-      onRetry={() => void q.refetch()}
+      onRetry={retry}
     >
       <Paper variant="outlined" sx={{ p: 2 }} data-testid="promo-scatter">
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>

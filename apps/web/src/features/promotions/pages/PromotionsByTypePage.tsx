@@ -6,12 +6,10 @@ import {
   PROMOTION_KINDS,
   priceTypeLabel,
 } from '@vigia/domain';
-import { useState } from 'react';
 import { seriesColor } from '../../../components/charts/index.js';
-import { moduleState, useType } from '../api/queries.js';
-import type { DrillTarget } from '../api/requests.js';
-import { DrillDialog } from '../components/DrillDialog.js';
+import { singleQueryState, useType } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
+import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
@@ -22,11 +20,9 @@ import { usePromotionSearch } from '../lib/use-promotion-search.js';
  */
 export default function PromotionsByTypePage() {
   const p = usePromotionSearch();
-  const q = useType(p.scope);
-  const state = moduleState(p.scope.filters ? q : null, p.invalidFields);
-  const [drill, setDrill] = useState<DrillTarget | null>(null);
-  const data = q.data;
+  const { state, data, retry } = singleQueryState(p, useType(p.scope));
   const currency = data?.currency ?? p.currency;
+  const drill = usePromotionDrill(p, currency);
   const empty = !!data && data.items.every((i) => i.classifications.every((c) => !c.published));
   return (
     <PromotionsFrame
@@ -36,7 +32,7 @@ export default function PromotionsByTypePage() {
       state={state}
       isEmpty={empty}
       window={windowText(data)}
-      onRetry={() => void q.refetch()}
+      onRetry={retry}
     >
       <Paper variant="outlined">
         <TableContainer>
@@ -68,22 +64,7 @@ export default function PromotionsByTypePage() {
                 return it.classifications.map((c, ci) => (
                   <TableRow key={`${it.seller.id}:${c.id}`} data-testid="promo-type-row">
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                      {ci === 0 && (
-                        <>
-                          <Box
-                            component="span"
-                            sx={{
-                              display: 'inline-block',
-                              width: 10,
-                              height: 10,
-                              borderRadius: '50%',
-                              bgcolor: color,
-                              mr: 1,
-                            }}
-                          />
-                          {it.seller.name}
-                        </>
-                      )}
+                      {ci === 0 && <SellerName name={it.seller.name} color={color} />}
                     </TableCell>
                     <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.name}</TableCell>
                     {PROMOTION_KINDS.map((k) => {
@@ -96,7 +77,7 @@ export default function PromotionsByTypePage() {
                             color={color}
                             label={`${name}: ${f?.count ?? 0} promociones`}
                             onClick={() =>
-                              setDrill({
+                              drill.open({
                                 promotion: 'type',
                                 sellerId: it.seller.id,
                                 sellerName: it.seller.name,
@@ -134,13 +115,7 @@ export default function PromotionsByTypePage() {
           </Table>
         </TableContainer>
       </Paper>
-      <DrillDialog
-        target={drill}
-        filters={p.scope.filters}
-        pivotId={p.scope.pivotId}
-        currency={currency}
-        onClose={() => setDrill(null)}
-      />
+      {drill.dialog}
     </PromotionsFrame>
   );
 }
