@@ -11,6 +11,7 @@ export * from './format.js';
 export * from './listing-state.js';
 export * from './messages.js';
 export * from './metrics/pricing.js';
+export * from './notifications.js';
 export * from './pricing.js';
 export * from './product-list.js';
 export * from './promotions.js';

@@ -5,3 +5,4 @@ import './ingest/rollups.js';
 import './dashboard/eod.js';
 import './pricing/rollup.js';
 import './promotions/rollup.js';
+import './notifications/rollup.js';

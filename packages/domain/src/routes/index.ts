@@ -5,6 +5,7 @@ import type { RouteDef } from './define.js';
 import { detailRoutes } from './detail.js';
 import { licensesRoutes } from './licenses.js';
 import { mediaRoutes } from './media.js';
+import { notificationsRoutes } from './notifications.js';
 import { pricingRoutes } from './pricing.js';
 import { productListRoutes } from './product-list.js';
 import { promotionsRoutes } from './promotions.js';
@@ -22,6 +23,7 @@ export {
   detailRoutes,
   licensesRoutes,
   mediaRoutes,
+  notificationsRoutes,
   pricingRoutes,
   productListRoutes,
   promotionsRoutes,
@@ -43,6 +45,7 @@ export const routes = {
   media: mediaRoutes,
   assortment: assortmentRoutes,
   brandComparator: brandComparatorRoutes,
+  notifications: notificationsRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

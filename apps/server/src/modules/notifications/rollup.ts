@@ -1,0 +1,302 @@
+import type pg from 'pg';
+import type { Queryable } from '../../db/database.js';
+import { TZ_SQL } from '../../market/index.js';
+import { type RollupContext, registerRollup } from '../ingest/index.js';
+import {
+  evaluate,
+  isMassStockOut,
+  type ListingState,
+  type Observed,
+  RULES,
+  type SuppressReason,
+} from './rules.js';
+
+// Change events at ingest (issue 17, docs/metrics.md "Notifications"): a roll-up in the ingest
+// transaction. For the run's touched listings that belong to a match group (and the seller's listings with
+// a pending repricing or a suspect value), it compares what the run stored with the listing's trusted
+// state (notif_listing_state), applies the rules (rules.ts), writes the events (change_events, one per
+// pivot seller whose matched product it concerns), the suppressed counts and the new trusted states, and
+// queues the dispatch job when there is something to tell. A listing outside any match group costs nothing.
+
+export const DISPATCH_QUEUE = 'notifications:dispatch';
+
+interface Row {
+  id: string;
+  group_id: string;
+  currency: string;
+  price: number | null;
+  normal: number | null;
+  promo: boolean;
+  stock_out: boolean;
+  published: boolean;
+  is_new: boolean;
+  brand_id: number | null;
+  classification_id: number | null;
+  known: boolean;
+  s_price: number | null;
+  s_normal: number | null;
+  s_promo: boolean | null;
+  s_stock: boolean | null;
+  s_pub: boolean | null;
+  pending_from: number | null;
+  pending_since: Date | null;
+  stock_event_at: Date | null;
+  suspect_since: Date | null;
+}
+
+interface Member {
+  group_id: string;
+  product_id: string;
+  seller_id: number;
+  currency: string;
+  price: number | null;
+  stock_out: boolean;
+  published: boolean;
+  pivot: boolean;
+}
+
+/** [listing id, brand id, classification id, pivot listing id, discount %, cheapest 0/1] */
+export type EventItem = [number, number | null, number | null, number, number, number];
+
+export interface ChangeEventRow {
+  namespace: 'prices' | 'promotions' | 'assortment';
+  kind: string;
+  seller_id: number;
+  pivot_id: number;
+  occurred_at: string;
+  size: number;
+  facts: Record<string, unknown>;
+  items: EventItem[];
+}
+
+const ROWS_SQL = `
+  with ids as (
+    select unnest($1::bigint[]) as id
+    union
+    select product_id from notif_listing_state
+     where seller_id = $2 and (pending_since <= $4 or suspect_since <= $5)
+  )
+  select lc.product_id as id, lc.group_id, lc.currency,
+         lc.effective_price::float8 as price, lc.normal_price::float8 as normal,
+         lc.price_type <> 'NORMAL' as promo, lc.stock_out, lc.published,
+         p.first_seen = $3 as is_new, p.brand_id, p.classification_id,
+         s.product_id is not null as known, s.price::float8 as s_price, s.normal::float8 as s_normal,
+         s.promo as s_promo, s.stock_out as s_stock, s.published as s_pub,
+         s.pending_from::float8 as pending_from, s.pending_since, s.stock_event_at, s.suspect_since
+    from ids
+    join listing_current lc on lc.product_id = ids.id
+    join products p on p.id = lc.product_id
+    left join notif_listing_state s on s.product_id = lc.product_id
+   where lc.group_id is not null`;
+
+const MEMBERS_SQL = `
+  select m.group_id, m.product_id, m.seller_id, m.currency,
+         coalesce(s.price, m.effective_price)::float8 as price,
+         coalesce(s.stock_out, m.stock_out) as stock_out, coalesce(s.published, m.published) as published,
+         m.seller_id in (select seller_id from license_pivots) as pivot
+    from listing_current m
+    left join notif_listing_state s on s.product_id = m.product_id
+   where m.group_id = any($1::bigint[])`;
+
+function stateOfRow(r: Row): ListingState | null {
+  if (!r.known) return null;
+  return {
+    price: r.s_price,
+    normal: r.s_normal,
+    promo: r.s_promo ?? false,
+    stockOut: r.s_stock ?? false,
+    published: r.s_pub ?? true,
+    pendingFrom: r.pending_from,
+    pendingSince: r.pending_since,
+    stockEventAt: r.stock_event_at,
+    suspectSince: r.suspect_since,
+  };
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** The roll-up: see the file's comment. */
+export async function notificationsRollup(client: pg.PoolClient, ctx: RollupContext): Promise<void> {
+  const t = ctx.observedAt;
+  const { rows } = await client.query<Row>(ROWS_SQL, [
+    ctx.touched,
+    ctx.sellerId,
+    t,
+    new Date(t.getTime() - RULES.repricingDays * 86_400_000),
+    new Date(t.getTime() - RULES.adoptSuspectAfterMs),
+  ]);
+  if (!rows.length) return;
+  const groups = [...new Set(rows.map((r) => r.group_id))];
+  const { rows: members } = await client.query<Member>(MEMBERS_SQL, [groups]);
+  const byGroup = new Map<string, Member[]>();
+  for (const m of members) {
+    let list = byGroup.get(m.group_id);
+    if (!list) byGroup.set(m.group_id, (list = []));
+    list.push(m);
+  }
+
+  const suppressed = new Map<SuppressReason, number>();
+  const aggregated = new Map<string, { kind: string; pivot: number; items: EventItem[] }>();
+  const events: ChangeEventRow[] = [];
+  const states: { id: string; s: ListingState }[] = [];
+  for (const r of rows) {
+    const group = byGroup.get(r.group_id) ?? [];
+    // Pivot sellers (other than this one) with a listing in the group: whose products this concerns.
+    const pivots = new Map<number, number>();
+    const others: number[] = [];
+    for (const m of group) {
+      if (m.product_id === r.id) continue;
+      if (m.pivot && m.seller_id !== ctx.sellerId && !pivots.has(m.seller_id))
+        pivots.set(m.seller_id, Number(m.product_id));
+      if (
+        m.seller_id !== ctx.sellerId &&
+        m.currency === r.currency &&
+        m.published &&
+        !m.stock_out &&
+        m.price !== null
+      )
+        others.push(m.price);
+    }
+    const observed: Observed = {
+      price: r.price,
+      normal: r.normal,
+      promo: r.promo,
+      stockOut: r.stock_out,
+      published: r.published,
+      // A seller's first run shows its whole catalogue for the first time: nothing in it is news.
+      isNew: r.is_new && ctx.previousAt !== null,
+    };
+    const out = evaluate(stateOfRow(r), observed, others, t);
+    states.push({ id: r.id, s: out.next });
+    for (const reason of out.suppressed) suppressed.set(reason, (suppressed.get(reason) ?? 0) + 1);
+    if (!pivots.size) continue;
+    const id = Number(r.id);
+    for (const [pivot, pivotListing] of pivots) {
+      for (const g of out.group) {
+        const key = `${g.kind}:${pivot}`;
+        let agg = aggregated.get(key);
+        if (!agg) aggregated.set(key, (agg = { kind: g.kind, pivot, items: [] }));
+        agg.items.push([
+          id,
+          r.brand_id,
+          r.classification_id,
+          pivotListing,
+          round(g.discount),
+          g.cheapest ? 1 : 0,
+        ]);
+      }
+      for (const p of out.price) {
+        events.push({
+          namespace: 'prices',
+          kind: p.kind,
+          seller_id: ctx.sellerId,
+          pivot_id: pivot,
+          occurred_at: t.toISOString(),
+          size: round(Math.abs(((p.after - p.before) / p.before) * 100)),
+          facts: { ...p, currency: r.currency },
+          items: [[id, r.brand_id, r.classification_id, pivotListing, 0, p.rankAfter === 1 ? 1 : 0]],
+        });
+      }
+    }
+  }
+
+  // A broken crawl that empties the shelves alerts nobody (PRODUCT.md "all sellers out of stock").
+  const outs = new Set<number>();
+  for (const a of aggregated.values()) if (a.kind === 'stock_out') for (const i of a.items) outs.add(i[0]);
+  if (outs.size && isMassStockOut(outs.size, await matchedListings(client, ctx.sellerId))) {
+    for (const [k, a] of aggregated) if (a.kind === 'stock_out') aggregated.delete(k);
+    suppressed.set('mass_stock_out', (suppressed.get('mass_stock_out') ?? 0) + outs.size);
+  }
+  for (const a of aggregated.values()) {
+    const namespace = a.kind.startsWith('promotion') ? 'promotions' : 'assortment';
+    const avg = a.items.reduce((sum, i) => sum + i[4], 0) / a.items.length;
+    events.push({
+      namespace,
+      kind: a.kind,
+      seller_id: ctx.sellerId,
+      pivot_id: a.pivot,
+      occurred_at: t.toISOString(),
+      size: namespace === 'promotions' ? round(avg) : a.items.length,
+      facts: {},
+      items: a.items,
+    });
+  }
+
+  await writeStates(client, ctx.sellerId, states);
+  if (suppressed.size) {
+    await client.query(
+      `insert into change_event_suppressed (day, seller_id, reason, n)
+       select ($1::timestamptz at time zone ${TZ_SQL})::date, $2, r, n from unnest($3::text[], $4::int[]) x(r, n)
+       on conflict (day, seller_id, reason) do update set n = change_event_suppressed.n + excluded.n`,
+      [t, ctx.sellerId, [...suppressed.keys()], [...suppressed.values()]],
+    );
+  }
+  if (events.length) await insertChangeEvents(client, events);
+}
+
+async function matchedListings(client: pg.PoolClient, sellerId: number): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(
+    'select count(*)::int as n from notif_listing_state where seller_id = $1 and published',
+    [sellerId],
+  );
+  return rows[0].n;
+}
+
+async function writeStates(
+  client: pg.PoolClient,
+  sellerId: number,
+  states: { id: string; s: ListingState }[],
+) {
+  if (!states.length) return;
+  const col = <T>(f: (s: ListingState) => T) => states.map((x) => f(x.s));
+  await client.query(
+    `insert into notif_listing_state (product_id, seller_id, price, normal, promo, stock_out, published,
+                                      pending_from, pending_since, stock_event_at, suspect_since)
+     select id, $2, price, normal, promo, stock_out, published, pending_from, pending_since, stock_event_at, suspect_since
+       from unnest($1::bigint[], $3::numeric[], $4::numeric[], $5::bool[], $6::bool[], $7::bool[], $8::numeric[],
+                   $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
+            x(id, price, normal, promo, stock_out, published, pending_from, pending_since, stock_event_at, suspect_since)
+     on conflict (product_id) do update set
+       price = excluded.price, normal = excluded.normal, promo = excluded.promo, stock_out = excluded.stock_out,
+       published = excluded.published, pending_from = excluded.pending_from, pending_since = excluded.pending_since,
+       stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since`,
+    [
+      states.map((x) => x.id),
+      sellerId,
+      col((s) => s.price),
+      col((s) => s.normal),
+      col((s) => s.promo),
+      col((s) => s.stockOut),
+      col((s) => s.published),
+      col((s) => s.pendingFrom),
+      col((s) => s.pendingSince),
+      col((s) => s.stockEventAt),
+      col((s) => s.suspectSince),
+    ],
+  );
+}
+
+/** Writes change events and queues one dispatch (unless one is already waiting). */
+export async function insertChangeEvents(client: Queryable, events: ChangeEventRow[]): Promise<void> {
+  await client.query(
+    `insert into change_events (namespace, kind, seller_id, pivot_id, occurred_at, size, facts, items)
+     select namespace, kind, seller_id, pivot_id, occurred_at, size, facts, items
+       from jsonb_to_recordset($1::jsonb)
+            x(namespace text, kind text, seller_id int, pivot_id int, occurred_at timestamptz, size real,
+              facts jsonb, items jsonb)`,
+    [JSON.stringify(events)],
+  );
+  await queueDispatch(client);
+}
+
+/** One queued dispatch job is enough: it handles everything not dispatched yet. */
+export async function queueDispatch(client: Queryable): Promise<void> {
+  await client.query(
+    `insert into jobs (queue, payload, max_attempts)
+     select $1, '{}', 10
+      where not exists (select 1 from jobs where queue = $1 and status = 'queued')`,
+    [DISPATCH_QUEUE],
+  );
+}
+
+registerRollup('notifications', notificationsRollup);
