@@ -28,19 +28,19 @@ select lc.product_id, lc.seller_id, lc.effective_price, lc.normal_price, lc.pric
  where lc.group_id is not null
 on conflict do nothing;
 
--- Market-level change events (one per pivot seller whose matched products they concern), written by
--- the roll-up; the dispatch job (queue 'notifications:dispatch') turns them into each user's
--- notifications by subscription and license, then marks them dispatched.
+-- Market-level change events, written by the roll-up (per listing for prices, per seller run and kind for
+-- promotions and assortment); the dispatch job (queue 'notifications:dispatch') turns them into each
+-- user's notifications — by license, subscription and the match groups of the user's pivot (resolved then,
+-- so a pivot licensed later is served too) — and marks them dispatched.
 create table change_events (
   id             bigserial primary key,
   namespace      text not null,
   kind           text not null,
   seller_id      integer not null,        -- the seller whose listings changed
-  pivot_id       integer not null,        -- the pivot seller whose matched products they are
   occurred_at    timestamptz not null,    -- the run's observed_at
   size           real not null,           -- prices: |% change|; promotions: average discount %; assortment: count
   facts          jsonb not null,          -- the numbers of the explanation (notifications/explain.ts)
-  items          jsonb not null,          -- [[listing id, brand id, classification id, pivot listing id, size], …]
+  items          jsonb not null,          -- [[listing id, brand id, classification id, match group id, discount %, cheapest 0/1], …]
   dispatched_at  timestamptz
 );
 create index change_events_undispatched_idx on change_events (id) where dispatched_at is null;

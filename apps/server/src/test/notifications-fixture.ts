@@ -11,7 +11,7 @@ import { insertClassification, insertOrgWithLicense, insertSeller, observe, seed
 //       125 partial runs: C back in stock at 15:00Z and out again at 18:00Z (flapping)
 //   04: 125 — B back to 2000; D back to normal; E back to 1000 (a temporary dip); F first seen (new listing)
 //   06: 125 — nothing changes (A's new normal price has been held 3 days: a permanent repricing)
-// Expected (docs/metrics.md "Notifications"), all for pivot 5:
+// Expected change events (docs/metrics.md "Notifications"), all of seller 125:
 //   03: cheapest_gained A (−18,2 %, 3.º → 1.º); promotion_start [D] (20 %); stock_out [C]
 //       suppressed: suspicious 1 (B), flapping 2 (C back, C out)
 //   04: promotion_end [D]; new_listing [F]; suppressed temporary 1 (E)

@@ -31,7 +31,6 @@ interface EventRow {
   namespace: NotificationNamespace;
   kind: string;
   seller_id: number;
-  pivot_id: number;
   occurred_at: Date;
   size: number;
   facts: Record<string, number | string>;
@@ -61,41 +60,55 @@ function inSubtree(paths: Map<number, number[]>, leaf: number | null, roots: num
   return roots.some((r) => path.includes(r));
 }
 
-/** The event's items this user may see and asked for (license classifications, brand / class filters). */
-function itemsFor(e: EventRow, u: Recipient, sub: NotificationSubscription, paths: Map<number, number[]>) {
-  return e.items.filter(
-    (i) =>
-      inSubtree(paths, i[2], u.classRoots) &&
-      (!sub.brands.length || (i[1] !== null && sub.brands.includes(i[1]))) &&
-      inSubtree(paths, i[2], sub.classifications),
-  );
+/** Match group → the pivot sellers' listings in it ([seller, listing]). */
+export type GroupPivots = Map<number, [number, number][]>;
+
+/** An item the user is told about, with the user's own (pivot) listing of its match group. */
+export interface UserItem {
+  item: EventItem;
+  pivotListing: number;
 }
 
-/** Whether a user is told about an event, and with which of its items. */
+/**
+ * Whether a user is told about an event, and with which of its items: namespace licensed and subscribed,
+ * seller granted (and not one of the user's own), item in the license's classifications and in the
+ * subscription's brands / classifications, and — given `groups` — matched to the user's pivot;
+ * then the size (recomputed over those items) at least the subscription's minimum.
+ */
 export function match(
-  e: Pick<EventRow, 'namespace' | 'seller_id' | 'pivot_id' | 'size' | 'items' | 'kind'>,
+  e: Pick<EventRow, 'namespace' | 'seller_id' | 'size' | 'items'>,
   u: Recipient,
   paths: Map<number, number[]>,
-): { items: EventItem[]; size: number; sub: NotificationSubscription } | null {
+  groups?: GroupPivots,
+): { items: UserItem[]; size: number; sub: NotificationSubscription } | null {
   const sub = u.subs.get(e.namespace);
   if (!sub?.enabled || !namespaceLicensed(u.modules, e.namespace)) return null;
-  if (!u.sellers.has(e.seller_id) || u.licensedPivots.has(e.seller_id) || !u.pivots.has(e.pivot_id))
-    return null;
+  if (!u.sellers.has(e.seller_id) || u.licensedPivots.has(e.seller_id)) return null;
   if (sub.sellers.length && !sub.sellers.includes(e.seller_id)) return null;
+  const items: UserItem[] = [];
+  for (const i of e.items) {
+    if (!inSubtree(paths, i[2], u.classRoots) || !inSubtree(paths, i[2], sub.classifications)) continue;
+    if (sub.brands.length && (i[1] === null || !sub.brands.includes(i[1]))) continue;
+    if (!groups) {
+      items.push({ item: i, pivotListing: i[0] });
+      continue;
+    }
+    const own = groups.get(i[3])?.find(([seller]) => u.pivots.has(seller) && seller !== e.seller_id);
+    if (own) items.push({ item: i, pivotListing: own[1] });
+  }
   // An event without items (a notice from another feature about no listing) has no item conditions.
-  const items = e.items.length ? itemsFor(e as EventRow, u, sub, paths) : [];
   if (e.items.length && !items.length) return null;
   let size = e.size;
   if (items.length && items.length !== e.items.length) {
-    if (e.namespace === 'promotions') size = items.reduce((s, i) => s + i[4], 0) / items.length;
+    if (e.namespace === 'promotions') size = items.reduce((s, x) => s + x.item[4], 0) / items.length;
     else if (e.namespace === 'assortment') size = items.length;
   }
   if (size < sub.min_size) return null;
   return { items, size, sub };
 }
 
-function linkOf(e: EventRow, items: EventItem[]): string {
-  if (e.namespace === 'prices' || items.length === 1) return `/app/product/${items[0][3]}`;
+function linkOf(e: EventRow, items: UserItem[]): string {
+  if (e.namespace === 'prices' || items.length === 1) return `/app/product/${items[0].pivotListing}`;
   if (e.namespace === 'promotions') return '/app/promotions-by-day';
   return e.kind === 'new_listing' ? '/app/assortment-by-ecommerce' : '/app/assortment-by-stock';
 }
@@ -108,21 +121,22 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
   for (;;) {
     const done = await withTransaction(pool, async (client) => {
       const { rows: events } = await client.query<EventRow>(
-        `select id, namespace, kind, seller_id, pivot_id, occurred_at, size, facts, items
+        `select id, namespace, kind, seller_id, occurred_at, size, facts, items
            from change_events where dispatched_at is null
           order by id limit ${BATCH} for update skip locked`,
       );
       if (!events.length) return 0;
       recipients ??= await loadRecipients(client, null);
       paths ??= await loadClassPaths(client);
-      const names = await namesOf(client, events);
+      const groups = await groupPivots(client, events, recipients);
+      const names = await namesOf(client, events, groups);
       const out: NewNotification[] = [];
       for (const e of events) {
         for (const u of recipients) {
-          const m = match(e, u, paths);
+          const m = match(e, u, paths, groups);
           if (!m) continue;
           const seller = names.sellers.get(e.seller_id) ?? `eCommerce ${e.seller_id}`;
-          const product = names.products.get(m.items[0][3]) ?? 'un producto';
+          const product = names.products.get(m.items[0].pivotListing) ?? 'un producto';
           const text =
             e.namespace === 'prices'
               ? explainPriceEvent(e.kind, {
@@ -139,7 +153,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
                   seller,
                   count: m.items.length,
                   avgDiscount: m.size,
-                  cheapest: m.items.reduce((s, i) => s + i[5], 0),
+                  cheapest: m.items.reduce((s, x) => s + x.item[5], 0),
                   product,
                 });
           out.push({
@@ -153,7 +167,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
             title: text.title,
             body: text.body,
             link: linkOf(e, m.items),
-            payload: { size: Math.round(m.size * 10) / 10, count: m.items.length, pivot_id: e.pivot_id },
+            payload: { size: Math.round(m.size * 10) / 10, count: m.items.length },
           });
         }
       }
@@ -183,9 +197,33 @@ export async function insertNotifications(client: Queryable, rows: NewNotificati
   return r.rowCount ?? 0;
 }
 
-async function namesOf(client: pg.ClientBase, events: EventRow[]) {
+/** The pivot sellers' listings of the events' match groups (every recipient's licensed pivots). */
+async function groupPivots(
+  client: pg.ClientBase,
+  events: EventRow[],
+  recipients: Recipient[],
+): Promise<GroupPivots> {
+  const groupIds = [...new Set(events.flatMap((e) => e.items.map((i) => i[3])))];
+  const pivots = [...new Set(recipients.flatMap((u) => [...u.licensedPivots]))];
+  const { rows } = await client.query<{ group_id: string; seller_id: number; product_id: string }>(
+    `select group_id, seller_id, product_id from listing_current
+      where group_id = any($1::bigint[]) and seller_id = any($2::int[]) and published
+      order by product_id`,
+    [groupIds, pivots],
+  );
+  const out: GroupPivots = new Map();
+  for (const r of rows) {
+    const g = Number(r.group_id);
+    let list = out.get(g);
+    if (!list) out.set(g, (list = []));
+    list.push([r.seller_id, Number(r.product_id)]);
+  }
+  return out;
+}
+
+async function namesOf(client: pg.ClientBase, events: EventRow[], groups: GroupPivots) {
   const sellerIds = [...new Set(events.map((e) => e.seller_id))];
-  const productIds = [...new Set(events.flatMap((e) => e.items.map((i) => i[3])))];
+  const productIds = [...new Set([...groups.values()].flatMap((l) => l.map((x) => x[1])))];
   const [s, p] = await Promise.all([
     client.query<{ id: number; name: string }>('select id, name from sellers where id = any($1::int[])', [
       sellerIds,

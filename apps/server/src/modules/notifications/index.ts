@@ -57,11 +57,10 @@ export async function notifyUsers(db: Queryable, n: NotifyInput): Promise<number
       namespace: n.namespace,
       kind: n.kind,
       seller_id: sellerId ?? -1,
-      pivot_id: -1,
       size: n.size ?? 0,
       items: n.productId ? [[n.productId, brand, cls, n.productId, 0, 0] as EventItem] : [],
     };
-    const who = { ...u, licensedPivots: new Set<number>(), pivots: new Set([-1]) };
+    const who = { ...u, licensedPivots: new Set<number>() };
     if (sellerId === null) who.sellers = new Set([-1]);
     const m = match(probe, who, paths);
     if (!m) continue;

@@ -14,8 +14,8 @@ import {
 // Change events at ingest (issue 17, docs/metrics.md "Notifications"): a roll-up in the ingest
 // transaction. For the run's touched listings that belong to a match group (and the seller's listings with
 // a pending repricing or a suspect value), it compares what the run stored with the listing's trusted
-// state (notif_listing_state), applies the rules (rules.ts), writes the events (change_events, one per
-// pivot seller whose matched product it concerns), the suppressed counts and the new trusted states, and
+// state (notif_listing_state), applies the rules (rules.ts), writes the events (change_events: market
+// facts; whose pivot products they concern is resolved at dispatch, from the match groups), the suppressed counts and the new trusted states, and
 // queues the dispatch job when there is something to tell. A listing outside any match group costs nothing.
 
 export const DISPATCH_QUEUE = 'notifications:dispatch';
@@ -52,17 +52,15 @@ interface Member {
   price: number | null;
   stock_out: boolean;
   published: boolean;
-  pivot: boolean;
 }
 
-/** [listing id, brand id, classification id, pivot listing id, discount %, cheapest 0/1] */
+/** [listing id, brand id, classification id, match group id, discount %, cheapest 0/1] */
 export type EventItem = [number, number | null, number | null, number, number, number];
 
 export interface ChangeEventRow {
   namespace: 'prices' | 'promotions' | 'assortment';
   kind: string;
   seller_id: number;
-  pivot_id: number;
   occurred_at: string;
   size: number;
   facts: Record<string, unknown>;
@@ -92,8 +90,7 @@ const ROWS_SQL = `
 const MEMBERS_SQL = `
   select m.group_id, m.product_id, m.seller_id, m.currency,
          coalesce(s.price, m.effective_price)::float8 as price,
-         coalesce(s.stock_out, m.stock_out) as stock_out, coalesce(s.published, m.published) as published,
-         m.seller_id in (select seller_id from license_pivots) as pivot
+         coalesce(s.stock_out, m.stock_out) as stock_out, coalesce(s.published, m.published) as published
     from listing_current m
     left join notif_listing_state s on s.product_id = m.product_id
    where m.group_id = any($1::bigint[])`;
@@ -136,18 +133,14 @@ export async function notificationsRollup(client: pg.PoolClient, ctx: RollupCont
   }
 
   const suppressed = new Map<SuppressReason, number>();
-  const aggregated = new Map<string, { kind: string; pivot: number; items: EventItem[] }>();
+  const aggregated = new Map<string, { kind: string; items: EventItem[] }>();
   const events: ChangeEventRow[] = [];
   const states: { id: string; s: ListingState }[] = [];
   for (const r of rows) {
     const group = byGroup.get(r.group_id) ?? [];
-    // Pivot sellers (other than this one) with a listing in the group: whose products this concerns.
-    const pivots = new Map<number, number>();
+    // The other sellers' current prices in the listing's currency: its place in the market.
     const others: number[] = [];
     for (const m of group) {
-      if (m.product_id === r.id) continue;
-      if (m.pivot && m.seller_id !== ctx.sellerId && !pivots.has(m.seller_id))
-        pivots.set(m.seller_id, Number(m.product_id));
       if (
         m.seller_id !== ctx.sellerId &&
         m.currency === r.currency &&
@@ -169,34 +162,24 @@ export async function notificationsRollup(client: pg.PoolClient, ctx: RollupCont
     const out = evaluate(stateOfRow(r), observed, others, t);
     states.push({ id: r.id, s: out.next });
     for (const reason of out.suppressed) suppressed.set(reason, (suppressed.get(reason) ?? 0) + 1);
-    if (!pivots.size) continue;
+    if (group.length < 2) continue; // nobody else sells it: nothing to compare
     const id = Number(r.id);
-    for (const [pivot, pivotListing] of pivots) {
-      for (const g of out.group) {
-        const key = `${g.kind}:${pivot}`;
-        let agg = aggregated.get(key);
-        if (!agg) aggregated.set(key, (agg = { kind: g.kind, pivot, items: [] }));
-        agg.items.push([
-          id,
-          r.brand_id,
-          r.classification_id,
-          pivotListing,
-          round(g.discount),
-          g.cheapest ? 1 : 0,
-        ]);
-      }
-      for (const p of out.price) {
-        events.push({
-          namespace: 'prices',
-          kind: p.kind,
-          seller_id: ctx.sellerId,
-          pivot_id: pivot,
-          occurred_at: t.toISOString(),
-          size: round(Math.abs(((p.after - p.before) / p.before) * 100)),
-          facts: { ...p, currency: r.currency },
-          items: [[id, r.brand_id, r.classification_id, pivotListing, 0, p.rankAfter === 1 ? 1 : 0]],
-        });
-      }
+    const gid = Number(r.group_id);
+    for (const g of out.group) {
+      let agg = aggregated.get(g.kind);
+      if (!agg) aggregated.set(g.kind, (agg = { kind: g.kind, items: [] }));
+      agg.items.push([id, r.brand_id, r.classification_id, gid, round(g.discount), g.cheapest ? 1 : 0]);
+    }
+    for (const p of out.price) {
+      events.push({
+        namespace: 'prices',
+        kind: p.kind,
+        seller_id: ctx.sellerId,
+        occurred_at: t.toISOString(),
+        size: round(Math.abs(((p.after - p.before) / p.before) * 100)),
+        facts: { ...p, currency: r.currency },
+        items: [[id, r.brand_id, r.classification_id, gid, 0, p.rankAfter === 1 ? 1 : 0]],
+      });
     }
   }
 
@@ -214,7 +197,6 @@ export async function notificationsRollup(client: pg.PoolClient, ctx: RollupCont
       namespace,
       kind: a.kind,
       seller_id: ctx.sellerId,
-      pivot_id: a.pivot,
       occurred_at: t.toISOString(),
       size: namespace === 'promotions' ? round(avg) : a.items.length,
       facts: {},
@@ -279,10 +261,10 @@ async function writeStates(
 /** Writes change events and queues one dispatch (unless one is already waiting). */
 export async function insertChangeEvents(client: Queryable, events: ChangeEventRow[]): Promise<void> {
   await client.query(
-    `insert into change_events (namespace, kind, seller_id, pivot_id, occurred_at, size, facts, items)
-     select namespace, kind, seller_id, pivot_id, occurred_at, size, facts, items
+    `insert into change_events (namespace, kind, seller_id, occurred_at, size, facts, items)
+     select namespace, kind, seller_id, occurred_at, size, facts, items
        from jsonb_to_recordset($1::jsonb)
-            x(namespace text, kind text, seller_id int, pivot_id int, occurred_at timestamptz, size real,
+            x(namespace text, kind text, seller_id int, occurred_at timestamptz, size real,
               facts jsonb, items jsonb)`,
     [JSON.stringify(events)],
   );

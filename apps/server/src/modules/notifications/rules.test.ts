@@ -18,7 +18,6 @@ afterAll(() => db?.close());
 interface EventRow {
   kind: string;
   seller_id: number;
-  pivot_id: number;
   day: string;
   size: number;
   facts: Record<string, unknown>;
@@ -27,7 +26,7 @@ interface EventRow {
 
 async function events(): Promise<EventRow[]> {
   const { rows } = await db.pool.query<EventRow>(
-    `select e.kind, e.seller_id, e.pivot_id, to_char(e.occurred_at at time zone 'UTC', 'DD') as day, e.size, e.facts,
+    `select e.kind, e.seller_id, to_char(e.occurred_at at time zone 'UTC', 'DD') as day, e.size, e.facts,
             array(select p.name from jsonb_array_elements(e.items) i join products p on p.id = (i->>0)::bigint
                    order by p.name) as names
        from change_events e order by e.occurred_at, e.kind`,
@@ -36,15 +35,17 @@ async function events(): Promise<EventRow[]> {
 }
 
 describe('change events at ingest (hand-built history)', () => {
-  it('emits exactly the expected events, for the pivot, on the right days', async () => {
-    const got = (await events()).map((e) => `${e.day} ${e.kind} ${e.seller_id}→${e.pivot_id} ${e.names.join(',')}`);
+  it('emits exactly the expected events, on the right days', async () => {
+    const got = (await events()).map(
+      (e) => `${e.day} ${e.kind} ${e.seller_id} ${e.names.join(',')}`,
+    );
     expect(got).toEqual([
-      '03 cheapest_gained 125→5 Producto 01',
-      '03 promotion_start 125→5 Producto 04',
-      '03 stock_out 125→5 Producto 03',
-      '04 new_listing 125→5 Producto 06',
-      '04 promotion_end 125→5 Producto 04',
-      '06 repricing 125→5 Producto 01',
+      '03 cheapest_gained 125 Producto 01',
+      '03 promotion_start 125 Producto 04',
+      '03 stock_out 125 Producto 03',
+      '04 new_listing 125 Producto 06',
+      '04 promotion_end 125 Producto 04',
+      '06 repricing 125 Producto 01',
     ]);
   });
 
@@ -53,7 +54,13 @@ describe('change events at ingest (hand-built history)', () => {
     const gained = all.find((e) => e.kind === 'cheapest_gained');
     // 1100 → 900: −18,18 %; others 1000 (pivot) and 1050 (116): 3rd before, 1st after
     expect(gained?.size).toBeCloseTo(18.2, 5);
-    expect(gained?.facts).toMatchObject({ before: 1100, after: 900, rankBefore: 3, rankAfter: 1, currency: 'CLP' });
+    expect(gained?.facts).toMatchObject({
+      before: 1100,
+      after: 900,
+      rankBefore: 3,
+      rankAfter: 1,
+      currency: 'CLP',
+    });
     const promo = all.find((e) => e.kind === 'promotion_start');
     expect(promo?.size).toBeCloseTo(20, 5); // (1000 − 800) / 1000
     const repricing = all.find((e) => e.kind === 'repricing');
@@ -132,18 +139,27 @@ describe('rules (pure)', () => {
   });
 
   it('losing the cheapest place', () => {
-    const out = evaluate({ ...base, price: 900, normal: 900 }, seen({ price: 1100, normal: 1100 }), [1000, 1050], t0);
-    expect(out.price).toEqual([{ kind: 'cheapest_lost', before: 900, after: 1100, rankBefore: 1, rankAfter: 3 }]);
+    const out = evaluate(
+      { ...base, price: 900, normal: 900 },
+      seen({ price: 1100, normal: 1100 }),
+      [1000, 1050],
+      t0,
+    );
+    expect(out.price).toEqual([
+      { kind: 'cheapest_lost', before: 900, after: 1100, rankBefore: 1, rankAfter: 3 },
+    ]);
   });
 
   it('repricing: held 3 days (not 71 h), at least 2 %', () => {
     const pending = { ...base, normal: 1100, price: 1100, pendingFrom: 1000, pendingSince: t0 };
     expect(evaluate(pending, seen({ price: 1100, normal: 1100 }), [], at(71)).price).toEqual([]);
-    expect(evaluate(pending, seen({ price: 1100, normal: 1100 }), [], at(72)).price.map((p) => p.kind)).toEqual([
-      'repricing',
-    ]);
+    expect(
+      evaluate(pending, seen({ price: 1100, normal: 1100 }), [], at(72)).price.map((p) => p.kind),
+    ).toEqual(['repricing']);
     const small = { ...pending, normal: 1015, price: 1015 };
-    expect(evaluate(small, seen({ price: 1015, normal: 1015 }), [], at(72)).suppressed).toEqual(['below_floor']);
+    expect(evaluate(small, seen({ price: 1015, normal: 1015 }), [], at(72)).suppressed).toEqual([
+      'below_floor',
+    ]);
   });
 
   it('stock flapping: a change within 24 h of the last stock event is folded', () => {
