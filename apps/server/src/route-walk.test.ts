@@ -119,6 +119,18 @@ function sampleFor(name: string): unknown {
     classification: 1,
     week: monday,
     stock: 'went_out', // assortment stock drill-down
+    // notifications: list filters, a subscription, the signed unsubscribe link
+    namespace: 'prices',
+    state: 'unread',
+    enabled: true,
+    channel: 'app',
+    digest_hour: 8,
+    min_size: 5,
+    brands: [],
+    classifications: [],
+    u: 1,
+    ns: 'prices',
+    sig: '0'.repeat(64),
   };
   return byName[name];
 }

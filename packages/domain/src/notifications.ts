@@ -99,7 +99,7 @@ export const notificationListResponse = z.object({
 export type NotificationListResponse = z.infer<typeof notificationListResponse>;
 
 export const unreadCountResponse = z.object({ unread: z.number() });
-export const notificationIdParams = z.object({ id: idSchema });
+export const notificationIdBody = z.object({ id: idSchema });
 export const markAllReadBody = z.object({ namespace: z.enum(NOTIFICATION_NAMESPACES).optional() });
 
 const idList = z.array(idSchema).max(500);
@@ -117,8 +117,6 @@ export const notificationSubscription = z.object({
   classifications: idList,
 });
 export type NotificationSubscription = z.infer<typeof notificationSubscription>;
-export const subscriptionBody = notificationSubscription.omit({ namespace: true });
-export const namespaceParams = z.object({ namespace: z.enum(NOTIFICATION_NAMESPACES) });
 export const subscriptionsResponse = z.object({
   timezone: z.string(),
   subscriptions: z.array(notificationSubscription.extend({ licensed: z.boolean() })),

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import type { Observation } from '../modules/ingest/index.js';
-import { insertClassification, insertOrgWithLicense, insertSeller, observe, seedReferenceData } from './fixtures.js';
+import {
+  insertClassification,
+  insertOrgWithLicense,
+  insertSeller,
+  observe,
+  seedReferenceData,
+} from './fixtures.js';
 
 // A hand-built market for the notification rules (modules/notifications): pivot 5 and competitors 125
 // and 116, every item matched by EAN. Days (runs at 12:00Z = 09:00 in Santiago):

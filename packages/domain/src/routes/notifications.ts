@@ -1,12 +1,10 @@
 import { z } from 'zod';
 import {
   markAllReadBody,
-  namespaceParams,
-  notificationIdParams,
+  notificationIdBody,
   notificationListQuery,
   notificationListResponse,
   notificationSubscription,
-  subscriptionBody,
   subscriptionsResponse,
   unreadCountResponse,
   unsubscribeQuery,
@@ -40,10 +38,10 @@ export const notificationsRoutes = {
   markRead: defineRoute({
     id: 'notifications.markRead',
     method: 'POST',
-    path: '/v1/notifications/:id/read',
+    path: '/v1/notifications/read',
     module: null,
     auth: true,
-    params: notificationIdParams,
+    body: notificationIdBody,
     response: unreadCountResponse,
     summary: 'Marca una notificación como leída; responde las no leídas que quedan',
   }),
@@ -69,11 +67,10 @@ export const notificationsRoutes = {
   saveSubscription: defineRoute({
     id: 'notifications.saveSubscription',
     method: 'PUT',
-    path: '/v1/notifications/subscriptions/:namespace',
+    path: '/v1/notifications/subscriptions',
     module: null,
     auth: true,
-    params: namespaceParams,
-    body: subscriptionBody,
+    body: notificationSubscription,
     response: notificationSubscription,
     summary: 'Guarda la suscripción de un espacio',
     description:

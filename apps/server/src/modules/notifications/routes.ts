@@ -5,7 +5,7 @@ import {
   type NotificationSubscription,
 } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { assertClassificationsLicensed } from '../../market/index.js';
@@ -73,7 +73,7 @@ export default async function notificationsRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.markRead, async (req) => {
     const p = principalOf(req);
-    if (!(await markRead(db.pool, p.userId, p.license, req.params.id))) throw notFound();
+    if (!(await markRead(db.pool, p.userId, p.license, req.body.id))) throw notFound();
     return { unread: await unreadCount(db.pool, p.userId, p.license) };
   });
 
@@ -101,7 +101,7 @@ export default async function notificationsRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.saveSubscription, async (req) => {
     const p = principalOf(req);
-    const ns = req.params.namespace;
+    const ns = req.body.namespace;
     if (!licensedNamespaces(p.license).includes(ns))
       throw forbidden(`Espacio no incluido en la licencia: ${ns}`, 'namespace_not_licensed');
     const outside = req.body.sellers.filter((s) => !p.license.sellers.includes(s));
@@ -109,7 +109,6 @@ export default async function notificationsRoutes(app: FastifyInstance) {
       throw forbidden(`eCommerce no incluido en la licencia: ${outside.join(', ')}`, 'seller_not_licensed');
     await assertClassificationsLicensed(db.pool, p.license, req.body.classifications);
     const sub: NotificationSubscription = {
-      namespace: ns,
       ...req.body,
       sellers: [...new Set(req.body.sellers)],
       brands: [...new Set(req.body.brands)],
@@ -122,22 +121,19 @@ export default async function notificationsRoutes(app: FastifyInstance) {
   registerRoute(app, defs.unsubscribe, async (req, reply) => {
     const { u, ns, sig } = req.query;
     const ok = verifyUnsubscribe(config.JWT_SECRET, u, ns, sig) && (await stopEmails(db.pool, u, ns));
-    reply.type('text/html; charset=utf-8');
-    if (!ok) {
-      return reply
-        .code(400)
-        .send(
-          page(
-            'Enlace no válido',
-            'Este enlace para dejar de recibir correos no es válido o ha sido modificado.',
-          ),
-        );
-    }
-    return reply.send(
-      page(
-        'Listo',
-        `Ya no recibirás correos de «${NAMESPACE_LABELS[ns]}». Seguirás viendo estas notificaciones en Vigía; puedes cambiarlo en Notificaciones › Suscripciones.`,
-      ),
-    );
+    if (!ok)
+      throw badRequest(
+        'Este enlace para dejar de recibir correos no es válido o ha sido modificado.',
+        'sig',
+        'invalid_signature',
+      );
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Listo',
+          `Ya no recibirás correos de «${NAMESPACE_LABELS[ns]}». Seguirás viendo estas notificaciones en Vigía; puedes cambiarlo en Notificaciones › Suscripciones.`,
+        ),
+      );
   });
 }

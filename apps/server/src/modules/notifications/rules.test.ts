@@ -36,9 +36,7 @@ async function events(): Promise<EventRow[]> {
 
 describe('change events at ingest (hand-built history)', () => {
   it('emits exactly the expected events, on the right days', async () => {
-    const got = (await events()).map(
-      (e) => `${e.day} ${e.kind} ${e.seller_id} ${e.names.join(',')}`,
-    );
+    const got = (await events()).map((e) => `${e.day} ${e.kind} ${e.seller_id} ${e.names.join(',')}`);
     expect(got).toEqual([
       '03 cheapest_gained 125 Producto 01',
       '03 promotion_start 125 Producto 04',
