@@ -221,13 +221,19 @@ export const appRoutes: ScreenRoute[] = [
     title: 'Perfil de usuario',
     lazy: () => import('../features/profile/pages/UserProfilePage.js'),
   },
-  { path: 'notifications', name: 'Notifications', module: null, title: 'Notificaciones', lazy: comingSoon },
+  {
+    path: 'notifications',
+    name: 'Notifications',
+    module: null,
+    title: 'Notificaciones',
+    lazy: () => import('../features/notifications/pages/NotificationsPage.js'),
+  },
   {
     path: 'notifications-subscriptions',
     name: 'NotificationsSubscriptions',
     module: null,
     title: 'Suscripciones a notificaciones',
-    lazy: comingSoon,
+    lazy: () => import('../features/notifications/pages/SubscriptionsPage.js'),
   },
 ];
 

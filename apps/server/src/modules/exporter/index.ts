@@ -1,3 +1,2 @@
 // Public face of the exporter feature (the socket channel): closing a user's sockets.
-export { disconnectUser } from './channel.js';
-export { emitToUser } from './channel.js';
+export { disconnectUser, emitToUser } from './channel.js';

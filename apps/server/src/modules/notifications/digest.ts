@@ -35,8 +35,8 @@ export async function sendDigests(pool: pg.Pool, config: Config, now = new Date(
   const due = new Map<number, { email: string; timezone: string; namespaces: string[] }>();
   for (const s of subs) {
     if (localHour(now, s.timezone) !== s.digest_hour) continue;
-    let d = due.get(s.user_id);
-    if (!d) due.set(s.user_id, (d = { email: s.email, timezone: s.timezone, namespaces: [] }));
+    const d = due.get(s.user_id) ?? { email: s.email, timezone: s.timezone, namespaces: [] };
+    if (!due.has(s.user_id)) due.set(s.user_id, d);
     d.namespaces.push(s.namespace);
   }
   let sent = 0;

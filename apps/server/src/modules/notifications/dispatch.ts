@@ -9,10 +9,10 @@ import {
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
-import type { EventItem } from './rollup.js';
-import { loadClassPaths, loadRecipients, namespaceLicensed, type Recipient } from './recipients.js';
-import { composeEmail, type MailLine } from './email.js';
 import { enqueueEmail } from '../mail/index.js';
+import { composeEmail, type MailLine } from './email.js';
+import { loadClassPaths, loadRecipients, namespaceLicensed, type Recipient } from './recipients.js';
+import type { EventItem } from './rollup.js';
 
 // Delivery (issue 17 part 3), run by the job 'notifications:dispatch' (routes.ts registers it):
 //   1. fan-out: every change event not dispatched yet becomes a notification of each user whose license
@@ -214,8 +214,8 @@ async function groupPivots(
   const out: GroupPivots = new Map();
   for (const r of rows) {
     const g = Number(r.group_id);
-    let list = out.get(g);
-    if (!list) out.set(g, (list = []));
+    const list = out.get(g) ?? [];
+    if (!out.has(g)) out.set(g, list);
     list.push([r.seller_id, Number(r.product_id)]);
   }
   return out;
@@ -282,8 +282,8 @@ export async function deliver(
         created_at: r.occurred_at.toISOString(),
       });
       if (r.channel === 'email') {
-        let list = mails.get(r.user_id);
-        if (!list) mails.set(r.user_id, (list = []));
+        const list = mails.get(r.user_id) ?? [];
+        if (!mails.has(r.user_id)) mails.set(r.user_id, list);
         list.push(r);
       }
     }

@@ -1,7 +1,7 @@
 import {
+  notificationsRoutes as defs,
   NAMESPACE_LABELS,
   NOTIFICATION_NAMESPACES,
-  notificationsRoutes as defs,
   type NotificationSubscription,
 } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';

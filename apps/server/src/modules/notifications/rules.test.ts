@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
-import { type ListingState, evaluate, isMassStockOut, rankAmong, stateOf } from './rules.js';
+import { evaluate, isMassStockOut, type ListingState, rankAmong, stateOf } from './rules.js';
 import './rollup.js';
 
 // The change-event rules over the hand-built history of test/notifications-fixture.ts (its comment lists

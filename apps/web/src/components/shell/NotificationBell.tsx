@@ -61,7 +61,7 @@ export function NotificationBell() {
 
   const open = (id: number, link: string | null) => {
     setAnchor(null);
-    void callRoute(notificationsRoutes.markRead, { params: { id } }, { notify: false })
+    void callRoute(notificationsRoutes.markRead, { body: { id } }, { notify: false })
       .then((r) => setNotificationCount(r.unread))
       .catch(() => {});
     if (link) navigate(link);
