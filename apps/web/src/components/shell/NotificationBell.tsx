@@ -24,7 +24,7 @@ import {
 } from '../../lib/notification-count.js';
 import { appPath } from '../../lib/paths.js';
 import { T } from '../../lib/texts.js';
-import { visuallyHidden } from '../data/DataTable.js';
+import { UnreadTitle } from '../data/UnreadTitle.js';
 
 // The bell of the top bar: the unread count (browser storage, synced from the server on mount and on
 // window focus, +1 live per pushed notification) and a short drop-down of the latest notifications.
@@ -133,14 +133,7 @@ export function NotificationBell() {
                 onClick={() => open(n.id, n.link)}
                 sx={{ alignItems: 'flex-start', flexDirection: 'column', gap: 0.25, py: 1 }}
               >
-                <Typography variant="body2" sx={{ fontWeight: n.read ? 400 : 700 }}>
-                  {!n.read && (
-                    <Box component="span" sx={visuallyHidden}>
-                      No leída:{' '}
-                    </Box>
-                  )}
-                  {n.title}
-                </Typography>
+                <UnreadTitle variant="body2" title={n.title} read={n.read} />
                 <Typography variant="caption" color="text.secondary">
                   {NAMESPACE_LABELS[n.namespace]} · {formatDateTime(n.occurred_at, latest.data?.timezone)}
                 </Typography>

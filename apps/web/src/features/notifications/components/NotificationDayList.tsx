@@ -14,7 +14,7 @@ import {
   type NotificationItem,
 } from '@vigia/domain';
 import { Link as RouterLink } from 'react-router';
-import { visuallyHidden } from '../../../components/data/DataTable.js';
+import { UnreadTitle } from '../../../components/data/UnreadTitle.js';
 
 const NAMESPACE_COLORS = {
   prices: 'primary',
@@ -74,14 +74,7 @@ export function NotificationDayList({
                     label={NAMESPACE_LABELS[n.namespace]}
                     color={NAMESPACE_COLORS[n.namespace]}
                   />
-                  <Typography component="h3" variant="subtitle2" sx={{ fontWeight: n.read ? 500 : 700 }}>
-                    {!n.read && (
-                      <Box component="span" sx={visuallyHidden}>
-                        No leída:{' '}
-                      </Box>
-                    )}
-                    {n.title}
-                  </Typography>
+                  <UnreadTitle component="h3" variant="subtitle2" title={n.title} read={n.read} />
                 </Box>
                 <Typography variant="body2" sx={{ mt: 0.5 }}>
                   {n.body}

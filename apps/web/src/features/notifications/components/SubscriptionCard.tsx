@@ -36,6 +36,12 @@ const NAMESPACE_HINTS: Record<NotificationSubscription['namespace'], string> = {
   images: 'Una verificación de imagen de tus productos pasa a incorrecta.',
   reports: 'Un reporte tuyo está listo o falló.',
 };
+/** The conditions of a subscription: only these sellers / brands / classifications (none = all). */
+const CONDITIONS = [
+  ['sellers', 'eCommerce'],
+  ['brands', 'Marcas'],
+  ['classifications', 'Clasificaciones'],
+] as const;
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
 function MultiPicker({
@@ -181,27 +187,16 @@ export function SubscriptionCard({
           </Box>
           {ns !== 'reports' && (
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2, mt: 2 }}>
-              <MultiPicker
-                label="eCommerce"
-                options={options.sellers}
-                value={s.sellers}
-                onChange={(v) => set('sellers', v)}
-                disabled={off}
-              />
-              <MultiPicker
-                label="Marcas"
-                options={options.brands}
-                value={s.brands}
-                onChange={(v) => set('brands', v)}
-                disabled={off}
-              />
-              <MultiPicker
-                label="Clasificaciones"
-                options={options.classifications}
-                value={s.classifications}
-                onChange={(v) => set('classifications', v)}
-                disabled={off}
-              />
+              {CONDITIONS.map(([key, label]) => (
+                <MultiPicker
+                  key={key}
+                  label={label}
+                  options={options[key]}
+                  value={s[key]}
+                  onChange={(v) => set(key, v)}
+                  disabled={off}
+                />
+              ))}
             </Box>
           )}
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
