@@ -7,6 +7,8 @@
 create table notif_listing_state (
   product_id          bigint primary key references products on delete cascade,
   seller_id           integer not null,
+  group_id            bigint,            -- live match group (listing_current.group_id when last seen)
+  currency            text not null,
   price               numeric(14,2),     -- effective price (lowest of normal, sale, exclusive)
   normal              numeric(14,2),     -- normal price
   promo               boolean not null,  -- price_type <> 'NORMAL'
@@ -17,12 +19,13 @@ create table notif_listing_state (
   stock_event_at      timestamptz,       -- last stock event of the listing (flapping window)
   suspect_since       timestamptz        -- a suspicious value is current since (null: none)
 );
+create index notif_listing_state_group_idx on notif_listing_state (group_id);
 create index notif_listing_state_pending_idx on notif_listing_state (seller_id)
   where pending_since is not null or suspect_since is not null;
 
 -- Backfill: an already-seeded database starts from its current state (no events for the past).
-insert into notif_listing_state (product_id, seller_id, price, normal, promo, stock_out, published)
-select lc.product_id, lc.seller_id, lc.effective_price, lc.normal_price, lc.price_type <> 'NORMAL',
+insert into notif_listing_state (product_id, seller_id, group_id, currency, price, normal, promo, stock_out, published)
+select lc.product_id, lc.seller_id, lc.group_id, lc.currency, lc.effective_price, lc.normal_price, lc.price_type <> 'NORMAL',
        lc.stock_out, lc.published
   from listing_current lc
  where lc.group_id is not null

@@ -31,7 +31,7 @@ export const NAMESPACE_MODULES: Record<NotificationNamespace, readonly ModuleCod
 /** What the minimum size of a namespace's subscription measures (the editor's label). */
 export const NAMESPACE_SIZE_LABELS: Record<NotificationNamespace, string> = {
   prices: 'Cambio mínimo de precio (%)',
-  promotions: 'Descuento promedio mínimo (%)',
+  promotions: 'Mínimo de productos en promoción',
   assortment: 'Mínimo de productos afectados',
   images: 'Mínimo de productos afectados',
   reports: 'Tamaño mínimo',
@@ -53,9 +53,9 @@ export const DEFAULT_SUBSCRIPTION: Record<
   NotificationNamespace,
   { enabled: boolean; channel: NotificationChannel; min_size: number; digest_hour: number }
 > = {
-  prices: { enabled: true, channel: 'app', min_size: 5, digest_hour: 8 },
-  promotions: { enabled: true, channel: 'app', min_size: 10, digest_hour: 8 },
-  assortment: { enabled: true, channel: 'app', min_size: 3, digest_hour: 8 },
+  prices: { enabled: true, channel: 'app', min_size: 15, digest_hour: 8 },
+  promotions: { enabled: true, channel: 'app', min_size: 20, digest_hour: 8 },
+  assortment: { enabled: true, channel: 'app', min_size: 10, digest_hour: 8 },
   images: { enabled: true, channel: 'app', min_size: 0, digest_hour: 8 },
   reports: { enabled: true, channel: 'app', min_size: 0, digest_hour: 8 },
 };

@@ -99,10 +99,8 @@ export function match(
   // An event without items (a notice from another feature about no listing) has no item conditions.
   if (e.items.length && !items.length) return null;
   let size = e.size;
-  if (items.length && items.length !== e.items.length) {
-    if (e.namespace === 'promotions') size = items.reduce((s, x) => s + x.item[4], 0) / items.length;
-    else if (e.namespace === 'assortment') size = items.length;
-  }
+  // promotions and assortment: the size is the number of listings, the user's
+  if (items.length && e.namespace !== 'prices') size = items.length;
   if (size < sub.min_size) return null;
   return { items, size, sub };
 }
@@ -152,7 +150,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
               : explainGroupEvent(e.kind, {
                   seller,
                   count: m.items.length,
-                  avgDiscount: m.size,
+                  avgDiscount: m.items.reduce((s, x) => s + x.item[4], 0) / m.items.length,
                   cheapest: m.items.reduce((s, x) => s + x.item[5], 0),
                   product,
                 });

@@ -54,6 +54,11 @@ beforeAll(async () => {
       users.ana = await addUser(db.pool, orgId, 'ana@example.com');
       users.beto = await addUser(db.pool, b.orgId, 'beto@example.com');
       users.caro = await addUser(db.pool, c.orgId, 'caro@example.com');
+      // ana wants every promotion, however small (the default minimum is 20 products)
+      await db.pool.query(
+        `insert into notification_subscriptions (user_id, namespace, enabled, channel, min_size) values ($1, 'promotions', true, 'app', 0)`,
+        [users.ana.id],
+      );
     },
   });
   for (const u of Object.values(users))
@@ -96,7 +101,8 @@ async function list(who: keyof typeof users, query = '') {
 describe('dispatch and the list, by license', () => {
   it('ana gets the events of 125 above her default minimums, explained in one Spanish line, linked to her product', async () => {
     const r = await list('ana');
-    // stock_out and new_listing concern 1 product each: below the assortment default minimum (3 products)
+    // the assortment events concern 1 product each: below the default minimum (10 products); both price
+    // events are 18,2 % moves, above the prices default (15 %); promotions: ana's own minimum is 0
     expect(r.results.map((n) => n.kind).sort()).toEqual([
       'cheapest_gained',
       'promotion_end',

@@ -29,7 +29,6 @@ interface Row {
   promo: boolean;
   stock_out: boolean;
   published: boolean;
-  is_new: boolean;
   brand_id: number | null;
   classification_id: number | null;
   known: boolean;
@@ -67,33 +66,32 @@ export interface ChangeEventRow {
   items: EventItem[];
 }
 
+// The run's matched listings with their trusted state: listing_current and notif_listing_state only (a
+// listing's brand and classification are in listing_current; whether it is new is asked separately, for
+// the few without a state).
 const ROWS_SQL = `
   with ids as (
     select unnest($1::bigint[]) as id
     union
     select product_id from notif_listing_state
-     where seller_id = $2 and (pending_since <= $4 or suspect_since <= $5)
+     where seller_id = $2 and (pending_since <= $3 or suspect_since <= $4)
   )
-  select lc.product_id as id, lc.group_id, lc.currency,
+  select lc.product_id as id, lc.group_id, lc.currency, lc.brand_id, lc.classification_id,
          lc.effective_price::float8 as price, lc.normal_price::float8 as normal,
          lc.price_type <> 'NORMAL' as promo, lc.stock_out, lc.published,
-         p.first_seen = $3 as is_new, p.brand_id, p.classification_id,
          s.product_id is not null as known, s.price::float8 as s_price, s.normal::float8 as s_normal,
          s.promo as s_promo, s.stock_out as s_stock, s.published as s_pub,
          s.pending_from::float8 as pending_from, s.pending_since, s.stock_event_at, s.suspect_since
     from ids
     join listing_current lc on lc.product_id = ids.id
-    join products p on p.id = lc.product_id
     left join notif_listing_state s on s.product_id = lc.product_id
    where lc.group_id is not null`;
 
+// The other listings of their match groups, as trusted (one index scan of one table).
 const MEMBERS_SQL = `
-  select m.group_id, m.product_id, m.seller_id, m.currency,
-         coalesce(s.price, m.effective_price)::float8 as price,
-         coalesce(s.stock_out, m.stock_out) as stock_out, coalesce(s.published, m.published) as published
-    from listing_current m
-    left join notif_listing_state s on s.product_id = m.product_id
-   where m.group_id = any($1::bigint[])`;
+  select group_id, product_id, seller_id, currency, price::float8 as price, stock_out, published
+    from notif_listing_state
+   where group_id = any($1::bigint[])`;
 
 function stateOfRow(r: Row): ListingState | null {
   if (!r.known) return null;
@@ -131,11 +129,20 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   const { rows } = await client.query<Row>(ROWS_SQL, [
     ctx.touched,
     ctx.sellerId,
-    t,
     new Date(t.getTime() - RULES.repricingDays * 86_400_000),
     new Date(t.getTime() - RULES.adoptSuspectAfterMs),
   ]);
   if (!rows.length) return;
+  // New listings (first seen in this run) among those without a state; a seller's first run has none.
+  const unknown = ctx.previousAt ? rows.filter((r) => !r.known).map((r) => r.id) : [];
+  const fresh = new Set<string>();
+  if (unknown.length) {
+    const { rows: news } = await client.query<{ id: string }>(
+      'select id from products where id = any($1::bigint[]) and first_seen = $2',
+      [unknown, t],
+    );
+    for (const n of news) fresh.add(n.id);
+  }
   const groups = [...new Set(rows.map((r) => r.group_id))];
   const { rows: members } = await client.query<Member>(MEMBERS_SQL, [groups]);
   const byGroup = new Map<string, Member[]>();
@@ -148,12 +155,13 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   const suppressed = new Map<SuppressReason, number>();
   const aggregated = new Map<string, { kind: string; items: EventItem[] }>();
   const events: ChangeEventRow[] = [];
-  const states: { id: string; s: ListingState }[] = [];
+  const states: { r: Row; s: ListingState }[] = [];
   for (const r of rows) {
     const group = byGroup.get(r.group_id) ?? [];
-    // The other sellers' current prices in the listing's currency: its place in the market.
+    // The other sellers' trusted prices in the listing's currency: its place in the market.
     const others: number[] = [];
     for (const m of group) {
+      if (m.product_id === r.id) continue;
       if (
         m.seller_id !== ctx.sellerId &&
         m.currency === r.currency &&
@@ -169,13 +177,12 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
       promo: r.promo,
       stockOut: r.stock_out,
       published: r.published,
-      // A seller's first run shows its whole catalogue for the first time: nothing in it is news.
-      isNew: r.is_new && ctx.previousAt !== null,
+      isNew: fresh.has(r.id),
     };
     const out = evaluate(stateOfRow(r), observed, others, t);
-    states.push({ id: r.id, s: out.next });
+    states.push({ r, s: out.next });
     for (const reason of out.suppressed) suppressed.set(reason, (suppressed.get(reason) ?? 0) + 1);
-    if (group.length < 2) continue; // nobody else sells it: nothing to compare
+    if (!group.some((m) => m.seller_id !== ctx.sellerId)) continue; // nobody else sells it
     const id = Number(r.id);
     const gid = Number(r.group_id);
     for (const g of out.group) {
@@ -204,14 +211,12 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     suppressed.set('mass_stock_out', (suppressed.get('mass_stock_out') ?? 0) + outs.size);
   }
   for (const a of aggregated.values()) {
-    const namespace = a.kind.startsWith('promotion') ? 'promotions' : 'assortment';
-    const avg = a.items.reduce((sum, i) => sum + i[4], 0) / a.items.length;
     events.push({
-      namespace,
+      namespace: a.kind.startsWith('promotion') ? 'promotions' : 'assortment',
       kind: a.kind,
       seller_id: ctx.sellerId,
       occurred_at: t.toISOString(),
-      size: namespace === 'promotions' ? round(avg) : a.items.length,
+      size: a.items.length,
       facts: {},
       items: a.items,
     });
@@ -237,26 +242,25 @@ async function matchedListings(client: pg.PoolClient, sellerId: number): Promise
   return rows[0].n;
 }
 
-async function writeStates(
-  client: pg.PoolClient,
-  sellerId: number,
-  states: { id: string; s: ListingState }[],
-) {
+async function writeStates(client: pg.PoolClient, sellerId: number, states: { r: Row; s: ListingState }[]) {
   if (!states.length) return;
   const col = <T>(f: (s: ListingState) => T) => states.map((x) => f(x.s));
   await client.query(
-    `insert into notif_listing_state (product_id, seller_id, price, normal, promo, stock_out, published,
-                                      pending_from, pending_since, stock_event_at, suspect_since)
-     select id, $2, price, normal, promo, stock_out, published, pending_from, pending_since, stock_event_at, suspect_since
-       from unnest($1::bigint[], $3::numeric[], $4::numeric[], $5::bool[], $6::bool[], $7::bool[], $8::numeric[],
-                   $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
-            x(id, price, normal, promo, stock_out, published, pending_from, pending_since, stock_event_at, suspect_since)
+    `insert into notif_listing_state (product_id, seller_id, group_id, currency, price, normal, promo, stock_out,
+                                      published, pending_from, pending_since, stock_event_at, suspect_since)
+     select id, $2, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
+            stock_event_at, suspect_since
+       from unnest($1::bigint[], $12::bigint[], $13::text[], $3::numeric[], $4::numeric[], $5::bool[], $6::bool[],
+                   $7::bool[], $8::numeric[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
+            x(id, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
+              stock_event_at, suspect_since)
      on conflict (product_id) do update set
+       group_id = excluded.group_id, currency = excluded.currency,
        price = excluded.price, normal = excluded.normal, promo = excluded.promo, stock_out = excluded.stock_out,
        published = excluded.published, pending_from = excluded.pending_from, pending_since = excluded.pending_since,
        stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since`,
     [
-      states.map((x) => x.id),
+      states.map((x) => x.r.id),
       sellerId,
       col((s) => s.price),
       col((s) => s.normal),
@@ -267,6 +271,8 @@ async function writeStates(
       col((s) => s.pendingSince),
       col((s) => s.stockEventAt),
       col((s) => s.suspectSince),
+      states.map((x) => x.r.group_id),
+      states.map((x) => x.r.currency),
     ],
   );
 }

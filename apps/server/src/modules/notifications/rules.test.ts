@@ -60,7 +60,11 @@ describe('change events at ingest (hand-built history)', () => {
       currency: 'CLP',
     });
     const promo = all.find((e) => e.kind === 'promotion_start');
-    expect(promo?.size).toBeCloseTo(20, 5); // (1000 − 800) / 1000
+    expect(promo?.size).toBe(1); // one listing…
+    const { rows } = await db.pool.query<{ d: number }>(
+      `select (items->0->>4)::float8 as d from change_events where kind = 'promotion_start'`,
+    );
+    expect(rows[0].d).toBe(20); // …at (1000 − 800) / 1000
     const repricing = all.find((e) => e.kind === 'repricing');
     expect(repricing?.facts).toMatchObject({ before: 1100, after: 900, days: 3 });
   });
