@@ -24,6 +24,10 @@ try {
   console.log(
     `seed ${size}: ${seconds.toFixed(1)} s; notifications roll-up ${(rollupTiming.ms / 1000).toFixed(1)} s in ${rollupTiming.runs} runs (${((rollupTiming.ms / 1000 / seconds) * 100).toFixed(1)} % of the seed)`,
   );
+  console.log(
+    'phases (s):',
+    Object.fromEntries(Object.entries(rollupTiming.phases).map(([k, v]) => [k, (v / 1000).toFixed(1)])),
+  );
   const { rows } = await pool.query(
     `select (select count(*)::int from change_events) as events,
             (select count(*)::int from notif_listing_state) as states`,

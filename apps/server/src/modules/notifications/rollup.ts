@@ -111,7 +111,11 @@ function stateOfRow(r: Row): ListingState | null {
 const round = (n: number) => Math.round(n * 10) / 10;
 
 /** Time spent in the roll-up by this process (the seed-time measurement of docs/metrics.md). */
-export const rollupTiming = { runs: 0, ms: 0 };
+export const rollupTiming = { runs: 0, ms: 0, phases: {} as Record<string, number> };
+const phase = (name: string, t0: number) => {
+  rollupTiming.phases[name] = (rollupTiming.phases[name] ?? 0) + performance.now() - t0;
+  return performance.now();
+};
 
 /** The roll-up: see the file's comment. */
 export async function notificationsRollup(client: pg.PoolClient, ctx: RollupContext): Promise<void> {
@@ -126,12 +130,14 @@ export async function notificationsRollup(client: pg.PoolClient, ctx: RollupCont
 
 async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<void> {
   const t = ctx.observedAt;
+  let p0 = performance.now();
   const { rows } = await client.query<Row>(ROWS_SQL, [
     ctx.touched,
     ctx.sellerId,
     new Date(t.getTime() - RULES.repricingDays * 86_400_000),
     new Date(t.getTime() - RULES.adoptSuspectAfterMs),
   ]);
+  p0 = phase('rows', p0);
   if (!rows.length) return;
   // New listings (first seen in this run) among those without a state; a seller's first run has none.
   const unknown = ctx.previousAt ? rows.filter((r) => !r.known).map((r) => r.id) : [];
@@ -144,7 +150,9 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     for (const n of news) fresh.add(n.id);
   }
   const groups = [...new Set(rows.map((r) => r.group_id))];
+  p0 = phase('new', p0);
   const { rows: members } = await client.query<Member>(MEMBERS_SQL, [groups]);
+  p0 = phase('members', p0);
   const byGroup = new Map<string, Member[]>();
   for (const m of members) {
     const list = byGroup.get(m.group_id) ?? [];
@@ -222,7 +230,9 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     });
   }
 
+  p0 = phase('rules', p0);
   await writeStates(client, ctx.sellerId, states);
+  p0 = phase('states', p0);
   if (suppressed.size) {
     await client.query(
       `insert into change_event_suppressed (day, seller_id, reason, n)
@@ -232,6 +242,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     );
   }
   if (events.length) await insertChangeEvents(client, events);
+  phase('events', p0);
 }
 
 async function matchedListings(client: pg.PoolClient, sellerId: number): Promise<number> {

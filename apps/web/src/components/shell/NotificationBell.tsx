@@ -7,6 +7,7 @@ import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import Popover from '@mui/material/Popover';
 import Tooltip from '@mui/material/Tooltip';
@@ -128,16 +129,17 @@ export function NotificationBell() {
         ) : (
           <List dense disablePadding aria-label="Últimas notificaciones">
             {items.map((n) => (
-              <ListItemButton
-                key={n.id}
-                onClick={() => open(n.id, n.link)}
-                sx={{ alignItems: 'flex-start', flexDirection: 'column', gap: 0.25, py: 1 }}
-              >
-                <UnreadTitle variant="body2" title={n.title} read={n.read} />
-                <Typography variant="caption" color="text.secondary">
-                  {NAMESPACE_LABELS[n.namespace]} · {formatDateTime(n.occurred_at, latest.data?.timezone)}
-                </Typography>
-              </ListItemButton>
+              <ListItem key={n.id} disablePadding>
+                <ListItemButton
+                  onClick={() => open(n.id, n.link)}
+                  sx={{ alignItems: 'flex-start', flexDirection: 'column', gap: 0.25, py: 1 }}
+                >
+                  <UnreadTitle variant="body2" title={n.title} read={n.read} />
+                  <Typography variant="caption" color="text.secondary">
+                    {NAMESPACE_LABELS[n.namespace]} · {formatDateTime(n.occurred_at, latest.data?.timezone)}
+                  </Typography>
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         )}

@@ -4,7 +4,6 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
-import ListSubheader from '@mui/material/ListSubheader';
 import Typography from '@mui/material/Typography';
 import {
   formatDate,
@@ -44,69 +43,68 @@ export function NotificationDayList({
   return (
     <Box>
       {days.map((d) => (
-        <List
-          key={d.day}
-          aria-label={`Notificaciones del ${formatDate(d.items[0].occurred_at, timezone)}`}
-          subheader={
-            <ListSubheader
-              component="h2"
-              sx={{ fontWeight: 600, lineHeight: '40px', bgcolor: 'background.default' }}
-            >
-              {formatDate(d.items[0].occurred_at, timezone)}
-            </ListSubheader>
-          }
-        >
-          {d.items.map((n) => (
-            <ListItem
-              key={n.id}
-              divider
-              data-testid="notification"
-              sx={{ alignItems: 'flex-start', gap: 1.5, bgcolor: n.read ? undefined : 'action.hover' }}
-            >
-              <FiberManualRecordIcon
-                aria-hidden
-                sx={{ fontSize: 12, mt: 0.75, color: n.read ? 'transparent' : 'secondary.main' }}
-              />
-              <Box sx={{ flex: 1, minWidth: 0 }}>
-                <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
-                  <Chip
-                    size="small"
-                    label={NAMESPACE_LABELS[n.namespace]}
-                    color={NAMESPACE_COLORS[n.namespace]}
-                  />
-                  <UnreadTitle component="h3" variant="subtitle2" title={n.title} read={n.read} />
+        <Box component="section" key={d.day} aria-labelledby={`dia-${d.day}`}>
+          <Typography
+            id={`dia-${d.day}`}
+            component="h2"
+            variant="subtitle2"
+            sx={{ fontWeight: 600, px: 2, py: 1.25, bgcolor: 'background.default' }}
+          >
+            {formatDate(d.items[0].occurred_at, timezone)}
+          </Typography>
+          <List disablePadding aria-labelledby={`dia-${d.day}`}>
+            {d.items.map((n) => (
+              <ListItem
+                key={n.id}
+                divider
+                data-testid="notification"
+                sx={{ alignItems: 'flex-start', gap: 1.5, bgcolor: n.read ? undefined : 'action.hover' }}
+              >
+                <FiberManualRecordIcon
+                  aria-hidden
+                  sx={{ fontSize: 12, mt: 0.75, color: n.read ? 'transparent' : 'secondary.main' }}
+                />
+                <Box sx={{ flex: 1, minWidth: 0 }}>
+                  <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap' }}>
+                    <Chip
+                      size="small"
+                      label={NAMESPACE_LABELS[n.namespace]}
+                      color={NAMESPACE_COLORS[n.namespace]}
+                    />
+                    <UnreadTitle component="h3" variant="subtitle2" title={n.title} read={n.read} />
+                  </Box>
+                  <Typography variant="body2" sx={{ mt: 0.5 }}>
+                    {n.body}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {formatDateTime(n.occurred_at, timezone)}
+                    {n.link && (
+                      <>
+                        {' · '}
+                        <Link component={RouterLink} to={n.link} onClick={() => onOpen(n.id)}>
+                          Ver detalle
+                        </Link>
+                      </>
+                    )}
+                    {!n.read && (
+                      <>
+                        {' · '}
+                        <Link
+                          component="button"
+                          variant="caption"
+                          onClick={() => onOpen(n.id)}
+                          sx={{ verticalAlign: 'baseline' }}
+                        >
+                          Marcar como leída
+                        </Link>
+                      </>
+                    )}
+                  </Typography>
                 </Box>
-                <Typography variant="body2" sx={{ mt: 0.5 }}>
-                  {n.body}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {formatDateTime(n.occurred_at, timezone)}
-                  {n.link && (
-                    <>
-                      {' · '}
-                      <Link component={RouterLink} to={n.link} onClick={() => onOpen(n.id)}>
-                        Ver detalle
-                      </Link>
-                    </>
-                  )}
-                  {!n.read && (
-                    <>
-                      {' · '}
-                      <Link
-                        component="button"
-                        variant="caption"
-                        onClick={() => onOpen(n.id)}
-                        sx={{ verticalAlign: 'baseline' }}
-                      >
-                        Marcar como leída
-                      </Link>
-                    </>
-                  )}
-                </Typography>
-              </Box>
-            </ListItem>
-          ))}
-        </List>
+              </ListItem>
+            ))}
+          </List>
+        </Box>
       ))}
     </Box>
   );

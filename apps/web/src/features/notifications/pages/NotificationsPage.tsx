@@ -21,9 +21,8 @@ import {
   type NotificationNamespace,
 } from '@vigia/domain';
 import { useEffect } from 'react';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { EmptyState, ErrorState } from '../../../components/data/DataTable.js';
-import { useUrlChoice } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { onNotificationPushed } from '../../../lib/notification-count.js';
 import { appPath } from '../../../lib/paths.js';
@@ -42,17 +41,26 @@ const STATE_LABELS: Record<(typeof NOTIFICATION_READ_STATES)[number], string> = 
   unread: 'No leídas',
   read: 'Leídas',
 };
-const PAGES = Array.from({ length: 500 }, (_, i) => i + 1);
 
 /** notifications — what changed that matters to the user, grouped by day, filtered by namespace and read state. */
 export default function NotificationsPage() {
-  const [namespace, setNamespace] = useUrlChoice<(typeof NAMESPACE_CHOICES)[number]>(
-    'ns',
-    NAMESPACE_CHOICES,
-    ALL,
-  );
-  const [state, setState] = useUrlChoice('estado', NOTIFICATION_READ_STATES, 'all');
-  const [page, setPage] = useUrlChoice('pagina', PAGES, 1);
+  const [params, setParams] = useSearchParams();
+  const namespace = NAMESPACE_CHOICES.find((n) => n === params.get('ns')) ?? ALL;
+  const state = NOTIFICATION_READ_STATES.find((s) => s === params.get('estado')) ?? 'all';
+  const page = Math.max(1, Math.min(100_000, Number.parseInt(params.get('pagina') ?? '1', 10) || 1));
+  // One URL update per action (a filter change also goes back to page 1); defaults leave their key out.
+  const update = (patch: { ns?: string; estado?: string; pagina?: number }) =>
+    setParams(
+      (prev) => {
+        const out = new URLSearchParams(prev);
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === undefined || v === ALL || v === 1) out.delete(k);
+          else out.set(k, String(v));
+        }
+        return out;
+      },
+      { replace: true },
+    );
   const queryClient = useQueryClient();
   const query = {
     page,
@@ -106,10 +114,7 @@ export default function NotificationsPage() {
               color={namespace === ns ? 'primary' : 'default'}
               variant={namespace === ns ? 'filled' : 'outlined'}
               aria-pressed={namespace === ns}
-              onClick={() => {
-                setNamespace(ns);
-                setPage(1);
-              }}
+              onClick={() => update({ ns, pagina: 1 })}
             />
           ))}
         </Box>
@@ -119,10 +124,7 @@ export default function NotificationsPage() {
             labelId="notif-state"
             label="Estado"
             value={state}
-            onChange={(e) => {
-              setState(e.target.value as typeof state);
-              setPage(1);
-            }}
+            onChange={(e) => update({ estado: e.target.value, pagina: 1 })}
           >
             {NOTIFICATION_READ_STATES.map((s) => (
               <MenuItem key={s} value={s}>
@@ -172,7 +174,7 @@ export default function NotificationsPage() {
               page={page - 1}
               rowsPerPage={NOTIFICATION_PAGE_SIZE}
               rowsPerPageOptions={[NOTIFICATION_PAGE_SIZE]}
-              onPageChange={(_, p) => setPage(p + 1)}
+              onPageChange={(_, p) => update({ pagina: p + 1 })}
               labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
               getItemAriaLabel={(type) =>
                 type === 'next' ? 'Página siguiente' : type === 'previous' ? 'Página anterior' : type
