@@ -75,17 +75,19 @@ try {
     );
   }
 
-  // The demo's extraction errors: a normal price ×20 away from the interval before (the jump in, and the
-  // jump back the next day); any event that mentions the listing from the jump in to the jump back?
+  // The demo's extraction errors: an interval whose normal price is ×20 away from both the interval before
+  // and the one after (in one day, back the next); any event that mentions the listing from the jump in
+  // to the jump back (both instants included)?
   const [err] = await q<{ jumps: number; listings: number; alerted: number }>(
     `with seq as (
        select product_id, valid_from, valid_to, normal_price::float8 as p,
-              lag(normal_price::float8) over (partition by product_id order by valid_from) as prev
-         from price_intervals),
+              lag(normal_price::float8) over w as prev, lead(normal_price::float8) over w as next
+         from price_intervals window w as (partition by product_id order by valid_from)),
      jumps as (
        select s.product_id, s.valid_from, s.valid_to from seq s
          join listing_current lc on lc.product_id = s.product_id and lc.group_id is not null
-        where s.prev > 0 and s.p > 0 and (s.p / s.prev > 20 or s.prev / s.p > 20)),
+        where s.prev > 0 and s.p > 0 and s.next > 0
+          and ((s.p / s.prev > 20 and s.p / s.next > 20) or (s.prev / s.p > 20 and s.next / s.p > 20))),
      told as (
        select (i->>0)::bigint as product_id, e.occurred_at from change_events e, jsonb_array_elements(e.items) i)
      select count(*)::int as jumps, count(distinct product_id)::int as listings,
@@ -95,7 +97,7 @@ try {
        from jumps j`,
   );
   console.log(
-    `extraction errors on matched listings: ${err.jumps} jumps (in and back) on ${err.listings} listings; events that mention one of them while it lasted or as it reverted: ${err.alerted}`,
+    `extraction errors on matched listings: ${err.jumps} one-day errors on ${err.listings} listings; events that mention one of them while it lasted or as it reverted: ${err.alerted}`,
   );
 } finally {
   await pool.end();
