@@ -126,7 +126,10 @@ export type SubscriptionsResponse = z.infer<typeof subscriptionsResponse>;
 export const unsubscribeQuery = z.object({
   u: idSchema,
   ns: z.enum(NOTIFICATION_NAMESPACES),
-  sig: z.string().regex(/^[0-9a-f]{64}$/, 'firma inválida'),
+  sig: z
+    .string()
+    .length(64)
+    .regex(/^[0-9a-f]{64}$/, 'firma inválida'),
 });
 
 // ───────────── explanations (one line, Spanish; docs/metrics.md "Notifications") ─────────────

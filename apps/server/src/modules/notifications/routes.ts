@@ -46,15 +46,20 @@ export default async function notificationsRoutes(app: FastifyInstance) {
     await sendDigests(ctx.pool, ctx.config);
     await enqueue(ctx.pool, DIGEST_QUEUE, {}, { runAt: nextHour(), maxAttempts: 3 });
   });
+  // Not awaited (listen never waits for it), and a database that cannot be reached only logs: the
+  // next start or ingest schedules them.
   app.addHook('onReady', async () => {
-    await scheduleDigest(db.pool);
-    // Events written while no server ran (the seed CLI, a restart) are dispatched now.
-    await db.pool.query(
-      `insert into jobs (queue, payload, max_attempts) select $1, '{}', 10
-        where exists (select 1 from change_events where dispatched_at is null)
-          and not exists (select 1 from jobs where queue = $1 and status = 'queued')`,
-      [DISPATCH_QUEUE],
-    );
+    const schedule = async () => {
+      await scheduleDigest(db.pool);
+      // Events written while no server ran (the seed CLI, a restart) are dispatched now.
+      await db.pool.query(
+        `insert into jobs (queue, payload, max_attempts) select $1, '{}', 10
+          where exists (select 1 from change_events where dispatched_at is null)
+            and not exists (select 1 from jobs where queue = $1 and status = 'queued')`,
+        [DISPATCH_QUEUE],
+      );
+    };
+    schedule().catch((err) => app.log.warn({ err }, 'notification jobs not scheduled'));
   });
 
   registerRoute(app, defs.list, async (req) => {
