@@ -138,6 +138,18 @@ function sampleFor(name: string): unknown {
     imageClass: 'forReview',
     decision: 'accepted',
     id: 1,
+    // notifications: list filters, a subscription, the signed unsubscribe link
+    namespace: 'prices',
+    state: 'unread',
+    enabled: true,
+    channel: 'app',
+    digest_hour: 8,
+    min_size: 5,
+    brands: [],
+    classifications: [],
+    u: 1,
+    ns: 'prices',
+    sig: '0'.repeat(64),
   };
   return byName[name];
 }

@@ -10,6 +10,7 @@ import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
 import mailPlugin from './mail/plugin.js';
 import mediaRoutes from './media/routes.js';
+import notificationsRoutes from './notifications/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import productListRoutes from './product-list/routes.js';
 import promotionsRoutes from './promotions/routes.js';
@@ -36,5 +37,6 @@ export const modules: FastifyPluginAsync[] = [
   productListRoutes, // product list: POST /v1/list-products/
   reportsRoutes, // reports + subscriptions: /v1/navigation-reports/*, /v1/subscriptions/* ('report' job, scheduler)
   imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
+  notificationsRoutes, // notifications: /v1/notifications/* (list, read, subscriptions, unsubscribe); dispatch + digest jobs
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

@@ -5,3 +5,4 @@ import './ingest/rollups.js';
 import './pricing/rollup.js';
 import './promotions/rollup.js';
 import './image-verification/rollup.js';
+import './notifications/rollup.js';

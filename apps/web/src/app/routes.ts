@@ -28,7 +28,6 @@ export interface ScreenRoute {
   prefetch?: (params: Params) => void;
 }
 
-const comingSoon: LazyScreenLoader = () => import('../components/page/ComingSoonPage.js');
 
 /** Screens that need no login. */
 export const publicRoutes: ScreenRoute[] = [
@@ -227,13 +226,19 @@ export const appRoutes: ScreenRoute[] = [
     title: 'Perfil de usuario',
     lazy: () => import('../features/profile/pages/UserProfilePage.js'),
   },
-  { path: 'notifications', name: 'Notifications', module: null, title: 'Notificaciones', lazy: comingSoon },
+  {
+    path: 'notifications',
+    name: 'Notifications',
+    module: null,
+    title: 'Notificaciones',
+    lazy: () => import('../features/notifications/pages/NotificationsPage.js'),
+  },
   {
     path: 'notifications-subscriptions',
     name: 'NotificationsSubscriptions',
     module: null,
     title: 'Suscripciones a notificaciones',
-    lazy: comingSoon,
+    lazy: () => import('../features/notifications/pages/SubscriptionsPage.js'),
   },
 ];
 

@@ -6,6 +6,7 @@ import { detailRoutes } from './detail.js';
 import { imageVerificationRoutes } from './image-verification.js';
 import { licensesRoutes } from './licenses.js';
 import { mediaRoutes } from './media.js';
+import { notificationsRoutes } from './notifications.js';
 import { pricingRoutes } from './pricing.js';
 import { productListRoutes } from './product-list.js';
 import { promotionsRoutes } from './promotions.js';
@@ -25,6 +26,7 @@ export {
   imageVerificationRoutes,
   licensesRoutes,
   mediaRoutes,
+  notificationsRoutes,
   pricingRoutes,
   productListRoutes,
   promotionsRoutes,
@@ -51,6 +53,7 @@ export const routes = {
   reports: reportsRoutes,
   subscriptions: subscriptionsRoutes,
   imageVerification: imageVerificationRoutes,
+  notifications: notificationsRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

@@ -1,10 +1,8 @@
 import LogoutRoundedIcon from '@mui/icons-material/LogoutRounded';
 import MenuRoundedIcon from '@mui/icons-material/MenuRounded';
-import NotificationsNoneRoundedIcon from '@mui/icons-material/NotificationsNoneRounded';
 import PersonOutlineRoundedIcon from '@mui/icons-material/PersonOutlineRounded';
 import TuneRoundedIcon from '@mui/icons-material/TuneRounded';
 import AppBar from '@mui/material/AppBar';
-import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import FormControl from '@mui/material/FormControl';
@@ -22,12 +20,12 @@ import Typography from '@mui/material/Typography';
 import { type ReactNode, useId, useState } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { useLicense } from '../../lib/license.js';
-import { useNotificationCount } from '../../lib/notification-count.js';
 import { appPath, PATHS } from '../../lib/paths.js';
 import { logout, useSession } from '../../lib/session.js';
 import { useUserSettings } from '../../lib/settings.js';
 import { T } from '../../lib/texts.js';
 import { CompetitorsPicker } from './CompetitorsPicker.js';
+import { NotificationBell } from './NotificationBell.js';
 import { ProductLogo } from './ProductMark.js';
 import { UserAvatar, userInitials } from './UserAvatar.js';
 
@@ -149,7 +147,6 @@ function SettingsControls({ onBar }: { onBar: boolean }) {
 export function TopBar({ onToggleNav }: { onToggleNav: () => void }) {
   const { user } = useSession();
   const navigate = useNavigate();
-  const count = useNotificationCount();
   const [userAnchor, setUserAnchor] = useState<HTMLElement | null>(null);
   const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
 
@@ -210,23 +207,7 @@ export function TopBar({ onToggleNav }: { onToggleNav: () => void }) {
           sx={{ borderColor: alpha('#fff', 0.18), my: 1.5, mx: 0.5 }}
         />
 
-        <Tooltip title={T.notifications}>
-          <IconButton
-            color="inherit"
-            component={RouterLink}
-            to={appPath('notifications')}
-            // the name holds the badge's visible text ("99+" above 99); no count, no badge text at all
-            aria-label={
-              count > 0
-                ? `${T.notifications}: ${count > 99 ? '99+ notificaciones nuevas' : T.notificationsCount(count)}`
-                : T.notifications
-            }
-          >
-            <Badge badgeContent={count > 0 ? count : undefined} color="secondary" max={99}>
-              <NotificationsNoneRoundedIcon />
-            </Badge>
-          </IconButton>
-        </Tooltip>
+        <NotificationBell />
         <Tooltip title={T.userMenu}>
           <IconButton
             onClick={(e) => setUserAnchor(e.currentTarget)}

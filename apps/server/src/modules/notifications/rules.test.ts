@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/database.js';
+import { createTestDatabase } from '../../test/context.js';
+import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
+import { evaluate, isMassStockOut, type ListingState, rankAmong, stateOf } from './rules.js';
+import './rollup.js';
+
+// The change-event rules over the hand-built history of test/notifications-fixture.ts (its comment lists
+// every expected event, worked out by hand), then the pure rules on their edge cases.
+
+let db: Database;
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedNotificationsMarket(db.pool);
+});
+afterAll(() => db?.close());
+
+interface EventRow {
+  kind: string;
+  seller_id: number;
+  day: string;
+  size: number;
+  facts: Record<string, unknown>;
+  names: string[];
+}
+
+async function events(): Promise<EventRow[]> {
+  const { rows } = await db.pool.query<EventRow>(
+    `select e.kind, e.seller_id, to_char(e.occurred_at at time zone 'UTC', 'DD') as day, e.size, e.facts,
+            array(select p.name from jsonb_array_elements(e.items) i join products p on p.id = (i->>0)::bigint
+                   order by p.name) as names
+       from change_events e order by e.occurred_at, e.kind`,
+  );
+  return rows;
+}
+
+describe('change events at ingest (hand-built history)', () => {
+  it('emits exactly the expected events, on the right days', async () => {
+    const got = (await events()).map((e) => `${e.day} ${e.kind} ${e.seller_id} ${e.names.join(',')}`);
+    expect(got).toEqual([
+      '03 cheapest_gained 125 Producto 01',
+      '03 promotion_start 125 Producto 04',
+      '03 stock_out 125 Producto 03',
+      '04 new_listing 125 Producto 06',
+      '04 promotion_end 125 Producto 04',
+      '06 repricing 125 Producto 01',
+    ]);
+  });
+
+  it('carries the sizes and the facts of the explanation', async () => {
+    const all = await events();
+    const gained = all.find((e) => e.kind === 'cheapest_gained');
+    // 1100 → 900: −18,18 %; others 1000 (pivot) and 1050 (116): 3rd before, 1st after
+    expect(gained?.size).toBeCloseTo(18.2, 5);
+    expect(gained?.facts).toMatchObject({
+      before: 1100,
+      after: 900,
+      rankBefore: 3,
+      rankAfter: 1,
+      currency: 'CLP',
+    });
+    const promo = all.find((e) => e.kind === 'promotion_start');
+    expect(promo?.size).toBe(1); // one listing…
+    const { rows } = await db.pool.query<{ d: number }>(
+      `select (items->0->>4)::float8 as d from change_events where kind = 'promotion_start'`,
+    );
+    expect(rows[0].d).toBe(20); // …at (1000 − 800) / 1000
+    const repricing = all.find((e) => e.kind === 'repricing');
+    expect(repricing?.facts).toMatchObject({ before: 1100, after: 900, days: 3 });
+  });
+
+  it('no event from the ×100 extraction error, flapping folded, the temporary dip held back — and counted', async () => {
+    const { rows } = await db.pool.query<{ reason: string; n: number }>(
+      'select reason, sum(n)::int as n from change_event_suppressed group by reason order by reason',
+    );
+    expect(rows).toEqual([
+      { reason: 'flapping', n: 2 },
+      { reason: 'suspicious', n: 1 },
+      { reason: 'temporary', n: 1 },
+    ]);
+    expect((await events()).some((e) => e.names.includes('Producto 02'))).toBe(false);
+  });
+
+  it('queues one dispatch job for the events', async () => {
+    const { rows } = await db.pool.query(`select status from jobs where queue = 'notifications:dispatch'`);
+    expect(rows).toEqual([{ status: 'queued' }]);
+  });
+});
+
+describe('rules (pure)', () => {
+  const t0 = new Date('2026-11-02T12:00:00Z');
+  const at = (h: number) => new Date(t0.getTime() + h * 3_600_000);
+  const base: ListingState = stateOf({
+    price: 1000,
+    normal: 1000,
+    promo: false,
+    stockOut: false,
+    published: true,
+    isNew: false,
+  });
+  const seen = (p: Partial<Parameters<typeof evaluate>[1]>) => ({
+    price: 1000,
+    normal: 1000,
+    promo: false,
+    stockOut: false,
+    published: true,
+    isNew: false,
+    ...p,
+  });
+
+  it('ranks with ties sharing the place', () => {
+    expect(rankAmong(900, [1000, 1050])).toBe(1);
+    expect(rankAmong(1000, [1000, 1050])).toBe(1);
+    expect(rankAmong(1100, [1000, 1050])).toBe(3);
+    expect(rankAmong(null, [1000])).toBe(2);
+  });
+
+  it('a price ×5 away is suspicious; ÷100 too; a zero price too; a ×4.9 move is not', () => {
+    expect(evaluate(base, seen({ price: 5001, normal: 5001 }), [900], t0).suppressed).toEqual(['suspicious']);
+    expect(evaluate(base, seen({ price: 10, normal: 10 }), [900], t0).suppressed).toEqual(['suspicious']);
+    expect(evaluate(base, seen({ price: 0, normal: 0 }), [900], t0).suppressed).toEqual(['suspicious']);
+    expect(evaluate(base, seen({ price: 4900, normal: 4900 }), [900], t0).suppressed).toEqual([]);
+  });
+
+  it('a suspicious value still current after two days is taken quietly', () => {
+    const s = { ...base, suspectSince: t0 };
+    const before = evaluate(s, seen({ price: 100_000, normal: 100_000 }), [], at(47));
+    expect(before.next.price).toBe(1000);
+    const after = evaluate(s, seen({ price: 100_000, normal: 100_000 }), [], at(48));
+    expect(after.next.price).toBe(100_000);
+    expect(after.group).toEqual([]);
+    expect(after.price).toEqual([]);
+  });
+
+  it('a move below 1 % never changes "the cheapest"', () => {
+    // 1000 → 995 (−0,5 %) passes the other seller at 998
+    expect(evaluate(base, seen({ price: 995, normal: 995 }), [998], t0).price).toEqual([]);
+    expect(evaluate(base, seen({ price: 985, normal: 985 }), [998], t0).price.map((p) => p.kind)).toEqual([
+      'cheapest_gained',
+    ]);
+  });
+
+  it('losing the cheapest place', () => {
+    const out = evaluate(
+      { ...base, price: 900, normal: 900 },
+      seen({ price: 1100, normal: 1100 }),
+      [1000, 1050],
+      t0,
+    );
+    expect(out.price).toEqual([
+      { kind: 'cheapest_lost', before: 900, after: 1100, rankBefore: 1, rankAfter: 3 },
+    ]);
+  });
+
+  it('repricing: held 3 days (not 71 h), at least 2 %', () => {
+    const pending = { ...base, normal: 1100, price: 1100, pendingFrom: 1000, pendingSince: t0 };
+    expect(evaluate(pending, seen({ price: 1100, normal: 1100 }), [], at(71)).price).toEqual([]);
+    expect(
+      evaluate(pending, seen({ price: 1100, normal: 1100 }), [], at(72)).price.map((p) => p.kind),
+    ).toEqual(['repricing']);
+    const small = { ...pending, normal: 1015, price: 1015 };
+    expect(evaluate(small, seen({ price: 1015, normal: 1015 }), [], at(72)).suppressed).toEqual([
+      'below_floor',
+    ]);
+  });
+
+  it('stock flapping: a change within 24 h of the last stock event is folded', () => {
+    const out1 = evaluate(base, seen({ stockOut: true }), [], t0);
+    expect(out1.group.map((g) => g.kind)).toEqual(['stock_out']);
+    const out2 = evaluate(out1.next, seen({}), [], at(3));
+    expect(out2.group).toEqual([]);
+    expect(out2.suppressed).toEqual(['flapping']);
+    const out3 = evaluate(out2.next, seen({}), [], at(30));
+    expect(out3.group).toEqual([]); // no change against the state: in stock already
+    const out4 = evaluate(out2.next, seen({ stockOut: true }), [], at(30));
+    expect(out4.group.map((g) => g.kind)).toEqual(['stock_out']);
+  });
+
+  it('a mass stock-out run is suspicious: ≥ 20 listings and more than 30 % of the matched ones', () => {
+    expect(isMassStockOut(19, 20)).toBe(false);
+    expect(isMassStockOut(31, 100)).toBe(true);
+    expect(isMassStockOut(30, 100)).toBe(false);
+  });
+
+  it('a new listing is told only when first seen; unpublished listings say nothing', () => {
+    expect(evaluate(null, seen({ isNew: true }), [], t0).group.map((g) => g.kind)).toEqual(['new_listing']);
+    expect(evaluate(null, seen({ isNew: false }), [], t0).group).toEqual([]);
+    const gone = evaluate(base, seen({ published: false, price: 500, normal: 500 }), [900], t0);
+    expect(gone.group).toEqual([]);
+    expect(gone.price).toEqual([]);
+  });
+});
