@@ -28,7 +28,6 @@ export interface ScreenRoute {
   prefetch?: (params: Params) => void;
 }
 
-
 /** Screens that need no login. */
 export const publicRoutes: ScreenRoute[] = [
   {
