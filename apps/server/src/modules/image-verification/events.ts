@@ -2,6 +2,8 @@
 // depends on no notification code). Listeners run after the measure is stored, outside its transaction;
 // a listener that throws is logged and does not stop the others.
 
+import type pg from 'pg';
+
 export interface CheckClassifiedEvent {
   checkId: number;
   productId: number;
@@ -13,7 +15,10 @@ export interface CheckClassifiedEvent {
   classification: 'correct' | 'forReview' | 'incorrect';
 }
 
-export type CheckClassifiedListener = (events: CheckClassifiedEvent[]) => Promise<void> | void;
+export type CheckClassifiedListener = (
+  events: CheckClassifiedEvent[],
+  ctx: { pool: pg.Pool },
+) => Promise<void> | void;
 
 const listeners: { name: string; fn: CheckClassifiedListener }[] = [];
 
@@ -25,11 +30,12 @@ export function onCheckClassified(name: string, fn: CheckClassifiedListener): vo
 export async function emitCheckClassified(
   events: CheckClassifiedEvent[],
   log: { error(obj: object, msg?: string): void },
+  pool: pg.Pool,
 ): Promise<void> {
   if (!events.length) return;
   for (const l of listeners) {
     try {
-      await l.fn(events);
+      await l.fn(events, { pool });
     } catch (err) {
       log.error({ err, listener: l.name }, 'image verification: check-classified listener failed');
     }

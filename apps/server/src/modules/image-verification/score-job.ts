@@ -180,7 +180,7 @@ export async function scorePending(
     } finally {
       client.release();
     }
-    await emitCheckClassified(events, log);
+    await emitCheckClassified(events, log, pool);
   }
   const seconds = (Date.now() - started) / 1000;
   return { measured, failed, more, rate: seconds > 0 ? measured / seconds : 0 };

@@ -9,6 +9,7 @@ import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
 import { waitForJob } from '../jobs/queue.js';
 import { sendDigests } from './digest.js';
 import { notifyUsers } from './index.js';
+import { notifyIncorrectPictures } from './sources.js';
 
 // Notifications end to end on the hand-built market of test/notifications-fixture.ts: dispatch by license
 // and subscription, the API, live delivery on the exporter channel to the right user only, the daily
@@ -253,6 +254,34 @@ describe('delivery', () => {
     expect(mail.envelope.to).toEqual(['ana@example.com']);
     expect(mail.subject).toBe('Vigía: Tu reporte está listo');
     expect(mail.text).toContain('http://vigia.test/app/reports');
+  });
+
+  it('pictures turned incorrect: one notice per seller for organisations with the image module; history and other classes stay silent', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const e = (productId: number, classification: 'correct' | 'incorrect', day = today) => ({
+      checkId: productId,
+      productId,
+      sellerId: 125,
+      comparisonDate: day,
+      imageUrl: `x${productId}.png`,
+      referenceUrl: 'r.png',
+      similarity: classification === 'correct' ? 0.99 : 0.5,
+      classification,
+    });
+    const created = await notifyIncorrectPictures(ctx.db.pool, [
+      e(901, 'incorrect'),
+      e(902, 'incorrect'),
+      e(902, 'incorrect'), // the same picture on two checks counts once
+      e(903, 'correct'),
+      e(904, 'incorrect', '2020-01-01'), // an upgrade's backfill of old checks: not news
+    ]);
+    expect(created).toBe(1); // ana only: beto's license has no image module, caro's lacks seller 125
+    const images = (await list('ana', '&namespace=images')).results;
+    expect(images).toHaveLength(1);
+    expect(images[0].kind).toBe('image_incorrect');
+    expect(images[0].body).toMatch(/muestra 2 imágenes que no coinciden con tus referencias/);
+    expect((await list('caro', '&namespace=images')).count).toBe(0);
+    expect((await list('beto', '&namespace=images')).count).toBe(0);
   });
 
   it('the daily digest at the user’s local hour reaches a real SMTP server; its unsubscribe link works once signed', async () => {

@@ -11,6 +11,7 @@ import { principalOf } from '../../lib/scope.js';
 import { assertClassificationsLicensed } from '../../market/index.js';
 import { emitToUser } from '../exporter/index.js';
 import { enqueue, registerJobHandler } from '../jobs/index.js';
+import './sources.js';
 import { DIGEST_QUEUE, nextHour, scheduleDigest, sendDigests } from './digest.js';
 import { deliver, fanOut } from './dispatch.js';
 import { verifyUnsubscribe } from './email.js';

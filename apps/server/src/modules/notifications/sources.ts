@@ -1,0 +1,79 @@
+// Notices from the features whose events are not market changes seen at ingest: a report ready or failed
+// (reports' onReportTaskFinished) and a picture check turning incorrect (image verification's
+// onCheckClassified). Both go through notifyUsers, so subscriptions, license and delivery apply as for
+// every other notice.
+import { REPORT_TYPE_LABELS, type ReportType } from '@vigia/domain';
+import type pg from 'pg';
+import { type CheckClassifiedEvent, onCheckClassified } from '../image-verification/index.js';
+import { onReportTaskFinished } from '../reports/index.js';
+import { notifyUsers } from './index.js';
+
+/** A check measured for a day older than this is history (an upgrade's backfill), not news. */
+const IMAGE_NEWS_DAYS = 2;
+
+onReportTaskFinished(async (task, { pool }) => {
+  const label = REPORT_TYPE_LABELS[task.kind as ReportType] ?? task.kind;
+  const ok = task.status === 'succeeded';
+  await notifyUsers(pool, {
+    namespace: 'reports',
+    kind: ok ? 'report_ready' : 'report_failed',
+    userIds: [task.user_id],
+    title: ok ? `Reporte ${label} listo` : `Reporte ${label} fallido`,
+    body: ok
+      ? `Tu reporte ${label} (${task.file_name ?? 'archivo'}) está listo para descargar.`
+      : `Tu reporte ${label} no se pudo generar: ${task.error ?? 'error desconocido'}.`,
+    link: '/app/reports',
+    size: 0,
+  });
+});
+
+/** One notice per seller and organisation with the image module: how many of its pictures turned incorrect. */
+export async function notifyIncorrectPictures(
+  pool: pg.Pool,
+  events: CheckClassifiedEvent[],
+): Promise<number> {
+  const since = new Date(Date.now() - IMAGE_NEWS_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const bySeller = new Map<number, Set<number>>();
+  for (const e of events) {
+    if (e.classification !== 'incorrect' || e.comparisonDate < since) continue;
+    const products = bySeller.get(e.sellerId) ?? new Set<number>();
+    products.add(e.productId);
+    bySeller.set(e.sellerId, products);
+  }
+  if (!bySeller.size) return 0;
+  const { rows: orgs } = await pool.query<{ org_id: number }>(
+    `select l.org_id from licenses l join license_modules m on m.license_id = l.id
+      where m.module_code = 'image_verification'`,
+  );
+  const { rows: sellers } = await pool.query<{ id: number; name: string }>(
+    'select id, name from sellers where id = any($1)',
+    [[...bySeller.keys()]],
+  );
+  let created = 0;
+  for (const [sellerId, products] of bySeller) {
+    const seller = sellers.find((s) => s.id === sellerId)?.name ?? `eCommerce ${sellerId}`;
+    const n = products.size;
+    const one = n === 1 ? [...products][0] : null;
+    for (const { org_id } of orgs) {
+      created += await notifyUsers(pool, {
+        namespace: 'images',
+        kind: 'image_incorrect',
+        orgId: org_id,
+        sellerId,
+        productId: one,
+        title: `Imágenes incorrectas en ${seller}`,
+        body:
+          n === 1
+            ? `${seller} muestra una imagen que no coincide con tu referencia: revísala antes de que afecte la venta.`
+            : `${seller} muestra ${n} imágenes que no coinciden con tus referencias: revísalas antes de que afecten la venta.`,
+        link: '/app/image-verification?imageClass=incorrect',
+        size: n,
+      });
+    }
+  }
+  return created;
+}
+
+onCheckClassified('notifications', (events, { pool }) =>
+  notifyIncorrectPictures(pool, events).then(() => {}),
+);
