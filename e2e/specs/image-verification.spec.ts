@@ -68,7 +68,8 @@ test.describe('Imágenes', () => {
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toContainText('Aceptada por');
     await page.getByRole('dialog').getByRole('button', { name: 'Quitar decisión' }).click();
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toBeHidden();
-    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    await expect(page.getByRole('dialog')).toBeHidden();
 
     // XLSX of the current filter
     const download = page.waitForEvent('download');

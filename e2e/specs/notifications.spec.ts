@@ -16,7 +16,7 @@ test.describe('Notificaciones', () => {
     const items = page.getByTestId('notification');
     await expect(items.first()).toBeVisible({ timeout: 30_000 });
     // one Spanish line that says what, how much and why
-    await expect(items.first()).toContainText(/%|producto/);
+    await expect(items.filter({ hasText: /%|producto/ }).first()).toBeVisible();
     await expectAccessible(page, 'notifications');
 
     await page.getByRole('group', { name: 'Espacio' }).getByRole('button', { name: 'Precios' }).click();

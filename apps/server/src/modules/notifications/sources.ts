@@ -2,7 +2,7 @@
 // (reports' onReportTaskFinished) and a picture check turning incorrect (image verification's
 // onCheckClassified). Both go through notifyUsers, so subscriptions, license and delivery apply as for
 // every other notice.
-import { REPORT_TYPE_LABELS, type ReportType } from '@vigia/domain';
+import { REPORT_TYPE_LABELS } from '@vigia/domain';
 import type pg from 'pg';
 import { type CheckClassifiedEvent, onCheckClassified } from '../image-verification/index.js';
 import { onReportTaskFinished } from '../reports/index.js';
@@ -12,7 +12,7 @@ import { notifyUsers } from './index.js';
 const IMAGE_NEWS_DAYS = 2;
 
 onReportTaskFinished(async (task, { pool }) => {
-  const label = REPORT_TYPE_LABELS[task.kind as ReportType] ?? task.kind;
+  const label = REPORT_TYPE_LABELS[task.params.report_type] ?? task.params.report_type;
   const ok = task.status === 'succeeded';
   await notifyUsers(pool, {
     namespace: 'reports',
@@ -21,7 +21,7 @@ onReportTaskFinished(async (task, { pool }) => {
     title: ok ? `Reporte ${label} listo` : `Reporte ${label} fallido`,
     body: ok
       ? `Tu reporte ${label} (${task.file_name ?? 'archivo'}) está listo para descargar.`
-      : `Tu reporte ${label} no se pudo generar: ${task.error ?? 'error desconocido'}.`,
+      : `Tu reporte ${label} falló. ${task.error ?? 'No fue posible generar el reporte'}.`,
     link: '/app/reports',
     size: 0,
   });

@@ -295,6 +295,20 @@ describe('match report', () => {
       `No fue posible generar el reporte: no hay tipo de cambio para MXN al ${today()}`,
     );
     expect(task.gs_url).toBeNull();
+    // the owner is told in the app (notifications, namespace reports; the listener runs after the outcome)
+    await expect
+      .poll(async () => {
+        const list = await call('GET', '/v1/notifications/?namespace=reports', ana);
+        return (list.json() as { results: { kind: string; body: string }[] }).results.map((n) => n.kind);
+      })
+      .toContain('report_failed');
+    const list = await call('GET', '/v1/notifications/?namespace=reports', ana);
+    const failed = (list.json() as { results: { kind: string; body: string }[] }).results.find(
+      (n) => n.kind === 'report_failed',
+    );
+    expect(failed?.body).toBe(
+      `Tu reporte Match falló. No fue posible generar el reporte: no hay tipo de cambio para MXN al ${today()}.`,
+    );
   });
 });
 
