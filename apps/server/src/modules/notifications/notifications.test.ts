@@ -268,18 +268,32 @@ describe('delivery', () => {
       similarity: classification === 'correct' ? 0.99 : 0.5,
       classification,
     });
+    // two real listings with a check a week ago: A showed the same picture, already incorrect (not news);
+    // B showed another picture (its new one turned incorrect: news)
+    const { rows: two } = await ctx.db.pool.query<{ id: number }>(
+      'select id from products where seller_id = 125 order by id limit 2',
+    );
+    const [a, b] = two.map((r) => Number(r.id));
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    await ctx.db.pool.query(
+      `insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
+       values ($1, $3, 'r.png', $4, 0.5), ($2, $3, 'r.png', 'old.png', 0.99)`,
+      [a, b, weekAgo, `x${a}.png`],
+    );
     const created = await notifyIncorrectPictures(ctx.db.pool, [
-      e(901, 'incorrect'),
+      e(901, 'incorrect'), // a listing's first check
       e(902, 'incorrect'),
       e(902, 'incorrect'), // the same picture on two checks counts once
       e(903, 'correct'),
       e(904, 'incorrect', '2020-01-01'), // an upgrade's backfill of old checks: not news
+      e(a, 'incorrect'), // the same picture as before, incorrect then too: not news
+      e(b, 'incorrect'), // a new picture that is incorrect: news
     ]);
     expect(created).toBe(1); // ana only: beto's license has no image module, caro's lacks seller 125
     const images = (await list('ana', '&namespace=images')).results;
     expect(images).toHaveLength(1);
     expect(images[0].kind).toBe('image_incorrect');
-    expect(images[0].body).toMatch(/muestra 2 imágenes que no coinciden con tus referencias/);
+    expect(images[0].body).toMatch(/muestra 3 imágenes que no coinciden con tus referencias/);
     expect((await list('caro', '&namespace=images')).count).toBe(0);
     expect((await list('beto', '&namespace=images')).count).toBe(0);
   });

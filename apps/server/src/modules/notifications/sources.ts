@@ -2,7 +2,7 @@
 // (reports' onReportTaskFinished) and a picture check turning incorrect (image verification's
 // onCheckClassified). Both go through notifyUsers, so subscriptions, license and delivery apply as for
 // every other notice.
-import { REPORT_TYPE_LABELS } from '@vigia/domain';
+import { IMAGE_VERIFICATION, REPORT_TYPE_LABELS } from '@vigia/domain';
 import type pg from 'pg';
 import { type CheckClassifiedEvent, onCheckClassified } from '../image-verification/index.js';
 import { onReportTaskFinished } from '../reports/index.js';
@@ -33,9 +33,30 @@ export async function notifyIncorrectPictures(
   events: CheckClassifiedEvent[],
 ): Promise<number> {
   const since = new Date(Date.now() - IMAGE_NEWS_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const recent = events.filter((e) => e.classification === 'incorrect' && e.comparisonDate >= since);
+  if (!recent.length) return 0;
+  // "Turned" incorrect: the listing's previous check showed another picture, or this one was not
+  // incorrect then; a listing's first check is news too. A picture measured for the first time that
+  // was already there before (a fresh database's or an upgrade's backfill) is not.
+  const { rows: turned } = await pool.query<{ product_id: string; day: string }>(
+    `select e.product_id::text, e.day::text
+       from unnest($1::bigint[], $2::date[], $3::text[]) as e(product_id, day, url)
+       left join lateral (
+         select c.image_url, c.similarity from image_checks c
+          where c.product_id = e.product_id and c.comparison_date < e.day
+          order by c.comparison_date desc limit 1) prev on true
+      where prev.image_url is null or prev.image_url <> e.url or prev.similarity >= $4`,
+    [
+      recent.map((e) => e.productId),
+      recent.map((e) => e.comparisonDate),
+      recent.map((e) => e.imageUrl),
+      IMAGE_VERIFICATION.incorrectThreshold,
+    ],
+  );
+  const news = new Set(turned.map((r) => `${r.product_id}:${r.day}`));
   const bySeller = new Map<number, Set<number>>();
-  for (const e of events) {
-    if (e.classification !== 'incorrect' || e.comparisonDate < since) continue;
+  for (const e of recent) {
+    if (!news.has(`${e.productId}:${e.comparisonDate}`)) continue;
     const products = bySeller.get(e.sellerId) ?? new Set<number>();
     products.add(e.productId);
     bySeller.set(e.sellerId, products);
