@@ -12,14 +12,12 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
+import { rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import {
   selectDrilldown,
   selectDrilldownTotals,
   selectDurations,
-  selectPriceP95,
-  selectRangeCounts,
-  selectRangePoints,
-  selectScatter,
   selectTypeDays,
   selectTypePrices,
   selectWeeks,
@@ -40,14 +38,18 @@ import {
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
 // Whole answers are memoised per process by (endpoint, resolved scope, parameters, data version): the
-// read model only changes at ingest, which moves sellers.ingest_seq. The license and the scope are
+// read model only changes at ingest, which moves sellers.ingest_seq, or when deleting products removes
+// promotions, which moves promo_versions (migration 102). The license and the scope are
 // checked on every request before the memo is consulted (resolvePromoScope).
 const memos = new WeakMap<pg.Pool, Map<string, unknown>>();
 const MEMO_SIZE = 64;
 
 async function dataVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ v: string | null }>('select sum(ingest_seq)::text as v from sellers');
-  return rows[0].v ?? '0';
+  const { rows } = await pool.query<{ v: string }>(
+    `select coalesce((select sum(ingest_seq) from sellers), 0)::text || ':' ||
+            coalesce((select sum(deleted) from promo_versions), 0)::text as v`,
+  );
+  return rows[0].v;
 }
 
 async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
@@ -154,6 +156,21 @@ export async function durationAnswer(
   });
 }
 
+/** The scope of the in-memory promotions (model.ts) and its sellers' copies, fresh. */
+async function windowOf(pool: pg.Pool, scope: PromoScope): Promise<[SellerSpans[], WindowScope]> {
+  const models = await sellerSpans(pool, scope.values.sellers);
+  const factor = new Map(scope.values.curs.map((c, i) => [c, scope.values.factors[i]]));
+  return [
+    models,
+    {
+      leaves: scope.values.leaves,
+      from: dayNumber(scope.values.from),
+      to: dayNumber(scope.values.to),
+      factors: Float64Array.from(currenciesOf(pool), (c) => factor.get(c) ?? Number.NaN),
+    },
+  ];
+}
+
 export async function rangeAnswer(
   req: FastifyRequest,
   pool: pg.Pool,
@@ -162,9 +179,7 @@ export async function rangeAnswer(
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
   return remembered(pool, ['range', ...scopeKey(scope), body.range], async () => {
     const ranges = body.range;
-    const raw = await selectRangePoints(pool, scope.values, ranges);
-    const points = raw ? raw.map(round2) : [];
-    const counts = points.length ? await selectRangeCounts(pool, scope.values, points.slice(1, -1)) : [];
+    const { points, counts } = rangeChart(...(await windowOf(pool, scope)), ranges, round2);
     const cls = scope.classes[0];
     return {
       from_date: scope.values.from,
@@ -201,9 +216,11 @@ export async function scatterAnswer(
 ): Promise<PromotionScatterResponse> {
   const scope = await resolvePromoScope(req, pool, body);
   return remembered(pool, ['scatter', ...scopeKey(scope), body.simple], async () => {
-    const p95 = await selectPriceP95(pool, scope.values);
-    const width = niceStep(p95 ?? 0);
-    const rows = await selectScatter(pool, scope.values, width, body.simple ? 0 : SCATTER_SAMPLE);
+    const { width, rows } = scatterChart(
+      ...(await windowOf(pool, scope)),
+      niceStep,
+      body.simple ? 0 : SCATTER_SAMPLE,
+    );
     const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
     const names = new Map<number, string>();
     if (ids.length) {

@@ -24,7 +24,7 @@ export interface ScopeValues {
  * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
  * promo_spans_scope_end_idx: the ones that end on or after its start).
  */
-const spansIn = (from = '$4::date', to = '$5::date') => `
+export const spansIn = (from = '$4::date', to = '$5::date') => `
 ld as materialized (select sid, (select (max(observed_at) at time zone 'America/Santiago')::date from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
@@ -38,11 +38,18 @@ spans as (
    where s.seller_id = any($1::int[]) and s.first_day <= ${to}
      and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
-const SPANS = spansIn();
 /** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
 const DRILL_SPANS = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
 
-const scopeArgs = (s: ScopeValues) => [s.sellers, s.leaves, s.classes, s.from, s.to, s.curs, s.factors];
+export const scopeArgs = (s: ScopeValues) => [
+  s.sellers,
+  s.leaves,
+  s.classes,
+  s.from,
+  s.to,
+  s.curs,
+  s.factors,
+];
 
 export interface WeekRow {
   seller_id: number;
@@ -231,70 +238,6 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
             (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
        from parts group by 1, 2 order by 1, 2`,
     [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
-  );
-  return rows;
-}
-
-/** The `ranges + 1` boundaries of the pooled promotion prices: min, the quantiles between, max. */
-export async function selectRangePoints(
-  db: Queryable,
-  s: ScopeValues,
-  ranges: number,
-): Promise<number[] | null> {
-  const qs = Array.from({ length: ranges + 1 }, (_, i) => i / ranges);
-  const { rows } = await db.query<{ pts: number[] | null }>(
-    `with ${SPANS}
-     select percentile_cont($8::float8[]) within group (order by promo) as pts from spans where promo is not null`,
-    [...scopeArgs(s), qs],
-  );
-  return rows[0]?.pts ?? null;
-}
-
-/** Promotions per seller and range (1-based; `inner` = the boundaries between ranges). */
-export async function selectRangeCounts(
-  db: Queryable,
-  s: ScopeValues,
-  inner: number[],
-): Promise<{ seller_id: number; range: number; count: number }[]> {
-  const { rows } = await db.query<{ seller_id: number; range: number; count: number }>(
-    `with ${SPANS}
-     select seller_id, width_bucket(promo, $8::float8[]) + 1 as range, count(*)::int as count
-       from spans where promo is not null group by 1, 2`,
-    [...scopeArgs(s), inner],
-  );
-  return rows;
-}
-
-/** The 95th percentile of the pooled promotion prices (the scatter plot's buckets follow it). */
-export async function selectPriceP95(db: Queryable, s: ScopeValues): Promise<number | null> {
-  const { rows } = await db.query<{ p95: number | null }>(
-    `with ${SPANS}
-     select percentile_cont(0.95) within group (order by promo)::float8 as p95 from spans where promo is not null`,
-    scopeArgs(s),
-  );
-  return rows[0]?.p95 ?? null;
-}
-
-export interface ScatterRow {
-  seller_id: number;
-  price: number;
-  count: number;
-  ids: number[] | null;
-}
-
-/** Promotions per seller and price bucket (lower bound); `sample` products of each when asked. */
-export async function selectScatter(
-  db: Queryable,
-  s: ScopeValues,
-  width: number,
-  sample: number,
-): Promise<ScatterRow[]> {
-  const { rows } = await db.query<ScatterRow>(
-    `with ${SPANS}
-     select seller_id, (floor(promo / $8::float8) * $8::float8)::float8 as price, count(distinct product_id)::int as count,
-            case when $9::int > 0 then (array_agg(distinct product_id))[1:$9::int] end as ids
-       from spans where promo is not null group by 1, 2 order by 1, 2`,
-    [...scopeArgs(s), width, sample],
   );
   return rows;
 }

@@ -28,12 +28,14 @@ import {
   sheetXlsx,
   typeSheet,
 } from './download.js';
+import { warmSpans } from './model.js';
 import './rollup.js';
 
 // Promotions API (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts;
 // contract packages/domain/src/promotions.ts; definitions docs/metrics.md "Promotions"). Every endpoint
 // needs the module 'promotions' (registerRoute) and is scoped to the caller's license; they read the
-// promotions read model (promo_daily, promo_spans), never price history.
+// promotions read model (promo_daily, promo_spans and the roll-ups; range and scatter plot its
+// in-memory copy, model.ts), never price history.
 
 /** First schema issue as a 400 naming its field (the download validates its body per kind). */
 function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
@@ -46,6 +48,19 @@ function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
 
 export default async function promotionsRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
+
+  // Read every seller's promotions into memory (model.ts) in the background after start-up, so that
+  // the first range or scatter plot does not pay for it (a request arriving meanwhile joins the load).
+  // Tests read them on first use.
+  let warmup: Promise<void> | null = null;
+  if (!process.env.VITEST) {
+    app.addHook('onReady', async () => {
+      warmup = warmSpans(pool).catch((err) => app.log.error({ err }, 'promotions warm-up failed'));
+    });
+    app.addHook('onClose', async () => {
+      await warmup;
+    });
+  }
 
   registerRoute(app, defs.level, (req) => levelAnswer(req, pool, req.body));
   registerRoute(app, defs.duration, (req) => durationAnswer(req, pool, req.body));

@@ -1,0 +1,236 @@
+import type pg from 'pg';
+import { TZ_SQL } from '../../market/index.js';
+
+// In-memory copy of promo_spans, per seller and per API process (like the pricing model,
+// modules/pricing/model.ts). The range and scatter-plot answers need every promotion of a window —
+// exact quantiles of their prices, distinct listings per price bucket — which no additive roll-up
+// gives; scanning the copy's columns takes milliseconds where the same query over promo_spans took
+// seconds on the medium market (docs/metrics.md "Promotions — speed").
+//
+// A seller's copy is valid while its version (sellers.ingest_seq, bumped by every ingest run, and
+// promo_versions.deleted, bumped when deleting products removed promotions) is unchanged. When it
+// moved, only the promotions an ingest run may have changed are reloaded: a run on day D ≥ Dm (Dm =
+// the seller's latest run day when the copy was read; ingest refuses older runs) opens promotions on
+// D, ends open ones on D − 1, deletes ones opened on D or re-opens ones ended on D − 1 (rollup.ts). So
+// every promotion a later run changed has, before or after the change, last_day null or ≥ Dm − 1 or
+// first_day ≥ Dm: the copy drops its rows matching that and reads the stored rows matching it. After a
+// deletion of products the seller is read again whole.
+
+/** Days since 1970-01-01 of a yyyy-MM-dd day. */
+export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+/** `last` of a running promotion. */
+export const RUNNING = 2_147_483_647;
+
+/** One seller's promotions, as columns sorted by (product, first day). */
+export interface SellerSpans {
+  sellerId: number;
+  /** `ingest_seq:deleted` when read */
+  version: string;
+  deleted: string;
+  /** the seller's latest succeeded run day (day number) when read; null without runs */
+  lastRunDay: number | null;
+  n: number;
+  product: Float64Array;
+  /** classification leaf when the promotion started (0: none) */
+  leaf: Int32Array;
+  first: Int32Array;
+  /** last day, RUNNING while running */
+  last: Int32Array;
+  /** promotion price in the listing's currency; NaN when missing */
+  promo: Float64Array;
+  /** index into the model's `currencies` */
+  cur: Uint8Array;
+}
+
+interface Slot {
+  spans: SellerSpans | null;
+  loading: Promise<SellerSpans> | null;
+}
+
+interface Store {
+  currencies: string[];
+  sellers: Map<number, Slot>;
+}
+
+const stores = new WeakMap<pg.Pool, Store>();
+
+function storeOf(pool: pg.Pool): Store {
+  let s = stores.get(pool);
+  if (!s) {
+    s = { currencies: [], sellers: new Map() };
+    stores.set(pool, s);
+  }
+  return s;
+}
+
+/** Currency codes by the index the copies store (only grows). */
+export const currenciesOf = (pool: pg.Pool) => storeOf(pool).currencies;
+
+const VERSIONS = `
+select s.id, s.ingest_seq::text as seq, coalesce(v.deleted, 0)::text as deleted
+  from sellers s left join promo_versions v on v.seller_id = s.id
+ where s.id = any($1::int[])`;
+
+const LAST_RUN_DAY = `
+select ((max(observed_at) at time zone ${TZ_SQL})::date - date '1970-01-01') as day
+  from ingest_runs where seller_id = $1 and status = 'succeeded'`;
+
+/** The seller's promotions ($2 null), or those a run on day $2 or later may have changed. */
+const SPANS = `
+select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
+       first_day - date '1970-01-01' as first, coalesce(last_day - date '1970-01-01', ${RUNNING}) as last,
+       promo_price::float8 as promo, currency
+  from promo_spans
+ where seller_id = $1
+   and ($2::int is null or last_day is null or last_day >= date '1970-01-01' + $2::int - 1
+        or first_day >= date '1970-01-01' + $2::int)
+ order by product_id, first_day, id`;
+
+type SpanRecord = [number, number, number, number, number | null, string];
+
+/** Versions of the sellers (absent: no such seller). */
+export async function sellerVersions(
+  db: pg.Pool | pg.PoolClient,
+  sellers: number[],
+): Promise<Map<number, { version: string; deleted: string }>> {
+  const { rows } = await db.query<{ id: number; seq: string; deleted: string }>(VERSIONS, [sellers]);
+  return new Map(rows.map((r) => [r.id, { version: `${r.seq}:${r.deleted}`, deleted: r.deleted }]));
+}
+
+function empty(sellerId: number, n: number): SellerSpans {
+  return {
+    sellerId,
+    version: '',
+    deleted: '',
+    lastRunDay: null,
+    n,
+    product: new Float64Array(n),
+    leaf: new Int32Array(n),
+    first: new Int32Array(n),
+    last: new Int32Array(n),
+    promo: new Float64Array(n),
+    cur: new Uint8Array(n),
+  };
+}
+
+/** Reads the seller's promotions, whole or (`prev`) only those changed since `prev` was read. */
+async function load(pool: pg.Pool, store: Store, sellerId: number, prev: SellerSpans | null) {
+  const client = await pool.connect();
+  let records: SpanRecord[];
+  let version: { version: string; deleted: string };
+  let lastRunDay: number | null;
+  let since: number | null = null;
+  try {
+    // one snapshot: the version, the run day and the promotions agree
+    await client.query('begin isolation level repeatable read read only');
+    version = (await sellerVersions(client, [sellerId])).get(sellerId) ?? { version: '0:0', deleted: '0' };
+    const run = await client.query<{ day: number | null }>(LAST_RUN_DAY, [sellerId]);
+    lastRunDay = run.rows[0]?.day ?? null;
+    if (prev && prev.deleted === version.deleted && prev.lastRunDay !== null) since = prev.lastRunDay;
+    const res = await client.query<SpanRecord>({ text: SPANS, values: [sellerId, since], rowMode: 'array' });
+    records = res.rows;
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  const curIndex = (c: string) => {
+    let i = store.currencies.indexOf(c);
+    if (i < 0) {
+      if (store.currencies.length >= 255) throw new Error('demasiadas divisas en las promociones');
+      i = store.currencies.push(c) - 1;
+    }
+    return i;
+  };
+  // kept rows of the previous copy: those no run since it could have changed
+  const keep: number[] = [];
+  if (prev && since !== null)
+    for (let i = 0; i < prev.n; i++)
+      if (prev.last[i] !== RUNNING && prev.last[i] < since - 1 && prev.first[i] < since) keep.push(i);
+  const out = empty(sellerId, keep.length + records.length);
+  out.version = version.version;
+  out.deleted = version.deleted;
+  out.lastRunDay = lastRunDay;
+  // merge both (each sorted by product, first day) into product order
+  const p = prev as SellerSpans;
+  let a = 0;
+  let b = 0;
+  const takePrev = () => {
+    if (a >= keep.length) return false;
+    if (b >= records.length) return true;
+    const pp = p.product[keep[a]];
+    const rp = records[b][0];
+    return pp < rp || (pp === rp && p.first[keep[a]] <= records[b][2]);
+  };
+  for (let k = 0; k < out.n; k++) {
+    if (takePrev()) {
+      const i = keep[a++];
+      out.product[k] = p.product[i];
+      out.leaf[k] = p.leaf[i];
+      out.first[k] = p.first[i];
+      out.last[k] = p.last[i];
+      out.promo[k] = p.promo[i];
+      out.cur[k] = p.cur[i];
+    } else {
+      const r = records[b++];
+      out.product[k] = r[0];
+      out.leaf[k] = r[1];
+      out.first[k] = r[2];
+      out.last[k] = r[3];
+      out.promo[k] = r[4] === null ? Number.NaN : r[4];
+      out.cur[k] = curIndex(r[5]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The copies of the sellers' promotions at their current versions (read or refreshed as needed; a
+ * load in progress is shared by concurrent requests).
+ */
+export async function sellerSpans(pool: pg.Pool, sellers: number[]): Promise<SellerSpans[]> {
+  const store = storeOf(pool);
+  const versions = await sellerVersions(pool, sellers);
+  return Promise.all(
+    sellers.map(async (id) => {
+      const want = versions.get(id)?.version ?? '0:0';
+      let slot = store.sellers.get(id);
+      if (!slot) {
+        slot = { spans: null, loading: null };
+        store.sellers.set(id, slot);
+      }
+      const s = slot;
+      while (!s.spans || !atLeast(s.spans.version, want)) {
+        if (!s.loading)
+          s.loading = load(pool, store, id, s.spans).then(
+            (m) => {
+              s.spans = m;
+              s.loading = null;
+              return m;
+            },
+            (err) => {
+              s.loading = null;
+              throw err;
+            },
+          );
+        await s.loading;
+      }
+      return s.spans;
+    }),
+  );
+}
+
+/** Whether version `have` (`seq:deleted`) is `want` or newer (both counters only grow). */
+function atLeast(have: string, want: string): boolean {
+  const [hs, hd] = have.split(':').map(Number);
+  const [ws, wd] = want.split(':').map(Number);
+  return hs >= ws && hd >= wd;
+}
+
+/** Loads every seller's copy (start-up warm-up). */
+export async function warmSpans(pool: pg.Pool): Promise<void> {
+  const { rows } = await pool.query<{ id: number }>('select id from sellers order by id');
+  for (const r of rows) await sellerSpans(pool, [r.id]);
+}

@@ -1,0 +1,74 @@
+import type pg from 'pg';
+import { type ScopeValues, scopeArgs, spansIn } from '../modules/promotions/queries.js';
+
+// The range and scatter-plot figures as SQL over promo_spans: what the endpoints computed before the
+// in-memory copy (modules/promotions/model.ts, distribution.ts) and the reference the model is tested
+// against (promotions-model.test.ts). promo_spans itself is checked against the price history by
+// checkPromotions.
+
+type Queryable = pg.Pool | pg.PoolClient;
+const SPANS = spansIn();
+
+/** The `ranges + 1` boundaries of the pooled promotion prices: min, the quantiles between, max. */
+export async function selectRangePoints(
+  db: Queryable,
+  s: ScopeValues,
+  ranges: number,
+): Promise<number[] | null> {
+  const qs = Array.from({ length: ranges + 1 }, (_, i) => i / ranges);
+  const { rows } = await db.query<{ pts: number[] | null }>(
+    `with ${SPANS}
+     select percentile_cont($8::float8[]) within group (order by promo) as pts from spans where promo is not null`,
+    [...scopeArgs(s), qs],
+  );
+  return rows[0]?.pts ?? null;
+}
+
+/** Promotions per seller and range (1-based; `inner` = the boundaries between ranges). */
+export async function selectRangeCounts(
+  db: Queryable,
+  s: ScopeValues,
+  inner: number[],
+): Promise<{ seller_id: number; range: number; count: number }[]> {
+  const { rows } = await db.query<{ seller_id: number; range: number; count: number }>(
+    `with ${SPANS}
+     select seller_id, width_bucket(promo, $8::float8[]) + 1 as range, count(*)::int as count
+       from spans where promo is not null group by 1, 2`,
+    [...scopeArgs(s), inner],
+  );
+  return rows;
+}
+
+/** The 95th percentile of the pooled promotion prices (the scatter plot's buckets follow it). */
+export async function selectPriceP95(db: Queryable, s: ScopeValues): Promise<number | null> {
+  const { rows } = await db.query<{ p95: number | null }>(
+    `with ${SPANS}
+     select percentile_cont(0.95) within group (order by promo)::float8 as p95 from spans where promo is not null`,
+    scopeArgs(s),
+  );
+  return rows[0]?.p95 ?? null;
+}
+
+export interface RefScatterRow {
+  seller_id: number;
+  price: number;
+  count: number;
+  ids: number[] | null;
+}
+
+/** Promotions per seller and price bucket (lower bound); `sample` products of each when asked. */
+export async function selectScatter(
+  db: Queryable,
+  s: ScopeValues,
+  width: number,
+  sample: number,
+): Promise<RefScatterRow[]> {
+  const { rows } = await db.query<RefScatterRow>(
+    `with ${SPANS}
+     select seller_id, (floor(promo / $8::float8) * $8::float8)::float8 as price, count(distinct product_id)::int as count,
+            case when $9::int > 0 then (array_agg(distinct product_id))[1:$9::int] end as ids
+       from spans where promo is not null group by 1, 2 order by 1, 2`,
+    [...scopeArgs(s), width, sample],
+  );
+  return rows;
+}
