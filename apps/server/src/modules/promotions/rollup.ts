@@ -53,6 +53,17 @@ update promo_spans ps set last_day = null from s
  where ps.product_id = s.product_id and ps.last_day = $2::date - 1 and ps.price_type = s.ptype
    and not exists (select 1 from promo_spans o where o.product_id = s.product_id and o.last_day is null)`;
 
+/**
+ * A promotion opened on the run's day by an earlier run of that day keeps the day's last prices: its
+ * prices are those of its first day, and a day's state is its last run's.
+ */
+const REPRICE = `
+with s as (${STATE})
+update promo_spans ps set normal_price = s.normal_price, promo_price = s.promo_price, currency = s.currency
+  from s
+ where ps.product_id = s.product_id and ps.last_day is null and ps.first_day = $2::date and ps.price_type = s.ptype
+   and (ps.normal_price, ps.promo_price, ps.currency) is distinct from (s.normal_price, s.promo_price, s.currency)`;
+
 /** Opens a promotion for listings on promotion without an open one. */
 const OPEN = `
 with s as (${STATE})
@@ -164,6 +175,7 @@ export const promotionsRollup: RollupUpdater = async (
   if (!touched.length) return;
   await client.query({ name: 'promo-end', text: END, values: [touched, day] });
   await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
+  await client.query({ name: 'promo-reprice', text: REPRICE, values: [touched, day] });
   await client.query({ name: 'promo-open', text: OPEN, values: [touched, day, sellerId] });
   await client.query({ name: 'promo-currencies', text: CURRENCIES, values: [sellerId, day] });
   await client.query({ name: 'promo-type-cum', text: TYPE_CUM, values: [sellerId, day] });

@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Database } from '../../db/database.js';
+import { createTestDatabase } from '../../test/context.js';
+import {
+  insertClassification,
+  insertFxRate,
+  insertSeller,
+  observe,
+  seedReferenceData,
+} from '../../test/fixtures.js';
+import {
+  selectPriceP95,
+  selectRangeCounts,
+  selectRangePoints,
+  selectScatter,
+} from '../../test/promotions-reference.js';
+import type { Observation } from '../ingest/index.js';
+import { checkPromotions } from './check.js';
+import { rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
+import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
+import './rollup.js';
+import { niceStep } from './service.js';
+
+// The in-memory promotions (model.ts) and the range and scatter figures computed from them
+// (distribution.ts) against the SQL over promo_spans they replace (test/promotions-reference.ts), on a
+// pseudo-random market: 3 sellers (one in PEN), 2 roots with 2 leaves each, 36 listings, 20 days of
+// runs (some days with a second partial run) in which listings go on and off SALE, EXCLUSIVE and
+// BYQUANTITY promotions, change prices and are unpublished. promo_spans itself is checked against the
+// price history (checkPromotions). The copy is read after day 10 and refreshed after day 20 (only the
+// promotions a run may change), then compared with a copy read whole.
+
+let db: Database;
+let roots: number[];
+let leaves: number[];
+const SELLERS = [5, 7, 9];
+const DAY0 = Date.UTC(2026, 10, 1);
+const dayOf = (i: number) => new Date(DAY0 + i * 86_400_000).toISOString().slice(0, 10);
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+async function runDays(fromDay: number, toDay: number, seed: number) {
+  const r = rng(seed);
+  for (let d = fromDay; d <= toDay; d++) {
+    for (const seller of SELLERS) {
+      const obs: Observation[] = [];
+      for (let k = 0; k < 12; k++) {
+        const x = r();
+        if (x < 0.1) continue; // unpublished today
+        const normal = 1000 + 10 * k + (seller === 9 ? 0.5 : 0);
+        const price = Math.round(normal * (0.5 + 0.4 * r()) * 100) / 100;
+        const p: Partial<Observation> =
+          x < 0.35
+            ? { salePrice: price }
+            : x < 0.45
+              ? { exclusivePrice: price }
+              : x < 0.52
+                ? { byquantityPrice: price, byquantityQty: 2 }
+                : {};
+        obs.push({
+          productId: `S${seller}-${k}`,
+          name: `Producto ${seller}-${k}`,
+          brand: 'Marca',
+          classificationId: leaves[k % leaves.length],
+          normalPrice: normal,
+          ...p,
+        });
+      }
+      await observe(db.pool, seller, `${dayOf(d)}T12:00:00Z`, obs);
+      if (r() < 0.3 && obs.length)
+        await observe(
+          db.pool,
+          seller,
+          `${dayOf(d)}T20:00:00Z`,
+          [{ ...obs[0], salePrice: 555.55 }],
+          'partial',
+        );
+    }
+  }
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  await seedReferenceData(db.pool);
+  await insertSeller(db.pool, { id: 5, name: 'Uno' });
+  await insertSeller(db.pool, { id: 7, name: 'Dos' });
+  await insertSeller(db.pool, { id: 9, name: 'Tres', country: 'PE', currency: 'PEN' });
+  await insertFxRate(db.pool, 'PEN', '2026-10-01', 250.5);
+  await insertFxRate(db.pool, 'USD', '2026-10-01', 950);
+  const a = await insertClassification(db.pool, 'A');
+  const b = await insertClassification(db.pool, 'B');
+  roots = [a, b];
+  leaves = [
+    await insertClassification(db.pool, 'A1', a),
+    await insertClassification(db.pool, 'A2', a),
+    await insertClassification(db.pool, 'B1', b),
+    await insertClassification(db.pool, 'B2', b),
+  ];
+  await runDays(0, 10, 1);
+});
+afterAll(() => db?.close());
+
+async function scopeOf(classes: number[], from: string, to: string, currency: string) {
+  const l = await selectLeaves(db.pool, classes);
+  const rates = await selectClpRates(db.pool, to);
+  const curs = [...rates.keys()];
+  const values: ScopeValues = {
+    sellers: SELLERS,
+    asked: classes,
+    leaves: l.leaves,
+    classes: l.classes,
+    from,
+    to,
+    curs,
+    factors: curs.map((c) => (rates.get(c) as number) / (rates.get(currency) as number)),
+  };
+  return values;
+}
+
+function windowScope(pool: typeof db.pool, v: ScopeValues): WindowScope {
+  const factor = new Map(v.curs.map((c, i) => [c, v.factors[i]]));
+  return {
+    leaves: v.leaves,
+    from: dayNumber(v.from),
+    to: dayNumber(v.to),
+    factors: Float64Array.from(currenciesOf(pool), (c) => factor.get(c) ?? Number.NaN),
+  };
+}
+
+const round2 = (v: number) => Math.round(v * 100) / 100;
+const byKey = <T extends { seller_id: number }>(rows: T[], k: (r: T) => number) =>
+  [...rows].sort((x, y) => x.seller_id - y.seller_id || k(x) - k(y));
+
+/** Every scope of the comparison: windows, nested and overlapping classifications, currencies, ranges. */
+function cases(days: number) {
+  const out: { classes: number[]; from: string; to: string; currency: string; ranges: number }[] = [];
+  const r = rng(days);
+  const sets = [[roots[0]], [roots[1]], [leaves[0]], roots, [roots[0], leaves[0]], [...roots, ...leaves]];
+  for (const classes of sets)
+    for (const currency of ['CLP', 'USD', 'PEN']) {
+      const a = Math.floor(r() * days);
+      const b = a + Math.floor(r() * (days - a));
+      out.push({ classes, from: dayOf(a), to: dayOf(b), currency, ranges: 2 + Math.floor(r() * 9) });
+    }
+  return out;
+}
+
+async function expectSameAsSql(models: SellerSpans[], days: number) {
+  let compared = 0;
+  for (const c of cases(days)) {
+    const v = await scopeOf(c.classes, c.from, c.to, c.currency);
+    const w = windowScope(db.pool, v);
+    // range (the endpoint asks one classification; the figures take any)
+    const raw = await selectRangePoints(db.pool, v, c.ranges);
+    const points = raw ? raw.map(round2) : [];
+    const sqlCounts = points.length ? await selectRangeCounts(db.pool, v, points.slice(1, -1)) : [];
+    const chart = rangeChart(models, w, c.ranges, round2);
+    expect(chart.points).toEqual(points);
+    expect(byKey(chart.counts, (x) => x.range)).toEqual(byKey(sqlCounts, (x) => x.range));
+    // scatter plot
+    const width = niceStep((await selectPriceP95(db.pool, v)) ?? 0);
+    const sqlRows = (await selectScatter(db.pool, v, width, 5)).map((x) => ({
+      ...x,
+      ids: (x.ids ?? []).map(Number),
+    }));
+    const scatter = scatterChart(models, w, niceStep, 5);
+    expect(scatter.width).toBe(width);
+    expect(scatter.rows).toEqual(sqlRows);
+    compared += sqlRows.length + sqlCounts.length;
+  }
+  expect(compared).toBeGreaterThan(50); // the cases did find promotions
+}
+
+const columns = (s: SellerSpans) => ({
+  n: s.n,
+  product: [...s.product],
+  leaf: [...s.leaf],
+  first: [...s.first],
+  last: [...s.last],
+  promo: [...s.promo],
+  cur: [...s.cur],
+});
+
+describe('in-memory promotions (model.ts)', () => {
+  it('give the range and scatter figures of the SQL over promo_spans', async () => {
+    expect(await checkPromotions(db.pool)).toEqual([]);
+    await expectSameAsSql(await sellerSpans(db.pool, SELLERS), 11);
+  });
+
+  it('refresh only what later runs may change, and equal a copy read whole', async () => {
+    const before = await sellerSpans(db.pool, SELLERS);
+    await runDays(11, 20, 2);
+    expect(await checkPromotions(db.pool)).toEqual([]);
+    const refreshed = await sellerSpans(db.pool, SELLERS);
+    expect(refreshed.map((s) => s.version)).not.toEqual(before.map((s) => s.version));
+    const other = createPool(db.url, 2); // another process: reads every seller whole
+    try {
+      const whole = await sellerSpans(other, SELLERS);
+      // same currency order in both processes here (both met CLP first, then PEN)
+      expect(currenciesOf(other)).toEqual(currenciesOf(db.pool));
+      expect(refreshed.map(columns)).toEqual(whole.map(columns));
+    } finally {
+      await other.end();
+    }
+    await expectSameAsSql(refreshed, 21);
+  });
+
+  it('deleting products rebuilds the cumulative rows and moves the sellers’ version', async () => {
+    const before = await sellerSpans(db.pool, SELLERS);
+    const { rows } = await db.pool.query<{ id: number }>(
+      `select id::int as id from products where product_id in ('S5-0', 'S5-1', 'S7-3') order by id`,
+    );
+    expect(rows).toHaveLength(3);
+    await db.pool.query('delete from products where id = any($1::bigint[])', [rows.map((r) => r.id)]);
+    // the cumulative rows of sellers 5 and 7 were rebuilt: nothing stale
+    expect(await checkPromotions(db.pool)).toEqual([]);
+    const { rows: versions } = await db.pool.query(
+      'select seller_id, deleted::int as deleted from promo_versions order by seller_id',
+    );
+    expect(versions).toEqual([
+      { seller_id: 5, deleted: 1 },
+      { seller_id: 7, deleted: 1 },
+    ]);
+    const after = await sellerSpans(db.pool, SELLERS);
+    const gone = new Set(rows.map((r) => r.id));
+    expect(after[0].n).toBeLessThan(before[0].n);
+    expect(after[2]).toBe(before[2]); // seller 9 lost nothing: the same copy
+    for (const s of after) expect([...s.product].some((p) => gone.has(p))).toBe(false);
+    await expectSameAsSql(after, 21);
+  });
+});
