@@ -308,47 +308,74 @@ export async function selectDrilldownTotals(
   return rows[0];
 }
 
-/** Leaves under each asked classification, as aligned pairs; unknown ids are returned apart. */
+/**
+ * What a request's scope needs, in one round trip: the asked classifications outside the license's
+ * `roots` (none when the license has no roots), the asked ones' names and leaves (unknown ids apart),
+ * CLP per unit of every currency on `day` (latest rate on or before it; CLP itself 1), and the sellers'
+ * names and colours in the order asked.
+ */
+export async function selectScopeFacts(
+  db: Queryable,
+  q: { asked: number[]; roots: number[]; day: string; sellers: number[] },
+): Promise<{
+  outside: number[];
+  leaves: number[];
+  classes: number[];
+  names: Map<number, string>;
+  unknown: number[];
+  rates: Map<string, number>;
+  sellers: { id: number; name: string; color: string | null }[];
+}> {
+  type Facts = {
+    outside: number[];
+    nodes: { id: number; name: string }[];
+    pairs: { leaf: number; cls: number }[];
+    rates: { currency: string; clp: number }[];
+    sellers: { id: number; name: string; color: string | null }[];
+  };
+  const { rows } = await db.query<Facts>(
+    `select
+       (select coalesce(json_agg(x.id), '[]') from unnest($1::int[]) x(id)
+         where cardinality($2::int[]) > 0
+           and not exists (select 1 from classifications c where c.id = x.id and c.path && $2::int[])) as outside,
+       (select coalesce(json_agg(json_build_object('id', id, 'name', name)), '[]')
+          from classifications where id = any($1::int[])) as nodes,
+       (select coalesce(json_agg(json_build_object('leaf', c.id, 'cls', sel.id)), '[]')
+          from unnest($1::int[]) sel(id) join classifications c on sel.id = any(c.path)) as pairs,
+       (select coalesce(json_agg(json_build_object('currency', currency, 'clp', clp)), '[]')
+          from (select distinct on (currency) currency, clp_per_unit::float8 as clp from fx_rates
+                 where day <= $3::date order by currency, day desc) r) as rates,
+       (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'color', color)), '[]')
+          from sellers where id = any($4::int[])) as sellers`,
+    [q.asked, q.roots, q.day, q.sellers],
+  );
+  const f = rows[0];
+  const names = new Map(f.nodes.map((n) => [n.id, n.name]));
+  const rates = new Map(f.rates.map((r) => [r.currency, r.clp]));
+  if (!rates.has('CLP')) rates.set('CLP', 1);
+  const byId = new Map(f.sellers.map((r) => [r.id, r]));
+  return {
+    outside: f.outside,
+    leaves: f.pairs.map((r) => r.leaf),
+    classes: f.pairs.map((r) => r.cls),
+    names,
+    unknown: q.asked.filter((c) => !names.has(c)),
+    rates,
+    sellers: q.sellers.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+  };
+}
+
+/** Leaves under each asked classification, as aligned pairs (tests). */
 export async function selectLeaves(
   db: Queryable,
   classes: number[],
-): Promise<{ leaves: number[]; classes: number[]; names: Map<number, string>; unknown: number[] }> {
-  const { rows: nodes } = await db.query<{ id: number; name: string }>(
-    'select id, name from classifications where id = any($1::int[])',
-    [classes],
-  );
-  const names = new Map(nodes.map((n) => [n.id, n.name]));
-  const unknown = classes.filter((c) => !names.has(c));
+): Promise<{ leaves: number[]; classes: number[] }> {
   const { rows } = await db.query<{ leaf: number; cls: number }>(
     `select c.id as leaf, sel.id as cls from unnest($1::int[]) sel(id)
        join classifications c on sel.id = any(c.path)`,
     [classes],
   );
-  return { leaves: rows.map((r) => r.leaf), classes: rows.map((r) => r.cls), names, unknown };
-}
-
-/** Classification ids outside the license's roots. */
-export async function selectOutsideRoots(db: Queryable, ids: number[], roots: number[]): Promise<number[]> {
-  if (!roots.length) return [];
-  const { rows } = await db.query<{ id: number }>(
-    `select x.id from unnest($1::int[]) x(id)
-      where not exists (select 1 from classifications c where c.id = x.id and c.path && $2::int[])`,
-    [ids, roots],
-  );
-  return rows.map((r) => r.id);
-}
-
-/** Sellers' names and colours, in the order asked. */
-export async function selectSellers(
-  db: Queryable,
-  ids: number[],
-): Promise<{ id: number; name: string; color: string | null }[]> {
-  const { rows } = await db.query<{ id: number; name: string; color: string | null }>(
-    'select id, name, color from sellers where id = any($1::int[])',
-    [ids],
-  );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  return { leaves: rows.map((r) => r.leaf), classes: rows.map((r) => r.cls) };
 }
 
 /** CLP per unit of every currency, latest on or before `day` (CLP itself 1). */

@@ -5,8 +5,8 @@ import {
   promotionPricesBody,
   scatterBody,
 } from '@vigia/domain';
-import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
@@ -37,6 +37,20 @@ import './rollup.js';
 // promotions read model (promo_daily, promo_spans and the roll-ups; range and scatter plot its
 // in-memory copy, model.ts), never price history.
 
+// The memoised answers (answers.ts) are the same objects while valid: each is checked against the
+// route's response schema and serialised once (what the route's serializer does on every reply),
+// then sent as that JSON text.
+const jsonOf = new WeakMap<object, string>();
+
+function sendJson(reply: FastifyReply, schema: z.ZodType, answer: object): FastifyReply {
+  let json = jsonOf.get(answer);
+  if (json === undefined) {
+    json = JSON.stringify(z.encode(schema, answer));
+    jsonOf.set(answer, json);
+  }
+  return reply.type('application/json; charset=utf-8').send(json);
+}
+
 /** First schema issue as a 400 naming its field (the download validates its body per kind). */
 function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const r = schema.safeParse(body);
@@ -62,11 +76,21 @@ export default async function promotionsRoutes(app: FastifyInstance) {
     });
   }
 
-  registerRoute(app, defs.level, (req) => levelAnswer(req, pool, req.body));
-  registerRoute(app, defs.duration, (req) => durationAnswer(req, pool, req.body));
-  registerRoute(app, defs.type, (req) => typeAnswer(req, pool, req.body));
-  registerRoute(app, defs.range, (req) => rangeAnswer(req, pool, req.body));
-  registerRoute(app, defs.scatterPlot, (req) => scatterAnswer(req, pool, req.body));
+  registerRoute(app, defs.level, async (req, reply) =>
+    sendJson(reply, defs.level.response, await levelAnswer(req, pool, req.body)),
+  );
+  registerRoute(app, defs.duration, async (req, reply) =>
+    sendJson(reply, defs.duration.response, await durationAnswer(req, pool, req.body)),
+  );
+  registerRoute(app, defs.type, async (req, reply) =>
+    sendJson(reply, defs.type.response, await typeAnswer(req, pool, req.body)),
+  );
+  registerRoute(app, defs.range, async (req, reply) =>
+    sendJson(reply, defs.range.response, await rangeAnswer(req, pool, req.body)),
+  );
+  registerRoute(app, defs.scatterPlot, async (req, reply) =>
+    sendJson(reply, defs.scatterPlot.response, await scatterAnswer(req, pool, req.body)),
+  );
   registerRoute(app, defs.prices, (req) => pricesAnswer(req, pool, req.body));
 
   registerRoute(app, defs.download, async (req, reply) => {

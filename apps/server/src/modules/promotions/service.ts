@@ -19,10 +19,7 @@ import { requesterOf } from '../../lib/scope.js';
 import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
 import {
   type ScopeValues,
-  selectClpRates,
-  selectLeaves,
-  selectOutsideRoots,
-  selectSellers,
+  selectScopeFacts,
   type TypeDaysRow,
   type TypePricesRow,
   type WeekRow,
@@ -95,28 +92,37 @@ export async function resolvePromoScope(
   if (!classIds?.length)
     throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
   const asked = [...new Set(classIds)];
-  const outside = await selectOutsideRoots(pool, asked, principal.license.classifications);
-  if (outside.length)
+  // the window's errors come after the classifications' (as when each was its own query)
+  let window: { from: string; to: string } | Error;
+  try {
+    window = windowOf(f);
+  } catch (err) {
+    window = err as Error;
+  }
+  const sellerIds = [pivot, ...competitors.filter((s) => s !== pivot)];
+  const facts = await selectScopeFacts(pool, {
+    asked,
+    roots: principal.license.classifications,
+    day: window instanceof Error ? isoDateInZone(new Date(), DEFAULT_TIMEZONE) : window.to,
+    sellers: sellerIds,
+  });
+  if (facts.outside.length)
     throw forbidden(
-      `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
+      `Clasificación no incluida en la licencia: ${facts.outside.join(', ')}`,
       'classification_not_licensed',
     );
-  const { leaves, classes, names, unknown } = await selectLeaves(pool, asked);
+  const { leaves, classes, names, unknown, rates } = facts;
   if (unknown.length)
     throw badRequest(
       `classificationsIds: clasificación inexistente: ${unknown.join(', ')}`,
       'classificationsIds',
     );
-  const { from, to } = windowOf(f);
-  const rates = await selectClpRates(pool, to);
+  if (window instanceof Error) throw window;
+  const { from, to } = window;
   const target = rates.get(currency);
   if (!target) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
   const curs = [...rates.keys()];
-  const sellerIds = [pivot, ...competitors.filter((s) => s !== pivot)];
-  const sellers = (await selectSellers(pool, sellerIds)).map((s) => ({
-    ...s,
-    color: s.color ?? DEFAULT_COLOR,
-  }));
+  const sellers = facts.sellers.map((s) => ({ ...s, color: s.color ?? DEFAULT_COLOR }));
   return {
     currency,
     sellers,
