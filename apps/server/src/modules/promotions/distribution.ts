@@ -1,4 +1,4 @@
-import type { SellerSpans } from './model.js';
+import { leafGroups, type SellerSpans } from './model.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
 // as the SQL they replace (docs/metrics.md "Promotions"; the reference queries are in
@@ -8,8 +8,9 @@ import type { SellerSpans } from './model.js';
 // currency rate are known; its price is promo_price × the currency's factor, in float8 arithmetic.
 // Quantiles are percentile_cont's (linear interpolation between order statistics).
 //
-// Each answer scans the sellers' columns twice: once to pool the prices (for the quantiles, selected in
-// place), once to count per seller. The computation is synchronous: one scratch array serves every
+// Each answer reads the sellers' columns twice: once to pool the prices (for the quantiles, selected in
+// place), once to count per seller. The range (one classification) reads only its leaves' groups
+// (model.ts leafGroups); the scatter plot reads every promotion in product order (distinct listings). The computation is synchronous: one scratch array serves every
 // request.
 
 export interface WindowScope {
@@ -129,8 +130,8 @@ export function rangeChart(
   ranges: number,
   round: (v: number) => number,
 ): { points: number[]; counts: { seller_id: number; range: number; count: number }[] } {
-  const mult = multiplicity(scope.leaves);
-  const m = poolPrices(models, scope, mult);
+  // one classification's promotions are a few leaves' groups: read only those
+  const m = poolLeafPrices(models, scope);
   const raw = percentilesCont(
     scratch,
     m,
@@ -140,27 +141,68 @@ export function rangeChart(
   const points = raw.map(round);
   const inner = points.slice(1, -1);
   const { from, to, factors } = scope;
-  const top = mult.length;
   const counts: { seller_id: number; range: number; count: number }[] = [];
+  const mult = leafCounts(scope.leaves);
   for (const s of models) {
     const per = new Array<number>(inner.length + 2).fill(0);
-    const { first, last, leaf, promo, cur, n } = s;
-    for (let i = 0; i < n; i++) {
-      if (first[i] > to || last[i] < from) continue;
-      const lf = leaf[i];
-      const k = lf < top ? mult[lf] : 0;
-      if (k === 0) continue;
-      const v = promo[i] * factors[cur[i]];
-      if (Number.isNaN(v)) continue;
-      let r = 1;
-      for (const t of inner) if (v >= t) r++;
-      per[r] += k;
+    const { first, last, promo, cur } = s;
+    const { order, at } = leafGroups(s);
+    for (const [lf, k] of mult) {
+      const [start, end] = at.get(lf) ?? [0, 0];
+      for (let j = start; j < end; j++) {
+        const i = order[j];
+        if (first[i] > to || last[i] < from) continue;
+        const v = promo[i] * factors[cur[i]];
+        if (Number.isNaN(v)) continue;
+        let r = 1;
+        for (const t of inner) if (v >= t) r++;
+        per[r] += k;
+      }
     }
     per.forEach((count, range) => {
       if (count > 0) counts.push({ seller_id: s.sellerId, range, count });
     });
   }
   return { points, counts };
+}
+
+/** How many times each asked leaf counts. */
+function leafCounts(leaves: number[]): Map<number, number> {
+  const mult = new Map<number, number>();
+  for (const l of leaves) mult.set(l, (mult.get(l) ?? 0) + 1);
+  return mult;
+}
+
+/** poolPrices through the sellers' leaf groups (same prices, another order). */
+function poolLeafPrices(models: SellerSpans[], scope: WindowScope): number {
+  const mult = leafCounts(scope.leaves);
+  let cap = 0;
+  for (const s of models) {
+    const { at } = leafGroups(s);
+    for (const [lf, k] of mult) {
+      const range = at.get(lf);
+      if (range) cap += (range[1] - range[0]) * k;
+    }
+  }
+  if (scratch.length < cap) scratch = new Float64Array(Math.max(cap, Math.ceil(scratch.length * 1.5)));
+  const out = scratch;
+  const { from, to, factors } = scope;
+  let m = 0;
+  for (const s of models) {
+    const { first, last, promo, cur } = s;
+    const { order, at } = leafGroups(s);
+    for (const [lf, k] of mult) {
+      const [start, end] = at.get(lf) ?? [0, 0];
+      for (let j = start; j < end; j++) {
+        const i = order[j];
+        if (first[i] > to || last[i] < from) continue;
+        const v = promo[i] * factors[cur[i]];
+        if (Number.isNaN(v)) continue;
+        for (let c = 0; c < k; c++) out[m++] = v;
+      }
+    }
+  }
+  return m;
 }
 
 export interface ScatterRow {

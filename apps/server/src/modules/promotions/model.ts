@@ -40,6 +40,31 @@ export interface SellerSpans {
   promo: Float64Array;
   /** index into the model's `currencies` */
   cur: Uint8Array;
+  /** positions grouped by leaf (built on first use, see leafGroups) */
+  groups?: { order: Int32Array; at: Map<number, [number, number]> };
+}
+
+/**
+ * The seller's positions grouped by leaf: `order[at(leaf)[0] … at(leaf)[1] − 1]` are the positions of
+ * the leaf's promotions (a question about one classification reads only those). Built once per copy.
+ */
+export function leafGroups(s: SellerSpans): { order: Int32Array; at: Map<number, [number, number]> } {
+  if (s.groups) return s.groups;
+  const count = new Map<number, number>();
+  for (let i = 0; i < s.n; i++) count.set(s.leaf[i], (count.get(s.leaf[i]) ?? 0) + 1);
+  const at = new Map<number, [number, number]>();
+  let start = 0;
+  for (const [leaf, n] of count) {
+    at.set(leaf, [start, start]);
+    start += n;
+  }
+  const order = new Int32Array(s.n);
+  for (let i = 0; i < s.n; i++) {
+    const range = at.get(s.leaf[i]) as [number, number];
+    order[range[1]++] = i;
+  }
+  s.groups = { order, at };
+  return s.groups;
 }
 
 interface Slot {
