@@ -22,7 +22,7 @@ export interface AssortmentSelection {
 }
 
 /** Conditions of a selection on a (classification_id, brand_id) pair of columns. */
-function selectionCond(p: Params, s: AssortmentSelection, cls: string, brand: string): string {
+export function selectionCond(p: Params, s: AssortmentSelection, cls: string, brand: string): string {
   const out: string[] = [];
   if (s.roots.length)
     out.push(`${cls} in (select id from classifications where path && ${p.add(s.roots, '::int[]')})`);
@@ -183,7 +183,7 @@ export interface ProductRow {
   total: number;
 }
 
-function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: string): string {
+export function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: string): string {
   if (!brandIds) return 'true';
   const ids = brandIds.filter((b): b is number => b !== null);
   const parts: string[] = [];
@@ -192,196 +192,267 @@ function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: stri
   return parts.length ? `(${parts.join(' or ')})` : 'false';
 }
 
-const ratesCte = (p: Params, rates: Map<string, number>) =>
+export const ratesCte = (p: Params, rates: Map<string, number>) =>
   `rates(currency, f) as (select * from unnest(${p.add([...rates.keys()], '::text[]')}, ${p.add([...rates.values()], '::float8[]')}))`;
 
-const ORDER: Record<AssortmentProductSort, string> = {
-  name: "lower(coalesce(name, ''))",
-  price: 'price',
-  seller: 'lower(seller_name)',
-  brand: 'lower(brand)',
-  date: 'event_date',
-};
-
-function pageSql(q: ProductQuery, p: Params): string {
-  const dir = q.dir === 'desc' ? 'desc' : 'asc';
-  return `order by ${ORDER[q.sort]} ${dir} nulls last, id::bigint ${dir}
-          limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}`;
-}
-
-/**
- * Per seller, the instant whose state its latest roll-up day ≤ `$to` describes (its last succeeded run
- * of that day) and whether that is its latest run at all (then listing_current holds that state).
- */
-const END_STATE = (sellers: string, to: string) => `
+/** Per seller of `sellers`, the day X whose state the drill-down lists: its latest roll-up day ≤ `to`. */
+const ENDS = (sellers: string, to: string) => `
   ends as (
-    select x.id as seller_id, d.day,
-           (select max(ir.observed_at) from ingest_runs ir
-             where ir.seller_id = x.id and ir.status = 'succeeded'
-               and ir.observed_at >= (d.day::timestamp at time zone 'America/Santiago')
-               and ir.observed_at < ((d.day + 1)::timestamp at time zone 'America/Santiago')) as t,
-           d.day = (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id) as latest
+    select x.id as seller_id, d.day
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
                            where r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
-  ),
-  state as (
-    select p.id, p.seller_id, p.classification_id, p.brand_id, lc.effective_price, lc.price_type,
-           lc.stock_out, lc.currency, e.t
-      from ends e join listing_current lc on lc.seller_id = e.seller_id
-      join products p on p.id = lc.product_id
-     where e.latest and p.published
-    union all
-    select p.id, p.seller_id, p.classification_id, p.brand_id,
-           least(case when pi.normal_price > 0 then pi.normal_price end,
-                 case when pi.sale_price > 0 then pi.sale_price end,
-                 case when pi.exclusive_price > 0 then pi.exclusive_price end),
-           pi.price_type, pi.stock_out, pi.currency, e.t
-      from ends e join products p on p.seller_id = e.seller_id
-      join lateral (select * from price_intervals pi where pi.product_id = p.id and pi.valid_from <= e.t
-                     order by pi.valid_from desc limit 1) pi on pi.valid_to is null or pi.valid_to > e.t
-     where not e.latest
   )`;
 
-const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, coalesce(b.name, 'Sin marca') as brand,
+export const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, coalesce(b.name, 'Sin marca') as brand,
        p.seller_id, s.name as seller_name, s.color, p.url, p.image_url`;
+
+/** The span columns a page is sorted on (assortment_spans `a`), read before any other table. */
+const SPAN_KEYS = `a.product_id as id, a.seller_id, a.name_key, a.brand_key, a.currency, a.effective_price,
+       a.price_type, a.stock_out, a.out_since`;
+
+/** Span `a` describes day `day` of its listing. */
+const VALID_ON = (day: string) => `a.last_day >= ${day} and a.first_day <= ${day}`;
+
+/** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key, event_day). */
+function pageOrder(q: ProductQuery): string {
+  const dir = q.dir === 'desc' ? 'desc' : 'asc';
+  const key: Record<AssortmentProductSort, string> = {
+    name: 'k.name_key',
+    price: 'k.price',
+    seller: 'k.seller_key',
+    brand: 'k.brand_key',
+    date: 'k.event_day',
+  };
+  // a listing's events of the period (a stock list) follow each other by day
+  return `${key[q.sort]} ${dir} nulls last, k.id ${dir}, k.event_day ${dir}`;
+}
+
+/**
+ * CTEs `keyed` (the candidate rows `cand`, SPAN_KEYS + event_day + days_out, with the converted price and
+ * the seller's sort key) and `page` (the page in the sort's order, with the total): only the page's rows
+ * are then joined to products, sellers and brands (PAGE_ROWS).
+ */
+function pageOf(q: ProductQuery, p: Params, cand: string, total = 'count(*) over ()::int as total'): string {
+  return `
+    ${ratesCte(p, q.rates)},
+    keyed as (
+      select c.*, round((c.effective_price * r.f)::numeric, 2)::float8 as price, lower(s.name) as seller_key
+        from (${cand}) c
+        join sellers s on s.id = c.seller_id
+        left join rates r on r.currency = c.currency
+    ),
+    page as (
+      select k.*, ${total} from keyed k
+       order by ${pageOrder(q)}
+       limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}
+    )`;
+}
+
+/** The page's rows (`page k`) with the listing's columns; `backDate`/`daysOut` as given. */
+const pageRows = (q: ProductQuery, backDate = 'null::text', daysOut = 'k.days_out', joins = '') => `
+    select ${LISTING_COLUMNS}, k.price, k.price_type, k.stock_out, k.event_day::text as event_date,
+           ${backDate} as back_date, ${daysOut} as days_out, k.total
+      from page k
+      join products p on p.id = k.id
+      join sellers s on s.id = k.seller_id
+      left join brands b on b.id = p.brand_id
+      ${joins}
+     order by ${pageOrder(q)}`;
+
+/**
+ * Classification restriction of a selection as arrays of ids (null: none): inside it, so that it is
+ * checked on the spans' index tuples, and outside it (for counting the side with fewer classifications).
+ */
+async function classificationIds(
+  db: Queryable,
+  s: AssortmentSelection,
+): Promise<{ inside: number[]; outside: number[] } | null> {
+  if (!s.roots.length && !s.classificationsIds?.length) return null;
+  const { rows } = await db.query<{ inside: number[]; outside: number[] }>(
+    `select coalesce(array_agg(id) filter (where inside), '{}') as inside,
+            coalesce(array_agg(id) filter (where not inside), '{}') as outside
+       from (select id, (cardinality($1::int[]) = 0 or path && $1::int[])
+                        and (cardinality($2::int[]) = 0 or path && $2::int[]) as inside
+               from classifications) c`,
+    [s.roots, s.classificationsIds ?? []],
+  );
+  return rows[0];
+}
 
 /**
  * Listings published at the end of the period at the selection's sellers (by brand / by e-commerce
- * drill-down; also the stock variant's 'out': `outOnly`), with their effective price then.
+ * drill-down; also the stock variant's 'out': `outOnly`), with their effective price then: the spans of
+ * assortment_spans covering each seller's day X (its latest roll-up day ≤ `to`, the day the row's figures
+ * describe).
+ *  - A whole seller or several ('Todas', 'Todos', a seller's row), sorted by name, price, brand, seller or
+ *    date: per seller (and currency, for the price) the first page × size spans in the sort's order by an
+ *    index range scan, merged; the total is the roll-up's published count of the selection on X (the
+ *    row's count). For the price, each (seller, currency) contributes the spans up to its (page × size)-th
+ *    price plus those that round to the same converted price, so ties after conversion keep the order.
+ *  - A brand (the drill-down of a brand row, a brand filter) or the listings out of stock: all of them on
+ *    X (one index range per seller), sorted.
  */
 export async function selectStateProducts(
   db: Queryable,
   q: ProductQuery & { outOnly?: boolean },
 ): Promise<ProductRow[]> {
+  const s = q.selection;
+  const classes = await classificationIds(db, s);
+  const narrow = q.outOnly || q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
+  if (!narrow) {
+    const rows = await topStateProducts(db, q, classes);
+    if (rows) return rows;
+  }
   const p = new Params();
-  const sellers = p.add(q.selection.sellers, '::int[]');
+  const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
-  const cond = selectionCond(p, q.selection, 'st.classification_id', 'st.brand_id');
-  const brands = brandCond(p, q.brandIds, 'st.brand_id');
   const toDay = p.add(q.to, '::date');
-  // 'out': out of stock since the end of its last in-stock interval before the instant (else first seen)
-  const outSince = `(select max(e.valid_to) from price_intervals e
-                      where e.product_id = st.id and not e.stock_out and e.valid_to <= st.t)`;
+  const conds = [
+    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
+    brandCond(p, q.brandIds, 'a.brand_id'),
+    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
+    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
+    q.outOnly ? 'a.stock_out' : 'true',
+  ].join(' and ');
+  // 'out': out of stock since the end of its last in-stock interval (else since first seen)
+  const cand = `
+    select ${SPAN_KEYS},
+           ${q.outOnly ? `(coalesce(a.out_since, pr.first_seen) at time zone 'America/Santiago')::date` : 'null::date'} as event_day
+      from ends e
+      join assortment_spans a on a.seller_id = e.seller_id and ${VALID_ON('e.day')}
+      ${q.outOnly ? 'join products pr on pr.id = a.product_id' : ''}
+     where ${conds}`;
   const sql = `
-    with ${END_STATE(sellers, to)}, ${ratesCte(p, q.rates)},
-    rows as (
-      select ${LISTING_COLUMNS},
-             round((st.effective_price * r.f)::numeric, 2)::float8 as price, st.price_type, st.stock_out,
-             ${q.outOnly ? `(coalesce(${outSince}, p.first_seen) at time zone 'America/Santiago')::date` : 'null::date'} as out_day
-        from state st
-        join products p on p.id = st.id
-        join sellers s on s.id = st.seller_id
-        left join brands b on b.id = st.brand_id
-        left join rates r on r.currency = st.currency
-       where ${cond} and ${brands} ${q.outOnly ? 'and st.stock_out' : ''}
-    )
-    select id, product_id, sku, name, brand, seller_id, seller_name, color, url, image_url, price, price_type,
-           stock_out, out_day::text as event_date, null::text as back_date,
-           case when out_day is not null then (${toDay} - out_day) end as days_out,
-           count(*) over ()::int as total
-      from rows
-     ${pageSql(q, p)}`;
+    with ${ENDS(sellers, to)},
+    ${pageOf(q, p, `select x.*, case when x.event_day is not null then ${toDay} - x.event_day end as days_out from (${cand}) x`)}
+    ${pageRows(q)}`;
   const { rows } = await db.query<ProductRow>(sql, p.values);
   return rows;
 }
 
 /**
+ * The first page of a whole-seller drill-down by per-seller index range scans (see selectStateProducts);
+ * null when a price page reaches listings without a price in the requested currency (they sort last: the
+ * caller then sorts every listing).
+ */
+async function topStateProducts(
+  db: Queryable,
+  q: ProductQuery,
+  classes: { inside: number[]; outside: number[] } | null,
+): Promise<ProductRow[] | null> {
+  const p = new Params();
+  const sellers = p.add(q.selection.sellers, '::int[]');
+  const to = p.add(q.to, '::date');
+  const depth = p.add(q.offset + q.limit, '::int');
+  const dir = q.dir === 'desc' ? 'desc' : 'asc';
+  const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
+  const order: Record<AssortmentProductSort, string> = {
+    name: `a.name_key ${dir}, a.product_id ${dir}`,
+    brand: `a.brand_key ${dir}, a.product_id ${dir}`,
+    seller: `a.product_id ${dir}`,
+    date: `a.product_id ${dir}`,
+    price: `a.effective_price ${dir}, a.product_id ${dir}`,
+  };
+  let cand: string;
+  if (q.sort === 'price') {
+    // per (seller, currency with a rate): the depth-th price, then every span up to it and its rounding ties
+    const bound = dir === 'desc' ? '>= v.vk - 0.011 / pc.f' : '<= v.vk + 0.011 / pc.f';
+    const base = `a.seller_id = pc.seller_id and a.currency = pc.currency and a.effective_price is not null
+                  and ${VALID_ON('pc.day')} ${cls}`;
+    cand = `
+      select k.* from (select e.seller_id, e.day, r.currency, r.f from ends e cross join rates r) pc
+      left join lateral (select a.effective_price as vk from assortment_spans a where ${base}
+                          order by ${order.price} offset ${depth} - 1 limit 1) v on true
+      cross join lateral (select ${SPAN_KEYS}, null::date as event_day, null::int as days_out
+                            from assortment_spans a
+                           where ${base} and (v.vk is null or a.effective_price ${bound})) k`;
+  } else {
+    cand = `
+      select k.* from ends e
+      cross join lateral (select ${SPAN_KEYS}, null::date as event_day, null::int as days_out
+                            from assortment_spans a
+                           where a.seller_id = e.seller_id and ${VALID_ON('e.day')} ${cls}
+                           order by ${order[q.sort]} limit ${depth}) k`;
+  }
+  // the listings published on X (the roll-up's count), less or only those of the classifications outside
+  // or inside the restriction (their present classification, as the rows are filtered): the side with
+  // fewer classifications is counted on the spans' classification index
+  const published = `(select coalesce(sum(r.published), 0)::int from ends e
+                       join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
+  const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
+      join assortment_spans a on a.seller_id = e.seller_id and ${VALID_ON('e.day')}
+     where (a.classification_id = any(${p.add(ids, '::int[]')}) ${nulls ? 'or a.classification_id is null' : ''}))`;
+  const total = !classes
+    ? published
+    : classes.outside.length < classes.inside.length
+      ? `${published} - ${countSpans(classes.outside, true)}`
+      : countSpans(classes.inside, false);
+  const sql = `
+    with ${ENDS(sellers, to)},
+    ${pageOf(q, p, cand, `${total} as total, count(*) over ()::int as candidates`)}
+    ${pageRows(q).replace('k.total', 'k.total, k.candidates')}`;
+  const { rows } = await db.query<ProductRow & { candidates?: number }>(sql, p.values);
+  if (q.sort === 'price') {
+    // fewer priced candidates than the page needs: listings without a price (last) may belong on it
+    const candidates = rows[0]?.candidates ?? 0;
+    if (candidates < q.offset + q.limit && (rows[0]?.total ?? Number.POSITIVE_INFINITY) > candidates)
+      return null;
+  }
+  return rows.map(({ candidates: _c, ...r }) => r);
+}
+
+/**
  * Availability-change events of the period (stock drill-down 'went_out' / 'back_in'), with the daily
  * roll-up's definition: on a day with a succeeded run of the seller, a listing published at the day's last
- * run, out of (in) stock then, and in (out of) stock in the interval covering the day's start. A listing
- * whose stock changed during a day has an interval starting within it, and its roll-up group (seller, day,
- * classification, brand) counts the event: the candidates are the listings of those groups with an
- * interval starting that day (primary key of price_intervals).
+ * run, out of (in) stock then, and in (out of) stock in the interval covering the day's start — the spans
+ * of assortment_spans that start in the period with stock_out ≠ prev_stock_out. The return date (went_out)
+ * or the previous in-stock date (back_in) of the page's rows only is read from the price history.
  */
 export async function selectStockEvents(
   db: Queryable,
   q: ProductQuery & { event: Exclude<AssortmentStockEvent, 'out'> },
 ): Promise<ProductRow[]> {
   const p = new Params();
-  const sellers = p.add(q.selection.sellers, '::int[]');
+  const s = q.selection;
+  const classes = await classificationIds(db, s);
+  const sellers = p.add(s.sellers, '::int[]');
   const from = p.add(q.from, '::date');
   const to = p.add(q.to, '::date');
-  const cond = selectionCond(p, q.selection, 'p.classification_id', 'p.brand_id');
-  const brands = brandCond(p, q.brandIds, 'p.brand_id');
   const wentOut = q.event === 'went_out';
+  const conds = [
+    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
+    brandCond(p, q.brandIds, 'a.brand_id'),
+    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
+    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
+  ].join(' and ');
+  const cand = `
+    select ${SPAN_KEYS}, a.first_day as event_day
+      from assortment_spans a
+     where a.seller_id = any(${sellers}) and a.first_day >= ${from} and a.first_day <= ${to}
+       and a.stock_out <> a.prev_stock_out and a.stock_out = ${wentOut ? 'true' : 'false'} and ${conds}`;
+  // the seller's last run of the event's day (t) and the day's start (d0), for the page's rows
+  const t = `(select max(ir.observed_at) from ingest_runs ir
+               where ir.seller_id = k.seller_id and ir.status = 'succeeded'
+                 and ir.observed_at >= (k.event_day::timestamp at time zone 'America/Santiago')
+                 and ir.observed_at < ((k.event_day + 1)::timestamp at time zone 'America/Santiago'))`;
+  const other = wentOut
+    ? `(select (min(x.valid_from) at time zone 'America/Santiago')::date from price_intervals x
+         where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out)`
+    : `(select (max(x.valid_to) at time zone 'America/Santiago')::date from price_intervals x
+         where x.product_id = k.id and x.valid_to <= (k.event_day::timestamp at time zone 'America/Santiago')
+           and not x.stock_out)`;
   const sql = `
-    with runs as (
-      select ir.seller_id, (ir.observed_at at time zone 'America/Santiago')::date as day, max(ir.observed_at) as t
-        from ingest_runs ir
-       where ir.seller_id = any(${sellers}) and ir.status = 'succeeded'
-         and ir.observed_at >= (${from}::timestamp at time zone 'America/Santiago')
-         and ir.observed_at < ((${to} + 1)::timestamp at time zone 'America/Santiago')
-       group by 1, 2
-    ),
-    b as (select seller_id, day, t, (day::timestamp at time zone 'America/Santiago') as d0 from runs),
-    -- the roll-up's groups (seller, day, classification, brand) with such an event (partial index of
-    -- migration 110): only their listings are looked at, and only on those days
-    groups as (
-      select g.seller_id, g.day, coalesce(g.classification_id, 0) as cls, coalesce(g.brand_id, 0) as brand
-        from rollup_daily_brand g
-       where g.seller_id = any(${sellers}) and g.day >= ${from} and g.day <= ${to}
-         and (g.went_out_of_stock > 0 or g.back_in_stock > 0)
-         and g.${wentOut ? 'went_out_of_stock' : 'back_in_stock'} > 0
-    ),
-    -- the sellers' listings in the selection, read once (materialised: joined to the groups by hash, not
-    -- re-read per group)
-    prods as materialized (
-      select p.id, p.seller_id, coalesce(p.classification_id, 0) as cls, coalesce(p.brand_id, 0) as brand
-        from products p
-       where p.seller_id = any(${sellers}) and ${cond} and ${brands}
-    ),
-    cand as (
-      select distinct b.seller_id, b.day, b.t, b.d0, pr.id
-        from groups g
-        join b on b.seller_id = g.seller_id and b.day = g.day
-        join prods pr on pr.seller_id = g.seller_id and pr.cls = g.cls and pr.brand = g.brand
-       where exists (select 1 from price_intervals pi where pi.product_id = pr.id
-                        and pi.valid_from >= b.d0 and pi.valid_from <= b.t)
-    ),
-    ev as (
-      select c.*, now_.stock_out as now_out, now_.currency,
-             least(case when now_.normal_price > 0 then now_.normal_price end,
-                   case when now_.sale_price > 0 then now_.sale_price end,
-                   case when now_.exclusive_price > 0 then now_.exclusive_price end) as effective,
-             now_.price_type
-        from cand c
-        join lateral (select * from price_intervals x where x.product_id = c.id and x.valid_from <= c.t
-                       order by x.valid_from desc limit 1) now_ on now_.valid_to is null or now_.valid_to > c.t
-        join lateral (select * from price_intervals x where x.product_id = c.id and x.valid_from < c.d0
-                       order by x.valid_from desc limit 1) before on before.valid_to is null or before.valid_to >= c.d0
-       where ${wentOut ? 'now_.stock_out and not before.stock_out' : 'not now_.stock_out and before.stock_out'}
-    ),
-    ${ratesCte(p, q.rates)},
-    rows as (
-      select ${LISTING_COLUMNS},
-             round((ev.effective * r.f)::numeric, 2)::float8 as price, ev.price_type, ev.now_out as stock_out,
-             ev.day as event_day,
-             ${
-               wentOut
-                 ? `(select (min(x.valid_from) at time zone 'America/Santiago')::date from price_intervals x
-                      where x.product_id = ev.id and x.valid_from > ev.t and not x.stock_out)`
-                 : `(select (max(x.valid_to) at time zone 'America/Santiago')::date from price_intervals x
-                      where x.product_id = ev.id and x.valid_to <= ev.d0 and not x.stock_out)`
-             } as other_day
-        from ev
-        join products p on p.id = ev.id
-        join sellers s on s.id = p.seller_id
-        left join brands b on b.id = p.brand_id
-        left join rates r on r.currency = ev.currency
-    )
-    select id, product_id, sku, name, brand, seller_id, seller_name, color, url, image_url, price, price_type,
-           stock_out, event_day::text as event_date,
-           ${wentOut ? `case when other_day <= ${to} then other_day::text end` : 'null::text'} as back_date,
-           ${
-             wentOut
-               ? `(case when other_day <= ${to} then other_day else ${to} end) - event_day`
-               : 'case when other_day is not null then event_day - other_day end'
-           } as days_out,
-           count(*) over ()::int as total
-      from rows
-     ${pageSql({ ...q, sort: q.sort }, p).replace('event_date', 'event_day')}`;
+    with ${pageOf(q, p, `select x.*, null::int as days_out from (${cand}) x`)}
+    ${pageRows(
+      q,
+      wentOut ? `case when o.d <= ${to} then o.d::text end` : 'null::text',
+      wentOut
+        ? `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`
+        : 'case when o.d is not null then k.event_day - o.d end',
+      `cross join lateral (select ${other} as d) o`,
+    )}`;
   const { rows } = await db.query<ProductRow>(sql, p.values);
   return rows;
 }
