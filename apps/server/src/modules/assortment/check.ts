@@ -29,7 +29,7 @@ select ${COLUMNS} from history`;
 
 const COLUMNS = `product_id::int as product_id, seller_id, first_day::text as first_day, last_day::text as last_day,
   brand_id, classification_id, name_key, brand_key, currency, effective_price::float8 as effective_price, price_type,
-  stock_out, out_since, prev_stock_out`;
+  stock_out, out_day::text as out_day, prev_stock_out`;
 
 const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null or seller_id = $1)`;
 

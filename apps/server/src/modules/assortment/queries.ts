@@ -1,4 +1,4 @@
-import type { AssortmentProductSort, AssortmentStockEvent } from '@vigia/domain';
+import type { AssortmentProductSort } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { Params } from '../../db/sql.js';
 
@@ -208,14 +208,23 @@ const ENDS = (sellers: string, to: string) => `
 export const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, coalesce(b.name, 'Sin marca') as brand,
        p.seller_id, s.name as seller_name, s.color, p.url, p.image_url`;
 
+/** Which list a drill-down shows: the state on X, those out of stock on X, or an event of the period. */
+type ListKind = 'state' | 'out' | 'went_out' | 'back_in';
+
 /** The span columns a page is sorted on (assortment_spans `a`), read before any other table. */
-const SPAN_KEYS = `a.product_id as id, a.seller_id, a.name_key, a.brand_key, a.currency, a.effective_price,
-       a.price_type, a.stock_out, a.out_since`;
+const SPAN_KEYS = (kind: ListKind) => `a.product_id as id, a.seller_id, a.name_key, a.brand_key, a.currency,
+       a.effective_price, a.price_type, a.stock_out,
+       ${kind === 'state' ? 'null::date' : kind === 'out' ? 'a.out_day' : 'a.first_day'} as event_day`;
 
-/** Span `a` describes day `day` of its listing. */
-const VALID_ON = (day: string) => `a.last_day >= ${day} and a.first_day <= ${day}`;
+/** Span `a` is in the list of seller row `e` (ends: seller_id, day X; the period's bounds for events). */
+function inList(kind: ListKind, e: string, p: Params, q: ProductQuery): string {
+  if (kind === 'went_out' || kind === 'back_in')
+    return `a.seller_id = ${e}.seller_id and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
+            and a.first_day >= ${p.add(q.from, '::date')} and a.first_day <= ${p.add(q.to, '::date')}`;
+  return `a.seller_id = ${e}.seller_id and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
+}
 
-/** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key, event_day). */
+/** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key). */
 function pageOrder(q: ProductQuery): string {
   const dir = q.dir === 'desc' ? 'desc' : 'asc';
   const key: Record<AssortmentProductSort, string> = {
@@ -230,9 +239,9 @@ function pageOrder(q: ProductQuery): string {
 }
 
 /**
- * CTEs `keyed` (the candidate rows `cand`, SPAN_KEYS + event_day + days_out, with the converted price and
- * the seller's sort key) and `page` (the page in the sort's order, with the total): only the page's rows
- * are then joined to products, sellers and brands (PAGE_ROWS).
+ * CTEs `keyed` (the candidate rows `cand`, SPAN_KEYS, with the converted price and the seller's sort key)
+ * and `page` (the page in the sort's order, with `total`): only the page's rows are then joined to
+ * products, sellers and brands (pageRows).
  */
 function pageOf(q: ProductQuery, p: Params, cand: string, total = 'count(*) over ()::int as total'): string {
   return `
@@ -250,16 +259,44 @@ function pageOf(q: ProductQuery, p: Params, cand: string, total = 'count(*) over
     )`;
 }
 
-/** The page's rows (`page k`) with the listing's columns; `backDate`/`daysOut` as given. */
-const pageRows = (q: ProductQuery, backDate = 'null::text', daysOut = 'k.days_out', joins = '') => `
+/**
+ * The page's rows (`page k`) with the listing's columns, and the dates of the list: `event_date`; for
+ * the events, the return date (went_out) or the previous in-stock date (back_in) from the price history
+ * (one probe per row of the page), and `days_out`.
+ */
+function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
+  const to = kind === 'out' || kind === 'went_out' ? p.add(q.to, '::date') : '';
+  let other = '';
+  let backDate = 'null::text';
+  let daysOut = kind === 'out' ? `${to} - k.event_day` : 'null::int';
+  if (kind === 'went_out') {
+    // the seller's last run of the event's day, then the first in-stock interval after it
+    const t = `(select max(ir.observed_at) from ingest_runs ir
+                 where ir.seller_id = k.seller_id and ir.status = 'succeeded'
+                   and ir.observed_at >= (k.event_day::timestamp at time zone 'America/Santiago')
+                   and ir.observed_at < ((k.event_day + 1)::timestamp at time zone 'America/Santiago'))`;
+    other = `cross join lateral (select (select (min(x.valid_from) at time zone 'America/Santiago')::date
+                                             from price_intervals x
+                                            where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out) as d) o`;
+    backDate = `case when o.d <= ${to} then o.d::text end`;
+    daysOut = `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`;
+  } else if (kind === 'back_in') {
+    other = `cross join lateral (select (select (max(x.valid_to) at time zone 'America/Santiago')::date
+                                             from price_intervals x
+                                            where x.product_id = k.id and not x.stock_out
+                                              and x.valid_to <= (k.event_day::timestamp at time zone 'America/Santiago')) as d) o`;
+    daysOut = 'case when o.d is not null then k.event_day - o.d end';
+  }
+  return `
     select ${LISTING_COLUMNS}, k.price, k.price_type, k.stock_out, k.event_day::text as event_date,
            ${backDate} as back_date, ${daysOut} as days_out, k.total
       from page k
       join products p on p.id = k.id
       join sellers s on s.id = k.seller_id
       left join brands b on b.id = p.brand_id
-      ${joins}
+      ${other}
      order by ${pageOrder(q)}`;
+}
 
 /**
  * Classification restriction of a selection as arrays of ids (null: none): inside it, so that it is
@@ -282,117 +319,132 @@ async function classificationIds(
 }
 
 /**
- * Listings published at the end of the period at the selection's sellers (by brand / by e-commerce
- * drill-down; also the stock variant's 'out': `outOnly`), with their effective price then: the spans of
- * assortment_spans covering each seller's day X (its latest roll-up day ≤ `to`, the day the row's figures
- * describe).
- *  - A whole seller or several ('Todas', 'Todos', a seller's row), sorted by name, price, brand, seller or
- *    date: per seller (and currency, for the price) the first page × size spans in the sort's order by an
- *    index range scan, merged; the total is the roll-up's published count of the selection on X (the
- *    row's count). For the price, each (seller, currency) contributes the spans up to its (page × size)-th
- *    price plus those that round to the same converted price, so ties after conversion keep the order.
- *  - A brand (the drill-down of a brand row, a brand filter) or the listings out of stock: all of them on
- *    X (one index range per seller), sorted.
+ * A drill-down's page of listings (docs/metrics.md "Read model of the drill-downs"), from assortment_spans:
+ *  - state (by brand / by e-commerce) and out ('out' of the stock variant): the spans covering each
+ *    seller's day X (its latest roll-up day ≤ `to`, the day the row's figures describe), with their
+ *    effective price then; 'out': those out of stock, `event_date` = the day they went out;
+ *  - went_out / back_in: the spans that start in the period with stock_out ≠ prev_stock_out (the daily
+ *    roll-up's events), `event_date` = the day.
+ * A whole seller or several ('Todas', 'Todos', a seller's row): per seller (and currency, for the price)
+ * the first page × size spans of the list in the sort's order by an index range scan, merged; the total
+ * is the roll-up's count on X (published, or out of stock) less / only the listings of the
+ * classifications outside / inside the restriction, or (events) a count on the events' index. For the
+ * price, each (seller, currency) contributes the spans up to its (page × size)-th price plus those that
+ * round to the same converted price, so ties after conversion keep the order; a page that reaches
+ * listings without a price sorts them all. A brand (a brand row, a brand filter): all its spans of the
+ * list (one index range per seller), sorted.
  */
-export async function selectStateProducts(
+export async function selectProducts(
   db: Queryable,
-  q: ProductQuery & { outOnly?: boolean },
+  q: ProductQuery & { kind: ListKind },
 ): Promise<ProductRow[]> {
   const s = q.selection;
   const classes = await classificationIds(db, s);
-  const narrow = q.outOnly || q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
+  const narrow = q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
   if (!narrow) {
-    const rows = await topStateProducts(db, q, classes);
+    const rows = await topProducts(db, q, classes);
     if (rows) return rows;
   }
   const p = new Params();
   const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
-  const toDay = p.add(q.to, '::date');
   const conds = [
     classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
     brandCond(p, q.brandIds, 'a.brand_id'),
     s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
     s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
-    q.outOnly ? 'a.stock_out' : 'true',
   ].join(' and ');
-  // 'out': out of stock since the end of its last in-stock interval (else since first seen)
   const cand = `
-    select ${SPAN_KEYS},
-           ${q.outOnly ? `(coalesce(a.out_since, pr.first_seen) at time zone 'America/Santiago')::date` : 'null::date'} as event_day
-      from ends e
-      join assortment_spans a on a.seller_id = e.seller_id and ${VALID_ON('e.day')}
-      ${q.outOnly ? 'join products pr on pr.id = a.product_id' : ''}
+    select ${SPAN_KEYS(q.kind)}
+      from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
      where ${conds}`;
   const sql = `
     with ${ENDS(sellers, to)},
-    ${pageOf(q, p, `select x.*, case when x.event_day is not null then ${toDay} - x.event_day end as days_out from (${cand}) x`)}
-    ${pageRows(q)}`;
+    ${pageOf(q, p, cand)}
+    ${pageRows(q, p, q.kind)}`;
   const { rows } = await db.query<ProductRow>(sql, p.values);
   return rows;
 }
 
 /**
- * The first page of a whole-seller drill-down by per-seller index range scans (see selectStateProducts);
- * null when a price page reaches listings without a price in the requested currency (they sort last: the
- * caller then sorts every listing).
+ * The page of a whole-seller drill-down by per-seller index range scans (see selectProducts); null when
+ * a price page reaches listings without a price in the requested currency (they sort last: the caller
+ * then sorts every listing of the list).
  */
-async function topStateProducts(
+async function topProducts(
   db: Queryable,
-  q: ProductQuery,
+  q: ProductQuery & { kind: ListKind },
   classes: { inside: number[]; outside: number[] } | null,
 ): Promise<ProductRow[] | null> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
-  const to = p.add(q.to, '::date');
   const depth = p.add(q.offset + q.limit, '::int');
   const dir = q.dir === 'desc' ? 'desc' : 'asc';
+  const events = q.kind === 'went_out' || q.kind === 'back_in';
+  const ends = events
+    ? `ends as (select x.id as seller_id, null::date as day from unnest(${sellers}) as x(id))`
+    : ENDS(sellers, p.add(q.to, '::date'));
   const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
+  // (an event list may hold a listing twice: its events follow each other by day)
+  const day = events ? `, a.first_day ${dir}` : '';
   const order: Record<AssortmentProductSort, string> = {
-    name: `a.name_key ${dir}, a.product_id ${dir}`,
-    brand: `a.brand_key ${dir}, a.product_id ${dir}`,
-    seller: `a.product_id ${dir}`,
-    date: `a.product_id ${dir}`,
+    name: `a.name_key ${dir}, a.product_id ${dir}${day}`,
+    brand: `a.brand_key ${dir}, a.product_id ${dir}${day}`,
+    seller: `a.product_id ${dir}${day}`,
+    date:
+      q.kind === 'state'
+        ? `a.product_id ${dir}`
+        : q.kind === 'out'
+          ? `a.out_day ${dir}, a.product_id ${dir}`
+          : `a.first_day ${dir}, a.product_id ${dir}`,
     price: `a.effective_price ${dir}, a.product_id ${dir}`,
   };
   let cand: string;
   if (q.sort === 'price') {
-    // per (seller, currency with a rate): the depth-th price, then every span up to it and its rounding ties
-    const bound = dir === 'desc' ? '>= v.vk - 0.011 / pc.f' : '<= v.vk + 0.011 / pc.f';
-    const base = `a.seller_id = pc.seller_id and a.currency = pc.currency and a.effective_price is not null
-                  and ${VALID_ON('pc.day')} ${cls}`;
+    // per (seller, currency with a rate): the depth-th price, then every span of the list up to it and its
+    // rounding ties (a numeric bound, so that it is the index scan's range; none when fewer spans)
+    const bound =
+      dir === 'desc'
+        ? `>= coalesce(v.vk - (0.011 / pc.f)::numeric, -1e15)`
+        : `<= coalesce(v.vk + (0.011 / pc.f)::numeric, 1e15)`;
+    const base = `${inList(q.kind, 'pc', p, q)} and a.currency = pc.currency and a.effective_price is not null ${cls}`;
     cand = `
       select k.* from (select e.seller_id, e.day, r.currency, r.f from ends e cross join rates r) pc
       left join lateral (select a.effective_price as vk from assortment_spans a where ${base}
                           order by ${order.price} offset ${depth} - 1 limit 1) v on true
-      cross join lateral (select ${SPAN_KEYS}, null::date as event_day, null::int as days_out
-                            from assortment_spans a
-                           where ${base} and (v.vk is null or a.effective_price ${bound})) k`;
+      cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
+                           where ${base} and a.effective_price ${bound} offset 0) k`;
   } else {
     cand = `
       select k.* from ends e
-      cross join lateral (select ${SPAN_KEYS}, null::date as event_day, null::int as days_out
-                            from assortment_spans a
-                           where a.seller_id = e.seller_id and ${VALID_ON('e.day')} ${cls}
+      cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
+                           where ${inList(q.kind, 'e', p, q)} ${cls}
                            order by ${order[q.sort]} limit ${depth}) k`;
   }
-  // the listings published on X (the roll-up's count), less or only those of the classifications outside
-  // or inside the restriction (their present classification, as the rows are filtered): the side with
-  // fewer classifications is counted on the spans' classification index
-  const published = `(select coalesce(sum(r.published), 0)::int from ends e
+  let total: string;
+  if (events) {
+    total = `(select count(*)::int from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
+               where a.stock_out <> a.prev_stock_out ${cls})`;
+  } else {
+    // the roll-up's count on X (published, or out of stock), less or only the listings of the
+    // classifications outside or inside the restriction (their present classification, as the rows are
+    // filtered): the side with fewer classifications is counted on the spans' classification index
+    const counted = q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published';
+    const rollup = `(select coalesce(sum(${counted}), 0)::int from ends e
                        join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
-  const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
-      join assortment_spans a on a.seller_id = e.seller_id and ${VALID_ON('e.day')}
-     where (a.classification_id = any(${p.add(ids, '::int[]')}) ${nulls ? 'or a.classification_id is null' : ''}))`;
-  const total = !classes
-    ? published
-    : classes.outside.length < classes.inside.length
-      ? `${published} - ${countSpans(classes.outside, true)}`
-      : countSpans(classes.inside, false);
+    const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
+        join assortment_spans a on ${inList(q.kind, 'e', p, q)}
+       where (a.classification_id = any(${p.add(ids, '::int[]')}) ${nulls ? 'or a.classification_id is null' : ''}))`;
+    total = !classes
+      ? rollup
+      : classes.outside.length < classes.inside.length
+        ? `${rollup} - ${countSpans(classes.outside, true)}`
+        : countSpans(classes.inside, false);
+  }
   const sql = `
-    with ${ENDS(sellers, to)},
+    with ${ends},
     ${pageOf(q, p, cand, `${total} as total, count(*) over ()::int as candidates`)}
-    ${pageRows(q).replace('k.total', 'k.total, k.candidates')}`;
+    ${pageRows(q, p, q.kind).replace('k.total', 'k.total, k.candidates')}`;
   const { rows } = await db.query<ProductRow & { candidates?: number }>(sql, p.values);
   if (q.sort === 'price') {
     // fewer priced candidates than the page needs: listings without a price (last) may belong on it
@@ -401,60 +453,6 @@ async function topStateProducts(
       return null;
   }
   return rows.map(({ candidates: _c, ...r }) => r);
-}
-
-/**
- * Availability-change events of the period (stock drill-down 'went_out' / 'back_in'), with the daily
- * roll-up's definition: on a day with a succeeded run of the seller, a listing published at the day's last
- * run, out of (in) stock then, and in (out of) stock in the interval covering the day's start — the spans
- * of assortment_spans that start in the period with stock_out ≠ prev_stock_out. The return date (went_out)
- * or the previous in-stock date (back_in) of the page's rows only is read from the price history.
- */
-export async function selectStockEvents(
-  db: Queryable,
-  q: ProductQuery & { event: Exclude<AssortmentStockEvent, 'out'> },
-): Promise<ProductRow[]> {
-  const p = new Params();
-  const s = q.selection;
-  const classes = await classificationIds(db, s);
-  const sellers = p.add(s.sellers, '::int[]');
-  const from = p.add(q.from, '::date');
-  const to = p.add(q.to, '::date');
-  const wentOut = q.event === 'went_out';
-  const conds = [
-    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
-    brandCond(p, q.brandIds, 'a.brand_id'),
-    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
-    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
-  ].join(' and ');
-  const cand = `
-    select ${SPAN_KEYS}, a.first_day as event_day
-      from assortment_spans a
-     where a.seller_id = any(${sellers}) and a.first_day >= ${from} and a.first_day <= ${to}
-       and a.stock_out <> a.prev_stock_out and a.stock_out = ${wentOut ? 'true' : 'false'} and ${conds}`;
-  // the seller's last run of the event's day (t) and the day's start (d0), for the page's rows
-  const t = `(select max(ir.observed_at) from ingest_runs ir
-               where ir.seller_id = k.seller_id and ir.status = 'succeeded'
-                 and ir.observed_at >= (k.event_day::timestamp at time zone 'America/Santiago')
-                 and ir.observed_at < ((k.event_day + 1)::timestamp at time zone 'America/Santiago'))`;
-  const other = wentOut
-    ? `(select (min(x.valid_from) at time zone 'America/Santiago')::date from price_intervals x
-         where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out)`
-    : `(select (max(x.valid_to) at time zone 'America/Santiago')::date from price_intervals x
-         where x.product_id = k.id and x.valid_to <= (k.event_day::timestamp at time zone 'America/Santiago')
-           and not x.stock_out)`;
-  const sql = `
-    with ${pageOf(q, p, `select x.*, null::int as days_out from (${cand}) x`)}
-    ${pageRows(
-      q,
-      wentOut ? `case when o.d <= ${to} then o.d::text end` : 'null::text',
-      wentOut
-        ? `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`
-        : 'case when o.d is not null then k.event_day - o.d end',
-      `cross join lateral (select ${other} as d) o`,
-    )}`;
-  const { rows } = await db.query<ProductRow>(sql, p.values);
-  return rows;
 }
 
 /** Changes whenever any seller's data changes (sellers.ingest_seq is bumped by every ingest run). */

@@ -10,7 +10,7 @@ import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import type { Observation } from '../ingest/index.js';
 import { checkAssortment } from './check.js';
-import { type ProductQuery, selectStateProducts, selectStockEvents } from './queries.js';
+import { type ProductQuery, selectProducts } from './queries.js';
 import '../rollups.js';
 
 // The assortment read model (assortment_spans, migration 111) against (1) a hand-worked history, (2) its
@@ -81,12 +81,12 @@ describe('assortment spans, worked by hand', () => {
       { listing: 'D', first: '2026-11-02', last: '2026-11-05', price: 500, out: false, prev: null },
       { listing: 'D', first: '2026-11-06', last: 'infinity', price: 700, out: false, prev: false },
     ]);
-    // A went out of stock on the 03 run: out since the end of its in-stock interval
+    // A went out of stock on the 03 run: out since the day its in-stock interval ended
     const a = await db.pool.query(
-      `select a.out_since from assortment_spans a join products p on p.id = a.product_id
+      `select a.out_day from assortment_spans a join products p on p.id = a.product_id
         where p.product_id = 'A' and a.stock_out`,
     );
-    expect(a.rows[0].out_since).toEqual(new Date('2026-11-03T14:00:00Z'));
+    expect(a.rows[0].out_day).toBe('2026-11-03');
     expect(await checkAssortment(db.pool)).toEqual([]);
   });
 });
@@ -169,30 +169,34 @@ describe('assortment spans over a generated history', () => {
                 offset,
               };
               const cases: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
-                ['state', () => selectStateProducts(db.pool, q), () => referenceStateProducts(db.pool, q)],
+                [
+                  'state',
+                  () => selectProducts(db.pool, { ...q, kind: 'state' }),
+                  () => referenceStateProducts(db.pool, q),
+                ],
                 [
                   'brand',
-                  () => selectStateProducts(db.pool, { ...q, brandIds }),
+                  () => selectProducts(db.pool, { ...q, kind: 'state', brandIds }),
                   () => referenceStateProducts(db.pool, { ...q, brandIds }),
                 ],
                 [
                   'no brand',
-                  () => selectStateProducts(db.pool, { ...q, brandIds: [null] }),
+                  () => selectProducts(db.pool, { ...q, kind: 'state', brandIds: [null] }),
                   () => referenceStateProducts(db.pool, { ...q, brandIds: [null] }),
                 ],
                 [
                   'out',
-                  () => selectStateProducts(db.pool, { ...q, outOnly: true }),
+                  () => selectProducts(db.pool, { ...q, kind: 'out' }),
                   () => referenceStateProducts(db.pool, { ...q, outOnly: true }),
                 ],
                 [
                   'went_out',
-                  () => selectStockEvents(db.pool, { ...q, event: 'went_out' }),
+                  () => selectProducts(db.pool, { ...q, kind: 'went_out' }),
                   () => referenceStockEvents(db.pool, { ...q, event: 'went_out' }),
                 ],
                 [
                   'back_in',
-                  () => selectStockEvents(db.pool, { ...q, event: 'back_in' }),
+                  () => selectProducts(db.pool, { ...q, kind: 'back_in' }),
                   () => referenceStockEvents(db.pool, { ...q, event: 'back_in' }),
                 ],
               ];

@@ -4,8 +4,8 @@ import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 
 // The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
 // listings the run touched can change state, so only their spans are looked at. For each of them, its
-// state now (listing_current, published or not; when out of stock, since the end of its last in-stock
-// interval) against its open span:
+// state now (listing_current, published or not; when out of stock, the day its last in-stock interval
+// ended) against its open span:
 //  - END: an open span that is no longer the listing's state ends the day before the run's day — or is
 //    deleted when an earlier run of the same day opened it (the day's last run decides);
 //  - REOPEN: a listing without an open span whose span ended the day before (an earlier run of the same day
@@ -21,14 +21,17 @@ const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 /** The touched listings' state now (`pub` false: unpublished). */
 const STATE = `
 select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.price_type, lc.stock_out,
-       case when lc.stock_out then (select max(pi.valid_to) from price_intervals pi
-                                     where pi.product_id = lc.product_id and not pi.stock_out) end as out_since
+       case when lc.stock_out then
+         (coalesce((select max(pi.valid_to) from price_intervals pi where pi.product_id = lc.product_id and not pi.stock_out),
+                   p.first_seen) at time zone 'America/Santiago')::date
+       end as out_day
   from unnest($1::bigint[]) t(id)
-  join listing_current lc on lc.product_id = t.id`;
+  join listing_current lc on lc.product_id = t.id
+  join products p on p.id = t.id`;
 
 const SAME_STATE = (a: string, s: string) =>
-  `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_since)
-     is not distinct from (${s}.currency, ${s}.effective_price, ${s}.price_type, ${s}.stock_out, ${s}.out_since)`;
+  `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_day)
+     is not distinct from (${s}.currency, ${s}.effective_price, ${s}.price_type, ${s}.stock_out, ${s}.out_day)`;
 
 const END = `
 with s as (${STATE}),
@@ -52,9 +55,9 @@ update assortment_spans a set last_day = 'infinity' from s
 const OPEN = `
 with s as (${STATE})
 insert into assortment_spans (product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
-                              brand_key, currency, effective_price, price_type, stock_out, out_since, prev_stock_out)
+                              brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out)
 select s.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
-       lower(coalesce(b.name, 'Sin marca')), s.currency, s.effective_price, s.price_type, s.stock_out, s.out_since,
+       lower(coalesce(b.name, 'Sin marca')), s.currency, s.effective_price, s.price_type, s.stock_out, s.out_day,
        (select e.stock_out from assortment_spans e where e.product_id = s.product_id and e.last_day = $2::date - 1)
   from s
   join products p on p.id = s.product_id
