@@ -33,12 +33,30 @@ const COLUMNS = `product_id::int as product_id, seller_id, first_day::text as fi
 
 const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null or seller_id = $1)`;
 
+/** assortment_events_cum recomputed from rollup_daily_brand (migration 112's backfill query). */
+function recomputeCum(): string {
+  const sql = readFileSync(join(MIGRATIONS_DIR, '112_assortment_events_cum.sql'), 'utf8');
+  const m = /-- recompute-cum:begin[^\n]*\n([\s\S]*?)-- recompute-cum:end/.exec(sql);
+  if (!m) throw new Error('112_assortment_events_cum.sql: recompute-cum markers not found');
+  return `select seller_id, day::text as day, classification_id, brand_id, went_out_cum::int as went_out_cum,
+                 back_in_cum::int as back_in_cum
+            from (${m[1].trim()}) x where ($1::int is null or seller_id = $1)`;
+}
+
+const STORED_CUM = `select seller_id, day::text as day, classification_id, brand_id, went_out_cum, back_in_cum
+  from assortment_events_cum where ($1::int is null or seller_id = $1)`;
+
 export interface AssortmentMismatch {
+  table?: 'assortment_events_cum';
   side: 'stored' | 'recomputed';
   row: Record<string, unknown>;
 }
 
-/** Rows of assortment_spans that differ from their recomputation from the price history (empty = consistent). */
+/**
+ * Rows of assortment_spans that differ from their recomputation from the price history, and of
+ * assortment_events_cum from rollup_daily_brand (itself checked against the history by
+ * test/rollups-check.ts); empty = consistent.
+ */
 export async function checkAssortment(
   db: pg.Pool | pg.PoolClient,
   sellerId?: number,
@@ -51,5 +69,14 @@ export async function checkAssortment(
      order by 2`,
     [sellerId ?? null],
   );
-  return rows;
+  const cum = await db.query<AssortmentMismatch>(
+    `with stored as (${STORED_CUM}), recomputed as (${recomputeCum()})
+     select 'assortment_events_cum' as table, 'stored' as side, to_jsonb(a) as row
+       from (select * from stored except all select * from recomputed) a
+     union all
+     select 'assortment_events_cum', 'recomputed', to_jsonb(b) from (select * from recomputed except all select * from stored) b
+     order by 3`,
+    [sellerId ?? null],
+  );
+  return [...rows, ...cum.rows];
 }

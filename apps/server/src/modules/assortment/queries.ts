@@ -64,7 +64,8 @@ export interface Periods {
 /**
  * The roll-up figures of a selection per (seller, brand): state at the end of the period (each seller's
  * latest roll-up day ≤ `to`) and of the previous period (≤ `previousTo`), events summed over the days of
- * each period. Reads only rollup_daily_brand (index (seller_id, day, classification_id, brand_id)).
+ * each period (running totals of assortment_events_cum at both ends). Reads rollup_daily_brand (index
+ * (seller_id, day, classification_id, brand_id)) and assortment_events_cum only: a few rows per group.
  */
 export async function selectAssortmentFigures(
   db: Queryable,
@@ -75,15 +76,35 @@ export async function selectAssortmentFigures(
   const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
   const prevTo = p.add(q.previousTo, '::date');
-  const from = p.add(q.from, '::date');
   const prevFrom = p.add(q.previousFrom, '::date');
   const cond = selectionCond(p, s, 'r.classification_id', 'r.brand_id');
+  const cumCond = selectionCond(p, s, 'c.classification_id', 'c.brand_id');
   const sql = `
     with last as (
       select x.id as seller_id,
              (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${to}) as cur_day,
              (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
         from unnest(${sellers}) as x(id)
+    ),
+    -- events of a group in (a, b] = its running total on its seller's last day ≤ b − the one ≤ a
+    -- (assortment_events_cum, migration 112): at the period's end (+), the day before it (− this
+    -- period, + the previous one) and the day before the previous period (−)
+    marks as (
+      select x.id as seller_id, m.sign, m.part,
+             (select max(c.day) from assortment_events_cum c where c.seller_id = x.id and c.day <= m.d) as day
+        from unnest(${sellers}) as x(id)
+        cross join (values (${to}, 1, 'cur'), (${prevTo}, -1, 'cur'), (${prevTo}, 1, 'prev'),
+                           (${prevFrom} - 1, -1, 'prev')) as m(d, sign, part)
+    ),
+    events as (
+      select c.seller_id, c.brand_id, c.classification_id,
+             sum(case when m.part = 'cur' then m.sign * c.went_out_cum else 0 end) as wo,
+             sum(case when m.part = 'cur' then m.sign * c.back_in_cum else 0 end) as bk,
+             sum(case when m.part = 'prev' then m.sign * c.went_out_cum else 0 end) as pwo,
+             sum(case when m.part = 'prev' then m.sign * c.back_in_cum else 0 end) as pbk
+        from marks m join assortment_events_cum c on c.seller_id = m.seller_id and c.day = m.day
+       where ${cumCond}
+       group by 1, 2, 3
     ),
     parts as (
       select r.seller_id, r.brand_id, r.published as cp, r.in_stock as ci, r.priced as cpr,
@@ -95,14 +116,8 @@ export async function selectAssortmentFigures(
         from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.prev_day
        where ${cond}
       union all
-      select r.seller_id, r.brand_id, 0, 0, 0, 0, 0, 0, 0, 0,
-             case when r.day >= ${from} then r.went_out_of_stock else 0 end,
-             case when r.day >= ${from} then r.back_in_stock else 0 end,
-             case when r.day < ${from} then r.went_out_of_stock else 0 end,
-             case when r.day < ${from} then r.back_in_stock else 0 end
-        from rollup_daily_brand r
-       where r.seller_id = any(${sellers}) and r.day >= ${prevFrom} and r.day <= ${to}
-         and (r.went_out_of_stock > 0 or r.back_in_stock > 0) and ${cond}
+      select seller_id, brand_id, 0, 0, 0, 0, 0, 0, 0, 0, wo, bk, pwo, pbk from events
+       where wo <> 0 or bk <> 0 or pwo <> 0 or pbk <> 0
     )
     select seller_id, brand_id,
            sum(cp)::int as cur_published, sum(ci)::int as cur_in_stock, sum(cpr)::int as cur_priced,

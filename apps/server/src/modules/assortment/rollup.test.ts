@@ -116,15 +116,25 @@ describe('assortment spans over a generated history', () => {
     expect(rows[0].events).toBeGreaterThan(20);
   });
 
-  it("migration 111's backfill rebuilds the same rows from the history", async () => {
-    const sql = readFileSync(`${MIGRATIONS_DIR}/111_assortment_spans.sql`, 'utf8');
-    const backfill = sql.slice(sql.indexOf('-- Backfill'));
-    const before = (await db.pool.query('select count(*)::int as n from assortment_spans')).rows[0].n;
+  it("migrations 111 and 112's backfills rebuild the same rows from the history", async () => {
+    const backfill = (file: string) => {
+      const sql = readFileSync(`${MIGRATIONS_DIR}/${file}`, 'utf8');
+      return sql.slice(sql.indexOf('-- Backfill'));
+    };
+    const count = async () =>
+      (
+        await db.pool.query(
+          'select (select count(*) from assortment_spans) as spans, (select count(*) from assortment_events_cum) as cum',
+        )
+      ).rows[0];
+    const before = await count();
+    expect(Number(before.cum)).toBeGreaterThan(0);
     await withTransaction(db.pool, async (client) => {
-      await client.query('delete from assortment_spans');
-      await client.query(backfill);
+      await client.query('delete from assortment_spans; delete from assortment_events_cum');
+      await client.query(backfill('111_assortment_spans.sql'));
+      await client.query(backfill('112_assortment_events_cum.sql'));
     });
-    expect((await db.pool.query('select count(*)::int as n from assortment_spans')).rows[0].n).toBe(before);
+    expect(await count()).toEqual(before);
     expect(await checkAssortment(db.pool)).toEqual([]);
   });
 

@@ -76,9 +76,35 @@ update assortment_spans a
    and (a.brand_id, a.classification_id, a.name_key, a.brand_key)
        is distinct from (p.brand_id, p.classification_id, lower(coalesce(p.name, '')), lower(coalesce(b.name, 'Sin marca')))`;
 
-export const assortmentRollup: RollupUpdater = async (client: pg.PoolClient, { observedAt, touched }) => {
-  if (!touched.length) return;
+// assortment_events_cum (migration 112) for the run's (seller, day), after the daily roll-up: the seller's
+// previous day's running totals plus the day's events of rollup_daily_brand, per group.
+const CUM_DELETE = 'delete from assortment_events_cum where seller_id = $1 and day = $2::date';
+const CUM = `
+with prev as (
+  select c.classification_id, c.brand_id, c.went_out_cum, c.back_in_cum from assortment_events_cum c
+   where c.seller_id = $1
+     and c.day = (select max(x.day) from assortment_events_cum x where x.seller_id = $1 and x.day < $2::date)
+),
+ev as (
+  select r.classification_id, r.brand_id, r.went_out_of_stock as wo, r.back_in_stock as bk from rollup_daily_brand r
+   where r.seller_id = $1 and r.day = $2::date and (r.went_out_of_stock > 0 or r.back_in_stock > 0)
+)
+insert into assortment_events_cum (seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
+select $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesce(p.brand_id, e.brand_id),
+       coalesce(p.went_out_cum, 0) + coalesce(e.wo, 0), coalesce(p.back_in_cum, 0) + coalesce(e.bk, 0)
+  from prev p
+  full join ev e on coalesce(p.classification_id, -1) = coalesce(e.classification_id, -1)
+                and coalesce(p.brand_id, -1) = coalesce(e.brand_id, -1)
+ where exists (select 1 from rollup_daily_brand r where r.seller_id = $1 and r.day = $2::date)`;
+
+export const assortmentRollup: RollupUpdater = async (
+  client: pg.PoolClient,
+  { sellerId, observedAt, touched },
+) => {
   const day = santiagoDay(observedAt);
+  await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day] });
+  await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day] });
+  if (!touched.length) return;
   await client.query({ name: 'assortment-attributes', text: ATTRIBUTES, values: [touched] });
   await client.query({ name: 'assortment-end', text: END, values: [touched, day] });
   await client.query({ name: 'assortment-reopen', text: REOPEN, values: [touched, day] });
