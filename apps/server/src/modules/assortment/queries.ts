@@ -234,7 +234,10 @@ const SPAN_KEYS = (kind: ListKind) => `a.product_id as id, a.seller_id, a.name_k
 /** Span `a` is in the list of seller row `e` (ends: seller_id, day X; the period's bounds for events). */
 function inList(kind: ListKind, e: string, p: Params, q: ProductQuery): string {
   if (kind === 'went_out' || kind === 'back_in')
+    // (both forms: the columns' values are checked on the sort indexes' tuples, the inequality selects the
+    // events' partial index)
     return `a.seller_id = ${e}.seller_id and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
+            and a.stock_out <> a.prev_stock_out
             and a.first_day >= ${p.add(q.from, '::date')} and a.first_day <= ${p.add(q.to, '::date')}`;
   return `a.seller_id = ${e}.seller_id and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
 }
@@ -436,26 +439,31 @@ async function topProducts(
                            where ${inList(q.kind, 'e', p, q)} ${cls}
                            order by ${order[q.sort]} limit ${depth}) k`;
   }
-  let total: string;
-  if (events) {
-    total = `(select count(*)::int from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
-               where a.stock_out <> a.prev_stock_out ${cls})`;
-  } else {
-    // the roll-up's count on X (published, or out of stock), less or only the listings of the
-    // classifications outside or inside the restriction (their present classification, as the rows are
-    // filtered): the side with fewer classifications is counted on the spans' classification index
-    const counted = q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published';
-    const rollup = `(select coalesce(sum(${counted}), 0)::int from ends e
-                       join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
-    const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
-        join assortment_spans a on ${inList(q.kind, 'e', p, q)}
-       where (a.classification_id = any(${p.add(ids, '::int[]')}) ${nulls ? 'or a.classification_id is null' : ''}))`;
-    total = !classes
-      ? rollup
-      : classes.outside.length < classes.inside.length
-        ? `${rollup} - ${countSpans(classes.outside, true)}`
-        : countSpans(classes.inside, false);
-  }
+  // The list's count: the roll-up's (published or out of stock on X; events: the running totals of
+  // assortment_events_cum at the period's end minus the day before it), less or only the listings of the
+  // classifications outside or inside the restriction (their present classification, as the rows are
+  // filtered), counted on the spans: the side with fewer classifications.
+  const cum = q.kind === 'went_out' ? 'went_out_cum' : 'back_in_cum';
+  const rollup = () =>
+    events
+      ? `(select coalesce(sum(m.sign * c.${cum}), 0)::int from ends e
+         cross join (values (${p.add(q.to, '::date')}, 1), (${p.add(q.from, '::date')} - 1, -1)) as m(d, sign)
+         join assortment_events_cum c on c.seller_id = e.seller_id
+          and c.day = (select max(y.day) from assortment_events_cum y where y.seller_id = e.seller_id and y.day <= m.d))`
+      : `(select coalesce(sum(${q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published'}), 0)::int from ends e
+         join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
+  // (one branch per kind of key, each a range of the classification index)
+  const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
+      cross join lateral (
+        select 1 from assortment_spans a
+         where ${inList(q.kind, 'e', p, q)} and a.classification_id = any(${p.add(ids, '::int[]')})
+        ${nulls ? `union all select 1 from assortment_spans a where ${inList(q.kind, 'e', p, q)} and a.classification_id is null` : ''}
+      ) x)`;
+  const total = !classes
+    ? rollup()
+    : classes.outside.length < classes.inside.length
+      ? `${rollup()} - ${countSpans(classes.outside, true)}`
+      : countSpans(classes.inside, false);
   const sql = `
     with ${ends},
     ${pageOf(q, p, cand, `${total} as total, count(*) over ()::int as candidates`)}
