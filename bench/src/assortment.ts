@@ -15,6 +15,17 @@ import {
 const TARGET = 'p95 ≤ 100 ms at c1, ≤ 400 ms at c16';
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** The name of the brand with the most listings (its drill-down row), from /v1/assortment/brand. */
+async function topBrand(
+  post: (path: string, body: object) => Promise<Response>,
+  body: object,
+): Promise<string> {
+  const res = await post('/v1/assortment/brand', body);
+  if (!res.ok) throw new Error(`assortment bench: /v1/assortment/brand ${res.status}`);
+  const brands = ((await res.json()) as { brands: { name: string; summary: boolean }[] }).brands;
+  return brands.find((b) => !b.summary)?.name ?? 'Sin marca';
+}
+
 export async function benchAssortment(
   { baseUrl, token }: BenchTarget,
   opts: BenchOptions = {},
@@ -51,24 +62,87 @@ export async function benchAssortment(
       },
     );
   }
+  // Drill-downs (issue 14 part 5): every sort, the summary rows ('Todas' / 'Todos'), pages, a period that
+  // ends before the sellers' latest run (read from the history's spans), and the three stock lists.
+  const brandName = await topBrand(post, base(0));
+  const drill = (path: string, extra: (i: number) => object) => (i: number) =>
+    post(path, { ...base(i), ...extra(i) });
+  const SORTS = ['name', 'price', 'seller', 'brand', 'date'] as const;
+  const sortOf = (i: number) => ({
+    sort_by: SORTS[i % SORTS.length],
+    sort: i % 2 ? 'desc' : 'asc',
+  });
   endpoints.push(
     {
       name: 'POST /v1/assortment/ecommerce/products (one seller, page varies)',
-      call: (i) =>
-        post('/v1/assortment/ecommerce/products', { ...base(i), seller_id: seller(i), page: 1 + (i % 5) }),
+      call: drill('/v1/assortment/ecommerce/products', (i) => ({ seller_id: seller(i), page: 1 + (i % 5) })),
+    },
+    {
+      name: 'POST /v1/assortment/ecommerce/products (Todos, sort varies, page varies)',
+      call: drill('/v1/assortment/ecommerce/products', (i) => ({ ...sortOf(i), page: 1 + (i % 4) })),
     },
     {
       name: 'POST /v1/assortment/brand/products (summary row, sort by price)',
-      call: (i) => post('/v1/assortment/brand/products', { ...base(i), sort_by: 'price', sort: 'desc' }),
+      call: drill('/v1/assortment/brand/products', () => ({ sort_by: 'price', sort: 'desc' })),
+    },
+    {
+      name: 'POST /v1/assortment/brand/products (summary row, sort varies, page varies)',
+      call: drill('/v1/assortment/brand/products', (i) => ({ ...sortOf(i), page: 1 + (i % 7) })),
+    },
+    {
+      name: 'POST /v1/assortment/brand/products (one brand, sort varies)',
+      call: drill('/v1/assortment/brand/products', (i) => ({ ...sortOf(i), brand: brandName })),
+    },
+    {
+      name: 'POST /v1/assortment/brand/products (summary row, period ends 20-60 days ago)',
+      call: (i) =>
+        post('/v1/assortment/brand/products', {
+          ...base(i),
+          ...sortOf(i),
+          from_date: day(49 + (i % 40)),
+          to_date: day(20 + (i % 40)),
+        }),
+    },
+    {
+      name: 'POST /v1/assortment/ecommerce/products (one seller, 180 days ago to 90 days ago)',
+      call: (i) =>
+        post('/v1/assortment/ecommerce/products', {
+          ...base(i),
+          ...sortOf(i),
+          seller_id: seller(i),
+          from_date: day(180),
+          to_date: day(90 + (i % 5)),
+        }),
     },
     {
       name: 'POST /v1/assortment/stock/products (one seller, went_out)',
-      call: (i) =>
-        post('/v1/assortment/stock/products', { ...base(i), seller_id: seller(i), stock: 'went_out' }),
+      call: drill('/v1/assortment/stock/products', (i) => ({ seller_id: seller(i), stock: 'went_out' })),
+    },
+    {
+      name: 'POST /v1/assortment/stock/products (one seller, back_in, sort varies)',
+      call: drill('/v1/assortment/stock/products', (i) => ({
+        ...sortOf(i),
+        seller_id: seller(i),
+        stock: 'back_in',
+      })),
+    },
+    {
+      name: 'POST /v1/assortment/stock/products (Todos, went_out, 180 days, sort varies, page varies)',
+      call: drill('/v1/assortment/stock/products', (i) => ({
+        ...sortOf(i),
+        stock: 'went_out',
+        from_date: day(179),
+        to_date: day(0),
+        page: 1 + (i % 3),
+      })),
     },
     {
       name: 'POST /v1/assortment/stock/products (one seller, out at the end)',
-      call: (i) => post('/v1/assortment/stock/products', { ...base(i), seller_id: seller(i), stock: 'out' }),
+      call: drill('/v1/assortment/stock/products', (i) => ({ seller_id: seller(i), stock: 'out' })),
+    },
+    {
+      name: 'POST /v1/assortment/stock/products (Todos, out at the end, sort varies)',
+      call: drill('/v1/assortment/stock/products', (i) => ({ ...sortOf(i), stock: 'out' })),
     },
     {
       name: 'GET /v2/navigation/dpm/brand-comparator',

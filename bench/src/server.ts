@@ -20,7 +20,9 @@ export const database = (await import(
 )) as typeof import('../../apps/server/src/db/database.js');
 
 async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 600; i++) {
+  // up to 20 minutes: the first start on a copied database applies pending migrations, and a migration
+  // that backfills a read model from the price history of a medium market takes minutes
+  for (let i = 0; i < 6000; i++) {
     if (child.exitCode !== null) throw new Error('el servidor terminó antes de estar listo');
     try {
       const res = await fetch(`${baseUrl}/health`);

@@ -6,3 +6,4 @@ import './pricing/rollup.js';
 import './promotions/rollup.js';
 import './image-verification/rollup.js';
 import './notifications/rollup.js';
+import './assortment/rollup.js';

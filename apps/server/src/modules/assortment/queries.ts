@@ -1,4 +1,4 @@
-import type { AssortmentProductSort, AssortmentStockEvent } from '@vigia/domain';
+import type { AssortmentProductSort } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { Params } from '../../db/sql.js';
 
@@ -22,7 +22,7 @@ export interface AssortmentSelection {
 }
 
 /** Conditions of a selection on a (classification_id, brand_id) pair of columns. */
-function selectionCond(p: Params, s: AssortmentSelection, cls: string, brand: string): string {
+export function selectionCond(p: Params, s: AssortmentSelection, cls: string, brand: string): string {
   const out: string[] = [];
   if (s.roots.length)
     out.push(`${cls} in (select id from classifications where path && ${p.add(s.roots, '::int[]')})`);
@@ -64,7 +64,8 @@ export interface Periods {
 /**
  * The roll-up figures of a selection per (seller, brand): state at the end of the period (each seller's
  * latest roll-up day ≤ `to`) and of the previous period (≤ `previousTo`), events summed over the days of
- * each period. Reads only rollup_daily_brand (index (seller_id, day, classification_id, brand_id)).
+ * each period (running totals of assortment_events_cum at both ends). Reads rollup_daily_brand (index
+ * (seller_id, day, classification_id, brand_id)) and assortment_events_cum only: a few rows per group.
  */
 export async function selectAssortmentFigures(
   db: Queryable,
@@ -75,15 +76,35 @@ export async function selectAssortmentFigures(
   const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
   const prevTo = p.add(q.previousTo, '::date');
-  const from = p.add(q.from, '::date');
   const prevFrom = p.add(q.previousFrom, '::date');
   const cond = selectionCond(p, s, 'r.classification_id', 'r.brand_id');
+  const cumCond = selectionCond(p, s, 'c.classification_id', 'c.brand_id');
   const sql = `
     with last as (
       select x.id as seller_id,
              (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${to}) as cur_day,
              (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
         from unnest(${sellers}) as x(id)
+    ),
+    -- events of a group in (a, b] = its running total on its seller's last day ≤ b − the one ≤ a
+    -- (assortment_events_cum, migration 112): at the period's end (+), the day before it (− this
+    -- period, + the previous one) and the day before the previous period (−)
+    marks as (
+      select x.id as seller_id, m.sign, m.part,
+             (select max(c.day) from assortment_events_cum c where c.seller_id = x.id and c.day <= m.d) as day
+        from unnest(${sellers}) as x(id)
+        cross join (values (${to}, 1, 'cur'), (${prevTo}, -1, 'cur'), (${prevTo}, 1, 'prev'),
+                           (${prevFrom} - 1, -1, 'prev')) as m(d, sign, part)
+    ),
+    events as (
+      select c.seller_id, c.brand_id, c.classification_id,
+             sum(case when m.part = 'cur' then m.sign * c.went_out_cum else 0 end) as wo,
+             sum(case when m.part = 'cur' then m.sign * c.back_in_cum else 0 end) as bk,
+             sum(case when m.part = 'prev' then m.sign * c.went_out_cum else 0 end) as pwo,
+             sum(case when m.part = 'prev' then m.sign * c.back_in_cum else 0 end) as pbk
+        from marks m join assortment_events_cum c on c.seller_id = m.seller_id and c.day = m.day
+       where ${cumCond}
+       group by 1, 2, 3
     ),
     parts as (
       select r.seller_id, r.brand_id, r.published as cp, r.in_stock as ci, r.priced as cpr,
@@ -95,14 +116,8 @@ export async function selectAssortmentFigures(
         from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.prev_day
        where ${cond}
       union all
-      select r.seller_id, r.brand_id, 0, 0, 0, 0, 0, 0, 0, 0,
-             case when r.day >= ${from} then r.went_out_of_stock else 0 end,
-             case when r.day >= ${from} then r.back_in_stock else 0 end,
-             case when r.day < ${from} then r.went_out_of_stock else 0 end,
-             case when r.day < ${from} then r.back_in_stock else 0 end
-        from rollup_daily_brand r
-       where r.seller_id = any(${sellers}) and r.day >= ${prevFrom} and r.day <= ${to}
-         and (r.went_out_of_stock > 0 or r.back_in_stock > 0) and ${cond}
+      select seller_id, brand_id, 0, 0, 0, 0, 0, 0, 0, 0, wo, bk, pwo, pbk from events
+       where wo <> 0 or bk <> 0 or pwo <> 0 or pbk <> 0
     )
     select seller_id, brand_id,
            sum(cp)::int as cur_published, sum(ci)::int as cur_in_stock, sum(cpr)::int as cur_priced,
@@ -183,7 +198,7 @@ export interface ProductRow {
   total: number;
 }
 
-function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: string): string {
+export function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: string): string {
   if (!brandIds) return 'true';
   const ids = brandIds.filter((b): b is number => b !== null);
   const parts: string[] = [];
@@ -192,198 +207,275 @@ function brandCond(p: Params, brandIds: (number | null)[] | undefined, col: stri
   return parts.length ? `(${parts.join(' or ')})` : 'false';
 }
 
-const ratesCte = (p: Params, rates: Map<string, number>) =>
+export const ratesCte = (p: Params, rates: Map<string, number>) =>
   `rates(currency, f) as (select * from unnest(${p.add([...rates.keys()], '::text[]')}, ${p.add([...rates.values()], '::float8[]')}))`;
 
-const ORDER: Record<AssortmentProductSort, string> = {
-  name: "lower(coalesce(name, ''))",
-  price: 'price',
-  seller: 'lower(seller_name)',
-  brand: 'lower(brand)',
-  date: 'event_date',
-};
-
-function pageSql(q: ProductQuery, p: Params): string {
-  const dir = q.dir === 'desc' ? 'desc' : 'asc';
-  return `order by ${ORDER[q.sort]} ${dir} nulls last, id::bigint ${dir}
-          limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}`;
-}
-
-/**
- * Per seller, the instant whose state its latest roll-up day ≤ `$to` describes (its last succeeded run
- * of that day) and whether that is its latest run at all (then listing_current holds that state).
- */
-const END_STATE = (sellers: string, to: string) => `
+/** Per seller of `sellers`, the day X whose state the drill-down lists: its latest roll-up day ≤ `to`. */
+const ENDS = (sellers: string, to: string) => `
   ends as (
-    select x.id as seller_id, d.day,
-           (select max(ir.observed_at) from ingest_runs ir
-             where ir.seller_id = x.id and ir.status = 'succeeded'
-               and ir.observed_at >= (d.day::timestamp at time zone 'America/Santiago')
-               and ir.observed_at < ((d.day + 1)::timestamp at time zone 'America/Santiago')) as t,
-           d.day = (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id) as latest
+    select x.id as seller_id, d.day
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
                            where r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
-  ),
-  state as (
-    select p.id, p.seller_id, p.classification_id, p.brand_id, lc.effective_price, lc.price_type,
-           lc.stock_out, lc.currency, e.t
-      from ends e join listing_current lc on lc.seller_id = e.seller_id
-      join products p on p.id = lc.product_id
-     where e.latest and p.published
-    union all
-    select p.id, p.seller_id, p.classification_id, p.brand_id,
-           least(case when pi.normal_price > 0 then pi.normal_price end,
-                 case when pi.sale_price > 0 then pi.sale_price end,
-                 case when pi.exclusive_price > 0 then pi.exclusive_price end),
-           pi.price_type, pi.stock_out, pi.currency, e.t
-      from ends e join products p on p.seller_id = e.seller_id
-      join lateral (select * from price_intervals pi where pi.product_id = p.id and pi.valid_from <= e.t
-                     order by pi.valid_from desc limit 1) pi on pi.valid_to is null or pi.valid_to > e.t
-     where not e.latest
   )`;
 
-const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, coalesce(b.name, 'Sin marca') as brand,
+export const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, coalesce(b.name, 'Sin marca') as brand,
        p.seller_id, s.name as seller_name, s.color, p.url, p.image_url`;
 
+/** Which list a drill-down shows: the state on X, those out of stock on X, or an event of the period. */
+type ListKind = 'state' | 'out' | 'went_out' | 'back_in';
+
+/** The span columns a page is sorted on (assortment_spans `a`), read before any other table. */
+const SPAN_KEYS = (kind: ListKind) => `a.product_id as id, a.seller_id, a.name_key, a.brand_key, a.currency,
+       a.effective_price, a.price_type, a.stock_out,
+       ${kind === 'state' ? 'null::date' : kind === 'out' ? 'a.out_day' : 'a.first_day'} as event_day`;
+
+/** Span `a` is in the list of seller row `e` (ends: seller_id, day X; the period's bounds for events). */
+function inList(kind: ListKind, e: string, p: Params, q: ProductQuery): string {
+  if (kind === 'went_out' || kind === 'back_in')
+    // (both forms: the columns' values are checked on the sort indexes' tuples, the inequality selects the
+    // events' partial index)
+    return `a.seller_id = ${e}.seller_id and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
+            and a.stock_out <> a.prev_stock_out
+            and a.first_day >= ${p.add(q.from, '::date')} and a.first_day <= ${p.add(q.to, '::date')}`;
+  return `a.seller_id = ${e}.seller_id and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
+}
+
+/** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key). */
+function pageOrder(q: ProductQuery): string {
+  const dir = q.dir === 'desc' ? 'desc' : 'asc';
+  const key: Record<AssortmentProductSort, string> = {
+    name: 'k.name_key',
+    price: 'k.price',
+    seller: 'k.seller_key',
+    brand: 'k.brand_key',
+    date: 'k.event_day',
+  };
+  // a listing's events of the period (a stock list) follow each other by day
+  return `${key[q.sort]} ${dir} nulls last, k.id ${dir}, k.event_day ${dir}`;
+}
+
 /**
- * Listings published at the end of the period at the selection's sellers (by brand / by e-commerce
- * drill-down; also the stock variant's 'out': `outOnly`), with their effective price then.
+ * CTEs `keyed` (the candidate rows `cand`, SPAN_KEYS, with the converted price and the seller's sort key)
+ * and `page` (the page in the sort's order, with `total`): only the page's rows are then joined to
+ * products, sellers and brands (pageRows).
  */
-export async function selectStateProducts(
+function pageOf(q: ProductQuery, p: Params, cand: string, total = 'count(*) over ()::int as total'): string {
+  return `
+    ${ratesCte(p, q.rates)},
+    keyed as (
+      select c.*, round((c.effective_price * r.f)::numeric, 2)::float8 as price, lower(s.name) as seller_key
+        from (${cand}) c
+        join sellers s on s.id = c.seller_id
+        left join rates r on r.currency = c.currency
+    ),
+    page as (
+      select k.*, ${total} from keyed k
+       order by ${pageOrder(q)}
+       limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}
+    )`;
+}
+
+/**
+ * The page's rows (`page k`) with the listing's columns, and the dates of the list: `event_date`; for
+ * the events, the return date (went_out) or the previous in-stock date (back_in) from the price history
+ * (one probe per row of the page), and `days_out`.
+ */
+function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
+  const to = kind === 'out' || kind === 'went_out' ? p.add(q.to, '::date') : '';
+  let other = '';
+  let backDate = 'null::text';
+  let daysOut = kind === 'out' ? `${to} - k.event_day` : 'null::int';
+  if (kind === 'went_out') {
+    // the seller's last run of the event's day, then the first in-stock interval after it
+    const t = `(select max(ir.observed_at) from ingest_runs ir
+                 where ir.seller_id = k.seller_id and ir.status = 'succeeded'
+                   and ir.observed_at >= (k.event_day::timestamp at time zone 'America/Santiago')
+                   and ir.observed_at < ((k.event_day + 1)::timestamp at time zone 'America/Santiago'))`;
+    other = `cross join lateral (select (select (min(x.valid_from) at time zone 'America/Santiago')::date
+                                             from price_intervals x
+                                            where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out) as d) o`;
+    backDate = `case when o.d <= ${to} then o.d::text end`;
+    daysOut = `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`;
+  } else if (kind === 'back_in') {
+    other = `cross join lateral (select (select (max(x.valid_to) at time zone 'America/Santiago')::date
+                                             from price_intervals x
+                                            where x.product_id = k.id and not x.stock_out
+                                              and x.valid_to <= (k.event_day::timestamp at time zone 'America/Santiago')) as d) o`;
+    daysOut = 'case when o.d is not null then k.event_day - o.d end';
+  }
+  return `
+    select ${LISTING_COLUMNS}, k.price, k.price_type, k.stock_out, k.event_day::text as event_date,
+           ${backDate} as back_date, ${daysOut} as days_out, k.total
+      from page k
+      join products p on p.id = k.id
+      join sellers s on s.id = k.seller_id
+      left join brands b on b.id = p.brand_id
+      ${other}
+     order by ${pageOrder(q)}`;
+}
+
+/**
+ * Classification restriction of a selection as arrays of ids (null: none): inside it, so that it is
+ * checked on the spans' index tuples, and outside it (for counting the side with fewer classifications).
+ */
+async function classificationIds(
   db: Queryable,
-  q: ProductQuery & { outOnly?: boolean },
+  s: AssortmentSelection,
+): Promise<{ inside: number[]; outside: number[] } | null> {
+  if (!s.roots.length && !s.classificationsIds?.length) return null;
+  const { rows } = await db.query<{ inside: number[]; outside: number[] }>(
+    `select coalesce(array_agg(id) filter (where inside), '{}') as inside,
+            coalesce(array_agg(id) filter (where not inside), '{}') as outside
+       from (select id, (cardinality($1::int[]) = 0 or path && $1::int[])
+                        and (cardinality($2::int[]) = 0 or path && $2::int[]) as inside
+               from classifications) c`,
+    [s.roots, s.classificationsIds ?? []],
+  );
+  return rows[0];
+}
+
+/**
+ * A drill-down's page of listings (docs/metrics.md "Read model of the drill-downs"), from assortment_spans:
+ *  - state (by brand / by e-commerce) and out ('out' of the stock variant): the spans covering each
+ *    seller's day X (its latest roll-up day ≤ `to`, the day the row's figures describe), with their
+ *    effective price then; 'out': those out of stock, `event_date` = the day they went out;
+ *  - went_out / back_in: the spans that start in the period with stock_out ≠ prev_stock_out (the daily
+ *    roll-up's events), `event_date` = the day.
+ * A whole seller or several ('Todas', 'Todos', a seller's row): per seller (and currency, for the price)
+ * the first page × size spans of the list in the sort's order by an index range scan, merged; the total
+ * is the roll-up's count on X (published, or out of stock) less / only the listings of the
+ * classifications outside / inside the restriction, or (events) a count on the events' index. For the
+ * price, each (seller, currency) contributes the spans up to its (page × size)-th price plus those that
+ * round to the same converted price, so ties after conversion keep the order; a page that reaches
+ * listings without a price sorts them all. A brand (a brand row, a brand filter): all its spans of the
+ * list (one index range per seller), sorted.
+ */
+export async function selectProducts(
+  db: Queryable,
+  q: ProductQuery & { kind: ListKind },
 ): Promise<ProductRow[]> {
+  const s = q.selection;
+  const classes = await classificationIds(db, s);
+  const narrow = q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
+  if (!narrow) {
+    const rows = await topProducts(db, q, classes);
+    if (rows) return rows;
+  }
   const p = new Params();
-  const sellers = p.add(q.selection.sellers, '::int[]');
+  const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
-  const cond = selectionCond(p, q.selection, 'st.classification_id', 'st.brand_id');
-  const brands = brandCond(p, q.brandIds, 'st.brand_id');
-  const toDay = p.add(q.to, '::date');
-  // 'out': out of stock since the end of its last in-stock interval before the instant (else first seen)
-  const outSince = `(select max(e.valid_to) from price_intervals e
-                      where e.product_id = st.id and not e.stock_out and e.valid_to <= st.t)`;
+  const conds = [
+    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
+    brandCond(p, q.brandIds, 'a.brand_id'),
+    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
+    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
+  ].join(' and ');
+  const cand = `
+    select ${SPAN_KEYS(q.kind)}
+      from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
+     where ${conds}`;
   const sql = `
-    with ${END_STATE(sellers, to)}, ${ratesCte(p, q.rates)},
-    rows as (
-      select ${LISTING_COLUMNS},
-             round((st.effective_price * r.f)::numeric, 2)::float8 as price, st.price_type, st.stock_out,
-             ${q.outOnly ? `(coalesce(${outSince}, p.first_seen) at time zone 'America/Santiago')::date` : 'null::date'} as out_day
-        from state st
-        join products p on p.id = st.id
-        join sellers s on s.id = st.seller_id
-        left join brands b on b.id = st.brand_id
-        left join rates r on r.currency = st.currency
-       where ${cond} and ${brands} ${q.outOnly ? 'and st.stock_out' : ''}
-    )
-    select id, product_id, sku, name, brand, seller_id, seller_name, color, url, image_url, price, price_type,
-           stock_out, out_day::text as event_date, null::text as back_date,
-           case when out_day is not null then (${toDay} - out_day) end as days_out,
-           count(*) over ()::int as total
-      from rows
-     ${pageSql(q, p)}`;
+    with ${ENDS(sellers, to)},
+    ${pageOf(q, p, cand)}
+    ${pageRows(q, p, q.kind)}`;
   const { rows } = await db.query<ProductRow>(sql, p.values);
   return rows;
 }
 
 /**
- * Availability-change events of the period (stock drill-down 'went_out' / 'back_in'), with the daily
- * roll-up's definition: on a day with a succeeded run of the seller, a listing published at the day's last
- * run, out of (in) stock then, and in (out of) stock in the interval covering the day's start. A listing
- * whose stock changed during a day has an interval starting within it, and its roll-up group (seller, day,
- * classification, brand) counts the event: the candidates are the listings of those groups with an
- * interval starting that day (primary key of price_intervals).
+ * The page of a whole-seller drill-down by per-seller index range scans (see selectProducts); null when
+ * a price page reaches listings without a price in the requested currency (they sort last: the caller
+ * then sorts every listing of the list).
  */
-export async function selectStockEvents(
+async function topProducts(
   db: Queryable,
-  q: ProductQuery & { event: Exclude<AssortmentStockEvent, 'out'> },
-): Promise<ProductRow[]> {
+  q: ProductQuery & { kind: ListKind },
+  classes: { inside: number[]; outside: number[] } | null,
+): Promise<ProductRow[] | null> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
-  const from = p.add(q.from, '::date');
-  const to = p.add(q.to, '::date');
-  const cond = selectionCond(p, q.selection, 'p.classification_id', 'p.brand_id');
-  const brands = brandCond(p, q.brandIds, 'p.brand_id');
-  const wentOut = q.event === 'went_out';
+  const depth = p.add(q.offset + q.limit, '::int');
+  const dir = q.dir === 'desc' ? 'desc' : 'asc';
+  const events = q.kind === 'went_out' || q.kind === 'back_in';
+  const ends = events
+    ? `ends as (select x.id as seller_id, null::date as day from unnest(${sellers}) as x(id))`
+    : ENDS(sellers, p.add(q.to, '::date'));
+  const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
+  // (an event list may hold a listing twice: its events follow each other by day)
+  const day = events ? `, a.first_day ${dir}` : '';
+  const order: Record<AssortmentProductSort, string> = {
+    name: `a.name_key ${dir}, a.product_id ${dir}${day}`,
+    brand: `a.brand_key ${dir}, a.product_id ${dir}${day}`,
+    seller: `a.product_id ${dir}${day}`,
+    date:
+      q.kind === 'state'
+        ? `a.product_id ${dir}`
+        : q.kind === 'out'
+          ? `a.out_day ${dir}, a.product_id ${dir}`
+          : `a.first_day ${dir}, a.product_id ${dir}`,
+    price: `a.effective_price ${dir}, a.product_id ${dir}`,
+  };
+  let cand: string;
+  if (q.sort === 'price') {
+    // per (seller, currency with a rate): the depth-th price, then every span of the list up to it and its
+    // rounding ties (a numeric bound, so that it is the index scan's range; none when fewer spans)
+    const bound =
+      dir === 'desc'
+        ? `>= coalesce(v.vk - (0.011 / pc.f)::numeric, -1e15)`
+        : `<= coalesce(v.vk + (0.011 / pc.f)::numeric, 1e15)`;
+    const base = `${inList(q.kind, 'pc', p, q)} and a.currency = pc.currency and a.effective_price is not null ${cls}`;
+    cand = `
+      select k.* from (select e.seller_id, e.day, r.currency, r.f from ends e cross join rates r) pc
+      left join lateral (select a.effective_price as vk from assortment_spans a where ${base}
+                          order by ${order.price} offset ${depth} - 1 limit 1) v on true
+      cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
+                           where ${base} and a.effective_price ${bound} offset 0) k`;
+  } else {
+    cand = `
+      select k.* from ends e
+      cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
+                           where ${inList(q.kind, 'e', p, q)} ${cls}
+                           order by ${order[q.sort]} limit ${depth}) k`;
+  }
+  // The list's count: the roll-up's (published or out of stock on X; events: the running totals of
+  // assortment_events_cum at the period's end minus the day before it), less or only the listings of the
+  // classifications outside or inside the restriction (their present classification, as the rows are
+  // filtered), counted on the spans: the side with fewer classifications.
+  const cum = q.kind === 'went_out' ? 'went_out_cum' : 'back_in_cum';
+  const rollup = () =>
+    events
+      ? `(select coalesce(sum(m.sign * c.${cum}), 0)::int from ends e
+         cross join (values (${p.add(q.to, '::date')}, 1), (${p.add(q.from, '::date')} - 1, -1)) as m(d, sign)
+         join assortment_events_cum c on c.seller_id = e.seller_id
+          and c.day = (select max(y.day) from assortment_events_cum y where y.seller_id = e.seller_id and y.day <= m.d))`
+      : `(select coalesce(sum(${q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published'}), 0)::int from ends e
+         join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
+  // (one branch per kind of key, each a range of the classification index)
+  const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
+      cross join lateral (
+        select 1 from assortment_spans a
+         where ${inList(q.kind, 'e', p, q)} and a.classification_id = any(${p.add(ids, '::int[]')})
+        ${nulls ? `union all select 1 from assortment_spans a where ${inList(q.kind, 'e', p, q)} and a.classification_id is null` : ''}
+      ) x)`;
+  const total = !classes
+    ? rollup()
+    : classes.outside.length < classes.inside.length
+      ? `${rollup()} - ${countSpans(classes.outside, true)}`
+      : countSpans(classes.inside, false);
   const sql = `
-    with runs as (
-      select ir.seller_id, (ir.observed_at at time zone 'America/Santiago')::date as day, max(ir.observed_at) as t
-        from ingest_runs ir
-       where ir.seller_id = any(${sellers}) and ir.status = 'succeeded'
-         and ir.observed_at >= (${from}::timestamp at time zone 'America/Santiago')
-         and ir.observed_at < ((${to} + 1)::timestamp at time zone 'America/Santiago')
-       group by 1, 2
-    ),
-    b as (select seller_id, day, t, (day::timestamp at time zone 'America/Santiago') as d0 from runs),
-    -- the roll-up's groups (seller, day, classification, brand) with such an event (partial index of
-    -- migration 110): only their listings are looked at, and only on those days
-    groups as (
-      select g.seller_id, g.day, coalesce(g.classification_id, 0) as cls, coalesce(g.brand_id, 0) as brand
-        from rollup_daily_brand g
-       where g.seller_id = any(${sellers}) and g.day >= ${from} and g.day <= ${to}
-         and (g.went_out_of_stock > 0 or g.back_in_stock > 0)
-         and g.${wentOut ? 'went_out_of_stock' : 'back_in_stock'} > 0
-    ),
-    -- the sellers' listings in the selection, read once (materialised: joined to the groups by hash, not
-    -- re-read per group)
-    prods as materialized (
-      select p.id, p.seller_id, coalesce(p.classification_id, 0) as cls, coalesce(p.brand_id, 0) as brand
-        from products p
-       where p.seller_id = any(${sellers}) and ${cond} and ${brands}
-    ),
-    cand as (
-      select distinct b.seller_id, b.day, b.t, b.d0, pr.id
-        from groups g
-        join b on b.seller_id = g.seller_id and b.day = g.day
-        join prods pr on pr.seller_id = g.seller_id and pr.cls = g.cls and pr.brand = g.brand
-       where exists (select 1 from price_intervals pi where pi.product_id = pr.id
-                        and pi.valid_from >= b.d0 and pi.valid_from <= b.t)
-    ),
-    ev as (
-      select c.*, now_.stock_out as now_out, now_.currency,
-             least(case when now_.normal_price > 0 then now_.normal_price end,
-                   case when now_.sale_price > 0 then now_.sale_price end,
-                   case when now_.exclusive_price > 0 then now_.exclusive_price end) as effective,
-             now_.price_type
-        from cand c
-        join lateral (select * from price_intervals x where x.product_id = c.id and x.valid_from <= c.t
-                       order by x.valid_from desc limit 1) now_ on now_.valid_to is null or now_.valid_to > c.t
-        join lateral (select * from price_intervals x where x.product_id = c.id and x.valid_from < c.d0
-                       order by x.valid_from desc limit 1) before on before.valid_to is null or before.valid_to >= c.d0
-       where ${wentOut ? 'now_.stock_out and not before.stock_out' : 'not now_.stock_out and before.stock_out'}
-    ),
-    ${ratesCte(p, q.rates)},
-    rows as (
-      select ${LISTING_COLUMNS},
-             round((ev.effective * r.f)::numeric, 2)::float8 as price, ev.price_type, ev.now_out as stock_out,
-             ev.day as event_day,
-             ${
-               wentOut
-                 ? `(select (min(x.valid_from) at time zone 'America/Santiago')::date from price_intervals x
-                      where x.product_id = ev.id and x.valid_from > ev.t and not x.stock_out)`
-                 : `(select (max(x.valid_to) at time zone 'America/Santiago')::date from price_intervals x
-                      where x.product_id = ev.id and x.valid_to <= ev.d0 and not x.stock_out)`
-             } as other_day
-        from ev
-        join products p on p.id = ev.id
-        join sellers s on s.id = p.seller_id
-        left join brands b on b.id = p.brand_id
-        left join rates r on r.currency = ev.currency
-    )
-    select id, product_id, sku, name, brand, seller_id, seller_name, color, url, image_url, price, price_type,
-           stock_out, event_day::text as event_date,
-           ${wentOut ? `case when other_day <= ${to} then other_day::text end` : 'null::text'} as back_date,
-           ${
-             wentOut
-               ? `(case when other_day <= ${to} then other_day else ${to} end) - event_day`
-               : 'case when other_day is not null then event_day - other_day end'
-           } as days_out,
-           count(*) over ()::int as total
-      from rows
-     ${pageSql({ ...q, sort: q.sort }, p).replace('event_date', 'event_day')}`;
-  const { rows } = await db.query<ProductRow>(sql, p.values);
-  return rows;
+    with ${ends},
+    ${pageOf(q, p, cand, `${total} as total, count(*) over ()::int as candidates`)}
+    ${pageRows(q, p, q.kind).replace('k.total', 'k.total, k.candidates')}`;
+  const { rows } = await db.query<ProductRow & { candidates?: number }>(sql, p.values);
+  if (q.sort === 'price') {
+    // fewer priced candidates than the page needs: listings without a price (last) may belong on it
+    const candidates = rows[0]?.candidates ?? 0;
+    if (candidates < q.offset + q.limit && (rows[0]?.total ?? Number.POSITIVE_INFINITY) > candidates)
+      return null;
+  }
+  return rows.map(({ candidates: _c, ...r }) => r);
 }
 
 /** Changes whenever any seller's data changes (sellers.ingest_seq is bumped by every ingest run). */

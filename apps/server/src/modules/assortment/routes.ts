@@ -34,9 +34,8 @@ import {
   selectBrandIdsByName,
   selectBrandNames,
   selectDataVersion,
+  selectProducts,
   selectSellers,
-  selectStateProducts,
-  selectStockEvents,
 } from './queries.js';
 import { brandRows, type Rates, sellerRows } from './service.js';
 
@@ -230,12 +229,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       limit: all ? XLSX_MAX_ROWS : b.page_size,
       offset: all ? 0 : (b.page - 1) * b.page_size,
     };
-    const rows =
-      b.stock === undefined
-        ? await selectStateProducts(pool, q)
-        : b.stock === 'out'
-          ? await selectStateProducts(pool, { ...q, outOnly: true })
-          : await selectStockEvents(pool, { ...q, event: b.stock });
+    const rows = await selectProducts(pool, { ...q, kind: b.stock ?? 'state' });
     return productsOut(s, b, rows);
   }
 

@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type pg from 'pg';
+import { MIGRATIONS_DIR } from '../../db/migrate.js';
+
+// A recomputation of the assortment read model (assortment_spans) from the price history (price_intervals,
+// ingest_runs, products, brands), for the tests and as an operations check. Definitions:
+// migrations/111_assortment_spans.sql and docs/metrics.md "Assortment".
+//
+// A day's state of a listing is the interval covering its seller's last succeeded run of that day (none:
+// unpublished). Consecutive covered run days (no run day between) in the same state form one span, which
+// ends the day before the next run day, or is open ('infinity') when it reaches the seller's last run day.
+
+/** The spans of the price history: the query migration 111 backfilled with, for every seller or seller $1. */
+function recomputeSpans(): string {
+  const sql = readFileSync(join(MIGRATIONS_DIR, '111_assortment_spans.sql'), 'utf8');
+  const m = /-- recompute-spans:begin[^\n]*\n([\s\S]*?)-- recompute-spans:end/.exec(sql);
+  if (!m) throw new Error('111_assortment_spans.sql: recompute-spans markers not found');
+  return `
+with assortment_backfill_runs as (
+  select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
+    from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
+            from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
+           group by 1, 2) x
+),
+history as (${m[1].trim()})
+select ${COLUMNS} from history`;
+}
+
+const COLUMNS = `product_id::int as product_id, seller_id, first_day::text as first_day, last_day::text as last_day,
+  brand_id, classification_id, name_key, brand_key, currency, effective_price::float8 as effective_price, price_type,
+  stock_out, out_day::text as out_day, prev_stock_out`;
+
+const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null or seller_id = $1)`;
+
+/** assortment_events_cum recomputed from rollup_daily_brand (migration 112's backfill query). */
+function recomputeCum(): string {
+  const sql = readFileSync(join(MIGRATIONS_DIR, '112_assortment_events_cum.sql'), 'utf8');
+  const m = /-- recompute-cum:begin[^\n]*\n([\s\S]*?)-- recompute-cum:end/.exec(sql);
+  if (!m) throw new Error('112_assortment_events_cum.sql: recompute-cum markers not found');
+  return `select seller_id, day::text as day, classification_id, brand_id, went_out_cum::int as went_out_cum,
+                 back_in_cum::int as back_in_cum
+            from (${m[1].trim()}) x where ($1::int is null or seller_id = $1)`;
+}
+
+const STORED_CUM = `select seller_id, day::text as day, classification_id, brand_id, went_out_cum, back_in_cum
+  from assortment_events_cum where ($1::int is null or seller_id = $1)`;
+
+export interface AssortmentMismatch {
+  table?: 'assortment_events_cum';
+  side: 'stored' | 'recomputed';
+  row: Record<string, unknown>;
+}
+
+/**
+ * Rows of assortment_spans that differ from their recomputation from the price history, and of
+ * assortment_events_cum from rollup_daily_brand (itself checked against the history by
+ * test/rollups-check.ts); empty = consistent.
+ */
+export async function checkAssortment(
+  db: pg.Pool | pg.PoolClient,
+  sellerId?: number,
+): Promise<AssortmentMismatch[]> {
+  const { rows } = await db.query<AssortmentMismatch>(
+    `with stored as (${STORED}), recomputed as (select * from (${recomputeSpans()}) x)
+     select 'stored' as side, to_jsonb(a) as row from (select * from stored except all select * from recomputed) a
+     union all
+     select 'recomputed', to_jsonb(b) from (select * from recomputed except all select * from stored) b
+     order by 2`,
+    [sellerId ?? null],
+  );
+  const cum = await db.query<AssortmentMismatch>(
+    `with stored as (${STORED_CUM}), recomputed as (${recomputeCum()})
+     select 'assortment_events_cum' as table, 'stored' as side, to_jsonb(a) as row
+       from (select * from stored except all select * from recomputed) a
+     union all
+     select 'assortment_events_cum', 'recomputed', to_jsonb(b) from (select * from recomputed except all select * from stored) b
+     order by 3`,
+    [sellerId ?? null],
+  );
+  return [...rows, ...cum.rows];
+}

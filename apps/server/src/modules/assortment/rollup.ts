@@ -1,0 +1,114 @@
+import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
+import type pg from 'pg';
+import { type RollupUpdater, registerRollup } from '../ingest/index.js';
+
+// The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
+// listings the run touched can change state, so only their spans are looked at. For each of them, its
+// state now (listing_current, published or not; when out of stock, the day its last in-stock interval
+// ended) against its open span:
+//  - END: an open span that is no longer the listing's state ends the day before the run's day — or is
+//    deleted when an earlier run of the same day opened it (the day's last run decides);
+//  - REOPEN: a listing without an open span whose span ended the day before (an earlier run of the same day
+//    ended it) in the same state gets it back;
+//  - OPEN: else a published listing without an open span opens one on the run's day, with the stock of
+//    the span that ended the day before (prev_stock_out: the day's availability-change event);
+//  - ATTRIBUTES: the sort and filter keys (brand, classification, name, brand name) of every span of a
+//    touched listing follow the listing.
+// check.ts recomputes the spans from the price history (tests, operations).
+
+const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
+
+/** The touched listings' state now (`pub` false: unpublished). */
+const STATE = `
+select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.price_type, lc.stock_out,
+       case when lc.stock_out then
+         (coalesce((select max(pi.valid_to) from price_intervals pi where pi.product_id = lc.product_id and not pi.stock_out),
+                   p.first_seen) at time zone 'America/Santiago')::date
+       end as out_day
+  from unnest($1::bigint[]) t(id)
+  join listing_current lc on lc.product_id = t.id
+  join products p on p.id = t.id`;
+
+const SAME_STATE = (a: string, s: string) =>
+  `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_day)
+     is not distinct from (${s}.currency, ${s}.effective_price, ${s}.price_type, ${s}.stock_out, ${s}.out_day)`;
+
+const END = `
+with s as (${STATE}),
+ending as (
+  select a.product_id, a.first_day from assortment_spans a join s on s.product_id = a.product_id
+   where a.last_day = 'infinity' and (not s.pub or not ${SAME_STATE('a', 's')})
+),
+del as (
+  delete from assortment_spans a using ending e
+   where a.product_id = e.product_id and a.first_day = e.first_day and e.first_day >= $2::date
+)
+update assortment_spans a set last_day = $2::date - 1 from ending e
+ where a.product_id = e.product_id and a.first_day = e.first_day and e.first_day < $2::date`;
+
+const REOPEN = `
+with s as (${STATE})
+update assortment_spans a set last_day = 'infinity' from s
+ where a.product_id = s.product_id and s.pub and a.last_day = $2::date - 1 and ${SAME_STATE('a', 's')}
+   and not exists (select 1 from assortment_spans o where o.product_id = s.product_id and o.last_day = 'infinity')`;
+
+const OPEN = `
+with s as (${STATE})
+insert into assortment_spans (product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
+                              brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out)
+select s.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
+       lower(coalesce(b.name, 'Sin marca')), s.currency, s.effective_price, s.price_type, s.stock_out, s.out_day,
+       (select e.stock_out from assortment_spans e where e.product_id = s.product_id and e.last_day = $2::date - 1)
+  from s
+  join products p on p.id = s.product_id
+  left join brands b on b.id = p.brand_id
+ where s.pub
+   and not exists (select 1 from assortment_spans o where o.product_id = s.product_id and o.last_day = 'infinity')`;
+
+const ATTRIBUTES = `
+update assortment_spans a
+   set brand_id = p.brand_id, classification_id = p.classification_id, name_key = lower(coalesce(p.name, '')),
+       brand_key = lower(coalesce(b.name, 'Sin marca'))
+  from unnest($1::bigint[]) t(id)
+  join products p on p.id = t.id
+  left join brands b on b.id = p.brand_id
+ where a.product_id = t.id
+   and (a.brand_id, a.classification_id, a.name_key, a.brand_key)
+       is distinct from (p.brand_id, p.classification_id, lower(coalesce(p.name, '')), lower(coalesce(b.name, 'Sin marca')))`;
+
+// assortment_events_cum (migration 112) for the run's (seller, day), after the daily roll-up: the seller's
+// previous day's running totals plus the day's events of rollup_daily_brand, per group.
+const CUM_DELETE = 'delete from assortment_events_cum where seller_id = $1 and day = $2::date';
+const CUM = `
+with prev as (
+  select c.classification_id, c.brand_id, c.went_out_cum, c.back_in_cum from assortment_events_cum c
+   where c.seller_id = $1
+     and c.day = (select max(x.day) from assortment_events_cum x where x.seller_id = $1 and x.day < $2::date)
+),
+ev as (
+  select r.classification_id, r.brand_id, r.went_out_of_stock as wo, r.back_in_stock as bk from rollup_daily_brand r
+   where r.seller_id = $1 and r.day = $2::date and (r.went_out_of_stock > 0 or r.back_in_stock > 0)
+)
+insert into assortment_events_cum (seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
+select $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesce(p.brand_id, e.brand_id),
+       coalesce(p.went_out_cum, 0) + coalesce(e.wo, 0), coalesce(p.back_in_cum, 0) + coalesce(e.bk, 0)
+  from prev p
+  full join ev e on coalesce(p.classification_id, -1) = coalesce(e.classification_id, -1)
+                and coalesce(p.brand_id, -1) = coalesce(e.brand_id, -1)
+ where exists (select 1 from rollup_daily_brand r where r.seller_id = $1 and r.day = $2::date)`;
+
+export const assortmentRollup: RollupUpdater = async (
+  client: pg.PoolClient,
+  { sellerId, observedAt, touched },
+) => {
+  const day = santiagoDay(observedAt);
+  await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day] });
+  await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day] });
+  if (!touched.length) return;
+  await client.query({ name: 'assortment-attributes', text: ATTRIBUTES, values: [touched] });
+  await client.query({ name: 'assortment-end', text: END, values: [touched, day] });
+  await client.query({ name: 'assortment-reopen', text: REOPEN, values: [touched, day] });
+  await client.query({ name: 'assortment-open', text: OPEN, values: [touched, day] });
+};
+
+registerRollup('assortment', assortmentRollup);
