@@ -3,13 +3,14 @@
 // run.ts with a running server and a token of demo@example.com. Requests rotate over up to 40 matched
 // pivot products (and their competitor listings), both pivots and every licensed competitor (the
 // screens' default, the heaviest case).
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
-
-interface Endpoint {
-  name: string;
-  target: string;
-  call: (i: number) => Promise<Response>;
-}
+import {
+  type BenchEndpoint,
+  type BenchOptions,
+  type BenchTarget,
+  jsonHeaders,
+  type LatencyResult,
+  measureEndpoints,
+} from './http.js';
 
 interface Sample {
   pivot: number;
@@ -21,7 +22,7 @@ const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function benchDetail(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token);
   const post = (path: string, body: object) =>
@@ -61,7 +62,7 @@ export async function benchDetail(
   const DETAIL = 'p95 ≤ 50 ms';
   const DASHBOARD = 'p95 ≤ 150 ms';
   const LIST = 'p95 ≤ 100 ms';
-  const endpoints: Endpoint[] = [
+  const endpoints: (BenchEndpoint & { target: string })[] = [
     {
       name: 'POST /v1/new-detail/',
       target: DETAIL,
@@ -163,28 +164,11 @@ export async function benchDetail(
     },
   ];
 
-  const out: (LatencyResult & { target: string })[] = [];
-  for (const e of endpoints) {
-    if (opts.only && !opts.only.test(e.name)) continue;
-    for (const [concurrency, requests] of [
-      [1, opts.requestsC1 ?? 60],
-      [16, opts.requestsC16 ?? 160],
-    ] as const) {
-      let i = 0;
-      let reported = false;
-      const call = async () => {
-        const res = await e.call(i++);
-        if (!res.ok && !reported) {
-          reported = true;
-          console.warn(`  [detail] ${e.name}: ${res.status} ${(await res.clone().text()).slice(0, 300)}`);
-        }
-        return res;
-      };
-      const result = await measure(e.name, call, { concurrency, requests });
-      // The targets of the detail, list and dashboard issue are for one user at a time (c1); the c16
-      // rows show how they degrade when 16 requests share the machine's two cores.
-      out.push({ ...result, target: concurrency === 1 ? e.target : `${e.target} at c1; c16 informative` });
-    }
-  }
-  return out;
+  // The targets of the detail, list and dashboard issue are for one user at a time (c1); the c16 rows show
+  // how they degrade when 16 requests share the machine's two cores.
+  return measureEndpoints('detail', endpoints, opts, {
+    c1: 60,
+    c16: 160,
+    targets: (c, e) => (c === 1 ? (e.target ?? '') : `${e.target} at c1; c16 informative`),
+  });
 }

@@ -1,5 +1,5 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
-//   [--only REGEX] [--c1 N] [--c16 N]
+//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,reports]
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchPromotions } from './promotions.js';
+import { benchReports } from './reports.js';
 import { database, login, repoRoot, startServer } from './server.js';
 
 const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
@@ -48,7 +49,12 @@ async function measureAll(server: BenchTarget) {
   };
   console.log(HEAD.join('\n'));
   const load = loadavg()[0];
-  for (const bench of [benchPromotions, benchAssortment]) await bench(server, { ...opts, onResult: print });
+  const benches = { promotions: benchPromotions, assortment: benchAssortment, reports: benchReports };
+  const features = (arg('features') ?? 'promotions,assortment').split(',') as (keyof typeof benches)[];
+  for (const f of features) {
+    if (!benches[f]) throw new Error(`--features: ${f}? (${Object.keys(benches).join(', ')})`);
+    await benches[f](server, { ...opts, onResult: print });
+  }
   const title = arg('write');
   if (title) writeSection(title, load, lines);
 }

@@ -2,19 +2,21 @@
 // medium demo market). Called by run.ts with a running server and a token of demo@example.com.
 // Requests alternate between the user's pivots (116 and 5) and between sort orders, with every licensed
 // competitor selected (the screens' default, the heaviest case), so that each one recomputes the index.
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+import {
+  type BenchEndpoint,
+  type BenchOptions,
+  type BenchTarget,
+  jsonHeaders,
+  type LatencyResult,
+  measureEndpoints,
+} from './http.js';
 
 const TARGET_C1 = 'p95 ≤ 100 ms';
 const TARGET_C16 = 'p95 ≤ 400 ms';
 
-interface Endpoint {
-  name: string;
-  call: (i: number) => Promise<Response>;
-}
-
 export async function benchPricing(
   { baseUrl, token }: BenchTarget,
-  opts: { requestsC1?: number; requestsC16?: number; only?: RegExp } = {},
+  opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token);
   const pivots = [116, 5];
@@ -46,7 +48,7 @@ export async function benchPricing(
     const set = rivals.filter((_, j) => j >= 10 || ((mask >> j) & 1) === 1);
     return (set.length ? set : rivals).join(',');
   };
-  const endpoints: Endpoint[] = [
+  const endpoints: BenchEndpoint[] = [
     { name: 'GET /v2/navigation/dpm/kpi', call: (i) => get('/v2/navigation/dpm/kpi', i) },
     {
       name: 'GET /v2/navigation/dpm/items (page 1, sort varies)',
@@ -157,20 +159,16 @@ export async function benchPricing(
     },
   ];
 
-  const results: (LatencyResult & { target: string })[] = [];
-  for (const e of endpoints) {
-    if (opts.only && !opts.only.test(e.name)) continue;
-    let i = 0;
-    run++;
-    const fn = () => e.call(i++);
-    results.push({
-      ...(await measure(e.name, fn, { concurrency: 1, requests: opts.requestsC1 ?? 60 })),
-      target: TARGET_C1,
-    });
-    results.push({
-      ...(await measure(e.name, fn, { concurrency: 16, requests: opts.requestsC16 ?? 160 })),
-      target: TARGET_C16,
-    });
-  }
-  return results;
+  return measureEndpoints(
+    'pricing',
+    endpoints.map((e, k) => ({
+      ...e,
+      call: (i: number) => {
+        run = k + 1; // each endpoint its own fresh filters and competitor subsets
+        return e.call(i);
+      },
+    })),
+    opts,
+    { c1: 60, c16: 160, targets: (c) => (c === 1 ? TARGET_C1 : TARGET_C16) },
+  );
 }

@@ -6,7 +6,7 @@
 // sampled every 50 ms meanwhile. The prices report (full price history of 180 days) is the largest file;
 // a report not finished after 15 minutes is reported as such (the run goes on).
 import { readdirSync, readFileSync } from 'node:fs';
-import { type BenchTarget, jsonHeaders, type LatencyResult } from './http.js';
+import { type BenchOptions, type BenchTarget, jsonHeaders, type LatencyResult } from './http.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -37,10 +37,10 @@ interface Task {
   error: string | null;
 }
 
-export async function benchReports({
-  baseUrl,
-  token,
-}: BenchTarget): Promise<(LatencyResult & { target: string })[]> {
+export async function benchReports(
+  { baseUrl, token }: BenchTarget,
+  opts: BenchOptions = {},
+): Promise<(LatencyResult & { target: string })[]> {
   const headers = jsonHeaders(token);
   const list = async (path: string) => {
     const res = await fetch(`${baseUrl}${path}`, { headers });
@@ -57,6 +57,8 @@ export async function benchReports({
     ['match', 'csv', '≤ 30 s, RSS < 500 MB'],
     ['prices', 'csv', 'RSS < 500 MB (largest file)'],
   ] as const) {
+    // `opts.only` picks reports by "<type> <FORMAT>", e.g. /prices CSV/
+    if (opts.only && !opts.only.test(`${type} ${format.toUpperCase()}`)) continue;
     const before = pid ? rssMiB(pid) : Number.NaN;
     let peak = before;
     const sampler = setInterval(() => {
@@ -104,7 +106,9 @@ export async function benchReports({
           ? ` (FAILED: ${task.error})`
           : ` (NOT FINISHED: still ${task?.status})`);
     console.log(`  ${name}: ${(ms / 1000).toFixed(1)} s`);
-    out.push({ name, concurrency: 1, requests: 1, p50: ms, p95: ms, max: ms, errors: ok ? 0 : 1, target });
+    const row = { name, concurrency: 1, requests: 1, p50: ms, p95: ms, max: ms, errors: ok ? 0 : 1, target };
+    opts.onResult?.(row);
+    out.push(row);
   }
   return out;
 }

@@ -12,11 +12,12 @@ import {
 } from './rules.js';
 
 // Change events at ingest (issue 17, docs/metrics.md "Notifications"): a roll-up in the ingest
-// transaction. For the run's touched listings that belong to a match group (and the seller's listings with
-// a pending repricing or a suspect value), it compares what the run stored with the listing's trusted
-// state (notif_listing_state), applies the rules (rules.ts), writes the events (change_events: market
-// facts; whose pivot products they concern is resolved at dispatch, from the match groups), the suppressed counts and the new trusted states, and
-// queues the dispatch job when there is something to tell. A listing outside any match group costs nothing.
+// transaction, two statements per run. ROWS_SQL reads the run's matched listings whose stored state moved
+// away from their trusted state (notif_listing_state), with their match group's trusted prices; the rules
+// (rules.ts) decide in memory; WRITE_SQL writes the new trusted states, the suppressed counts, the events
+// (change_events: market facts; whose pivot products they concern is resolved at dispatch, from the match
+// groups) and queues the dispatch job when there is something to tell. A listing outside any match group,
+// or whose state did not move, costs nothing but its probe.
 
 export const DISPATCH_QUEUE = 'notifications:dispatch';
 
@@ -41,16 +42,12 @@ interface Row {
   pending_since: Date | null;
   stock_event_at: Date | null;
   suspect_since: Date | null;
-}
-
-interface Member {
-  group_id: string;
-  product_id: string;
-  seller_id: number;
-  currency: string;
-  price: number | null;
-  stock_out: boolean;
-  published: boolean;
+  /** first seen in this run (and not the seller's first run) */
+  fresh: boolean;
+  /** the trusted prices of the other sellers' published, in-stock listings of its group, in its currency */
+  others: number[];
+  /** another seller has a listing in its match group */
+  shared: boolean;
 }
 
 /** [listing id, brand id, classification id, match group id, discount %, cheapest 0/1] */
@@ -66,32 +63,50 @@ export interface ChangeEventRow {
   items: EventItem[];
 }
 
-// The run's matched listings with their trusted state: listing_current and notif_listing_state only (a
-// listing's brand and classification are in listing_current; whether it is new is asked separately, for
-// the few without a state).
+// ONE statement per run: the run's matched listings (touched, or with a pending repricing or a suspect
+// value) whose stored state (listing_current) differs from their trusted one (notif_listing_state) — or
+// that have none yet, or a pending or suspect value to re-examine — with what the rules need about their
+// match group (the other sellers' trusted prices, read from the trusted states as they were before this
+// run) and whether they are new. A listing whose state did not move is not returned: the rules could
+// neither tell nor change anything about it (rules.ts: same state in, no event and the same state out).
+// $1 touched ids, $2 seller, $3 pending since ≤, $4 suspect since ≤, $5 the run's instant, $6 has a
+// previous run.
 const ROWS_SQL = `
   with ids as (
     select unnest($1::bigint[]) as id
     union
     select product_id from notif_listing_state
      where seller_id = $2 and (pending_since <= $3 or suspect_since <= $4)
+  ), moved as (
+    select lc.product_id as id, lc.group_id, lc.currency, lc.brand_id, lc.classification_id,
+           lc.effective_price, lc.normal_price, lc.price_type <> 'NORMAL' as promo, lc.stock_out,
+           lc.published, s.product_id is not null as known, s.price, s.normal, s.promo as s_promo,
+           s.stock_out as s_stock, s.published as s_pub, s.pending_from, s.pending_since, s.stock_event_at,
+           s.suspect_since
+      from ids
+      join listing_current lc on lc.product_id = ids.id
+      left join notif_listing_state s on s.product_id = lc.product_id
+     where lc.group_id is not null
+       and (s.product_id is null or s.pending_since is not null or s.suspect_since is not null
+            or (s.price, s.normal, s.promo, s.stock_out, s.published, s.group_id, s.currency)
+               is distinct from (lc.effective_price, lc.normal_price, lc.price_type <> 'NORMAL', lc.stock_out,
+                                 lc.published, lc.group_id, lc.currency))
   )
-  select lc.product_id as id, lc.group_id, lc.currency, lc.brand_id, lc.classification_id,
-         lc.effective_price::float8 as price, lc.normal_price::float8 as normal,
-         lc.price_type <> 'NORMAL' as promo, lc.stock_out, lc.published,
-         s.product_id is not null as known, s.price::float8 as s_price, s.normal::float8 as s_normal,
-         s.promo as s_promo, s.stock_out as s_stock, s.published as s_pub,
-         s.pending_from::float8 as pending_from, s.pending_since, s.stock_event_at, s.suspect_since
-    from ids
-    join listing_current lc on lc.product_id = ids.id
-    left join notif_listing_state s on s.product_id = lc.product_id
-   where lc.group_id is not null`;
-
-// The other listings of their match groups, as trusted (one index scan of one table).
-const MEMBERS_SQL = `
-  select group_id, product_id, seller_id, currency, price::float8 as price, stock_out, published
-    from notif_listing_state
-   where group_id = any($1::bigint[])`;
+  select m.id, m.group_id, m.currency, m.brand_id, m.classification_id,
+         m.effective_price::float8 as price, m.normal_price::float8 as normal, m.promo, m.stock_out,
+         m.published, m.known, m.price::float8 as s_price, m.normal::float8 as s_normal, m.s_promo, m.s_stock,
+         m.s_pub, m.pending_from::float8 as pending_from, m.pending_since, m.stock_event_at, m.suspect_since,
+         (not m.known and $6 and p.first_seen = $5) as fresh,
+         coalesce(g.others, '{}') as others, coalesce(g.shared, false) as shared
+    from moved m
+    join products p on p.id = m.id
+    left join lateral (
+      select array_agg(o.price::float8) filter (where o.currency = m.currency and o.published
+                                                 and not o.stock_out and o.price is not null
+                                                 and o.product_id <> m.id) as others,
+             count(*) > 0 as shared
+        from notif_listing_state o
+       where o.group_id = m.group_id and o.seller_id <> $2) g on true`;
 
 function stateOfRow(r: Row): ListingState | null {
   if (!r.known) return null;
@@ -136,61 +151,30 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     ctx.sellerId,
     new Date(t.getTime() - RULES.repricingDays * 86_400_000),
     new Date(t.getTime() - RULES.adoptSuspectAfterMs),
+    t,
+    ctx.previousAt !== null,
   ]);
   p0 = phase('rows', p0);
   if (!rows.length) return;
-  // New listings (first seen in this run) among those without a state; a seller's first run has none.
-  const unknown = ctx.previousAt ? rows.filter((r) => !r.known).map((r) => r.id) : [];
-  const fresh = new Set<string>();
-  if (unknown.length) {
-    const { rows: news } = await client.query<{ id: string }>(
-      'select id from products where id = any($1::bigint[]) and first_seen = $2',
-      [unknown, t],
-    );
-    for (const n of news) fresh.add(n.id);
-  }
-  const groups = [...new Set(rows.map((r) => r.group_id))];
-  p0 = phase('new', p0);
-  const { rows: members } = await client.query<Member>(MEMBERS_SQL, [groups]);
-  p0 = phase('members', p0);
-  const byGroup = new Map<string, Member[]>();
-  for (const m of members) {
-    const list = byGroup.get(m.group_id) ?? [];
-    if (!byGroup.has(m.group_id)) byGroup.set(m.group_id, list);
-    list.push(m);
-  }
 
   const suppressed = new Map<SuppressReason, number>();
   const aggregated = new Map<string, { kind: string; items: EventItem[] }>();
   const events: ChangeEventRow[] = [];
   const states: { r: Row; s: ListingState }[] = [];
   for (const r of rows) {
-    const group = byGroup.get(r.group_id) ?? [];
-    // The other sellers' trusted prices in the listing's currency: its place in the market.
-    const others: number[] = [];
-    for (const m of group) {
-      if (m.product_id === r.id) continue;
-      if (
-        m.seller_id !== ctx.sellerId &&
-        m.currency === r.currency &&
-        m.published &&
-        !m.stock_out &&
-        m.price !== null
-      )
-        others.push(m.price);
-    }
     const observed: Observed = {
       price: r.price,
       normal: r.normal,
       promo: r.promo,
       stockOut: r.stock_out,
       published: r.published,
-      isNew: fresh.has(r.id),
+      isNew: r.fresh,
     };
-    const out = evaluate(stateOfRow(r), observed, others, t);
+    // r.others: the other sellers' trusted prices in the listing's currency, its place in the market
+    const out = evaluate(stateOfRow(r), observed, r.others, t);
     states.push({ r, s: out.next });
     for (const reason of out.suppressed) suppressed.set(reason, (suppressed.get(reason) ?? 0) + 1);
-    if (!group.some((m) => m.seller_id !== ctx.sellerId)) continue; // nobody else sells it
+    if (!r.shared) continue; // nobody else sells it
     const id = Number(r.id);
     const gid = Number(r.group_id);
     for (const g of out.group) {
@@ -214,7 +198,11 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   // A broken crawl that empties the shelves alerts nobody (PRODUCT.md "all sellers out of stock").
   const outs = new Set<number>();
   for (const a of aggregated.values()) if (a.kind === 'stock_out') for (const i of a.items) outs.add(i[0]);
-  if (outs.size && isMassStockOut(outs.size, await matchedListings(client, ctx.sellerId))) {
+  // (the seller's matched listings are counted only when enough went out for it to matter)
+  if (
+    outs.size >= RULES.massStockOutMin &&
+    isMassStockOut(outs.size, await matchedListings(client, ctx.sellerId))
+  ) {
     for (const [k, a] of aggregated) if (a.kind === 'stock_out') aggregated.delete(k);
     suppressed.set('mass_stock_out', (suppressed.get('mass_stock_out') ?? 0) + outs.size);
   }
@@ -231,18 +219,8 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   }
 
   p0 = phase('rules', p0);
-  await writeStates(client, ctx.sellerId, states);
-  p0 = phase('states', p0);
-  if (suppressed.size) {
-    await client.query(
-      `insert into change_event_suppressed (day, seller_id, reason, n)
-       select ($1::timestamptz at time zone ${TZ_SQL})::date, $2, r, n from unnest($3::text[], $4::int[]) x(r, n)
-       on conflict (day, seller_id, reason) do update set n = change_event_suppressed.n + excluded.n`,
-      [t, ctx.sellerId, [...suppressed.keys()], [...suppressed.values()]],
-    );
-  }
-  if (events.length) await insertChangeEvents(client, events);
-  phase('events', p0);
+  await writeRun(client, ctx.sellerId, t, states, suppressed, events);
+  phase('write', p0);
 }
 
 async function matchedListings(client: pg.PoolClient, sellerId: number): Promise<number> {
@@ -253,62 +231,87 @@ async function matchedListings(client: pg.PoolClient, sellerId: number): Promise
   return rows[0].n;
 }
 
-async function writeStates(client: pg.PoolClient, sellerId: number, states: { r: Row; s: ListingState }[]) {
-  if (!states.length) return;
+// ONE statement writes what a run decided: the new trusted states, the suppressed counts of the day, the
+// change events and — when there are events — the dispatch job (queued as queueDispatch does).
+const WRITE_SQL = `
+  with states as (
+    insert into notif_listing_state (product_id, seller_id, group_id, currency, price, normal, promo, stock_out,
+                                     published, pending_from, pending_since, stock_event_at, suspect_since)
+    select id, $2, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
+           stock_event_at, suspect_since
+      from unnest($1::bigint[], $12::bigint[], $13::text[], $3::numeric[], $4::numeric[], $5::bool[], $6::bool[],
+                  $7::bool[], $8::numeric[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
+           x(id, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
+             stock_event_at, suspect_since)
+    on conflict (product_id) do update set
+      group_id = excluded.group_id, currency = excluded.currency,
+      price = excluded.price, normal = excluded.normal, promo = excluded.promo, stock_out = excluded.stock_out,
+      published = excluded.published, pending_from = excluded.pending_from, pending_since = excluded.pending_since,
+      stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since
+  ), suppressed as (
+    insert into change_event_suppressed (day, seller_id, reason, n)
+    select ($14::timestamptz at time zone ${TZ_SQL})::date, $2, r, n from unnest($15::text[], $16::int[]) x(r, n)
+    on conflict (day, seller_id, reason) do update set n = change_event_suppressed.n + excluded.n
+  ), events as (
+    insert into change_events (namespace, kind, seller_id, occurred_at, size, facts, items)
+    select namespace, kind, seller_id, occurred_at, size, facts, items
+      from jsonb_to_recordset($17::jsonb)
+           x(namespace text, kind text, seller_id int, occurred_at timestamptz, size real, facts jsonb, items jsonb)
+    returning 1
+  ), ${waitingDispatch('exists (select 1 from events)')}
+  ${insertDispatch('exists (select 1 from events)')}`;
+
+async function writeRun(
+  client: pg.PoolClient,
+  sellerId: number,
+  t: Date,
+  states: { r: Row; s: ListingState }[],
+  suppressed: Map<SuppressReason, number>,
+  events: ChangeEventRow[],
+): Promise<void> {
+  if (!states.length && !suppressed.size && !events.length) return;
   const col = <T>(f: (s: ListingState) => T) => states.map((x) => f(x.s));
-  await client.query(
-    `insert into notif_listing_state (product_id, seller_id, group_id, currency, price, normal, promo, stock_out,
-                                      published, pending_from, pending_since, stock_event_at, suspect_since)
-     select id, $2, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
-            stock_event_at, suspect_since
-       from unnest($1::bigint[], $12::bigint[], $13::text[], $3::numeric[], $4::numeric[], $5::bool[], $6::bool[],
-                   $7::bool[], $8::numeric[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[])
-            x(id, group_id, currency, price, normal, promo, stock_out, published, pending_from, pending_since,
-              stock_event_at, suspect_since)
-     on conflict (product_id) do update set
-       group_id = excluded.group_id, currency = excluded.currency,
-       price = excluded.price, normal = excluded.normal, promo = excluded.promo, stock_out = excluded.stock_out,
-       published = excluded.published, pending_from = excluded.pending_from, pending_since = excluded.pending_since,
-       stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since`,
-    [
-      states.map((x) => x.r.id),
-      sellerId,
-      col((s) => s.price),
-      col((s) => s.normal),
-      col((s) => s.promo),
-      col((s) => s.stockOut),
-      col((s) => s.published),
-      col((s) => s.pendingFrom),
-      col((s) => s.pendingSince),
-      col((s) => s.stockEventAt),
-      col((s) => s.suspectSince),
-      states.map((x) => x.r.group_id),
-      states.map((x) => x.r.currency),
-    ],
-  );
+  await client.query(WRITE_SQL, [
+    states.map((x) => x.r.id),
+    sellerId,
+    col((s) => s.price),
+    col((s) => s.normal),
+    col((s) => s.promo),
+    col((s) => s.stockOut),
+    col((s) => s.published),
+    col((s) => s.pendingFrom),
+    col((s) => s.pendingSince),
+    col((s) => s.stockEventAt),
+    col((s) => s.suspectSince),
+    states.map((x) => x.r.group_id),
+    states.map((x) => x.r.currency),
+    t,
+    [...suppressed.keys()],
+    [...suppressed.values()],
+    JSON.stringify(events),
+  ]);
 }
 
-/** Writes change events and queues one dispatch (unless one is already waiting). */
-export async function insertChangeEvents(client: Queryable, events: ChangeEventRow[]): Promise<void> {
-  await client.query(
-    `insert into change_events (namespace, kind, seller_id, occurred_at, size, facts, items)
-     select namespace, kind, seller_id, occurred_at, size, facts, items
-       from jsonb_to_recordset($1::jsonb)
-            x(namespace text, kind text, seller_id int, occurred_at timestamptz, size real,
-              facts jsonb, items jsonb)`,
-    [JSON.stringify(events)],
-  );
-  await queueDispatch(client);
+// A queued dispatch job, locked until the caller's transaction ends (see queueDispatch), and the insert
+// of a new one when none could be locked; `when`: a further condition of both.
+function waitingDispatch(when = 'true'): string {
+  return `waiting as (select id from jobs where queue = '${DISPATCH_QUEUE}' and status = 'queued' and ${when}
+                       limit 1 for update skip locked)`;
+}
+function insertDispatch(when = 'true'): string {
+  return `insert into jobs (queue, payload, max_attempts)
+          select '${DISPATCH_QUEUE}', '{}', 10 where ${when} and not exists (select 1 from waiting)`;
 }
 
-/** One queued dispatch job is enough: it handles everything not dispatched yet. */
+/**
+ * One queued dispatch job is enough: it handles everything not dispatched yet. The queued job found is
+ * locked until the caller's transaction ends, so no worker can lease it (and look for events) before
+ * this transaction's events are committed; one already being leased is skipped and a new job queued.
+ * (Only checking that a job is queued let a worker lease it between the check and the commit: the
+ * events then waited for the next run's dispatch.)
+ */
 export async function queueDispatch(client: Queryable): Promise<void> {
-  await client.query(
-    `insert into jobs (queue, payload, max_attempts)
-     select $1, '{}', 10
-      where not exists (select 1 from jobs where queue = $1 and status = 'queued')`,
-    [DISPATCH_QUEUE],
-  );
+  await client.query(`with ${waitingDispatch()} ${insertDispatch()}`);
 }
 
 registerRollup('notifications', notificationsRollup);

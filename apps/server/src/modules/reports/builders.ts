@@ -56,6 +56,23 @@ export interface ReportBuilder {
 
 export const BATCH_SIZE = 2000;
 
+/**
+ * The pages of a keyset query: `page(after)` reads the rows whose key is above `after` (in key order,
+ * at most a batch), `keyOf` gives a row's key; it ends at the first empty page. Only one page is held.
+ */
+export async function* keysetPages<T>(
+  page: (after: number) => Promise<T[]>,
+  keyOf: (row: T) => number,
+): AsyncGenerator<T[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await page(after);
+    if (!rows.length) return;
+    after = keyOf(rows[rows.length - 1]);
+    yield rows;
+  }
+}
+
 const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 const yesNo = (b: boolean) => (b ? 'Sí' : 'No');
 
@@ -169,11 +186,11 @@ async function matchBuilder(db: Queryable, p: ReportParams): Promise<ReportBuild
     columns,
     total,
     async *batches() {
-      let after = 0;
-      for (;;) {
-        const pivots = await selectMatchPivots(db, scope, after, BATCH_SIZE);
-        if (!pivots.length) return;
-        after = pivots[pivots.length - 1].id;
+      const pages = keysetPages(
+        (after) => selectMatchPivots(db, scope, after, BATCH_SIZE),
+        (r) => r.id,
+      );
+      for await (const pivots of pages) {
         const offers = await selectMatchOffers(db, [...new Set(pivots.map((r) => r.group_id))], scope);
         const byGroup = new Map<number, MatchOfferRow[]>();
         for (const o of offers) {
@@ -262,11 +279,12 @@ async function pricesBuilder(db: Queryable, p: ReportParams): Promise<ReportBuil
     columns,
     total,
     async *batches() {
-      let after = 0;
-      for (;;) {
-        const ids = await selectHistoryListings(db, scope, after, BATCH_SIZE / 4);
-        if (!ids.length) return;
-        after = ids[ids.length - 1];
+      // a page of listings, then all their intervals in the window (a listing's rows stay together)
+      const pages = keysetPages(
+        (after) => selectHistoryListings(db, scope, after, BATCH_SIZE / 4),
+        (id) => id,
+      );
+      for await (const ids of pages) {
         const rows = await selectHistory(db, ids, scope);
         yield rows.map((r) => {
           const day = clampDay(r.valid_from.slice(0, 10), p.from, p.to);
@@ -324,11 +342,11 @@ async function promotionsBuilder(db: Queryable, p: ReportParams): Promise<Report
     columns,
     total,
     async *batches() {
-      let after = 0;
-      for (;;) {
-        const rows = await selectPromotions(db, scope, after, BATCH_SIZE);
-        if (!rows.length) return;
-        after = rows[rows.length - 1].id;
+      const pages = keysetPages(
+        (after) => selectPromotions(db, scope, after, BATCH_SIZE),
+        (r) => r.id,
+      );
+      for await (const rows of pages) {
         yield rows.map((r) => {
           const day = clampDay(r.first_day, p.from, p.to);
           const first = r.first_day < p.from ? p.from : r.first_day;

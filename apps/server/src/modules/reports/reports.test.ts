@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type ExporterServerEvents,
   isoDateInZone,
@@ -18,6 +20,7 @@ import {
   seedReportsFixture,
 } from '../../test/reports-fixture.js';
 import { waitForJob } from '../jobs/queue.js';
+import { setBuildLimits } from './build-pool.js';
 import { signFileLink } from './signing.js';
 import { dispatchDueSubscriptions } from './subscriptions.js';
 import { deleteExpiredReportFiles } from './tasks.js';
@@ -309,6 +312,32 @@ describe('match report', () => {
     expect(failed?.body).toBe(
       `Tu reporte Match falló. No fue posible generar el reporte: no hay tipo de cambio para MXN al ${today()}.`,
     );
+  });
+  it('a build past its memory cap fails with a Spanish reason, leaves no file, and the server goes on', async () => {
+    // builds run in a worker thread with a capped heap (build-pool.ts): a tiny cap ends the thread with
+    // ERR_WORKER_OUT_OF_MEMORY, which must fail the task, not the server
+    setBuildLimits({ heapMb: 4, youngMb: 1 });
+    let id: string;
+    try {
+      const res = await call('POST', '/v1/navigation-reports/', ana, body());
+      expect(res.statusCode).toBe(200);
+      id = res.json().id;
+      const task = await waitTask(id);
+      expect(task.status).toBe('failed');
+      expect(task.error).toBe(
+        'No fue posible generar el reporte: el reporte necesita más memoria de la disponible para generarlo (4 MB); pida un rango de fechas más corto o menos eCommerce',
+      );
+      expect(task.gs_url).toBeNull();
+    } finally {
+      setBuildLimits();
+    }
+    const dir = join(ctx.config.DATA_DIR, 'reports', String(fx.rep.ana));
+    const files = existsSync(dir) ? readdirSync(dir) : [];
+    expect(files.filter((f) => f.startsWith(id))).toEqual([]);
+    expect((await call('GET', '/health', null)).statusCode).toBe(200);
+    // the next build, with the default cap, succeeds
+    const { task } = await buildAndDownload(body());
+    expect(task.rows_total).toBeGreaterThan(0);
   });
 });
 

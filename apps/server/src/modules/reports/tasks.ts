@@ -7,8 +7,8 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { emitToUser } from '../exporter/index.js';
 import { enqueue, type JobContext, registerJobHandler } from '../jobs/index.js';
-import { type ReportParams, reportBuilder } from './builders.js';
-import { openRowSink, type RowSink } from './writer.js';
+import { buildInWorker, stopBuilds } from './build-pool.js';
+import type { ReportParams } from './builders.js';
 
 // Report tasks (export_tasks, migrations 001 and 130): created by a request or a subscription, built by
 // the 'report' job, their state pushed to the owner's room of the exporter channel. The table is the
@@ -30,6 +30,8 @@ export const reportsDir = (dataDir: string) => join(dataDir, 'reports');
 const apps = new WeakMap<Config, FastifyInstance>();
 export function attachReportsApp(app: FastifyInstance): void {
   apps.set(app.deps.config, app);
+  // builds still running when the server closes end now, recorded as failed (the job worker waits for them)
+  app.addHook('onClose', async () => stopBuilds(app.deps.db.url));
 }
 
 type TaskEvent = keyof Pick<
@@ -216,78 +218,84 @@ function reasonOf(err: unknown): string {
 
 async function runReportTask(payload: { taskId: string }, ctx: JobContext): Promise<void> {
   const { pool, config } = ctx;
-  const { rows } = await pool.query<TaskRow>(
-    `update export_tasks set status = 'running', expires_at = now() + make_interval(days => $2)
-      where id = $1 and status = 'queued' returning *`,
-    [payload.taskId, REPORT_FILE_TTL_DAYS],
-  );
-  const task = rows[0];
-  if (!task) return; // already run (or deleted)
-  const p = task.params;
-  const path = join(reportsDir(config.DATA_DIR), String(task.user_id), `${task.id}.${p.format}`);
-  let sink: RowSink | null = null;
+  const pending = await getTask(pool, payload.taskId);
+  if (pending?.status !== 'queued') return; // already run (or deleted)
+  const p = pending.params;
+  const path = join(reportsDir(config.DATA_DIR), String(pending.user_id), `${pending.id}.${p.format}`);
+  const databaseUrl = pool.options.connectionString;
+  if (!databaseUrl) throw new Error('report build: the pool has no connection string');
+  let task: TaskRow | undefined;
+  let total = 0;
+  const started = Date.now();
   try {
-    const builder = await reportBuilder(pool, p);
-    const started = Date.now();
-    await pool.query(
-      'update export_tasks set rows_total = $2, file_path = $3, file_name = $4 where id = $1',
-      [task.id, builder.total, path, fileNameOf(p)],
+    const outcome = await buildInWorker(
+      { databaseUrl, params: p, path, progressEveryMs: PROGRESS_EVERY_MS },
+      {
+        // the task is 'running' from the moment its build has a thread (until then it waits its turn)
+        onTurn: async () => {
+          const { rows } = await pool.query<TaskRow>(
+            `update export_tasks set status = 'running', expires_at = now() + make_interval(days => $2)
+              where id = $1 and status = 'queued' returning *`,
+            [pending.id, REPORT_FILE_TTL_DAYS],
+          );
+          task = rows[0];
+          if (!task) throw new TaskGone();
+        },
+        onStart: async (n) => {
+          total = n;
+          await pool.query(
+            'update export_tasks set rows_total = $2, file_path = $3, file_name = $4 where id = $1',
+            [pending.id, n, path, fileNameOf(p)],
+          );
+          push(
+            config,
+            pending.user_id,
+            'task:progress',
+            progressOf({ ...pending, status: 'running', rows_total: n }),
+          );
+        },
+        onProgress: async (done) => {
+          const progress = total > 0 ? Math.min(0.99, done / total) : 0;
+          await pool.query('update export_tasks set rows_done = $2, progress = $3 where id = $1', [
+            pending.id,
+            done,
+            progress,
+          ]);
+          push(config, pending.user_id, 'task:progress', {
+            id: pending.id,
+            status: 'running',
+            progress,
+            rows_done: done,
+            rows_total: total,
+          });
+        },
+      },
     );
-    push(
-      config,
-      task.user_id,
-      'task:progress',
-      progressOf({ ...task, status: 'running', rows_total: builder.total }),
-    );
-    sink = await openRowSink({
-      path,
-      format: p.format,
-      sheetName: builder.sheetName,
-      columns: builder.columns,
-      currency: p.currency,
-    });
-    let done = 0;
-    let last = 0;
-    for await (const batch of builder.batches()) {
-      await sink.write(batch);
-      done += batch.length;
-      if (Date.now() - last >= PROGRESS_EVERY_MS) {
-        last = Date.now();
-        const progress = builder.total > 0 ? Math.min(0.99, done / builder.total) : 0;
-        await pool.query('update export_tasks set rows_done = $2, progress = $3 where id = $1', [
-          task.id,
-          done,
-          progress,
-        ]);
-        push(config, task.user_id, 'task:progress', {
-          id: task.id,
-          status: 'running',
-          progress,
-          rows_done: done,
-          rows_total: builder.total,
-        });
-      }
-    }
-    const size = await sink.finish();
-    sink = null;
+    if (!outcome.ok) throw new BuildFailed(outcome.reason);
     ctx.log.info(
       {
-        taskId: task.id,
-        rows: done,
-        bytes: size,
+        taskId: pending.id,
+        rows: outcome.rows,
+        bytes: outcome.bytes,
         ms: Date.now() - started,
         type: p.report_type,
         format: p.format,
       },
       'report built',
     );
-    await recordTaskOutcome(ctx, task.id, { ok: true, sizeBytes: size, rows: done });
+    await recordTaskOutcome(ctx, pending.id, { ok: true, sizeBytes: outcome.bytes, rows: outcome.rows });
   } catch (err) {
-    await sink?.abort().catch(() => {});
-    ctx.log.error({ err, taskId: task.id }, 'report build failed');
-    await recordTaskOutcome(ctx, task.id, { ok: false, error: reasonOf(err) });
+    if (err instanceof TaskGone) return;
+    if (!task) throw err; // the task could not be started: the job fails, the task stays queued
+    ctx.log.error({ err, taskId: pending.id }, 'report build failed');
+    await recordTaskOutcome(ctx, pending.id, { ok: false, error: reasonOf(err) });
   }
 }
+
+/** The task was taken by another run (or deleted) while its build waited for a turn. */
+class TaskGone extends Error {}
+/** The build's thread told (or showed) why it failed. */
+class BuildFailed extends Error {}
 
 export function registerReportHandler(): void {
   registerJobHandler<{ taskId: string }>(REPORT_QUEUE, runReportTask);
