@@ -66,9 +66,11 @@ test.describe('Imágenes', () => {
     await expect(rows.first()).toContainText('Aceptada');
     await page.goto(url);
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toContainText('Aceptada por');
-    await page.getByRole('dialog').getByRole('button', { name: 'Quitar decisión' }).click();
+    // undo by keyboard: the focus stays in the dialog (on the decision buttons), so Escape closes it
+    await page.getByRole('dialog').getByRole('button', { name: 'Quitar decisión' }).press('Enter');
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toBeHidden();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Aceptar imagen' })).toBeFocused();
+    await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 
     // XLSX of the current filter
