@@ -11,6 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import type { BenchTarget, LatencyResult } from './http.js';
+import { benchImageVerification } from './image-verification.js';
 import { benchPromotions } from './promotions.js';
 import { database, login, repoRoot, startServer } from './server.js';
 
@@ -48,7 +49,8 @@ async function measureAll(server: BenchTarget) {
   };
   console.log(HEAD.join('\n'));
   const load = loadavg()[0];
-  for (const bench of [benchPromotions, benchAssortment]) await bench(server, { ...opts, onResult: print });
+  for (const bench of [benchPromotions, benchAssortment, benchImageVerification])
+    await bench(server, { ...opts, onResult: print });
   const title = arg('write');
   if (title) writeSection(title, load, lines);
 }
