@@ -113,17 +113,21 @@ export async function brandComparator(
     if (row.brandName !== null) names.set(row.brandId, row.brandName);
   }
 
-  // history of the chosen brands' pivot listings and their counted competitor listings
+  // history of the chosen brands' pivot listings and their counted competitor listings (their ids are
+  // needed only while the in-memory history is not loaded)
   const days = trendDays(q.from, q.to);
-  const ids = new Set<number>();
   const c = model.cols;
-  for (const positions of positionsOf.values())
-    for (const i of positions) {
-      ids.add(model.rows[i].productId);
-      for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
-        if (set.offerIn[k]) ids.add(c.offerProductId[k]);
-    }
-  const prices = await pricesAt(pool, model, [...ids], days, scope.mode, scope.rates);
+  const listingIds = () => {
+    const ids = new Set<number>();
+    for (const positions of positionsOf.values())
+      for (const i of positions) {
+        ids.add(model.rows[i].productId);
+        for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
+          if (set.offerIn[k]) ids.add(c.offerProductId[k]);
+      }
+    return [...ids];
+  };
+  const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
   const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
   const trendOf = new Map(
     chosen.map((brandId) => {
