@@ -39,6 +39,12 @@ test.describe('Imágenes', () => {
     await expect(rows.first()).toContainText(/9\d,\d\d %/);
     await expectAccessible(page, 'image-verification');
 
+    // the row opened (by its SKU: the job may still be measuring pictures, which reorders the list)
+    const sku = /SKU (\S+) ·/.exec((await rows.first().textContent()) ?? '')?.[1] ?? '';
+    const opened = table(page)
+      .locator('tbody tr', { hasText: `SKU ${sku} ·` })
+      .first();
+
     // the dialog: both pictures at full size, the measure, the heat map and the outline
     await rows
       .first()
@@ -63,7 +69,7 @@ test.describe('Imágenes', () => {
     const url = page.url();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await expect(dialog).toBeHidden();
-    await expect(rows.first()).toContainText('Aceptada');
+    await expect(opened).toContainText('Aceptada');
     await page.goto(url);
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toContainText('Aceptada por');
     // undo by keyboard: the focus stays in the dialog (on the decision buttons), so Escape closes it
