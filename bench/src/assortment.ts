@@ -3,6 +3,7 @@
 // running server and a token of demo@example.com. Requests use every licensed competitor (the screens'
 // default, the heaviest case) and rotate over both pivots; "period varies" rows shift the period by a day
 // per request, so that most of them miss the answer memo (the first question of a screen).
+import { brandComparatorEndpoints } from './brand-comparator.js';
 import {
   type BenchEndpoint,
   type BenchOptions,
@@ -33,7 +34,7 @@ export async function benchAssortment(
   const headers = jsonHeaders(token);
   const post = (path: string, body: object) =>
     fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-  const get = (path: string, q: Record<string, string | number>) =>
+  const get = (path: string, q: Record<string, string | number | boolean>) =>
     fetch(`${baseUrl}${path}?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, {
       headers,
     });
@@ -144,10 +145,7 @@ export async function benchAssortment(
       name: 'POST /v1/assortment/stock/products (Todos, out at the end, sort varies)',
       call: drill('/v1/assortment/stock/products', (i) => ({ ...sortOf(i), stock: 'out' })),
     },
-    {
-      name: 'GET /v2/navigation/dpm/brand-comparator',
-      call: (i) => get('/v2/navigation/dpm/brand-comparator', { pivot_id: pivots[i % pivots.length] }),
-    },
+    ...(await brandComparatorEndpoints(get, post, pivots)),
   );
 
   return measureEndpoints('assortment', endpoints, opts, { c1: 60, c16: 160, targets: () => TARGET });

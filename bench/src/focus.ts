@@ -11,6 +11,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import type { BenchTarget, LatencyResult } from './http.js';
+import { benchImageVerification } from './image-verification.js';
 import { benchPromotions } from './promotions.js';
 import { benchReports } from './reports.js';
 import { database, login, repoRoot, startServer } from './server.js';
@@ -49,8 +50,13 @@ async function measureAll(server: BenchTarget) {
   };
   console.log(HEAD.join('\n'));
   const load = loadavg()[0];
-  const benches = { promotions: benchPromotions, assortment: benchAssortment, reports: benchReports };
-  const features = (arg('features') ?? 'promotions,assortment').split(',') as (keyof typeof benches)[];
+  const benches = {
+    promotions: benchPromotions,
+    assortment: benchAssortment,
+    images: benchImageVerification,
+    reports: benchReports,
+  };
+  const features = (arg('features') ?? 'promotions,assortment,images').split(',') as (keyof typeof benches)[];
   for (const f of features) {
     if (!benches[f]) throw new Error(`--features: ${f}? (${Object.keys(benches).join(', ')})`);
     await benches[f](server, { ...opts, onResult: print });

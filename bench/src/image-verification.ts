@@ -7,6 +7,7 @@ import {
   type BenchTarget,
   jsonHeaders,
   type LatencyResult,
+  measure,
   measureEndpoints,
   percentile,
 } from './http.js';
@@ -96,6 +97,26 @@ export async function benchImageVerification(
     c16: 160,
     targets: () => TARGET,
   });
-  out.push(...(await throughput()));
+  // The XLSX of the whole latest date (no class filter, up to IMAGE_XLSX_MAX_ROWS rows), token in the query
+  // as the browser's download link sends it: a few sequential downloads.
+  const xlsx = 'GET /v1/image-verification/items.xlsx (whole latest date, token in the query)';
+  if (!opts.only || opts.only.test(xlsx)) {
+    const download = (i: number) =>
+      fetch(
+        `${baseUrl}/v1/image-verification/items.xlsx?${new URLSearchParams({ pivotId: String(pivot(i)), authToken: token })}`,
+      );
+    let i = 0;
+    const row = { ...(await measure(xlsx, () => download(i++), { requests: 6, warmup: 1 })), target: 'time' };
+    opts.onResult?.(row);
+    out.push(row);
+  }
+  const throughputRows = /image (measure|drawing)/;
+  if (!opts.only || opts.only.test('image measure') || opts.only.test('image drawing')) {
+    for (const row of await throughput()) {
+      if (opts.only && !throughputRows.test(row.name)) continue;
+      opts.onResult?.(row);
+      out.push(row);
+    }
+  }
   return out;
 }

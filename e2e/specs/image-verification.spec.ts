@@ -39,6 +39,12 @@ test.describe('Imágenes', () => {
     await expect(rows.first()).toContainText(/9\d,\d\d %/);
     await expectAccessible(page, 'image-verification');
 
+    // the row opened (by its SKU: the job may still be measuring pictures, which reorders the list)
+    const sku = /SKU (\S+) ·/.exec((await rows.first().textContent()) ?? '')?.[1] ?? '';
+    const opened = table(page)
+      .locator('tbody tr', { hasText: `SKU ${sku} ·` })
+      .first();
+
     // the dialog: both pictures at full size, the measure, the heat map and the outline
     await rows
       .first()
@@ -63,12 +69,14 @@ test.describe('Imágenes', () => {
     const url = page.url();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await expect(dialog).toBeHidden();
-    await expect(rows.first()).toContainText('Aceptada');
+    await expect(opened).toContainText('Aceptada');
     await page.goto(url);
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toContainText('Aceptada por');
-    await page.getByRole('dialog').getByRole('button', { name: 'Quitar decisión' }).click();
+    // undo by keyboard: the focus stays in the dialog (on the decision buttons), so Escape closes it
+    await page.getByRole('dialog').getByRole('button', { name: 'Quitar decisión' }).press('Enter');
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toBeHidden();
-    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    await expect(page.getByRole('dialog').getByRole('button', { name: 'Aceptar imagen' })).toBeFocused();
+    await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 
     // XLSX of the current filter

@@ -166,6 +166,27 @@ export const appConfig = z.object({
 });
 export type AppConfig = z.infer<typeof appConfig>;
 
+/**
+ * Screens shown only when the selected pivot is in an app-config list (000 §6): the home card and the
+ * menu item follow the same list, which the server configures (BRAND_COMPARATOR_SELLERS,
+ * IMAGE_VERIFICATION_SELLERS) and sends in GET /v1/app-config.
+ */
+export const PIVOT_GATED_SCREENS = {
+  'brand-price-comparator': 'brandComparatorSellers',
+  'image-verification': 'imageVerificationSellers',
+} as const satisfies Record<string, keyof Omit<AppConfig, 'version'>>;
+export type PivotListKey = (typeof PIVOT_GATED_SCREENS)[keyof typeof PIVOT_GATED_SCREENS];
+
+/** Whether a screen (route name) is shown for the pivot: always, unless it is pivot-gated and the pivot is not listed. */
+export function screenShownForPivot(
+  screen: string,
+  pivotId: number | null,
+  config: Pick<AppConfig, PivotListKey>,
+): boolean {
+  const key = (PIVOT_GATED_SCREENS as Record<string, PivotListKey | undefined>)[screen];
+  return !key || (pivotId !== null && config[key].includes(pivotId));
+}
+
 // ───────────── exporter channel (socket.io on /socket.io, token in the `token` query parameter) ─────────────
 // Server → client events, pushed to the signed-in user's room only (seed 000 §4 "Exporter connection").
 

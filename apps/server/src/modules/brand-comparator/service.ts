@@ -4,7 +4,6 @@ import {
   BRAND_COMPARATOR_TREND_POINTS,
   type BrandComparatorResponse,
   daysInclusive,
-  effectivePriceFor,
   priceIndex,
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
@@ -18,7 +17,7 @@ import {
   tallyBy,
   tallyBySeller,
 } from '../pricing/index.js';
-import { type ListingState, selectStatesAt } from './queries.js';
+import { type DayPrices, pricesAt } from './history.js';
 
 // Brand price comparator (docs/metrics.md "Brand price comparator"): per brand, the pivot's price index
 // against each competitor over the products matched there — the pricing feature's scoring (DPM by
@@ -53,46 +52,41 @@ export function chooseBrands(
 }
 
 /**
- * Average index of the pivot against one competitor over `positions` at one instant: per product, my
- * effective price (price mode) against the competitor's lowest in-stock effective price among the
- * product's matched listings there, both converted with the request's rates; the mean of those indexes.
+ * Per competitor seller (by its column index in the model), the pivot's average index over `positions`
+ * at one instant: per product, my effective price (price mode) against the competitor's lowest in-stock
+ * effective price among the product's counted matched listings there, both converted with the request's
+ * rates (`prices`); the mean of those indexes (null: no product comparable). One pass over the positions
+ * and their offers for every competitor at once.
  */
-export function averageIndexAt(
-  set: ScoredSet,
-  positions: number[],
-  sellerId: number,
-  states: Map<number, ListingState>,
-): number | null {
-  const { scope, model } = set;
-  const c = model.cols;
-  const conv = (s: ListingState) => {
-    const p = effectivePriceFor(s, scope.mode);
-    const f = scope.rates.get(s.currency);
-    return p === null || f === undefined ? null : p * f;
-  };
-  let n = 0;
-  let sum = 0;
+export function averageIndexesAt(set: ScoredSet, positions: number[], prices: DayPrices): (number | null)[] {
+  const c = set.model.cols;
+  const nSellers = c.sellerIds.length;
+  const sum = new Float64Array(nSellers);
+  const count = new Int32Array(nSellers);
+  const lowest = new Float64Array(nSellers).fill(Number.NaN);
+  const touched: number[] = [];
   for (const i of positions) {
-    const mine = states.get(model.rows[i].productId);
-    if (!mine) continue;
-    let theirs: number | null = null;
     for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
-      if (!set.offerIn[k] || c.sellerIds[c.offerSeller[k]] !== sellerId) continue;
-      const s = states.get(c.offerProductId[k]);
-      if (!s || s.stockOut) continue;
-      const p = conv(s);
-      if (p !== null && p > 0 && (theirs === null || p < theirs)) theirs = p;
+      if (!set.offerIn[k]) continue;
+      const p = prices.theirs(k);
+      if (!(p > 0)) continue;
+      const seller = c.offerSeller[k];
+      if (Number.isNaN(lowest[seller])) touched.push(seller);
+      if (!(p >= lowest[seller])) lowest[seller] = p;
     }
-    const index = priceIndex(conv(mine), theirs);
-    if (index === null) continue;
-    n++;
-    sum += index;
+    if (!touched.length) continue;
+    const mine = prices.mine(i);
+    for (const seller of touched) {
+      const index = priceIndex(Number.isNaN(mine) ? null : mine, lowest[seller]);
+      lowest[seller] = Number.NaN;
+      if (index === null) continue;
+      sum[seller] += index;
+      count[seller]++;
+    }
+    touched.length = 0;
   }
-  return n ? sum / n : null;
+  return Array.from(count, (n, seller) => (n ? sum[seller] / n : null));
 }
-
-const trendMemo = new Map<string, Map<number, ListingState>[]>();
-const TREND_MEMO_SIZE = 16;
 
 /** The comparator's answer for a resolved pricing scope and its scored set. */
 export async function brandComparator(
@@ -119,24 +113,28 @@ export async function brandComparator(
     if (row.brandName !== null) names.set(row.brandId, row.brandName);
   }
 
-  // history of the chosen brands' pivot listings and their counted competitor listings
+  // history of the chosen brands' pivot listings and their counted competitor listings (their ids are
+  // needed only while the in-memory history is not loaded)
   const days = trendDays(q.from, q.to);
-  const ids = new Set<number>();
   const c = model.cols;
-  for (const positions of positionsOf.values())
-    for (const i of positions) {
-      ids.add(model.rows[i].productId);
-      for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
-        if (set.offerIn[k]) ids.add(c.offerProductId[k]);
-    }
-  const listingIds = [...ids].sort((a, b) => a - b);
-  const key = JSON.stringify([model.pivot, model.version, days, listingIds.length, listingIds.slice(0, 50)]);
-  let states = trendMemo.get(key);
-  if (!states) {
-    states = await selectStatesAt(pool, listingIds, days);
-    trendMemo.set(key, states);
-    if (trendMemo.size > TREND_MEMO_SIZE) trendMemo.delete(trendMemo.keys().next().value as string);
-  }
+  const listingIds = () => {
+    const ids = new Set<number>();
+    for (const positions of positionsOf.values())
+      for (const i of positions) {
+        ids.add(model.rows[i].productId);
+        for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
+          if (set.offerIn[k]) ids.add(c.offerProductId[k]);
+      }
+    return [...ids];
+  };
+  const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
+  const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
+  const trendOf = new Map(
+    chosen.map((brandId) => {
+      const positions = positionsOf.get(brandId) ?? [];
+      return [brandId, prices.map((day) => averageIndexesAt(set, positions, day))];
+    }),
+  );
 
   const own = new Set(q.own);
   const items = chosen.map((brandId) => {
@@ -152,9 +150,8 @@ export async function brandComparator(
       average_index: brandTally ? groupOut(brandTally).average_index : null,
       sellers: bySeller.map((g) => {
         const out = sellerGroupOut(g, resolved.sellers, positions.length);
-        const trend = (states as Map<number, ListingState>[]).map((st) =>
-          round2(averageIndexAt(set, positions, g.sellerId, st)),
-        );
+        const col = sellerColumn.get(g.sellerId);
+        const trend = (trendOf.get(brandId) ?? []).map((day) => round2(col === undefined ? null : day[col]));
         const previous = trend[0] ?? null;
         return {
           seller_id: g.sellerId,

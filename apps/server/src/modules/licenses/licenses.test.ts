@@ -1,3 +1,4 @@
+import { appConfig, PIVOT_GATED_SCREENS, screenShownForPivot } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import {
@@ -281,6 +282,17 @@ describe('GET /v1/app-config', () => {
       brandComparatorSellers: [5],
       imageVerificationSellers: [116, 125],
     });
+  });
+
+  it('its lists are what the web gates the pivot-gated screens with (home card and menu item)', async () => {
+    const config = appConfig.parse((await ctx.app.inject({ method: 'GET', url: '/v1/app-config' })).json());
+    const shown = (pivot: number | null) =>
+      Object.keys(PIVOT_GATED_SCREENS).filter((s) => screenShownForPivot(s, pivot, config));
+    expect(shown(116)).toEqual(['image-verification']);
+    expect(shown(125)).toEqual(['image-verification']);
+    expect(shown(5)).toEqual(['brand-price-comparator']);
+    expect(shown(131)).toEqual([]);
+    expect(shown(null)).toEqual([]);
   });
 });
 

@@ -8,9 +8,11 @@ const group = (menu: NavEntry[], label: string) => {
   return g?.kind === 'group' ? g.items.map((i) => i.to) : undefined;
 };
 
+const appConfig = { brandComparatorSellers: [5], imageVerificationSellers: [116, 125] };
+
 describe('visibleMenu', () => {
-  it('every module: all groups in the seed order', () => {
-    expect(labels(visibleMenu(MODULE_CODES))).toEqual([
+  it('every module, pivot 116: all groups in the seed order', () => {
+    expect(labels(visibleMenu(MODULE_CODES, { pivotId: 116, appConfig }))).toEqual([
       'Inicio',
       'Dashboard',
       'Precios',
@@ -40,7 +42,6 @@ describe('visibleMenu', () => {
   });
 
   it('the brand comparator sits in Precios, only for the pivots of BRAND_COMPARATOR_SELLERS', () => {
-    const appConfig = { brandComparatorSellers: [5], imageVerificationSellers: [116] };
     expect(group(visibleMenu(['dpm'], { pivotId: 5, appConfig }), 'Precios')).toEqual([
       '/app/dpm-by-brand',
       '/app/dpm-by-classification',
@@ -61,7 +62,8 @@ describe('visibleMenu', () => {
     expect(group(visibleMenu(['promotions']), 'Promociones')).toHaveLength(5);
     expect(group(visibleMenu(['assortment']), 'Surtido')).toHaveLength(3);
     // Groups of a single item are plain links named after the group.
-    expect(visibleMenu(['image_verification']).find((e) => e.label === 'Imágenes')).toMatchObject({
+    const images = visibleMenu(['image_verification'], { pivotId: 125, appConfig });
+    expect(images.find((e) => e.label === 'Imágenes')).toMatchObject({
       kind: 'link',
       to: '/app/image-verification',
     });
@@ -70,6 +72,17 @@ describe('visibleMenu', () => {
       to: '/app/reports',
     });
     expect(labels(visibleMenu(['reports']))).not.toContain('Promociones');
+  });
+
+  it('Imágenes only for the pivots of IMAGE_VERIFICATION_SELLERS, with its module', () => {
+    const has = (modules: Parameters<typeof visibleMenu>[0], pivotId: number | null) =>
+      labels(visibleMenu(modules, { pivotId, appConfig })).includes('Imágenes');
+    expect(has(['image_verification'], 116)).toBe(true);
+    expect(has(['image_verification'], 125)).toBe(true);
+    expect(has(['image_verification'], 5)).toBe(false);
+    expect(has(['image_verification'], null)).toBe(false);
+    expect(labels(visibleMenu(['image_verification']))).not.toContain('Imágenes');
+    expect(has(['dpm'], 116)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { AppConfig, ModuleCode } from '@vigia/domain';
+import { type AppConfig, type ModuleCode, type PivotListKey, screenShownForPivot } from '@vigia/domain';
 import { appPath } from '../../lib/paths.js';
 
 // The left navigation (seed 000 §2 "Menu"): Inicio, Dashboard, the module groups gated exactly as the
@@ -25,14 +25,11 @@ export interface NavLinkItem {
   /** Other /app/ path segments that also mark this item as current. */
   alsoActiveOn?: string[];
   /**
-   * Shown only when the selected pivot is in this app-config list (as its home card: the brand
-   * comparator for BRAND_COMPARATOR_SELLERS).
+   * The screen (route name) when it is pivot-gated (PIVOT_GATED_SCREENS in the domain): shown only when
+   * the selected pivot is in its app-config list, exactly as its home card.
    */
-  pivotsIn?: PivotListKey;
+  pivotGated?: string;
 }
-
-/** App-config lists of pivots that enable a screen. */
-export type PivotListKey = 'brandComparatorSellers' | 'imageVerificationSellers';
 
 /** What a pivot-gated item is checked against: the selected pivot and the app config. */
 export interface MenuPivotGate {
@@ -78,7 +75,7 @@ export const MENU: NavEntry[] = [
       link('DPM por eCommerce', 'dpm-by-ecommerce', 'dpm'),
       // DPM family, for the pivots of BRAND_COMPARATOR_SELLERS only (as its home card).
       link('Comparador de precios de marca', 'brand-price-comparator', 'dpm', {
-        pivotsIn: 'brandComparatorSellers',
+        pivotGated: 'brand-price-comparator',
       }),
       link('Precios por eCommerce', 'navigation-by-ecommerce', 'ecommerce_navigation'),
       // The per-e-commerce comparator is a view of the navigation screen.
@@ -114,7 +111,12 @@ export const MENU: NavEntry[] = [
     id: 'images',
     label: 'Imágenes',
     icon: 'images',
-    items: [link('Verificación de imágenes', 'image-verification', 'image_verification')],
+    // for the pivots of IMAGE_VERIFICATION_SELLERS only (as its home card)
+    items: [
+      link('Verificación de imágenes', 'image-verification', 'image_verification', {
+        pivotGated: 'image-verification',
+      }),
+    ],
   },
   {
     kind: 'group',
@@ -139,9 +141,9 @@ export function visibleMenu(
   gate?: MenuPivotGate,
   menu: NavEntry[] = MENU,
 ): NavEntry[] {
-  const granted = (i: { module: ModuleCode | null; pivotsIn?: PivotListKey }) =>
+  const granted = (i: { module: ModuleCode | null; pivotGated?: string }) =>
     (i.module === null || modules.includes(i.module)) &&
-    (!i.pivotsIn || (!!gate && gate.pivotId !== null && gate.appConfig[i.pivotsIn].includes(gate.pivotId)));
+    (!i.pivotGated || (!!gate && screenShownForPivot(i.pivotGated, gate.pivotId, gate.appConfig)));
   const out: NavEntry[] = [];
   for (const entry of menu) {
     if (entry.kind === 'link') {

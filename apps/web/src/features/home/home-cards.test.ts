@@ -4,6 +4,7 @@ import {
   MODULE_CODES,
 } from '@vigia/domain';
 import { describe, expect, it } from 'vitest';
+import { type NavEntry, visibleMenu } from '../../components/shell/nav-model.js';
 import { visibleHomeCards } from './home-cards.js';
 
 const config = {
@@ -62,5 +63,26 @@ describe('visibleHomeCards', () => {
     const none = visibleHomeCards(MODULE_CODES, null, config);
     expect(names(none)).not.toContain('brand-price-comparator');
     expect(names(none)).not.toContain('image-verification');
+  });
+
+  it('the menu shows a pivot-gated screen exactly when its card shows (Imágenes, the brand comparator)', () => {
+    const links = (menu: NavEntry[]): string[] =>
+      menu.flatMap((e) => (e.kind === 'link' ? [e.to] : e.items.map((i) => i.to)));
+    const configs = [config, { brandComparatorSellers: [116], imageVerificationSellers: [5, 131] }];
+    for (const appConfig of configs)
+      for (const pivotId of [null, 5, 116, 125, 131]) {
+        const cards = names(visibleHomeCards(MODULE_CODES, pivotId, appConfig));
+        const menu = links(visibleMenu(MODULE_CODES, { pivotId, appConfig }));
+        for (const screen of ['image-verification', 'brand-price-comparator'])
+          expect(menu.includes(`/app/${screen}`), `${screen} for pivot ${pivotId}`).toBe(
+            cards.includes(screen),
+          );
+      }
+    // the seed's rule: Imágenes for 116 and 125 only
+    const menuOf = (pivotId: number) =>
+      visibleMenu(MODULE_CODES, { pivotId, appConfig: config }).map((e) => e.label);
+    expect(menuOf(116)).toContain('Imágenes');
+    expect(menuOf(125)).toContain('Imágenes');
+    expect(menuOf(5)).not.toContain('Imágenes');
   });
 });

@@ -1,4 +1,4 @@
-import type { AppConfig, ModuleCode } from '@vigia/domain';
+import { type AppConfig, type ModuleCode, type PivotListKey, screenShownForPivot } from '@vigia/domain';
 import { routeTitle } from '../../app/routes.js';
 
 // Home cards (seed 000 §2, §6): one per module view, named by its route. A card is enabled when the
@@ -163,14 +163,13 @@ export const HOME_CARDS: HomeCardDef[] = [
 export function visibleHomeCards(
   modules: readonly ModuleCode[],
   pivotId: number | null,
-  appConfig: Pick<AppConfig, 'brandComparatorSellers' | 'imageVerificationSellers'>,
+  appConfig: Pick<AppConfig, PivotListKey>,
 ): HomeCard[] {
-  const pivotIn = (list: readonly number[]) => pivotId !== null && list.includes(pivotId);
   const cards: HomeCard[] = [];
   for (const def of HOME_CARDS) {
     const enabled = modules.includes(def.module);
-    if (def.name === 'brand-price-comparator' && !pivotIn(appConfig.brandComparatorSellers)) continue;
-    if (def.name === 'image-verification' && !pivotIn(appConfig.imageVerificationSellers)) continue;
+    // the same rule as the menu item (nav-model.ts): PIVOT_GATED_SCREENS
+    if (!screenShownForPivot(def.name, pivotId, appConfig)) continue;
     cards.push({ ...def, title: routeTitle(def.name), enabled });
   }
   return cards;

@@ -17,7 +17,7 @@ import {
   type ImageCheckDetail,
   type ImageReviewDecision,
 } from '@vigia/domain';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { notify } from '../../../lib/notifier.js';
 import { useImageCheck, useImageReview } from '../api/queries.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
@@ -156,8 +156,20 @@ export function CompareDialog({
   const { data, isPending, error, refetch } = useImageCheck(id, pivotId);
   const review = useImageReview(pivotId);
   const [overlay, setOverlay] = useState<Overlay>('heat');
+  // While a decision is saved its buttons are disabled, and "Quitar decisión" disappears with the
+  // decision: the focus would fall to the page and Escape would no longer reach the dialog. Once saved,
+  // the focus goes to the button of the decision now shown (Aceptar imagen when none).
+  const acceptRef = useRef<HTMLButtonElement>(null);
+  const rejectRef = useRef<HTMLButtonElement>(null);
+  const [refocus, setRefocus] = useState(false);
+  useEffect(() => {
+    if (!refocus || review.isPending) return;
+    setRefocus(false);
+    (data?.review?.decision === 'wrong' ? rejectRef : acceptRef).current?.focus();
+  }, [refocus, review.isPending, data]);
   const decide = (decision: ImageReviewDecision | null) => {
     if (!data) return;
+    setRefocus(true);
     review.mutate({ id: data.id, decision }, { onSuccess: () => notify(T.saved, 'success') });
   };
   return (
@@ -232,6 +244,7 @@ export function CompareDialog({
               {data.classification === 'forReview' ? (
                 <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
                   <Button
+                    ref={acceptRef}
                     variant={data.review?.decision === 'accepted' ? 'contained' : 'outlined'}
                     color="success"
                     disabled={review.isPending}
@@ -240,6 +253,7 @@ export function CompareDialog({
                     {T.accept}
                   </Button>
                   <Button
+                    ref={rejectRef}
                     variant={data.review?.decision === 'wrong' ? 'contained' : 'outlined'}
                     color="error"
                     disabled={review.isPending}

@@ -1,0 +1,94 @@
+import { addDays, effectivePriceFor, PRICE_MODES } from '@vigia/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/context.js';
+import { observe } from '../../test/fixtures.js';
+import { type PricingFixture, SELLERS, seedPricingFixture } from '../../test/pricing-fixture.js';
+import { getPivotModel, type PivotModel } from '../pricing/index.js';
+import {
+  dayEnds,
+  HistoryStore,
+  historyFor,
+  historySettled,
+  loadIntervals,
+  modelListings,
+} from './history.js';
+import { selectStatesAt } from './queries.js';
+
+// The trend's in-memory price history (history.ts) against a recomputation from price_intervals
+// (selectStatesAt, one primary-key probe per listing and day): the same state for every listing of the
+// pivot's model at the end of every day of the fixture's history and now, before and after an ingest
+// changes prices (the store follows the pricing change log).
+
+let ctx: TestContext;
+let fx: PricingFixture;
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    seed: async (db) => {
+      fx = await seedPricingFixture(db.pool);
+    },
+  });
+});
+afterAll(() => ctx?.close());
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** Every listing of the model, at the end of each of the last 12 days: store = database. */
+async function expectSameAsDatabase(store: HistoryStore, model: PivotModel) {
+  const ids = [...new Set(modelListings(model))];
+  const days = Array.from({ length: 12 }, (_, i) => addDays(today(), -11 + i));
+  const fromDb = await selectStatesAt(ctx.db.pool, ids, days);
+  const ends = await dayEnds(ctx.db.pool, days);
+  expect(ends.at(-1)?.open).toBe(true);
+  expect(ends[0].open).toBe(false);
+  let compared = 0;
+  ends.forEach(({ t }, d) => {
+    for (const id of ids) {
+      const db = fromDb[d].get(id);
+      const mem = store.stateAt(id, t);
+      expect(mem === undefined, `listing ${id} on ${days[d]}`).toBe(db === undefined);
+      if (!db || !mem) continue;
+      compared++;
+      expect(mem.stockOut).toBe(db.stockOut);
+      expect(mem.currency).toBe(db.currency);
+      for (const m of PRICE_MODES) expect(mem.effective[m]).toBe(effectivePriceFor(db, m));
+    }
+  });
+  return compared;
+}
+
+describe('brand comparator price history', () => {
+  it('holds the same end-of-day states as price_intervals for every listing of the model', async () => {
+    const model = await getPivotModel(ctx.db.pool, SELLERS.pivot);
+    const store = new HistoryStore();
+    await loadIntervals(ctx.db.pool, store, modelListings(model), { batch: 3 });
+    // the fixture's two observations: T0 (9 days ago) and T1 (a minute ago) → states on most days
+    expect(await expectSameAsDatabase(store, model)).toBeGreaterThan(20);
+    expect(fx.listings.p1).toBeGreaterThan(0);
+  });
+
+  it('follows an ingest through the pricing change log, re-reading only what changed', async () => {
+    const pool = ctx.db.pool;
+    const before = await getPivotModel(pool, SELLERS.pivot);
+    await historyFor(pool, before); // starts the load
+    await historySettled(pool);
+    const store = await historyFor(pool, before);
+    if (!store) throw new Error('history not loaded');
+    const slots = store.slots;
+
+    // Rival A lowers P1 to 900 and Rival B to 800 now: the pivot model's version moves
+    await observe(pool, 7, new Date(), [{ productId: 'a1', ean: 'E1', normalPrice: 900 }], 'partial');
+    await observe(pool, 8, new Date(), [{ productId: 'b1', ean: 'E1', normalPrice: 800 }], 'partial');
+    const after = await getPivotModel(pool, SELLERS.pivot);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(await historyFor(pool, after)).toBe(store);
+    // a few listings re-read (P1's row and its offers), not the whole model
+    expect(store.slots - slots).toBeGreaterThan(0);
+    expect(store.slots - slots).toBeLessThan(slots);
+    await expectSameAsDatabase(store, after);
+    const b1 = (await pool.query(`select id from products where seller_id = 8 and product_id = 'b1'`)).rows[0]
+      .id;
+    const now = (await dayEnds(pool, [today()]))[0].t;
+    expect(store.stateAt(Number(b1), now)?.effective.NORMAL_PRICE).toBe(800);
+  });
+});

@@ -1,0 +1,496 @@
+import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
+import type pg from 'pg';
+import type { Queryable } from '../../db/database.js';
+import { type PivotModel, selectChangedIds } from '../pricing/index.js';
+import { type ListingState, selectStatesAt } from './queries.js';
+
+// The brand comparator's price history in memory (docs/metrics.md "Brand price comparator", docs/
+// architecture.md): the price intervals of every listing of a pivot's pricing model (its rows and their
+// matched offers), as columns, so that the trend's states at the end of its days are binary searches
+// instead of one primary-key probe of price_intervals per (listing, day) — 60,000 probes for 10,000
+// listings, ~3 s on the medium market.
+//
+// Loaded in the background on first use of a pivot (requests meanwhile read the database as before) and
+// kept current from the pricing read model's change log: when the pivot's model version moved, the
+// pivot listings it rewrote (pricing_changes) and their offers' listings are read again. Every price
+// change of a listing in the model rewrites a pricing row or offer (refreshPricingForListings at ingest),
+// so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
+
+/**
+ * Columns of the stored intervals; a listing's are contiguous and sorted by valid_from. Prices are kept
+ * as the effective price of each price mode (effectivePriceFor at load; NaN = none).
+ */
+interface Columns {
+  from: Float64Array;
+  to: Float64Array; // +Infinity = open
+  effective: Record<PriceMode, Float64Array>;
+  stockOut: Uint8Array;
+  currency: Uint8Array;
+}
+
+function allocate(capacity: number): Columns {
+  return {
+    from: new Float64Array(capacity),
+    to: new Float64Array(capacity),
+    effective: Object.fromEntries(PRICE_MODES.map((m) => [m, new Float64Array(capacity)])) as Record<
+      PriceMode,
+      Float64Array
+    >,
+    stockOut: new Uint8Array(capacity),
+    currency: new Uint8Array(capacity),
+  };
+}
+
+function copyInto(to: Columns, from: Columns, n: number) {
+  to.from.set(from.from.subarray(0, n));
+  to.to.set(from.to.subarray(0, n));
+  for (const m of PRICE_MODES) to.effective[m].set(from.effective[m].subarray(0, n));
+  to.stockOut.set(from.stockOut.subarray(0, n));
+  to.currency.set(from.currency.subarray(0, n));
+}
+
+/** A listing's state at an instant, as the trend reads it. */
+export interface SlotState {
+  effective: Record<PriceMode, number | null>;
+  stockOut: boolean;
+  currency: string;
+}
+
+type IntervalRow = [
+  number,
+  number,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  boolean,
+  string,
+];
+
+let storeIds = 0;
+
+/** The intervals of many listings, append-only (a re-read listing points at its new slots). */
+export class HistoryStore {
+  readonly id = ++storeIds;
+  private cols = allocate(1024);
+  private size = 0;
+  private garbage = 0;
+  /** listing id → [first slot, count] */
+  private readonly listings = new Map<number, [number, number]>();
+  /** bumped by every put: slot ranges read before are stale */
+  generation = 0;
+  private readonly currencies: string[] = [];
+  private readonly currencyIndex = new Map<string, number>();
+
+  get slots(): number {
+    return this.size;
+  }
+
+  /** Share of the slots that no listing points at any more (re-read listings). */
+  get waste(): number {
+    return this.size ? this.garbage / this.size : 0;
+  }
+
+  has(id: number): boolean {
+    return this.listings.has(id);
+  }
+
+  private grow(min: number) {
+    if (min <= this.cols.from.length) return;
+    let cap = this.cols.from.length;
+    while (cap < min) cap = Math.ceil(cap * 1.5); // ~42 bytes a slot: little slack on millions
+    const next = allocate(cap);
+    copyInto(next, this.cols, this.size);
+    this.cols = next;
+  }
+
+  private currencyOf(code: string): number {
+    let i = this.currencyIndex.get(code);
+    if (i === undefined) {
+      i = this.currencies.length;
+      if (i > 255) throw new Error('brand comparator history: more than 256 currencies');
+      this.currencies.push(code);
+      this.currencyIndex.set(code, i);
+    }
+    return i;
+  }
+
+  /**
+   * Stores rows sorted by (listing, valid_from): each listing named in `ids` gets exactly the rows given
+   * for it (none = no interval).
+   */
+  put(ids: Iterable<number>, rows: IntervalRow[]) {
+    this.grow(this.size + rows.length);
+    const c = this.cols;
+    let r = 0;
+    const sorted = [...new Set(ids)].sort((a, b) => a - b);
+    for (const id of sorted) {
+      while (r < rows.length && rows[r][0] < id) r++; // rows of listings not asked for: ignored
+      const start = this.size;
+      while (r < rows.length && rows[r][0] === id) {
+        const [, from, to, normal, sale, exclusive, stockOut, currency] = rows[r++];
+        const k = this.size++;
+        c.from[k] = from;
+        c.to[k] = to ?? Number.POSITIVE_INFINITY;
+        for (const m of PRICE_MODES)
+          c.effective[m][k] = effectivePriceFor({ normal, sale, exclusive }, m) ?? Number.NaN;
+        c.stockOut[k] = stockOut ? 1 : 0;
+        c.currency[k] = this.currencyOf(currency);
+      }
+      const old = this.listings.get(id);
+      if (old) this.garbage += old[1];
+      this.listings.set(id, [start, this.size - start]);
+    }
+    this.generation++;
+  }
+
+  /** A listing's slots: [first, count] (count 0 when the listing is not stored). */
+  range(id: number): [number, number] {
+    return this.listings.get(id) ?? [0, 0];
+  }
+
+  /** The slot of the interval covering instant `t` among [first, first + count): −1 when none. */
+  slotAt(first: number, count: number, t: number): number {
+    const c = this.cols;
+    let lo = first;
+    let hi = first + count - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (c.from[mid] <= t) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return k >= 0 && c.to[k] > t ? k : -1;
+  }
+
+  /** Effective price of a slot for a mode, converted with `rateOf` (by currency index): NaN when none. */
+  price(slot: number, mode: PriceMode, rateOf: Float64Array): number {
+    return this.cols.effective[mode][slot] * rateOf[this.cols.currency[slot]];
+  }
+
+  stockOutAt(slot: number): boolean {
+    return this.cols.stockOut[slot] === 1;
+  }
+
+  /** Rate per stored currency (NaN when the request has none for it). */
+  rates(rates: Map<string, number>): Float64Array {
+    return Float64Array.from(this.currencies, (code) => rates.get(code) ?? Number.NaN);
+  }
+
+  /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
+  stateAt(id: number, t: number): SlotState | undefined {
+    const [first, count] = this.range(id);
+    const k = this.slotAt(first, count, t);
+    if (k < 0) return undefined;
+    const c = this.cols;
+    const nn = (v: number) => (Number.isNaN(v) ? null : v);
+    return {
+      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(c.effective[m][k])])) as Record<
+        PriceMode,
+        number | null
+      >,
+      stockOut: c.stockOut[k] === 1,
+      currency: this.currencies[c.currency[k]],
+    };
+  }
+}
+
+/** Reads the intervals of `ids` (any order) into `store`, in batches. */
+export async function loadIntervals(
+  db: Queryable,
+  store: HistoryStore,
+  ids: number[],
+  { batch = 20_000, stopped = (): boolean => false } = {},
+) {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  for (let i = 0; i < sorted.length; i += batch) {
+    if (stopped()) throw new Error('brand comparator history: stopped');
+    const part = sorted.slice(i, i + batch);
+    const { rows } = await db.query<IntervalRow>({
+      text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
+                    (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
+                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency
+               from price_intervals pi
+              where pi.product_id = any($1::bigint[])
+              order by pi.product_id, pi.valid_from`,
+      values: [part],
+      rowMode: 'array',
+    });
+    store.put(part, rows);
+  }
+}
+
+/** The listings of a pivot model: its rows' and their offers'. */
+export function modelListings(model: PivotModel, pivotIds?: Set<number>): number[] {
+  const out: number[] = [];
+  const c = model.cols;
+  model.rows.forEach((row, i) => {
+    if (pivotIds && !pivotIds.has(row.productId)) return;
+    out.push(row.productId);
+    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) out.push(c.offerProductId[k]);
+  });
+  return out;
+}
+
+interface PivotHistory {
+  /** model version the stored intervals of this pivot's listings are current for; null = not loaded */
+  version: number | null;
+  /** the load or refresh in progress */
+  busy: Promise<void> | null;
+}
+
+interface PoolHistory {
+  store: HistoryStore;
+  pivots: Map<number, PivotHistory>;
+  /** the server is closing: loads stop after their current batch */
+  closed: boolean;
+}
+
+const histories = new WeakMap<pg.Pool, PoolHistory>();
+
+function poolHistory(pool: pg.Pool): PoolHistory {
+  let h = histories.get(pool);
+  if (!h) {
+    h = { store: new HistoryStore(), pivots: new Map(), closed: false };
+    histories.set(pool, h);
+  }
+  return h;
+}
+
+/** Loads the whole history of the model's listings (a pivot not loaded yet, or a pruned change log). */
+function startLoad(pool: pg.Pool, h: PoolHistory, p: PivotHistory, model: PivotModel) {
+  if (p.busy) return;
+  p.busy = (async () => {
+    // when the waste of re-read listings outweighs the live slots, start over
+    if (h.store.waste > 0.5) {
+      h.store = new HistoryStore();
+      for (const other of h.pivots.values()) if (other !== p) other.version = null;
+    }
+    await loadIntervals(pool, h.store, modelListings(model), { stopped: () => h.closed });
+    p.version = model.version;
+  })()
+    .catch(() => {
+      p.version = null;
+    })
+    .finally(() => {
+      p.busy = null;
+    });
+}
+
+/**
+ * The store, current for `model` (the request's pivot model): null while the pivot's history is being
+ * loaded (the caller reads the database meanwhile). A model version newer than the store's re-reads
+ * the listings the pricing change log names first.
+ */
+export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<HistoryStore | null> {
+  const h = poolHistory(pool);
+  if (h.closed) return null;
+  let p = h.pivots.get(model.pivot);
+  if (!p) {
+    p = { version: null, busy: null };
+    h.pivots.set(model.pivot, p);
+  }
+  const ph = p;
+  for (;;) {
+    if (ph.version === null) {
+      startLoad(pool, h, ph, model);
+      return null;
+    }
+    if (ph.version >= model.version) return h.store;
+    if (ph.busy) {
+      await ph.busy;
+      continue;
+    }
+    const from = ph.version;
+    ph.busy = (async () => {
+      const changed = await selectChangedIds(pool, model.pivot, from, model.version);
+      if (changed === null) {
+        ph.version = null; // the log was pruned: load the pivot again
+        return;
+      }
+      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)));
+      ph.version = model.version;
+    })()
+      .catch(() => {
+        ph.version = null;
+      })
+      .finally(() => {
+        ph.busy = null;
+      });
+    await ph.busy;
+  }
+}
+
+/**
+ * The instants (epoch ms) of the end of each day in America/Santiago, now for today (as selectStatesAt);
+ * `open` = the day has not ended yet (its instant is now).
+ */
+export async function dayEnds(db: Queryable, days: string[]): Promise<{ t: number; open: boolean }[]> {
+  const { rows } = await db.query<{ t: number; open: boolean }>(
+    `select (extract(epoch from least(now(), e.t)) * 1000)::float8 as t, now() < e.t as open
+       from unnest($1::date[]) with ordinality u(day, k)
+       cross join lateral (select ((day + 1)::timestamp at time zone 'America/Santiago') - interval '1 millisecond' as t) e
+      order by k`,
+    [days],
+  );
+  return rows;
+}
+
+/**
+ * Prices of a pivot model's listings at one instant, for the request's price mode and rates: NaN when
+ * the listing had no interval then or no effective price (and, for an offer, when it was out of stock).
+ */
+export interface DayPrices {
+  /** pivot row i's listing */
+  mine(i: number): number;
+  /** offer k's listing (in stock only) */
+  theirs(k: number): number;
+}
+
+interface Slots {
+  generation: number;
+  store: HistoryStore;
+  rowFirst: Int32Array;
+  rowCount: Int32Array;
+  offerFirst: Int32Array;
+  offerCount: Int32Array;
+}
+const slotCache = new WeakMap<PivotModel, Slots>();
+
+/** The model's listings' slot ranges in the store (kept per model until the store changes). */
+function slotsOf(store: HistoryStore, model: PivotModel): Slots {
+  const cached = slotCache.get(model);
+  if (cached && cached.store === store && cached.generation === store.generation) return cached;
+  const c = model.cols;
+  const nOffers = c.offerProductId.length;
+  const s: Slots = {
+    generation: store.generation,
+    store,
+    rowFirst: new Int32Array(model.rows.length),
+    rowCount: new Int32Array(model.rows.length),
+    offerFirst: new Int32Array(nOffers),
+    offerCount: new Int32Array(nOffers),
+  };
+  model.rows.forEach((row, i) => {
+    [s.rowFirst[i], s.rowCount[i]] = store.range(row.productId);
+  });
+  for (let k = 0; k < nOffers; k++) [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
+  slotCache.set(model, s);
+  return s;
+}
+
+/** Day prices from the database's states (selectStatesAt), for a store not loaded yet. */
+function pricesFromStates(
+  model: PivotModel,
+  states: Map<number, ListingState>,
+  mode: PriceMode,
+  rates: Map<string, number>,
+): DayPrices {
+  const conv = (s: ListingState | undefined) => {
+    if (!s) return Number.NaN;
+    const p = effectivePriceFor(s, mode);
+    const f = rates.get(s.currency);
+    return p === null || f === undefined ? Number.NaN : p * f;
+  };
+  const c = model.cols;
+  return {
+    mine: (i) => conv(states.get(model.rows[i].productId)),
+    theirs: (k) => {
+      const s = states.get(c.offerProductId[k]);
+      return s && !s.stockOut ? conv(s) : Number.NaN;
+    },
+  };
+}
+
+/**
+ * The prices of the model's listings at the end of each of `days`: from the in-memory history when it
+ * is loaded for the pivot, else from the database (selectStatesAt for the listings `ids` gives, the same
+ * rule).
+ */
+export async function pricesAt(
+  pool: pg.Pool,
+  model: PivotModel,
+  ids: () => number[],
+  days: string[],
+  mode: PriceMode,
+  rates: Map<string, number>,
+): Promise<DayPrices[]> {
+  const store = await historyFor(pool, model);
+  if (!store) {
+    const states = await selectStatesAt(pool, ids(), days);
+    return states.map((st) => pricesFromStates(model, st, mode, rates));
+  }
+  const ends = await dayEnds(pool, days);
+  const s = slotsOf(store, model);
+  const rateOf = store.rates(rates);
+  const base = `${store.id}|${store.generation}|${model.pivot}|${model.version}|${mode}|${[...rateOf].join(',')}`;
+  return ends.map(({ t, open }, d) => {
+    const read = {
+      mine: (i: number) => {
+        const slot = store.slotAt(s.rowFirst[i], s.rowCount[i], t);
+        return slot < 0 ? Number.NaN : store.price(slot, mode, rateOf);
+      },
+      theirs: (k: number) => {
+        const slot = store.slotAt(s.offerFirst[k], s.offerCount[k], t);
+        return slot < 0 || store.stockOutAt(slot) ? Number.NaN : store.price(slot, mode, rateOf);
+      },
+    };
+    // A day asked again is kept (filled as read: −1 = not read yet) for the next requests on the same
+    // store generation and model version; today's (now) too: they change only with them. A day asked
+    // once is not (a period that moves every request would only allocate).
+    const key = `${base}|${open ? `open ${days[d]}` : t}`;
+    let day = dayCache.get(key);
+    if (day === undefined) {
+      if (!askedOnce.delete(key)) {
+        askedOnce.add(key);
+        if (askedOnce.size > 4 * DAY_CACHE_SIZE) askedOnce.delete(askedOnce.values().next().value as string);
+        return read;
+      }
+      day = {
+        mine: new Float64Array(model.rows.length).fill(-1),
+        theirs: new Float64Array(s.offerFirst.length).fill(-1),
+      };
+      if (dayCache.size >= DAY_CACHE_SIZE) dayCache.delete(dayCache.keys().next().value as string);
+    } else dayCache.delete(key); // most recently used last
+    dayCache.set(key, day);
+    const { mine, theirs } = day;
+    return {
+      mine: (i) => {
+        if (mine[i] === -1) mine[i] = read.mine(i);
+        return mine[i];
+      },
+      theirs: (k) => {
+        if (theirs[k] === -1) theirs[k] = read.theirs(k);
+        return theirs[k];
+      },
+    };
+  });
+}
+
+/** Prices of recently asked days (about 1 MB each on the medium market). */
+const DAY_CACHE_SIZE = 32;
+const dayCache = new Map<string, { mine: Float64Array; theirs: Float64Array }>();
+const askedOnce = new Set<string>();
+
+/** Waits for the loads in progress (tests). */
+export async function historySettled(pool: pg.Pool): Promise<void> {
+  const h = histories.get(pool);
+  if (!h) return;
+  await Promise.all([...h.pivots.values()].map((p) => p.busy));
+}
+
+/** Loads a pivot's history now (server start, tests); resolves when it is in memory. */
+export async function warmHistory(pool: pg.Pool, model: PivotModel): Promise<void> {
+  await historyFor(pool, model);
+  await historySettled(pool);
+}
+
+/** Stops the loads in progress after their current batch and waits for them (server close). */
+export async function stopHistory(pool: pg.Pool): Promise<void> {
+  const h = histories.get(pool);
+  if (!h) return;
+  h.closed = true;
+  await historySettled(pool);
+}
