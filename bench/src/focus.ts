@@ -1,5 +1,5 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
-//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,reports]
+//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,images,reports]
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
