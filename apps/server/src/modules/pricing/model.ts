@@ -1,5 +1,6 @@
 import { effectivePriceFor, foldText, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
+import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { ensurePricingPivot } from './maintain.js';
 import {
   type OfferRecord,
@@ -331,12 +332,7 @@ function freshEntries(rows: RowRecord[], offers: OfferRecord[]): Entry[] {
   return rows.map((r) => ({ row: toRow(r), offers: byRow.get(r.product_id) ?? [] }));
 }
 
-interface Slot {
-  model: PivotModel | null;
-  loading: Promise<PivotModel> | null;
-}
-
-const store = new WeakMap<pg.Pool, Map<number, Slot>>();
+const store = new WeakMap<pg.Pool, Map<number, VersionedSlot<PivotModel>>>();
 
 async function load(
   pool: pg.Pool,
@@ -382,26 +378,13 @@ export async function getPivotModel(
   }
   let slot = slots.get(pivot);
   if (!slot) {
-    slot = { model: null, loading: null };
+    slot = emptySlot();
     slots.set(pivot, slot);
   }
-  const s = slot;
   const target = v;
-  while (!s.model || s.model.version < target) {
-    if (!s.loading) {
-      s.loading = load(pool, pivot, s.model, target).then(
-        (m) => {
-          s.model = m;
-          s.loading = null;
-          return m;
-        },
-        (err) => {
-          s.loading = null;
-          throw err;
-        },
-      );
-    }
-    await s.loading;
-  }
-  return s.model;
+  return freshValue(
+    slot,
+    (m) => m.version >= target,
+    (previous) => load(pool, pivot, previous, target),
+  );
 }

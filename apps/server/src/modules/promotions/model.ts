@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { TZ_SQL } from '../../market/index.js';
 
 // In-memory copy of promo_spans, per seller and per API process (like the pricing model,
@@ -67,14 +68,9 @@ export function leafGroups(s: SellerSpans): { order: Int32Array; at: Map<number,
   return s.groups;
 }
 
-interface Slot {
-  spans: SellerSpans | null;
-  loading: Promise<SellerSpans> | null;
-}
-
 interface Store {
   currencies: string[];
-  sellers: Map<number, Slot>;
+  sellers: Map<number, VersionedSlot<SellerSpans>>;
 }
 
 const stores = new WeakMap<pg.Pool, Store>();
@@ -223,26 +219,14 @@ export async function sellerSpans(pool: pg.Pool, sellers: number[]): Promise<Sel
       const want = versions.get(id)?.version ?? '0:0';
       let slot = store.sellers.get(id);
       if (!slot) {
-        slot = { spans: null, loading: null };
+        slot = emptySlot();
         store.sellers.set(id, slot);
       }
-      const s = slot;
-      while (!s.spans || !atLeast(s.spans.version, want)) {
-        if (!s.loading)
-          s.loading = load(pool, store, id, s.spans).then(
-            (m) => {
-              s.spans = m;
-              s.loading = null;
-              return m;
-            },
-            (err) => {
-              s.loading = null;
-              throw err;
-            },
-          );
-        await s.loading;
-      }
-      return s.spans;
+      return freshValue(
+        slot,
+        (m) => atLeast(m.version, want),
+        (previous) => load(pool, store, id, previous),
+      );
     }),
   );
 }
