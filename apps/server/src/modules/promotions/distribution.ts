@@ -140,25 +140,15 @@ export function rangeChart(
   if (!raw) return { points: [], counts: [] };
   const points = raw.map(round);
   const inner = points.slice(1, -1);
-  const { from, to, factors } = scope;
   const counts: { seller_id: number; range: number; count: number }[] = [];
   const mult = leafCounts(scope.leaves);
   for (const s of models) {
     const per = new Array<number>(inner.length + 2).fill(0);
-    const { first, last, promo, cur } = s;
-    const { order, at } = leafGroups(s);
-    for (const [lf, k] of mult) {
-      const [start, end] = at.get(lf) ?? [0, 0];
-      for (let j = start; j < end; j++) {
-        const i = order[j];
-        if (first[i] > to || last[i] < from) continue;
-        const v = promo[i] * factors[cur[i]];
-        if (Number.isNaN(v)) continue;
-        let r = 1;
-        for (const t of inner) if (v >= t) r++;
-        per[r] += k;
-      }
-    }
+    eachLeafPrice(s, mult, scope, (v, k) => {
+      let r = 1;
+      for (const t of inner) if (v >= t) r++;
+      per[r] += k;
+    });
     per.forEach((count, range) => {
       if (count > 0) counts.push({ seller_id: s.sellerId, range, count });
     });
@@ -186,23 +176,37 @@ function poolLeafPrices(models: SellerSpans[], scope: WindowScope): number {
   }
   if (scratch.length < cap) scratch = new Float64Array(Math.max(cap, Math.ceil(scratch.length * 1.5)));
   const out = scratch;
-  const { from, to, factors } = scope;
   let m = 0;
-  for (const s of models) {
-    const { first, last, promo, cur } = s;
-    const { order, at } = leafGroups(s);
-    for (const [lf, k] of mult) {
-      const [start, end] = at.get(lf) ?? [0, 0];
-      for (let j = start; j < end; j++) {
-        const i = order[j];
-        if (first[i] > to || last[i] < from) continue;
-        const v = promo[i] * factors[cur[i]];
-        if (Number.isNaN(v)) continue;
-        for (let c = 0; c < k; c++) out[m++] = v;
-      }
+  for (const s of models)
+    eachLeafPrice(s, mult, scope, (v, k) => {
+      for (let c = 0; c < k; c++) out[m++] = v;
+    });
+  return m;
+}
+
+/**
+ * Visits the seller's promotions in the window within the asked leaves, through its leaf groups: `v` is the
+ * promoted price in the asked currency, `k` how many times its leaf was asked. Promotions without a price
+ * are skipped.
+ */
+function eachLeafPrice(
+  s: SellerSpans,
+  mult: Map<number, number>,
+  scope: WindowScope,
+  visit: (v: number, k: number) => void,
+): void {
+  const { first, last, promo, cur } = s;
+  const { order, at } = leafGroups(s);
+  const { from, to, factors } = scope;
+  for (const [lf, k] of mult) {
+    const [start, end] = at.get(lf) ?? [0, 0];
+    for (let j = start; j < end; j++) {
+      const i = order[j];
+      if (first[i] > to || last[i] < from) continue;
+      const v = promo[i] * factors[cur[i]];
+      if (!Number.isNaN(v)) visit(v, k);
     }
   }
-  return m;
 }
 
 export interface ScatterRow {
