@@ -1,10 +1,38 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { withTransaction } from './database.js';
 
 /** apps/server/migrations, found from both src/db and dist/db. */
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+/**
+ * The SQL between a migration's `-- NAME:begin` and `-- NAME:end` markers: a backfill query that a read
+ * model's check (a module's check.ts) runs again to recompute the model from the history.
+ */
+export function migrationSection(file: string, name: string): string {
+  const sql = readFileSync(join(MIGRATIONS_DIR, file), 'utf8');
+  const m = new RegExp(`-- ${name}:begin[^\\n]*\\n([\\s\\S]*?)-- ${name}:end`).exec(sql);
+  if (!m) throw new Error(`${file}: ${name} markers not found`);
+  return m[1].trim();
+}
+
+/**
+ * `with RUNS as (…), history as (…)`: a migration's `recompute-spans` section over the CTE it reads, the last
+ * succeeded run of each seller's day numbered per seller (`RUNS`, as the migration names it), for every
+ * seller or for seller $1 only.
+ */
+export function recomputeSpansFrom(file: string, runs: string): string {
+  return `
+with ${runs} as (
+  select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
+    from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
+            from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
+           group by 1, 2) x
+),
+history as (${migrationSection(file, 'recompute-spans')})`;
+}
 
 /**
  * Applies every not-yet-applied `NNN_name.sql` in order, each inside a transaction, recorded in

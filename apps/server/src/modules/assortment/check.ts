@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
-import { MIGRATIONS_DIR } from '../../db/migrate.js';
+import { migrationSection, recomputeSpansFrom } from '../../db/migrate.js';
 
 // A recomputation of the assortment read model (assortment_spans) from the price history (price_intervals,
 // ingest_runs, products, brands), for the tests and as an operations check. Definitions:
@@ -13,17 +11,7 @@ import { MIGRATIONS_DIR } from '../../db/migrate.js';
 
 /** The spans of the price history: the query migration 111 backfilled with, for every seller or seller $1. */
 function recomputeSpans(): string {
-  const sql = readFileSync(join(MIGRATIONS_DIR, '111_assortment_spans.sql'), 'utf8');
-  const m = /-- recompute-spans:begin[^\n]*\n([\s\S]*?)-- recompute-spans:end/.exec(sql);
-  if (!m) throw new Error('111_assortment_spans.sql: recompute-spans markers not found');
-  return `
-with assortment_backfill_runs as (
-  select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
-    from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
-            from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
-           group by 1, 2) x
-),
-history as (${m[1].trim()})
+  return `${recomputeSpansFrom('111_assortment_spans.sql', 'assortment_backfill_runs')}
 select ${COLUMNS} from history`;
 }
 
@@ -35,12 +23,10 @@ const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null o
 
 /** assortment_events_cum recomputed from rollup_daily_brand (migration 112's backfill query). */
 function recomputeCum(): string {
-  const sql = readFileSync(join(MIGRATIONS_DIR, '112_assortment_events_cum.sql'), 'utf8');
-  const m = /-- recompute-cum:begin[^\n]*\n([\s\S]*?)-- recompute-cum:end/.exec(sql);
-  if (!m) throw new Error('112_assortment_events_cum.sql: recompute-cum markers not found');
+  const backfill = migrationSection('112_assortment_events_cum.sql', 'recompute-cum');
   return `select seller_id, day::text as day, classification_id, brand_id, went_out_cum::int as went_out_cum,
                  back_in_cum::int as back_in_cum
-            from (${m[1].trim()}) x where ($1::int is null or seller_id = $1)`;
+            from (${backfill}) x where ($1::int is null or seller_id = $1)`;
 }
 
 const STORED_CUM = `select seller_id, day::text as day, classification_id, brand_id, went_out_cum, back_in_cum

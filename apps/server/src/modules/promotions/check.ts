@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type pg from 'pg';
-import { MIGRATIONS_DIR } from '../../db/migrate.js';
+import { recomputeSpansFrom } from '../../db/migrate.js';
 
 // A recomputation of the promotions read model (promo_spans, promo_daily) from the price
 // history (price_intervals and ingest_runs), for the tests and as an operations check. Definitions:
@@ -17,17 +15,7 @@ import { MIGRATIONS_DIR } from '../../db/migrate.js';
  * `recompute-spans` markers), over the runs of every seller or of seller $1 only.
  */
 function recomputeSpans(): string {
-  const sql = readFileSync(join(MIGRATIONS_DIR, '100_promotions.sql'), 'utf8');
-  const m = /-- recompute-spans:begin[^\n]*\n([\s\S]*?)-- recompute-spans:end/.exec(sql);
-  if (!m) throw new Error('100_promotions.sql: recompute-spans markers not found');
-  return `
-with promo_backfill_runs as (
-  select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
-    from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
-            from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
-           group by 1, 2) x
-),
-history as (${m[1].trim()})
+  return `${recomputeSpansFrom('100_promotions.sql', 'promo_backfill_runs')}
 select product_id::int as product_id, seller_id, classification_id, price_type, first_day::text as first_day,
        last_day::text as last_day, normal_price::float8 as normal_price, promo_price::float8 as promo_price, currency
   from history`;
