@@ -8,10 +8,12 @@ import { leafGroups, type SellerSpans } from './model.js';
 // currency rate are known; its price is promo_price × the currency's factor, in float8 arithmetic.
 // Quantiles are percentile_cont's (linear interpolation between order statistics).
 //
-// Each answer reads the sellers' columns twice: once to pool the prices (for the quantiles, selected in
-// place), once to count per seller. The range (one classification) reads only its leaves' groups
-// (model.ts leafGroups); the scatter plot reads every promotion in product order (distinct listings). The computation is synchronous: one scratch array serves every
-// request.
+// Each answer reads the sellers' columns once, writing the window's prices (and, for the scatter plot,
+// their listings) into scratch arrays; the quantiles and the counts per seller read those. The range
+// (one classification) reads only its leaves' stretches (model.ts leafGroups); the scatter plot reads
+// every promotion in product order (distinct listings). The quantiles are found without sorting or
+// reordering the prices (orderStatistics). The computation is synchronous: the scratch arrays serve
+// every request.
 
 export interface WindowScope {
   /** Leaves of the asked classifications, aligned with `classes` (a leaf repeats per asked node). */
@@ -25,9 +27,19 @@ export interface WindowScope {
 /** Longest dense array of scatter buckets (beyond it, a map). */
 const DENSE_BUCKETS = 1 << 20;
 
-let scratch = new Float64Array(0);
+/** The window's prices (pooled: a promotion once per asked classification containing it). */
+let prices = new Float64Array(0);
+/** Scatter plot: the window's promotions once each (price, listing, multiplicity); `prices` repeats them. */
+let once = new Float64Array(0);
+let listing = new Float64Array(0);
+let times = new Uint16Array(0);
+/** Order statistics: the values between two sampled bounds. */
+let band = new Float64Array(0);
 /** Buckets of the current product (scatterChart). */
 let seen = new Float64Array(16);
+
+const grown = (a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> =>
+  a.length >= n ? a : new Float64Array(Math.max(n, Math.ceil(a.length * 1.5)));
 
 /** How many times each leaf counts (one per asked classification containing it). */
 function multiplicity(leaves: number[]): Uint16Array {
@@ -36,32 +48,6 @@ function multiplicity(leaves: number[]): Uint16Array {
   const mult = new Uint16Array(maxLeaf + 1);
   for (const l of leaves) mult[l]++;
   return mult;
-}
-
-/** The prices of the window's promotions pooled over sellers, in the scratch array: how many. */
-function poolPrices(models: SellerSpans[], scope: WindowScope, mult: Uint16Array): number {
-  let maxMult = 0;
-  for (const v of mult) if (v > maxMult) maxMult = v;
-  let cap = 0;
-  for (const s of models) cap += s.n * maxMult;
-  if (scratch.length < cap) scratch = new Float64Array(Math.max(cap, Math.ceil(scratch.length * 1.5)));
-  const out = scratch;
-  const { from, to, factors } = scope;
-  const top = mult.length;
-  let m = 0;
-  for (const s of models) {
-    const { first, last, leaf, promo, cur, n } = s;
-    for (let i = 0; i < n; i++) {
-      if (first[i] > to || last[i] < from) continue;
-      const lf = leaf[i];
-      const k = lf < top ? mult[lf] : 0;
-      if (k === 0) continue;
-      const v = promo[i] * factors[cur[i]];
-      if (Number.isNaN(v)) continue; // no price or no rate
-      for (let j = 0; j < k; j++) out[m++] = v;
-    }
-  }
-  return m;
 }
 
 /** Partially orders a[lo..hi] so that a[k] is the k-th smallest (quickselect, median of three). */
@@ -95,22 +81,114 @@ function swap(a: Float64Array, i: number, j: number) {
   a[j] = t;
 }
 
+/** Values per rank: `ranks` ascending, each selected in a[lo..hi] (reordered) from the previous one on. */
+function selectRanks(
+  a: Float64Array,
+  lo: number,
+  hi: number,
+  ranks: number[],
+  shift: number,
+  out: Map<number, number>,
+) {
+  let from = lo;
+  for (const k of ranks) {
+    select(a, from, hi, k - shift);
+    out.set(k, a[k - shift]);
+    from = k - shift;
+  }
+}
+
+/** Below this many values the order statistics are selected in a copy directly. */
+const SMALL = 1 << 14;
+/** Sampled values for the bounds of the order statistics. */
+const SAMPLE = 4096;
+
 /**
- * percentile_cont of each fraction over a[0..m) (null when m = 0); reorders a. The value at position
- * p × (m − 1) interpolated between its two order statistics, as PostgreSQL computes it.
+ * The values of ranks `ranks` (ascending, 0-based) of a[0..m), without reordering `a`. For many values:
+ * a sample of a gives, for each rank, two bounds that very likely enclose it (Floyd–Rivest); one pass counts
+ * the values below each lower bound and between the bounds, a second copies the latter, and the rank is
+ * selected among them. The answer is exact whatever the sample: when a rank falls outside its bounds, all
+ * values are copied and selected instead.
+ */
+export function orderStatistics(a: Float64Array, m: number, ranks: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  if (m <= SMALL) {
+    band = grown(band, m);
+    band.set(a.subarray(0, m));
+    selectRanks(band, 0, m - 1, ranks, 0, out);
+    return out;
+  }
+  // a deterministic spread sample (the prices are in seller and product order, not in price order)
+  const sample = new Float64Array(SAMPLE);
+  for (let j = 0; j < SAMPLE; j++) sample[j] = a[Math.floor(((j + 0.5) * m) / SAMPLE)];
+  sample.sort();
+  // bounds per rank: its expected place in the sample ± 4 standard deviations (+ a margin), merged
+  const spans: { lo: number; hi: number; ranks: number[]; below: number; inside: number; at: number }[] = [];
+  for (const k of ranks) {
+    const q = k / (m - 1);
+    const d = Math.ceil(4 * Math.sqrt(SAMPLE * q * (1 - q)) + 16);
+    const at = q * (SAMPLE - 1);
+    const lo = Math.floor(at) - d < 0 ? Number.NEGATIVE_INFINITY : sample[Math.floor(at) - d];
+    const hi = Math.ceil(at) + d >= SAMPLE ? Number.POSITIVE_INFINITY : sample[Math.ceil(at) + d];
+    const last = spans[spans.length - 1];
+    if (last && lo <= last.hi) {
+      last.hi = Math.max(last.hi, hi);
+      last.ranks.push(k);
+    } else spans.push({ lo, hi, ranks: [k], below: 0, inside: 0, at: 0 });
+  }
+  const ns = spans.length;
+  const los = Float64Array.from(spans, (s) => s.lo);
+  const his = Float64Array.from(spans, (s) => s.hi);
+  const below = new Float64Array(ns);
+  const inside = new Float64Array(ns);
+  for (let i = 0; i < m; i++) {
+    const v = a[i];
+    for (let j = 0; j < ns; j++) {
+      if (v < los[j]) below[j]++;
+      else if (v <= his[j]) inside[j]++;
+    }
+  }
+  let total = 0;
+  for (let j = 0; j < ns; j++) {
+    const s = spans[j];
+    s.below = below[j];
+    s.inside = inside[j];
+    s.at = total;
+    total += s.inside;
+    if (s.ranks[0] < s.below || s.ranks[s.ranks.length - 1] >= s.below + s.inside) {
+      // the sample missed (improbable): select among all values
+      band = grown(band, m);
+      band.set(a.subarray(0, m));
+      selectRanks(band, 0, m - 1, ranks, 0, out);
+      return out;
+    }
+  }
+  band = grown(band, total);
+  const fill = Float64Array.from(spans, (s) => s.at);
+  for (let i = 0; i < m; i++) {
+    const v = a[i];
+    for (let j = 0; j < ns; j++)
+      if (v >= los[j] && v <= his[j]) {
+        band[fill[j]++] = v;
+        break;
+      }
+  }
+  for (const s of spans) selectRanks(band, s.at, s.at + s.inside - 1, s.ranks, s.below - s.at, out);
+  return out;
+}
+
+/**
+ * percentile_cont of each fraction over a[0..m) (null when m = 0); `a` is left as it is. The value at
+ * position p × (m − 1) interpolated between its two order statistics, as PostgreSQL computes it.
  */
 export function percentilesCont(a: Float64Array, m: number, fractions: number[]): number[] | null {
   if (m === 0) return null;
   const positions = fractions.flatMap((p) => [Math.floor(p * (m - 1)), Math.ceil(p * (m - 1))]);
-  const order = [...new Set(positions)].sort((x, y) => x - y);
-  // each selection leaves the smaller values before it: the next one searches from it on
-  let lo = 0;
-  const at = new Map<number, number>();
-  for (const k of order) {
-    select(a, lo, m - 1, k);
-    at.set(k, a[k]);
-    lo = k;
-  }
+  const at = orderStatistics(
+    a,
+    m,
+    [...new Set(positions)].sort((x, y) => x - y),
+  );
   return fractions.map((p) => {
     const first = Math.floor(p * (m - 1));
     const low = at.get(first) as number;
@@ -130,42 +208,9 @@ export function rangeChart(
   ranges: number,
   round: (v: number) => number,
 ): { points: number[]; counts: { seller_id: number; range: number; count: number }[] } {
-  // one classification's promotions are a few leaves' groups: read only those
-  const m = poolLeafPrices(models, scope);
-  const raw = percentilesCont(
-    scratch,
-    m,
-    Array.from({ length: ranges + 1 }, (_, i) => i / ranges),
-  );
-  if (!raw) return { points: [], counts: [] };
-  const points = raw.map(round);
-  const inner = points.slice(1, -1);
-  const counts: { seller_id: number; range: number; count: number }[] = [];
+  // one classification's promotions are a few leaves' stretches: read only those, once
   const mult = leafCounts(scope.leaves);
-  for (const s of models) {
-    const per = new Array<number>(inner.length + 2).fill(0);
-    eachLeafPrice(s, mult, scope, (v, k) => {
-      let r = 1;
-      for (const t of inner) if (v >= t) r++;
-      per[r] += k;
-    });
-    per.forEach((count, range) => {
-      if (count > 0) counts.push({ seller_id: s.sellerId, range, count });
-    });
-  }
-  return { points, counts };
-}
-
-/** How many times each asked leaf counts. */
-function leafCounts(leaves: number[]): Map<number, number> {
-  const mult = new Map<number, number>();
-  for (const l of leaves) mult.set(l, (mult.get(l) ?? 0) + 1);
-  return mult;
-}
-
-/** poolPrices through the sellers' leaf groups (same prices, another order). */
-function poolLeafPrices(models: SellerSpans[], scope: WindowScope): number {
-  const mult = leafCounts(scope.leaves);
+  const ends = models.map(() => 0);
   let cap = 0;
   for (const s of models) {
     const { at } = leafGroups(s);
@@ -174,39 +219,54 @@ function poolLeafPrices(models: SellerSpans[], scope: WindowScope): number {
       if (range) cap += (range[1] - range[0]) * k;
     }
   }
-  if (scratch.length < cap) scratch = new Float64Array(Math.max(cap, Math.ceil(scratch.length * 1.5)));
-  const out = scratch;
+  prices = grown(prices, cap);
+  const out = prices;
+  const { from, to, factors } = scope;
   let m = 0;
-  for (const s of models)
-    eachLeafPrice(s, mult, scope, (v, k) => {
-      for (let c = 0; c < k; c++) out[m++] = v;
+  models.forEach((s, si) => {
+    const { at, first, last, promo, cur } = leafGroups(s);
+    for (const [lf, k] of mult) {
+      const [start, end] = at.get(lf) ?? [0, 0];
+      for (let i = start; i < end; i++) {
+        if (first[i] > to || last[i] < from) continue;
+        const v = promo[i] * factors[cur[i]];
+        if (Number.isNaN(v)) continue; // no price or no rate
+        for (let c = 0; c < k; c++) out[m++] = v;
+      }
+    }
+    ends[si] = m;
+  });
+  const raw = percentilesCont(
+    out,
+    m,
+    Array.from({ length: ranges + 1 }, (_, i) => i / ranges),
+  );
+  if (!raw) return { points: [], counts: [] };
+  const points = raw.map(round);
+  const inner = Float64Array.from(points.slice(1, -1));
+  const counts: { seller_id: number; range: number; count: number }[] = [];
+  let start = 0;
+  models.forEach((s, si) => {
+    const per = new Array<number>(inner.length + 2).fill(0);
+    for (let i = start; i < ends[si]; i++) {
+      const v = out[i];
+      let r = 1;
+      for (let j = 0; j < inner.length; j++) if (v >= inner[j]) r++;
+      per[r]++;
+    }
+    start = ends[si];
+    per.forEach((count, range) => {
+      if (count > 0) counts.push({ seller_id: s.sellerId, range, count });
     });
-  return m;
+  });
+  return { points, counts };
 }
 
-/**
- * Visits the seller's promotions in the window within the asked leaves, through its leaf groups: `v` is the
- * promoted price in the asked currency, `k` how many times its leaf was asked. Promotions without a price
- * are skipped.
- */
-function eachLeafPrice(
-  s: SellerSpans,
-  mult: Map<number, number>,
-  scope: WindowScope,
-  visit: (v: number, k: number) => void,
-): void {
-  const { first, last, promo, cur } = s;
-  const { order, at } = leafGroups(s);
-  const { from, to, factors } = scope;
-  for (const [lf, k] of mult) {
-    const [start, end] = at.get(lf) ?? [0, 0];
-    for (let j = start; j < end; j++) {
-      const i = order[j];
-      if (first[i] > to || last[i] < from) continue;
-      const v = promo[i] * factors[cur[i]];
-      if (!Number.isNaN(v)) visit(v, k);
-    }
-  }
+/** How many times each asked leaf counts. */
+function leafCounts(leaves: number[]): Map<number, number> {
+  const mult = new Map<number, number>();
+  for (const l of leaves) mult.set(l, (mult.get(l) ?? 0) + 1);
+  return mult;
 }
 
 export interface ScatterRow {
@@ -228,38 +288,64 @@ export function scatterChart(
   sample: number,
 ): { width: number; rows: ScatterRow[] } {
   const mult = multiplicity(scope.leaves);
-  const m = poolPrices(models, scope, mult);
+  let maxMult = 0;
+  for (const v of mult) if (v > maxMult) maxMult = v;
+  // the window's promotions once each, in the sellers' product order: price and listing
+  let cap = 0;
+  for (const s of models) cap += s.n;
+  once = grown(once, cap);
+  listing = grown(listing, cap);
+  if (times.length < cap) times = new Uint16Array(once.length);
+  const { from, to, factors } = scope;
+  const top = mult.length;
+  const ends = models.map(() => 0);
+  let m = 0;
+  let pooled = 0; // with multiplicity
   let max = 0;
   let min = 0;
-  for (let i = 0; i < m; i++) {
-    const v = scratch[i];
-    if (v > max) max = v;
-    if (v < min) min = v;
+  models.forEach((s, si) => {
+    const { first, last, leaf, promo, cur, product, n } = s;
+    for (let i = 0; i < n; i++) {
+      if (first[i] > to || last[i] < from) continue;
+      const lf = leaf[i];
+      const k = lf < top ? mult[lf] : 0;
+      if (k === 0) continue;
+      const v = promo[i] * factors[cur[i]];
+      if (Number.isNaN(v)) continue; // no price or no rate
+      once[m] = v;
+      times[m] = k;
+      listing[m++] = product[i];
+      pooled += k;
+      if (v > max) max = v;
+      if (v < min) min = v;
+    }
+    ends[si] = m;
+  });
+  // the pooled prices: each promotion once per asked classification containing it
+  let pool = once;
+  if (maxMult > 1) {
+    prices = grown(prices, pooled);
+    pool = prices;
+    let p = 0;
+    for (let i = 0; i < m; i++) for (let c = 0; c < times[i]; c++) pool[p++] = once[i];
   }
-  const width = widthOf(percentilesCont(scratch, m, [0.95])?.[0] ?? 0);
+  const width = widthOf(percentilesCont(pool, pooled, [0.95])?.[0] ?? 0);
   // listings per bucket index: a dense array unless outliers make it too long
   const highest = Math.floor(max / width);
   const dense = min >= 0 && highest < DENSE_BUCKETS ? new Int32Array(highest + 1) : null;
-  const { from, to, factors } = scope;
-  const top = mult.length;
   const rows: ScatterRow[] = [];
-  for (const s of models) {
+  let start = 0;
+  models.forEach((s, si) => {
     const sparse = new Map<number, number>();
     const ids = new Map<number, number[]>();
     const used: number[] = [];
     // a seller's promotions are in product order: its buckets are deduplicated within each product
     let current = -1;
     let ns = 0;
-    const { first, last, leaf, promo, cur, product, n } = s;
-    for (let i = 0; i < n; i++) {
-      if (first[i] > to || last[i] < from) continue;
-      const lf = leaf[i];
-      if (lf >= top || mult[lf] === 0) continue;
-      const v = promo[i] * factors[cur[i]];
-      if (Number.isNaN(v)) continue;
-      const b = Math.floor(v / width);
-      if (product[i] !== current) {
-        current = product[i];
+    for (let i = start; i < ends[si]; i++) {
+      const b = Math.floor(once[i] / width);
+      if (listing[i] !== current) {
+        current = listing[i];
         ns = 0;
       } else {
         let dup = false;
@@ -267,9 +353,9 @@ export function scatterChart(
         if (dup) continue;
       }
       if (ns === seen.length) {
-        const grown = new Float64Array(ns * 2);
-        grown.set(seen);
-        seen = grown;
+        const more = new Float64Array(ns * 2);
+        more.set(seen);
+        seen = more;
       }
       seen[ns++] = b;
       let count: number;
@@ -285,6 +371,7 @@ export function scatterChart(
         else ids.set(b, [current]);
       }
     }
+    start = ends[si];
     used.sort((x, y) => x - y);
     for (const b of used) {
       const count = dense ? dense[b] : (sparse.get(b) as number);
@@ -296,6 +383,6 @@ export function scatterChart(
         ids: sample > 0 ? (ids.get(b) ?? []) : null,
       });
     }
-  }
+  });
   return { width, rows };
 }

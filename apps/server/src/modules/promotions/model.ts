@@ -41,15 +41,26 @@ export interface SellerSpans {
   promo: Float64Array;
   /** index into the model's `currencies` */
   cur: Uint8Array;
-  /** positions grouped by leaf (built on first use, see leafGroups) */
-  groups?: { order: Int32Array; at: Map<number, [number, number]> };
+  /** the columns again, grouped by leaf (built on first use, see leafGroups) */
+  groups?: LeafGroups;
 }
 
 /**
- * The seller's positions grouped by leaf: `order[at(leaf)[0] … at(leaf)[1] − 1]` are the positions of
- * the leaf's promotions (a question about one classification reads only those). Built once per copy.
+ * A seller's promotions grouped by leaf, as contiguous copies of the columns a range reads: positions
+ * `at(leaf)[0] … at(leaf)[1] − 1` are the leaf's promotions, in the seller's order. A question about one
+ * classification reads only its leaves' stretches, sequentially (through an index into the main columns
+ * it read scattered memory: the range's main cost on the medium market).
  */
-export function leafGroups(s: SellerSpans): { order: Int32Array; at: Map<number, [number, number]> } {
+export interface LeafGroups {
+  at: Map<number, [number, number]>;
+  first: Int32Array;
+  last: Int32Array;
+  promo: Float64Array;
+  cur: Uint8Array;
+}
+
+/** The seller's leaf groups (built once per copy). */
+export function leafGroups(s: SellerSpans): LeafGroups {
   if (s.groups) return s.groups;
   const count = new Map<number, number>();
   for (let i = 0; i < s.n; i++) count.set(s.leaf[i], (count.get(s.leaf[i]) ?? 0) + 1);
@@ -59,13 +70,23 @@ export function leafGroups(s: SellerSpans): { order: Int32Array; at: Map<number,
     at.set(leaf, [start, start]);
     start += n;
   }
-  const order = new Int32Array(s.n);
+  const g: LeafGroups = {
+    at,
+    first: new Int32Array(s.n),
+    last: new Int32Array(s.n),
+    promo: new Float64Array(s.n),
+    cur: new Uint8Array(s.n),
+  };
   for (let i = 0; i < s.n; i++) {
     const range = at.get(s.leaf[i]) as [number, number];
-    order[range[1]++] = i;
+    const k = range[1]++;
+    g.first[k] = s.first[i];
+    g.last[k] = s.last[i];
+    g.promo[k] = s.promo[i];
+    g.cur[k] = s.cur[i];
   }
-  s.groups = { order, at };
-  return s.groups;
+  s.groups = g;
+  return g;
 }
 
 interface Store {

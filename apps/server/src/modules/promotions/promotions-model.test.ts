@@ -16,7 +16,7 @@ import {
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
 import { checkPromotions } from './check.js';
-import { rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import { orderStatistics, rangeChart, scatterChart, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
 import './rollup.js';
@@ -236,5 +236,46 @@ describe('in-memory promotions (model.ts)', () => {
     expect(after[2]).toBe(before[2]); // seller 9 lost nothing: the same copy
     for (const s of after) expect([...s.product].some((p) => gone.has(p))).toBe(false);
     await expectSameAsSql(after, 21);
+  });
+});
+
+describe('order statistics (distribution.ts)', () => {
+  /** The ranks' values by sorting a copy: what orderStatistics must give. */
+  const bySorting = (a: Float64Array, ranks: number[]) => {
+    const sorted = Float64Array.from(a).sort();
+    return new Map(ranks.map((k) => [k, sorted[k]]));
+  };
+  const quartiles = (m: number) =>
+    [
+      ...new Set(
+        [0, 0.25, 0.5, 0.75, 0.95, 1].flatMap((p) => [Math.floor(p * (m - 1)), Math.ceil(p * (m - 1))]),
+      ),
+    ].sort((x, y) => x - y);
+
+  it('equal sorting on large arrays (sampled bounds), small ones, ties and adversarial orders', () => {
+    const r = rng(7);
+    const m = 100_000;
+    const sampled = new Set(Array.from({ length: 4096 }, (_, j) => Math.floor(((j + 0.5) * m) / 4096)));
+    const shapes: Record<string, (i: number) => number> = {
+      spread: () => Math.round(Math.exp(7 + 6 * r())),
+      ties: () => Math.floor(r() * 5) * 1000,
+      constant: () => 990,
+      ascending: (i) => i,
+      descending: (i) => m - i,
+      // the sample takes 4096 evenly spaced positions: the largest values exactly there, so that its
+      // bounds miss the ranks and every value is selected instead
+      misleading: (i) => (sampled.has(i) ? 1e9 + i : r() * 1000),
+    };
+    for (const [name, value] of Object.entries(shapes)) {
+      const a = Float64Array.from({ length: m }, (_, i) => value(i));
+      const copy = Float64Array.from(a);
+      const ranks = quartiles(m);
+      expect(orderStatistics(a, m, ranks), name).toEqual(bySorting(a, ranks));
+      expect(a, `${name}: left as it was`).toEqual(copy);
+      const few = 1_000;
+      expect(orderStatistics(a, few, quartiles(few)), name).toEqual(
+        bySorting(a.subarray(0, few), quartiles(few)),
+      );
+    }
   });
 });
