@@ -12,7 +12,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
-import { rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import { chartOf } from './chart-pool.js';
+import type { WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import {
   selectDrilldown,
@@ -24,7 +25,6 @@ import {
 } from './queries.js';
 import {
   levelItems,
-  niceStep,
   type PromoScope,
   pct,
   pricesOut,
@@ -52,6 +52,9 @@ async function dataVersion(pool: pg.Pool): Promise<string> {
   return rows[0].v;
 }
 
+/** Answers being made, by memo key: concurrent requests for the same answer wait for one. */
+const inFlight = new WeakMap<pg.Pool, Map<string, Promise<unknown>>>();
+
 async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
   const k = JSON.stringify([...key, await dataVersion(pool)]);
   let memo = memos.get(pool);
@@ -65,10 +68,23 @@ async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<
     memo.set(k, hit);
     return hit;
   }
-  const v = await make();
-  memo.set(k, v);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  return v;
+  let making = inFlight.get(pool);
+  if (!making) {
+    making = new Map();
+    inFlight.set(pool, making);
+  }
+  const pending = making.get(k);
+  if (pending) return pending as Promise<T>;
+  const made = make();
+  making.set(k, made);
+  try {
+    const v = await made;
+    memo.set(k, v);
+    if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+    return v;
+  } finally {
+    making.delete(k);
+  }
 }
 
 /** The memo key of a scope: what the answer depends on. */
@@ -179,7 +195,8 @@ export async function rangeAnswer(
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
   return remembered(pool, ['range', ...scopeKey(scope), body.range], async () => {
     const ranges = body.range;
-    const { points, counts } = rangeChart(...(await windowOf(pool, scope)), ranges, round2);
+    const [models, window] = await windowOf(pool, scope);
+    const { points, counts } = await chartOf({ kind: 'range', models, scope: window, ranges });
     const cls = scope.classes[0];
     return {
       from_date: scope.values.from,
@@ -216,11 +233,13 @@ export async function scatterAnswer(
 ): Promise<PromotionScatterResponse> {
   const scope = await resolvePromoScope(req, pool, body);
   return remembered(pool, ['scatter', ...scopeKey(scope), body.simple], async () => {
-    const { width, rows } = scatterChart(
-      ...(await windowOf(pool, scope)),
-      niceStep,
-      body.simple ? 0 : SCATTER_SAMPLE,
-    );
+    const [models, window] = await windowOf(pool, scope);
+    const { width, rows } = await chartOf({
+      kind: 'scatter',
+      models,
+      scope: window,
+      sample: body.simple ? 0 : SCATTER_SAMPLE,
+    });
     const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
     const names = new Map<number, string>();
     if (ids.length) {

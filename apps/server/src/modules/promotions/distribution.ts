@@ -122,59 +122,95 @@ export function orderStatistics(a: Float64Array, m: number, ranks: number[]): Ma
   const sample = new Float64Array(SAMPLE);
   for (let j = 0; j < SAMPLE; j++) sample[j] = a[Math.floor(((j + 0.5) * m) / SAMPLE)];
   sample.sort();
-  // bounds per rank: its expected place in the sample ± 4 standard deviations (+ a margin), merged
-  const spans: { lo: number; hi: number; ranks: number[]; below: number; inside: number; at: number }[] = [];
+  // bounds per rank: its expected place in the sample ± 4 standard deviations (+ a margin), merged; `from`
+  // and `to` are the sample positions a span covers (its expected share of the values)
+  const spans: { lo: number; hi: number; from: number; to: number; ranks: number[] }[] = [];
   for (const k of ranks) {
     const q = k / (m - 1);
     const d = Math.ceil(4 * Math.sqrt(SAMPLE * q * (1 - q)) + 16);
-    const at = q * (SAMPLE - 1);
-    const lo = Math.floor(at) - d < 0 ? Number.NEGATIVE_INFINITY : sample[Math.floor(at) - d];
-    const hi = Math.ceil(at) + d >= SAMPLE ? Number.POSITIVE_INFINITY : sample[Math.ceil(at) + d];
+    const from = Math.floor(q * (SAMPLE - 1)) - d;
+    const to = Math.ceil(q * (SAMPLE - 1)) + d;
+    const lo = from < 0 ? Number.NEGATIVE_INFINITY : sample[from];
+    const hi = to >= SAMPLE ? Number.POSITIVE_INFINITY : sample[to];
     const last = spans[spans.length - 1];
     if (last && lo <= last.hi) {
       last.hi = Math.max(last.hi, hi);
+      last.to = to;
       last.ranks.push(k);
-    } else spans.push({ lo, hi, ranks: [k], below: 0, inside: 0, at: 0 });
+    } else spans.push({ lo, hi, from, to, ranks: [k] });
   }
   const ns = spans.length;
   const los = Float64Array.from(spans, (s) => s.lo);
   const his = Float64Array.from(spans, (s) => s.hi);
-  const below = new Float64Array(ns);
-  const inside = new Float64Array(ns);
-  for (let i = 0; i < m; i++) {
-    const v = a[i];
-    for (let j = 0; j < ns; j++) {
-      if (v < los[j]) below[j]++;
-      else if (v <= his[j]) inside[j]++;
-    }
+  // room for twice the expected values of each span; read again with the exact room when one was short
+  let room = Int32Array.from(spans, (s) => {
+    const share = (Math.min(s.to, SAMPLE - 1) - Math.max(s.from, 0) + 1) / SAMPLE;
+    return Math.ceil(2 * share * m) + 64;
+  });
+  let cells = placeValues(a, m, los, his, room);
+  if (spans.some((_, j) => cells[2 * j + 1] > room[j])) {
+    room = Int32Array.from(spans, (_, j) => cells[2 * j + 1]);
+    cells = placeValues(a, m, los, his, room);
   }
-  let total = 0;
+  let below = 0;
+  let start = 0;
   for (let j = 0; j < ns; j++) {
-    const s = spans[j];
-    s.below = below[j];
-    s.inside = inside[j];
-    s.at = total;
-    total += s.inside;
-    if (s.ranks[0] < s.below || s.ranks[s.ranks.length - 1] >= s.below + s.inside) {
+    below += cells[2 * j];
+    const inside = cells[2 * j + 1];
+    const { ranks: mine } = spans[j];
+    if (mine[0] < below || mine[mine.length - 1] >= below + inside) {
       // the sample missed (improbable): select among all values
       band = grown(band, m);
       band.set(a.subarray(0, m));
+      out.clear();
       selectRanks(band, 0, m - 1, ranks, 0, out);
       return out;
     }
+    selectRanks(band, start, start + inside - 1, mine, below - start, out);
+    below += inside;
+    start += room[j];
+  }
+  return out;
+}
+
+/**
+ * One pass over a[0..m) against the disjoint ascending spans [los[j], his[j]]: how many values lie before
+ * span j (cell 2j), in it (2j + 1) or after all (2ns); the values of span j are copied to `band` from the
+ * sum of the rooms before it, as many as its room holds.
+ */
+function placeValues(
+  a: Float64Array,
+  m: number,
+  los: Float64Array,
+  his: Float64Array,
+  room: Int32Array,
+): Int32Array {
+  const ns = los.length;
+  const cells = new Int32Array(2 * ns + 1);
+  const fill = new Int32Array(ns);
+  const end = new Int32Array(ns);
+  let total = 0;
+  for (let j = 0; j < ns; j++) {
+    fill[j] = total;
+    total += room[j];
+    end[j] = total;
   }
   band = grown(band, total);
-  const fill = Float64Array.from(spans, (s) => s.at);
+  const b = band;
   for (let i = 0; i < m; i++) {
     const v = a[i];
-    for (let j = 0; j < ns; j++)
-      if (v >= los[j] && v <= his[j]) {
-        band[fill[j]++] = v;
-        break;
+    let j = 0;
+    while (j < ns && v > his[j]) j++;
+    if (j < ns && v >= los[j]) {
+      cells[2 * j + 1]++;
+      const f = fill[j];
+      if (f < end[j]) {
+        b[f] = v;
+        fill[j] = f + 1;
       }
+    } else cells[2 * j]++;
   }
-  for (const s of spans) selectRanks(band, s.at, s.at + s.inside - 1, s.ranks, s.below - s.at, out);
-  return out;
+  return cells;
 }
 
 /**
@@ -385,4 +421,33 @@ export function scatterChart(
     }
   });
   return { width, rows };
+}
+
+/** A round bucket width near `span / 20` (1, 2 or 5 × a power of ten). */
+export function niceStep(span: number, buckets = 20): number {
+  if (!(span > 0)) return 1;
+  const raw = span / buckets;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / pow;
+  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
+}
+
+/** Rounded to cents (the range points). */
+export const roundCents = (v: number) => Math.round(v * 100) / 100;
+
+/** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
+export type ChartJob =
+  | { kind: 'scatter'; models: SellerSpans[]; scope: WindowScope; sample: number }
+  | { kind: 'range'; models: SellerSpans[]; scope: WindowScope; ranges: number };
+
+export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
+  ? ReturnType<typeof scatterChart>
+  : ReturnType<typeof rangeChart>;
+
+export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
+  return (
+    job.kind === 'scatter'
+      ? scatterChart(job.models, job.scope, niceStep, job.sample)
+      : rangeChart(job.models, job.scope, job.ranges, roundCents)
+  ) as ChartResult<J>;
 }

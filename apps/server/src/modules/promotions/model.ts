@@ -59,6 +59,14 @@ export interface LeafGroups {
   cur: Uint8Array;
 }
 
+/**
+ * A column of n values in shared memory: the chart threads (chart-pool.ts) read the copies without copying
+ * them. A copy never changes once built (a refresh builds another).
+ */
+function column<T>(type: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+  return new type(new SharedArrayBuffer(n * type.BYTES_PER_ELEMENT));
+}
+
 /** The seller's leaf groups (built once per copy). */
 export function leafGroups(s: SellerSpans): LeafGroups {
   if (s.groups) return s.groups;
@@ -72,10 +80,10 @@ export function leafGroups(s: SellerSpans): LeafGroups {
   }
   const g: LeafGroups = {
     at,
-    first: new Int32Array(s.n),
-    last: new Int32Array(s.n),
-    promo: new Float64Array(s.n),
-    cur: new Uint8Array(s.n),
+    first: column(Int32Array, s.n),
+    last: column(Int32Array, s.n),
+    promo: column(Float64Array, s.n),
+    cur: column(Uint8Array, s.n),
   };
   for (let i = 0; i < s.n; i++) {
     const range = at.get(s.leaf[i]) as [number, number];
@@ -146,12 +154,12 @@ function empty(sellerId: number, n: number): SellerSpans {
     deleted: '',
     lastRunDay: null,
     n,
-    product: new Float64Array(n),
-    leaf: new Int32Array(n),
-    first: new Int32Array(n),
-    last: new Int32Array(n),
-    promo: new Float64Array(n),
-    cur: new Uint8Array(n),
+    product: column(Float64Array, n),
+    leaf: column(Int32Array, n),
+    first: column(Int32Array, n),
+    last: column(Int32Array, n),
+    promo: column(Float64Array, n),
+    cur: column(Uint8Array, n),
   };
 }
 

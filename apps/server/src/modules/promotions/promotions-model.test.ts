@@ -15,8 +15,9 @@ import {
   selectScatter,
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
+import { chartOf } from './chart-pool.js';
 import { checkPromotions } from './check.js';
-import { orderStatistics, rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import { computeChart, orderStatistics, rangeChart, scatterChart, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
 import './rollup.js';
@@ -194,6 +195,30 @@ describe('in-memory promotions (model.ts)', () => {
   it('give the range and scatter figures of the SQL over promo_spans', async () => {
     expect(await checkPromotions(db.pool)).toEqual([]);
     await expectSameAsSql(await sellerSpans(db.pool, SELLERS), 11);
+  });
+
+  it('are computed alike by the chart threads (shared columns) and here', async () => {
+    const models = await sellerSpans(db.pool, SELLERS);
+    expect(models.every((s) => s.product.buffer instanceof SharedArrayBuffer)).toBe(true);
+    let compared = 0;
+    for (const c of cases(11)) {
+      const w = windowScope(db.pool, await scopeOf(c.classes, c.from, c.to, c.currency));
+      const range = { kind: 'range' as const, models, scope: w, ranges: c.ranges };
+      const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
+      // several at once: both threads busy and a queue
+      const [r1, s1, r2, s2] = await Promise.all([
+        chartOf(range),
+        chartOf(scatter),
+        chartOf(range),
+        chartOf(scatter),
+      ]);
+      expect(r1).toEqual(computeChart(range));
+      expect(r2).toEqual(r1);
+      expect(s1).toEqual(computeChart(scatter));
+      expect(s2).toEqual(s1);
+      compared += s1.rows.length;
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it('refresh only what later runs may change, and equal a copy read whole', async () => {

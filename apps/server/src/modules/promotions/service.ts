@@ -25,6 +25,8 @@ import {
   type WeekRow,
 } from './queries.js';
 
+export { niceStep } from './distribution.js';
+
 // A promotions request's scope (license-checked) and the shaping of answers. Definitions:
 // docs/metrics.md "Promotions".
 
@@ -259,13 +261,4 @@ export function typeItems(scope: PromoScope, days: TypeDaysRow[], prices: TypePr
     }
     return out;
   });
-}
-
-/** A round bucket width near `span / 20` (1, 2 or 5 × a power of ten). */
-export function niceStep(span: number, buckets = 20): number {
-  if (!(span > 0)) return 1;
-  const raw = span / buckets;
-  const pow = 10 ** Math.floor(Math.log10(raw));
-  const f = raw / pow;
-  return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
 }

@@ -1,0 +1,118 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
+import { leafGroups, type SellerSpans } from './model.js';
+
+// The range and scatter-plot charts are computed in a pool of threads (PROMOTIONS_CHART_THREADS, default
+// 2: the cores of the target machine), so that concurrent requests use every core and the event loop stays
+// free for the other requests' I/O. A chart is tens of milliseconds of CPU over the sellers' in-memory
+// promotions (model.ts); the columns are in SharedArrayBuffers, so a job sends references, not copies.
+// A thread that fails or exits is replaced; its job is computed here instead. With 0 threads every chart is
+// computed on the event loop.
+
+const THREADS = Math.max(0, Math.floor(Number(process.env.PROMOTIONS_CHART_THREADS ?? 2)) || 0);
+
+// Built code runs chart-worker.js. The tests run the TypeScript sources: there the thread first registers
+// tsx's loader (as reports/build-pool.ts does), then imports chart-worker.ts.
+function workerSpec(): { file: URL | string; eval: boolean } {
+  if (!import.meta.url.endsWith('.ts'))
+    return { file: new URL('./chart-worker.js', import.meta.url), eval: false };
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const target = new URL('./chart-worker.ts', import.meta.url).href;
+  return {
+    file: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
+    eval: true,
+  };
+}
+
+interface Pending {
+  job: ChartJob & { id: number };
+  resolve: (v: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+const idle: Worker[] = [];
+const busy = new Map<Worker, Pending>();
+const queue: Pending[] = [];
+let threads = 0;
+let nextId = 1;
+
+function spawn(): Worker {
+  const spec = workerSpec();
+  const w = new Worker(spec.file, { eval: spec.eval });
+  w.unref(); // never keeps the process alive
+  threads++;
+  w.on('message', (res: { id: number; result?: unknown; error?: string }) => {
+    const p = busy.get(w);
+    busy.delete(w);
+    idle.push(w);
+    if (p) {
+      if (res.error !== undefined) p.reject(new Error(res.error));
+      else p.resolve(res.result);
+    }
+    pump();
+  });
+  const lost = () => {
+    const p = busy.get(w);
+    if (!busy.delete(w) && !idle.includes(w)) return; // already dropped
+    const at = idle.indexOf(w);
+    if (at >= 0) idle.splice(at, 1);
+    threads--;
+    if (p) {
+      // the thread died under it: compute the chart here
+      try {
+        p.resolve(computeChart(p.job));
+      } catch (e) {
+        p.reject(e as Error);
+      }
+    }
+    pump();
+  };
+  w.on('error', lost);
+  w.on('exit', lost);
+  return w;
+}
+
+function pump() {
+  while (queue.length) {
+    const w = idle.pop() ?? (threads < THREADS ? spawn() : undefined);
+    if (!w) return;
+    const p = queue.shift() as Pending;
+    busy.set(w, p);
+    w.postMessage(p.job);
+  }
+}
+
+/** Only what the chart reads of each seller (its other fields stay here). */
+function shared(job: ChartJob): ChartJob {
+  const models = job.models.map(
+    (s) =>
+      (job.kind === 'range'
+        ? { sellerId: s.sellerId, n: s.n, groups: leafGroups(s) }
+        : {
+            sellerId: s.sellerId,
+            n: s.n,
+            product: s.product,
+            leaf: s.leaf,
+            first: s.first,
+            last: s.last,
+            promo: s.promo,
+            cur: s.cur,
+          }) as SellerSpans,
+  );
+  return { ...job, models };
+}
+
+/** The chart, computed by a thread of the pool (or here without threads). */
+export function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J>> {
+  if (THREADS === 0) return Promise.resolve(computeChart(job));
+  return new Promise((resolve, reject) => {
+    queue.push({ job: { ...shared(job), id: nextId++ }, resolve: resolve as (v: unknown) => void, reject });
+    pump();
+  });
+}
