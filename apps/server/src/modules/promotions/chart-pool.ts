@@ -4,14 +4,13 @@ import { Worker } from 'node:worker_threads';
 import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
 import { leafGroups, type SellerSpans } from './model.js';
 
-// The range and scatter-plot charts are computed in a pool of threads (PROMOTIONS_CHART_THREADS, default
-// 2: the cores of the target machine), so that concurrent requests use every core and the event loop stays
+// The range and scatter-plot charts are computed in a pool of THREADS threads (the cores of the target
+// machine), so that concurrent requests use every core and the event loop stays
 // free for the other requests' I/O. A chart is tens of milliseconds of CPU over the sellers' in-memory
 // promotions (model.ts); the columns are in SharedArrayBuffers, so a job sends references, not copies.
-// A thread that fails or exits is replaced; its job is computed here instead. With 0 threads every chart is
-// computed on the event loop.
+// A thread that fails or exits is replaced; its job is computed here instead.
 
-const THREADS = Math.max(0, Math.floor(Number(process.env.PROMOTIONS_CHART_THREADS ?? 2)) || 0);
+const THREADS = 2;
 
 // Built code runs chart-worker.js. The tests run the TypeScript sources: there the thread first registers
 // tsx's loader (as reports/build-pool.ts does), then imports chart-worker.ts.
@@ -110,7 +109,6 @@ function shared(job: ChartJob): ChartJob {
 
 /** The chart, computed by a thread of the pool (or here without threads). */
 export function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J>> {
-  if (THREADS === 0) return Promise.resolve(computeChart(job));
   return new Promise((resolve, reject) => {
     queue.push({ job: { ...shared(job), id: nextId++ }, resolve: resolve as (v: unknown) => void, reject });
     pump();
