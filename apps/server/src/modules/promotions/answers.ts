@@ -299,33 +299,40 @@ export async function pricesAnswer(
     limit: body.limit,
     offset: body.offset,
   };
-  const rows = await selectDrilldown(pool, scope.values, q);
-  const totals = rows.length
-    ? { total: rows[0].total, total_days: rows[0].total_days }
-    : await selectDrilldownTotals(pool, scope.values, q);
-  const sellerNames = new Map(scope.sellers.map((s) => [s.id, s.name]));
-  return {
-    from_date: a,
-    to_date: b,
-    currency: scope.currency,
-    ...totals,
-    items: rows.map((r) => ({
-      id: r.id,
-      product_id: r.product_id,
-      name: r.name ?? '',
-      url: r.url,
-      seller: { id: r.seller_id, name: sellerNames.get(r.seller_id) ?? '' },
-      price_type: r.price_type,
-      normal_price: r.normal === null ? null : round2(r.normal),
-      promotion_price: r.promo === null ? null : round2(r.promo),
-      discount:
-        r.normal !== null && r.promo !== null && r.normal > 0 && r.promo < r.normal
-          ? round2((100 * (r.normal - r.promo)) / r.normal)
-          : null,
-      first_day: r.first_day,
-      last_day: r.end_day,
-      running: r.running,
-      days: r.days,
-    })),
-  };
+  // memoised like the charts: the drill-down's page changes only with the data version
+  return remembered(
+    pool,
+    ['prices', ...scopeKey(scope), a, b, q.duration ?? null, q.priceType ?? null, q.limit, q.offset],
+    async () => {
+      const rows = await selectDrilldown(pool, scope.values, q);
+      const totals = rows.length
+        ? { total: rows[0].total, total_days: rows[0].total_days }
+        : await selectDrilldownTotals(pool, scope.values, q);
+      const sellerNames = new Map(scope.sellers.map((s) => [s.id, s.name]));
+      return {
+        from_date: a,
+        to_date: b,
+        currency: scope.currency,
+        ...totals,
+        items: rows.map((r) => ({
+          id: r.id,
+          product_id: r.product_id,
+          name: r.name ?? '',
+          url: r.url,
+          seller: { id: r.seller_id, name: sellerNames.get(r.seller_id) ?? '' },
+          price_type: r.price_type,
+          normal_price: r.normal === null ? null : round2(r.normal),
+          promotion_price: r.promo === null ? null : round2(r.promo),
+          discount:
+            r.normal !== null && r.promo !== null && r.normal > 0 && r.promo < r.normal
+              ? round2((100 * (r.normal - r.promo)) / r.normal)
+              : null,
+          first_day: r.first_day,
+          last_day: r.end_day,
+          running: r.running,
+          days: r.days,
+        })),
+      };
+    },
+  );
 }

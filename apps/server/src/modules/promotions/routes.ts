@@ -91,7 +91,9 @@ export default async function promotionsRoutes(app: FastifyInstance) {
   registerRoute(app, defs.scatterPlot, async (req, reply) =>
     sendJson(reply, defs.scatterPlot.response, await scatterAnswer(req, pool, req.body)),
   );
-  registerRoute(app, defs.prices, (req) => pricesAnswer(req, pool, req.body));
+  registerRoute(app, defs.prices, async (req, reply) =>
+    sendJson(reply, defs.prices.response, await pricesAnswer(req, pool, req.body)),
+  );
 
   registerRoute(app, defs.download, async (req, reply) => {
     const { promotion, ...rest } = req.body;
