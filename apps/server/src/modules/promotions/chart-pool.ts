@@ -67,14 +67,7 @@ function spawn(): Worker {
     if (at >= 0) idle.splice(at, 1);
     threads--;
     lostInARow++;
-    if (p) {
-      // the thread died under it: compute the chart here
-      try {
-        p.resolve(computeChart(p.job));
-      } catch (e) {
-        p.reject(e as Error);
-      }
-    }
+    if (p) runHere(p); // the thread died under it
     pump();
   };
   w.on('error', lost);
@@ -82,9 +75,25 @@ function spawn(): Worker {
   return w;
 }
 
+function runHere(p: Pending) {
+  try {
+    p.resolve(computeChart(p.job));
+  } catch (e) {
+    p.reject(e as Error);
+  }
+}
+
 function pump() {
+  if (lostInARow >= 3) {
+    // threads do not start here: no more attempts
+    for (let p = queue.shift(); p; p = queue.shift()) runHere(p);
+    return;
+  }
+  // all threads from the first chart on; the longest idle one takes the next job, so that every thread gets
+  // work (and compiles its code) even when requests come one at a time
+  while (threads < THREADS) idle.push(spawn());
   while (queue.length) {
-    const w = idle.pop() ?? (threads < THREADS ? spawn() : undefined);
+    const w = idle.shift();
     if (!w) return;
     const p = queue.shift() as Pending;
     busy.set(w, p);
@@ -114,7 +123,7 @@ function shared(job: ChartJob): ChartJob {
 
 /** The chart, computed by a thread of the pool (or here without threads). */
 export function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J>> {
-  if (lostInARow >= 3) return Promise.resolve(computeChart(job)); // threads do not start here
+  if (lostInARow >= 3) return Promise.resolve(computeChart(job)); // threads do not start here (pump)
   return new Promise((resolve, reject) => {
     queue.push({ job: { ...shared(job), id: nextId++ }, resolve: resolve as (v: unknown) => void, reject });
     pump();
