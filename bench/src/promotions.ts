@@ -61,7 +61,11 @@ export async function benchPromotions(
   const quiet = performance.now();
   const probe = { ...base(0), classificationsIds: roots };
   for (let calm = 0; calm < 2 && performance.now() - quiet < 90_000; ) {
-    const r = await measure('probe', () => post('level', probe), { concurrency: 16, requests: 48, warmup: 1 });
+    const r = await measure('probe', () => post('level', probe), {
+      concurrency: 16,
+      requests: 48,
+      warmup: 1,
+    });
     calm = r.p95 <= 100 ? calm + 1 : 0;
   }
   console.log(`  promotions: server quiet after ${((performance.now() - quiet) / 1000).toFixed(1)} s more`);
