@@ -394,10 +394,13 @@ export interface TrendPrices {
   /** offer k's listing (in stock only): out[d] for each day d */
   theirs(k: number, out: Float64Array): void;
   /**
-   * Identifies the values (store, its generation, model version, price mode, rates, days): equal keys give
-   * equal prices; null = not worth keeping (read from the database while the store loads).
+   * Per day, what identifies its values (store, its generation, model version, price mode, rates, the
+   * day's end — today's: its date, as its values change only with the rest): equal keys give equal
+   * prices. null = not worth keeping (read from the database while the store loads).
    */
-  key: string | null;
+  dayKeys: string[] | null;
+  /** The same prices at some of the days (indexes into them, ascending). */
+  only(days: number[]): TrendPrices;
 }
 
 interface Slots {
@@ -448,7 +451,7 @@ export function trendPricesFromDatabase(
   const c = model.cols;
   return {
     days: states.length,
-    key: null,
+    dayKeys: null,
     mine: (i, out) => {
       const id = model.rows[i].productId;
       states.forEach((st, d) => {
@@ -462,6 +465,13 @@ export function trendPricesFromDatabase(
         out[d] = s && !s.stockOut ? conv(s) : Number.NaN;
       });
     },
+    only: (days) =>
+      trendPricesFromDatabase(
+        model,
+        days.map((d) => states[d]),
+        mode,
+        rates,
+      ),
   };
 }
 
@@ -488,25 +498,28 @@ export async function pricesAt(
   const ends = await dayEnds(pool, days);
   const s = slotsOf(store, model);
   const rateOf = store.rates(rates);
-  const ts = Float64Array.from(ends, (e) => e.t);
-  const ascending = ts.every((t, d) => d === 0 || t >= ts[d - 1]);
-  // (today's instant is now: its values change only with the store's generation or the model's version)
-  const key = [
-    store.id,
-    store.generation,
-    model.pivot,
-    model.version,
-    mode,
-    [...rateOf].join(','),
-    ends.map((e, d) => (e.open ? `open ${days[d]}` : e.t)).join(','),
-  ].join('|');
-  return {
-    days: days.length,
-    key,
-    mine: (i, out) => store.pricesAt(s.rowFirst[i], s.rowCount[i], ts, ascending, false, mode, rateOf, out),
-    theirs: (k, out) =>
-      store.pricesAt(s.offerFirst[k], s.offerCount[k], ts, ascending, true, mode, rateOf, out),
+  const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(
+    '|',
+  );
+  const read = (ts: Float64Array, dayKeys: string[]): TrendPrices => {
+    const ascending = ts.every((t, d) => d === 0 || t >= ts[d - 1]);
+    return {
+      days: ts.length,
+      dayKeys,
+      mine: (i, out) => store.pricesAt(s.rowFirst[i], s.rowCount[i], ts, ascending, false, mode, rateOf, out),
+      theirs: (k, out) =>
+        store.pricesAt(s.offerFirst[k], s.offerCount[k], ts, ascending, true, mode, rateOf, out),
+      only: (picked) =>
+        read(
+          Float64Array.from(picked, (d) => ts[d]),
+          picked.map((d) => dayKeys[d]),
+        ),
+    };
   };
+  return read(
+    Float64Array.from(ends, (e) => e.t),
+    ends.map((e, d) => `${base}|${e.open ? `open ${days[d]}` : e.t}`),
+  );
 }
 
 /** Waits for the loads in progress (tests). */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   addDays,
   BRAND_COMPARATOR_DEFAULT_BRANDS,
@@ -108,6 +109,48 @@ export function averageIndexesByDay(
   );
 }
 
+/**
+ * Per-day averages recently computed (per competitor column), by day (TrendPrices.dayKeys) and by what
+ * the average reads of the scored set: the brand's positions and which of their offers count. A period
+ * that moves by a day, or another window or filter that leaves a brand's products and counted offers as
+ * they were, reuses the days it shares with an earlier question (a few MB at most).
+ */
+const dayAverages = new Map<string, (number | null)[]>();
+const DAY_AVERAGES_SIZE = 8192;
+
+/** What averageIndexesByDay reads of a scored set for `positions` (their rows and counted offers). */
+function positionsDigest(set: ScoredSet, positions: number[]): string {
+  const c = set.model.cols;
+  const hash = createHash('sha1').update(Int32Array.from(positions));
+  for (const i of positions) hash.update(set.offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]));
+  return hash.digest('base64');
+}
+
+/** A brand's trend (averageIndexesByDay), reusing the days already computed for the same inputs. */
+export function brandTrend(set: ScoredSet, positions: number[], prices: TrendPrices): (number | null)[][] {
+  if (!prices.dayKeys) return averageIndexesByDay(set, positions, prices);
+  const digest = positionsDigest(set, positions);
+  const keys = prices.dayKeys.map((k) => `${k}|${digest}`);
+  const out = keys.map((k) => {
+    const hit = dayAverages.get(k);
+    if (hit) {
+      dayAverages.delete(k); // most recently used last
+      dayAverages.set(k, hit);
+    }
+    return hit;
+  });
+  const missing = out.flatMap((v, d) => (v ? [] : [d]));
+  if (missing.length) {
+    const computed = averageIndexesByDay(set, positions, prices.only(missing));
+    missing.forEach((d, j) => {
+      out[d] = computed[j];
+      dayAverages.set(keys[d], computed[j]);
+      if (dayAverages.size > DAY_AVERAGES_SIZE) dayAverages.delete(dayAverages.keys().next().value as string);
+    });
+  }
+  return out as (number | null)[][];
+}
+
 /** The comparator's answer for a resolved pricing scope and its scored set. */
 export async function brandComparator(
   pool: pg.Pool,
@@ -149,14 +192,8 @@ export async function brandComparator(
   };
   const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
   const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
-  // (kept with the scored set for the same days and prices: a period asked again, the brands' trends of
-  // another selection of brands)
   const trendOf = new Map(
-    chosen.map((brandId) => {
-      const positions = positionsOf.get(brandId) ?? [];
-      const trend = () => averageIndexesByDay(set, positions, prices);
-      return [brandId, prices.key ? memoOn(set, `brand trend|${brandId}|${prices.key}`, trend) : trend()];
-    }),
+    chosen.map((brandId) => [brandId, brandTrend(set, positionsOf.get(brandId) ?? [], prices)]),
   );
 
   const own = new Set(q.own);

@@ -7,7 +7,7 @@ import { observe } from '../../test/fixtures.js';
 import { getPivotModel, type PivotModel, type Resolved, scored } from '../pricing/index.js';
 import { historyFor, historySettled, pricesAt, trendPricesFromDatabase } from './history.js';
 import { selectStatesAt } from './queries.js';
-import { averageIndexesByDay } from './service.js';
+import { averageIndexesByDay, brandTrend } from './service.js';
 
 // The comparator's trend from the in-memory history, every day at once (averageIndexesByDay over
 // pricesAt), against the first implementation (test/brand-comparator-reference.ts: one day at a time
@@ -59,7 +59,7 @@ async function expectReference(model: PivotModel) {
     for (const window of [false, true]) {
       const set = setOf(model, mode, window);
       const prices = await pricesAt(pool, model, () => [], days, mode, rates);
-      expect(prices.key).not.toBeNull(); // from the store
+      expect(prices.dayKeys).not.toBeNull(); // from the store
       const brands = new Map<number, number[]>();
       for (const i of set.filtered) {
         const b = model.rows[i].brandId ?? 0;
@@ -67,10 +67,16 @@ async function expectReference(model: PivotModel) {
       }
       const ids = () => [...new Set(model.rows.map((r) => r.productId)), ...model.cols.offerProductId];
       const fromDb = trendPricesFromDatabase(model, await selectStatesAt(pool, ids(), days), mode, rates);
+      // a period moved by two days: brandTrend reuses the days it shares with the first
+      const moved = days.slice(2);
+      const movedPrices = await pricesAt(pool, model, () => [], moved, mode, rates);
       for (const positions of brands.values()) {
         const want = await referenceTrend(pool, set, positions, days, mode, rates);
         expect(averageIndexesByDay(set, positions, prices)).toEqual(want);
         expect(averageIndexesByDay(set, positions, fromDb)).toEqual(want);
+        expect(brandTrend(set, positions, prices)).toEqual(want);
+        expect(brandTrend(set, positions, movedPrices)).toEqual(want.slice(2));
+        expect(brandTrend(set, positions, prices.only([1, 4, 9]))).toEqual([want[1], want[4], want[9]]);
         compared += want.flat().filter((v) => v !== null).length;
       }
     }
