@@ -121,9 +121,15 @@ const DAY_AVERAGES_SIZE = 8192;
 /** What averageIndexesByDay reads of a scored set for `positions` (their rows and counted offers). */
 function positionsDigest(set: ScoredSet, positions: number[]): string {
   const c = set.model.cols;
-  const hash = createHash('sha1').update(Int32Array.from(positions));
-  for (const i of positions) hash.update(set.offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]));
-  return hash.digest('base64');
+  let n = 0;
+  for (const i of positions) n += c.offerStart[i + 1] - c.offerStart[i];
+  const flags = new Uint8Array(n);
+  n = 0;
+  for (const i of positions) {
+    flags.set(set.offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]), n);
+    n += c.offerStart[i + 1] - c.offerStart[i];
+  }
+  return createHash('sha1').update(Int32Array.from(positions)).update(flags).digest('base64');
 }
 
 /** A brand's trend (averageIndexesByDay), reusing the days already computed for the same inputs. */
