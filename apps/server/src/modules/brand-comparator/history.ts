@@ -117,18 +117,20 @@ export class HistoryStore {
 
   /**
    * Stores rows sorted by (listing, valid_from): each listing named in `ids` gets exactly the rows given
-   * for it (none = no interval).
+   * for it (none = no interval), its slots placed in the order of `ids` (the listings a request reads
+   * together — a pivot row's and its offers' — lie side by side in memory).
    */
   put(ids: Iterable<number>, rows: IntervalRow[]) {
     this.grow(this.size + rows.length);
     const c = this.cols;
-    let r = 0;
-    const sorted = [...new Set(ids)].sort((a, b) => a - b);
-    for (const id of sorted) {
-      while (r < rows.length && rows[r][0] < id) r++; // rows of listings not asked for: ignored
+    const at = new Map<number, number>(); // listing → its first row
+    rows.forEach((row, r) => {
+      if (r === 0 || rows[r - 1][0] !== row[0]) at.set(row[0], r);
+    });
+    for (const id of new Set(ids)) {
       const start = this.size;
-      while (r < rows.length && rows[r][0] === id) {
-        const [, from, to, normal, sale, exclusive, stockOut, currency] = rows[r++];
+      for (let r = at.get(id) ?? rows.length; r < rows.length && rows[r][0] === id; r++) {
+        const [, from, to, normal, sale, exclusive, stockOut, currency] = rows[r];
         const k = this.size++;
         c.from[k] = from;
         c.to[k] = to ?? Number.POSITIVE_INFINITY;
@@ -174,6 +176,47 @@ export class HistoryStore {
     return this.cols.stockOut[slot] === 1;
   }
 
+  /**
+   * The effective prices (mode, converted with `rateOf`) of one listing's slots [first, first + count) at
+   * instants `ts` into `out` (NaN: no interval covers the instant, no price, or — `inStockOnly` — out of
+   * stock), as slotAt and price would give them one instant at a time. With ascending instants each
+   * search starts at the previous one's slot.
+   */
+  pricesAt(
+    first: number,
+    count: number,
+    ts: Float64Array,
+    ascending: boolean,
+    inStockOnly: boolean,
+    mode: PriceMode,
+    rateOf: Float64Array,
+    out: Float64Array,
+  ): void {
+    const { from, to, stockOut, currency } = this.cols;
+    const effective = this.cols.effective[mode];
+    const end = first + count;
+    let lo = first;
+    for (let d = 0; d < ts.length; d++) {
+      const t = ts[d];
+      // the last slot in [lo, end) that starts at or before t (lo − 1 when none)
+      let a = lo;
+      let b = end - 1;
+      let k = lo - 1;
+      while (a <= b) {
+        const mid = (a + b) >> 1;
+        if (from[mid] <= t) {
+          k = mid;
+          a = mid + 1;
+        } else b = mid - 1;
+      }
+      out[d] =
+        k < first || !(to[k] > t) || (inStockOnly && stockOut[k] === 1)
+          ? Number.NaN
+          : effective[k] * rateOf[currency[k]];
+      if (ascending && k > lo) lo = k;
+    }
+  }
+
   /** Rate per stored currency (NaN when the request has none for it). */
   rates(rates: Map<string, number>): Float64Array {
     return Float64Array.from(this.currencies, (code) => rates.get(code) ?? Number.NaN);
@@ -197,17 +240,17 @@ export class HistoryStore {
   }
 }
 
-/** Reads the intervals of `ids` (any order) into `store`, in batches. */
+/** Reads the intervals of `ids` into `store`, in batches, laid out in the order of `ids`. */
 export async function loadIntervals(
   db: Queryable,
   store: HistoryStore,
   ids: number[],
   { batch = 20_000, stopped = (): boolean => false } = {},
 ) {
-  const sorted = [...new Set(ids)].sort((a, b) => a - b);
-  for (let i = 0; i < sorted.length; i += batch) {
+  const order = [...new Set(ids)];
+  for (let i = 0; i < order.length; i += batch) {
     if (stopped()) throw new Error('brand comparator history: stopped');
-    const part = sorted.slice(i, i + batch);
+    const part = order.slice(i, i + batch);
     const { rows } = await db.query<IntervalRow>({
       text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
                     (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
@@ -339,14 +382,25 @@ export async function dayEnds(db: Queryable, days: string[]): Promise<{ t: numbe
 }
 
 /**
- * Prices of a pivot model's listings at one instant, for the request's price mode and rates: NaN when
- * the listing had no interval then or no effective price (and, for an offer, when it was out of stock).
+ * Prices of a pivot model's listings at the end of each day of a trend, for the request's price mode and
+ * rates: per listing, one value per day (NaN when the listing had no interval then or no effective price,
+ * and, for an offer, when it was out of stock).
  */
-export interface DayPrices {
-  /** pivot row i's listing */
-  mine(i: number): number;
-  /** offer k's listing (in stock only) */
-  theirs(k: number): number;
+export interface TrendPrices {
+  /** number of days */
+  days: number;
+  /** pivot row i's listing: out[d] for each day d */
+  mine(i: number, out: Float64Array): void;
+  /** offer k's listing (in stock only): out[d] for each day d */
+  theirs(k: number, out: Float64Array): void;
+  /**
+   * Per day, what identifies its values (store, its generation, model version, price mode, rates, the
+   * day's end — today's: its date, as its values change only with the rest): equal keys give equal
+   * prices. null = not worth keeping (read from the database while the store loads).
+   */
+  dayKeys: string[] | null;
+  /** The same prices at some of the days (indexes into them, ascending). */
+  only(days: number[]): TrendPrices;
 }
 
 interface Slots {
@@ -381,13 +435,13 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
   return s;
 }
 
-/** Day prices from the database's states (selectStatesAt), for a store not loaded yet. */
-function pricesFromStates(
+/** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */
+export function trendPricesFromDatabase(
   model: PivotModel,
-  states: Map<number, ListingState>,
+  states: Map<number, ListingState>[],
   mode: PriceMode,
   rates: Map<string, number>,
-): DayPrices {
+): TrendPrices {
   const conv = (s: ListingState | undefined) => {
     if (!s) return Number.NaN;
     const p = effectivePriceFor(s, mode);
@@ -396,18 +450,37 @@ function pricesFromStates(
   };
   const c = model.cols;
   return {
-    mine: (i) => conv(states.get(model.rows[i].productId)),
-    theirs: (k) => {
-      const s = states.get(c.offerProductId[k]);
-      return s && !s.stockOut ? conv(s) : Number.NaN;
+    days: states.length,
+    dayKeys: null,
+    mine: (i, out) => {
+      const id = model.rows[i].productId;
+      states.forEach((st, d) => {
+        out[d] = conv(st.get(id));
+      });
     },
+    theirs: (k, out) => {
+      const id = c.offerProductId[k];
+      states.forEach((st, d) => {
+        const s = st.get(id);
+        out[d] = s && !s.stockOut ? conv(s) : Number.NaN;
+      });
+    },
+    only: (days) =>
+      trendPricesFromDatabase(
+        model,
+        days.map((d) => states[d]),
+        mode,
+        rates,
+      ),
   };
 }
 
 /**
  * The prices of the model's listings at the end of each of `days`: from the in-memory history when it
  * is loaded for the pivot, else from the database (selectStatesAt for the listings `ids` gives, the same
- * rule).
+ * rule). From the store, a listing's values for all the days come from one search over its own slots
+ * (the days' instants ascend, so each search starts where the previous one ended): the store is far
+ * larger than the CPU's caches, and reading it a day at a time cost a cache miss per listing and day.
  */
 export async function pricesAt(
   pool: pg.Pool,
@@ -416,63 +489,38 @@ export async function pricesAt(
   days: string[],
   mode: PriceMode,
   rates: Map<string, number>,
-): Promise<DayPrices[]> {
+): Promise<TrendPrices> {
   const store = await historyFor(pool, model);
   if (!store) {
     const states = await selectStatesAt(pool, ids(), days);
-    return states.map((st) => pricesFromStates(model, st, mode, rates));
+    return trendPricesFromDatabase(model, states, mode, rates);
   }
   const ends = await dayEnds(pool, days);
   const s = slotsOf(store, model);
   const rateOf = store.rates(rates);
-  const base = `${store.id}|${store.generation}|${model.pivot}|${model.version}|${mode}|${[...rateOf].join(',')}`;
-  return ends.map(({ t, open }, d) => {
-    const read = {
-      mine: (i: number) => {
-        const slot = store.slotAt(s.rowFirst[i], s.rowCount[i], t);
-        return slot < 0 ? Number.NaN : store.price(slot, mode, rateOf);
-      },
-      theirs: (k: number) => {
-        const slot = store.slotAt(s.offerFirst[k], s.offerCount[k], t);
-        return slot < 0 || store.stockOutAt(slot) ? Number.NaN : store.price(slot, mode, rateOf);
-      },
-    };
-    // A day asked again is kept (filled as read: −1 = not read yet) for the next requests on the same
-    // store generation and model version; today's (now) too: they change only with them. A day asked
-    // once is not (a period that moves every request would only allocate).
-    const key = `${base}|${open ? `open ${days[d]}` : t}`;
-    let day = dayCache.get(key);
-    if (day === undefined) {
-      if (!askedOnce.delete(key)) {
-        askedOnce.add(key);
-        if (askedOnce.size > 4 * DAY_CACHE_SIZE) askedOnce.delete(askedOnce.values().next().value as string);
-        return read;
-      }
-      day = {
-        mine: new Float64Array(model.rows.length).fill(-1),
-        theirs: new Float64Array(s.offerFirst.length).fill(-1),
-      };
-      if (dayCache.size >= DAY_CACHE_SIZE) dayCache.delete(dayCache.keys().next().value as string);
-    } else dayCache.delete(key); // most recently used last
-    dayCache.set(key, day);
-    const { mine, theirs } = day;
+  const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(
+    '|',
+  );
+  const read = (ts: Float64Array, dayKeys: string[]): TrendPrices => {
+    const ascending = ts.every((t, d) => d === 0 || t >= ts[d - 1]);
     return {
-      mine: (i) => {
-        if (mine[i] === -1) mine[i] = read.mine(i);
-        return mine[i];
-      },
-      theirs: (k) => {
-        if (theirs[k] === -1) theirs[k] = read.theirs(k);
-        return theirs[k];
-      },
+      days: ts.length,
+      dayKeys,
+      mine: (i, out) => store.pricesAt(s.rowFirst[i], s.rowCount[i], ts, ascending, false, mode, rateOf, out),
+      theirs: (k, out) =>
+        store.pricesAt(s.offerFirst[k], s.offerCount[k], ts, ascending, true, mode, rateOf, out),
+      only: (picked) =>
+        read(
+          Float64Array.from(picked, (d) => ts[d]),
+          picked.map((d) => dayKeys[d]),
+        ),
     };
-  });
+  };
+  return read(
+    Float64Array.from(ends, (e) => e.t),
+    ends.map((e, d) => `${base}|${e.open ? `open ${days[d]}` : e.t}`),
+  );
 }
-
-/** Prices of recently asked days (about 1 MB each on the medium market). */
-const DAY_CACHE_SIZE = 32;
-const dayCache = new Map<string, { mine: Float64Array; theirs: Float64Array }>();
-const askedOnce = new Set<string>();
 
 /** Waits for the loads in progress (tests). */
 export async function historySettled(pool: pg.Pool): Promise<void> {

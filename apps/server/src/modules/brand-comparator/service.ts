@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   addDays,
   BRAND_COMPARATOR_DEFAULT_BRANDS,
@@ -17,7 +18,7 @@ import {
   tallyBy,
   tallyBySeller,
 } from '../pricing/index.js';
-import { type DayPrices, pricesAt } from './history.js';
+import { pricesAt, type TrendPrices } from './history.js';
 
 // Brand price comparator (docs/metrics.md "Brand price comparator"): per brand, the pivot's price index
 // against each competitor over the products matched there — the pricing feature's scoring (DPM by
@@ -52,40 +53,108 @@ export function chooseBrands(
 }
 
 /**
- * Per competitor seller (by its column index in the model), the pivot's average index over `positions`
- * at one instant: per product, my effective price (price mode) against the competitor's lowest in-stock
- * effective price among the product's counted matched listings there, both converted with the request's
- * rates (`prices`); the mean of those indexes (null: no product comparable). One pass over the positions
- * and their offers for every competitor at once.
+ * Per day of `prices` and competitor seller (by its column index in the model), the pivot's average index
+ * over `positions` at the end of that day: per product, my effective price (price mode) against the
+ * competitor's lowest in-stock effective price among the product's counted matched listings there, both
+ * converted with the request's rates; the mean of those indexes (null: no product comparable). One pass
+ * over the positions and their offers for every day and competitor at once; each day's sums add the
+ * products in the order of `positions`.
  */
-export function averageIndexesAt(set: ScoredSet, positions: number[], prices: DayPrices): (number | null)[] {
+export function averageIndexesByDay(
+  set: ScoredSet,
+  positions: number[],
+  prices: TrendPrices,
+): (number | null)[][] {
   const c = set.model.cols;
   const nSellers = c.sellerIds.length;
-  const sum = new Float64Array(nSellers);
-  const count = new Int32Array(nSellers);
-  const lowest = new Float64Array(nSellers).fill(Number.NaN);
-  const touched: number[] = [];
+  const nDays = prices.days;
+  const cells = nDays * nSellers; // cell = day × nSellers + seller
+  const sum = new Float64Array(cells);
+  const count = new Int32Array(cells);
+  const lowest = new Float64Array(cells).fill(Number.NaN);
+  const touched = new Int32Array(cells);
+  const theirs = new Float64Array(nDays);
+  const mine = new Float64Array(nDays);
+  let nTouched = 0;
   for (const i of positions) {
     for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
       if (!set.offerIn[k]) continue;
-      const p = prices.theirs(k);
-      if (!(p > 0)) continue;
+      prices.theirs(k, theirs);
       const seller = c.offerSeller[k];
-      if (Number.isNaN(lowest[seller])) touched.push(seller);
-      if (!(p >= lowest[seller])) lowest[seller] = p;
+      for (let d = 0, cell = seller; d < nDays; d++, cell += nSellers) {
+        const p = theirs[d];
+        if (!(p > 0)) continue;
+        if (Number.isNaN(lowest[cell])) touched[nTouched++] = cell;
+        if (!(p >= lowest[cell])) lowest[cell] = p;
+      }
     }
-    if (!touched.length) continue;
-    const mine = prices.mine(i);
-    for (const seller of touched) {
-      const index = priceIndex(Number.isNaN(mine) ? null : mine, lowest[seller]);
-      lowest[seller] = Number.NaN;
+    if (!nTouched) continue;
+    prices.mine(i, mine);
+    for (let t = 0; t < nTouched; t++) {
+      const cell = touched[t];
+      const my = mine[(cell / nSellers) | 0];
+      const index = priceIndex(Number.isNaN(my) ? null : my, lowest[cell]);
+      lowest[cell] = Number.NaN;
       if (index === null) continue;
-      sum[seller] += index;
-      count[seller]++;
+      sum[cell] += index;
+      count[cell]++;
     }
-    touched.length = 0;
+    nTouched = 0;
   }
-  return Array.from(count, (n, seller) => (n ? sum[seller] / n : null));
+  return Array.from({ length: nDays }, (_, d) =>
+    Array.from({ length: nSellers }, (_, seller) => {
+      const n = count[d * nSellers + seller];
+      return n ? sum[d * nSellers + seller] / n : null;
+    }),
+  );
+}
+
+/**
+ * Per-day averages recently computed (per competitor column), by day (TrendPrices.dayKeys) and by what
+ * the average reads of the scored set: the brand's positions and which of their offers count. A period
+ * that moves by a day, or another window or filter that leaves a brand's products and counted offers as
+ * they were, reuses the days it shares with an earlier question (a few MB at most).
+ */
+const dayAverages = new Map<string, (number | null)[]>();
+const DAY_AVERAGES_SIZE = 8192;
+
+/** What averageIndexesByDay reads of a scored set for `positions` (their rows and counted offers). */
+function positionsDigest(set: ScoredSet, positions: number[]): string {
+  const c = set.model.cols;
+  let n = 0;
+  for (const i of positions) n += c.offerStart[i + 1] - c.offerStart[i];
+  const flags = new Uint8Array(n);
+  n = 0;
+  for (const i of positions) {
+    flags.set(set.offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]), n);
+    n += c.offerStart[i + 1] - c.offerStart[i];
+  }
+  return createHash('sha1').update(Int32Array.from(positions)).update(flags).digest('base64');
+}
+
+/** A brand's trend (averageIndexesByDay), reusing the days already computed for the same inputs. */
+export function brandTrend(set: ScoredSet, positions: number[], prices: TrendPrices): (number | null)[][] {
+  if (!prices.dayKeys) return averageIndexesByDay(set, positions, prices);
+  const digest = positionsDigest(set, positions);
+  const keys = prices.dayKeys.map((k) => `${k}|${digest}`);
+  const out = keys.map((k) => {
+    const hit = dayAverages.get(k);
+    if (hit) {
+      dayAverages.delete(k); // most recently used last
+      dayAverages.set(k, hit);
+    }
+    return hit;
+  });
+  const missing = out.flatMap((v, d) => (v ? [] : [d]));
+  if (missing.length) {
+    const computed = averageIndexesByDay(set, positions, prices.only(missing));
+    missing.forEach((d, j) => {
+      out[d] = computed[j];
+      dayAverages.set(keys[d], computed[j]);
+      if (dayAverages.size > DAY_AVERAGES_SIZE) dayAverages.delete(dayAverages.keys().next().value as string);
+    });
+  }
+  return out as (number | null)[][];
 }
 
 /** The comparator's answer for a resolved pricing scope and its scored set. */
@@ -130,10 +199,7 @@ export async function brandComparator(
   const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
   const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
   const trendOf = new Map(
-    chosen.map((brandId) => {
-      const positions = positionsOf.get(brandId) ?? [];
-      return [brandId, prices.map((day) => averageIndexesAt(set, positions, day))];
-    }),
+    chosen.map((brandId) => [brandId, brandTrend(set, positionsOf.get(brandId) ?? [], prices)]),
   );
 
   const own = new Set(q.own);
