@@ -101,6 +101,9 @@ export const theme = createTheme(
       MuiSelect: { defaultProps: { size: 'small' } },
       MuiFormControl: { defaultProps: { size: 'small' } },
       MuiTable: { defaultProps: { size: 'small' } },
+      // A scrolling table holds its absolutely placed pieces (visually hidden header text): without a
+      // positioned container they widen the whole page on a phone.
+      MuiTableContainer: { styleOverrides: { root: { position: 'relative' } } },
       MuiTableCell: {
         styleOverrides: {
           root: { fontVariantNumeric: 'tabular-nums', borderColor: 'rgba(74, 20, 140, 0.08)' },
@@ -127,6 +130,13 @@ export const theme = createTheme(
           labelRowsPerPage: 'Filas por página',
           labelDisplayedRows: ({ from, to, count }) =>
             `${formatNumber(from)}–${formatNumber(to)} de ${count === -1 ? `más de ${formatNumber(to)}` : formatNumber(count)}`,
+        },
+        // On a phone the pager wraps instead of pushing its "next page" arrow out of sight.
+        styleOverrides: {
+          toolbar: ({ theme }) => ({
+            [theme.breakpoints.down('sm')]: { flexWrap: 'wrap', justifyContent: 'flex-end', paddingLeft: 8 },
+          }),
+          spacer: ({ theme }) => ({ [theme.breakpoints.down('sm')]: { display: 'none' } }),
         },
       },
       MuiTooltip: { defaultProps: { arrow: true } },

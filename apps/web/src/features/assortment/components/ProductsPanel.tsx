@@ -220,7 +220,6 @@ export function ProductsPanel({
         }}
         rowsPerPageOptions={PAGE_SIZES}
         labelRowsPerPage="Productos por página"
-        labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${formatNumber(count)}`}
       />
     </Paper>
   );

@@ -151,8 +151,6 @@ export function ImageTable({
           onPageChange={(_e, p) => onPage(p)}
           rowsPerPage={IMAGE_VERIFICATION.pageSize}
           rowsPerPageOptions={[IMAGE_VERIFICATION.pageSize]}
-          labelRowsPerPage={T.rowsPerPage}
-          labelDisplayedRows={({ from, to, count }) => T.shown(from, to, count)}
         />
       )}
     </Paper>
