@@ -3,6 +3,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import {
   Box,
   Chip,
+  Link,
   Paper,
   Stack,
   Table,
@@ -14,7 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import { type BrandComparatorResponse, formatDate, formatNumber } from '@vigia/domain';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart } from '../../../components/charts/index.js';
 import {
   EmptyState,
@@ -27,6 +28,8 @@ import { indexKind, PositionFigure, SellerLabel } from '../../../components/data
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
+
+const BRAND_KEY = 'brand';
 
 const FIELDS: readonly FilterField[] = [
   'classificationsIds',
@@ -83,7 +86,18 @@ function IndexCell({ value, change, mpi }: { value: number | null; change?: numb
  */
 export default function BrandComparatorPage() {
   const { search, query, preparing } = useBrandComparatorSearch();
-  const [picked, setPicked] = useState<number | null>(null);
+  // the brand whose trend is shown lives in the URL with the filters (a reload or Back keeps it)
+  const [params, setParams] = useSearchParams();
+  const picked = Number(params.get(BRAND_KEY) ?? Number.NaN);
+  const setPicked = (id: number) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set(BRAND_KEY, String(id));
+        return next;
+      },
+      { replace: true },
+    );
   const data = query.data;
   const blocked = !preparing && !search.filters;
   const selected: Item | undefined = data?.items.find((i) => i.brand_id === picked) ?? data?.items[0];
@@ -145,7 +159,20 @@ export default function BrandComparatorPage() {
                           data-testid="brand-comparator-row"
                         >
                           <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                            {item.name}
+                            {/* the row is clickable; the name is the keyboard's way to pick the brand */}
+                            <Link
+                              component="button"
+                              type="button"
+                              underline="hover"
+                              aria-pressed={selected?.brand_id === item.brand_id}
+                              onClick={(e) => {
+                                e.stopPropagation();
+                                setPicked(item.brand_id);
+                              }}
+                              sx={{ color: 'text.primary', fontWeight: 600, textAlign: 'left' }}
+                            >
+                              {item.name}
+                            </Link>
                             {item.own && (
                               <Chip
                                 size="small"
