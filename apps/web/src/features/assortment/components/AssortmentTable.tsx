@@ -23,12 +23,10 @@ import {
 import { type ReactNode, useMemo, useState } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
-  SkeletonRows,
   SortableHeadCell,
   type SortState,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { useUrlSort } from '../../../components/data/url-state.js';
 import type { AssortmentKind } from '../api/requests.js';
@@ -296,24 +294,24 @@ export function AssortmentTable({
             </TableRow>
           </TableHead>
           <TableBody>
-            {loading ? (
-              <SkeletonRows columns={colSpan} />
-            ) : error ? (
-              <MessageRow colSpan={colSpan}>
-                <ErrorState message={ASSORTMENT_TEXT.error} onRetry={onRetry} />
-              </MessageRow>
-            ) : !summary ||
-              (summary.total_products === 0 &&
-                body.every((r) => r.total_products === 0 && r.went_out_of_stock === 0)) ? (
-              <MessageRow colSpan={colSpan}>
-                <EmptyState title={ASSORTMENT_TEXT.empty} hint={ASSORTMENT_TEXT.emptyHint} />
-              </MessageRow>
-            ) : (
-              <>
-                {renderRow(summary)}
-                {shown.map(renderRow)}
-              </>
-            )}
+            <TableBodyState
+              columns={colSpan}
+              loading={loading}
+              error={!!error && { message: ASSORTMENT_TEXT.error, onRetry }}
+              empty={
+                (!summary ||
+                  (summary.total_products === 0 &&
+                    body.every((r) => r.total_products === 0 && r.went_out_of_stock === 0))) && (
+                  <EmptyState title={ASSORTMENT_TEXT.empty} hint={ASSORTMENT_TEXT.emptyHint} />
+                )
+              }
+              rows={() => (
+                <>
+                  {summary && renderRow(summary)}
+                  {shown.map(renderRow)}
+                </>
+              )}
+            />
           </TableBody>
         </Table>
       </TableContainer>
