@@ -60,6 +60,22 @@ test.describe('phone width', () => {
   });
 });
 
+test.describe('Promociones on a phone', () => {
+  test.use({ viewport: PHONE });
+
+  test('arriving from the menu, the panel stays closed and the results come first', async ({ page }) => {
+    await login(page);
+    await page.goto('/app/promotions-by-type');
+    await expect(page).toHaveURL(/classificationsIds=/, { timeout: 30_000 });
+    await expect(page.getByRole('table').first()).toBeVisible({ timeout: 30_000 });
+    // the default classifications arrive a moment after the settings: that moment is not "invalid"
+    await expect(page.getByRole('button', { name: 'Mostrar filtros' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+  });
+});
+
 test.describe('Imágenes', () => {
   test('date dd-mm-aaaa, Estado reads Todos, the pager counts in es-CL', async ({ page }) => {
     await login(page);
