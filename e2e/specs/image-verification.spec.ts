@@ -91,7 +91,8 @@ test.describe('Imágenes', () => {
     await expect(page.getByText('No hay imágenes verificadas para estos filtros')).toBeVisible({
       timeout: 30_000,
     });
-    await expect(page.getByLabel('Fecha de comparación')).toHaveValue('2001-01-01');
+    // shown dd-mm-aaaa like every date field
+    await expect(page.getByLabel('Fecha de comparación', { exact: true })).toHaveValue('01-01-2001');
   });
 
   test('a license without the module does not reach the screen', async ({ page }) => {

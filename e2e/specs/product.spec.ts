@@ -69,6 +69,8 @@ test.describe('product list', () => {
     const main = page.getByRole('main');
     const rows = main.locator('table tbody tr');
     await expect(rows).toHaveCount(10, { timeout: 20_000 });
+    // ten skeleton rows count as ten rows too: wait for the first product's name (a link)
+    await expect(rows.first().getByRole('link').first()).toBeVisible({ timeout: 20_000 });
     // the first listing's brand (second line of its product cell) and a word of its name
     const [name, brand] = (await rows.first().locator('td').first().innerText())
       .split('\n')

@@ -1,5 +1,5 @@
 import { esES } from '@mui/material/locale';
-import { alpha, createTheme } from '@mui/material/styles';
+import { alpha, createTheme, type ThemeOptions } from '@mui/material/styles';
 import { formatNumber } from '@vigia/domain';
 
 // Vigía's look: purple primary, pink secondary, quiet surfaces, compact tables with tabular numbers.
@@ -35,6 +35,26 @@ const FOCUS_RING = { outline: `3px solid ${BRAND.purpleDark}`, outlineOffset: 2 
 
 const FONT =
   '"Inter", "Segoe UI", "Roboto", "Helvetica Neue", "Noto Sans", "Liberation Sans", Arial, sans-serif';
+
+/** Every pager counts in es-CL ("1–10 de 2.652"), whatever the feature. */
+const PAGER_ES_CL: ThemeOptions = {
+  components: {
+    MuiTablePagination: {
+      defaultProps: {
+        labelRowsPerPage: 'Filas por página',
+        labelDisplayedRows: ({ from, to, count }) =>
+          `${formatNumber(from)}–${formatNumber(to)} de ${count === -1 ? `más de ${formatNumber(to)}` : formatNumber(count)}`,
+      },
+      // On a phone the pager wraps instead of pushing its "next page" arrow out of sight.
+      styleOverrides: {
+        toolbar: ({ theme }) => ({
+          [theme.breakpoints.down('sm')]: { flexWrap: 'wrap', justifyContent: 'flex-end', paddingLeft: 8 },
+        }),
+        spacer: ({ theme }) => ({ [theme.breakpoints.down('sm')]: { display: 'none' } }),
+      },
+    },
+  },
+};
 
 export const theme = createTheme(
   {
@@ -101,6 +121,9 @@ export const theme = createTheme(
       MuiSelect: { defaultProps: { size: 'small' } },
       MuiFormControl: { defaultProps: { size: 'small' } },
       MuiTable: { defaultProps: { size: 'small' } },
+      // A scrolling table holds its absolutely placed pieces (visually hidden header text): without a
+      // positioned container they widen the whole page on a phone.
+      MuiTableContainer: { styleOverrides: { root: { position: 'relative' } } },
       MuiTableCell: {
         styleOverrides: {
           root: { fontVariantNumeric: 'tabular-nums', borderColor: 'rgba(74, 20, 140, 0.08)' },
@@ -120,13 +143,11 @@ export const theme = createTheme(
           root: { '&.MuiTableRow-hover:hover': { backgroundColor: alpha(BRAND.purple, 0.04) } },
         },
       },
-      MuiChip: { styleOverrides: { root: { fontWeight: 600 } } },
-      // Every pager counts in es-CL ("1–10 de 2.652"), whatever the feature.
-      MuiTablePagination: {
-        defaultProps: {
-          labelRowsPerPage: 'Filas por página',
-          labelDisplayedRows: ({ from, to, count }) =>
-            `${formatNumber(from)}–${formatNumber(to)} de ${count === -1 ? `más de ${formatNumber(to)}` : formatNumber(count)}`,
+      MuiChip: {
+        styleOverrides: {
+          root: { fontWeight: 600 },
+          // pink text on a selected (tinted) table row fell under 4.5:1; the darker pink holds it
+          outlinedSecondary: ({ theme }) => ({ color: theme.palette.secondary.dark }),
         },
       },
       MuiTooltip: { defaultProps: { arrow: true } },
@@ -148,6 +169,8 @@ export const theme = createTheme(
     },
   },
   esES,
+  // after esES, whose own pager labels (unformatted "1–25 de 1449") would otherwise win the merge
+  PAGER_ES_CL,
 );
 
 /** sx for numeric table cells and figures: right-aligned, tabular digits. */

@@ -16,8 +16,8 @@ export interface BubblePoint {
   y: number;
   /** Radius in px; DEFAULT_BUBBLE_RADIUS when missing. */
   r?: number;
-  /** Shown in the tooltip, e.g. a product or classification name. */
-  label?: string;
+  /** Lines shown in the tooltip under the figures, e.g. a few of the products a bubble gathers. */
+  details?: string[];
 }
 
 export interface BubbleSeries {
@@ -79,11 +79,11 @@ export function BubbleChart({
           backgroundColor: theme.tooltipBg,
           padding: 10,
           callbacks: {
-            label: (item: TooltipItem<'bubble'>) => {
-              const point = series[item.datasetIndex]?.data[item.dataIndex];
-              const name = point?.label ? `${point.label} · ` : '';
-              return `${item.dataset.label ?? ''}: ${name}${xTitle} ${formatX(item.parsed.x ?? 0)}, ${yTitle} ${formatY(item.parsed.y ?? 0)}`;
-            },
+            // the series and its figures, then the point's detail lines (one line each)
+            label: (item: TooltipItem<'bubble'>) => [
+              `${item.dataset.label ?? ''}: ${xTitle} ${formatX(item.parsed.x ?? 0)} · ${yTitle} ${formatY(item.parsed.y ?? 0)}`,
+              ...(series[item.datasetIndex]?.data[item.dataIndex]?.details ?? []).map((d) => `  ${d}`),
+            ],
           },
         },
       },

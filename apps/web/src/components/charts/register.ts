@@ -34,6 +34,8 @@ export function registerCharts(): void {
   );
   Chart.defaults.font.family = '"Inter", "Roboto", "Helvetica", "Arial", sans-serif';
   Chart.defaults.font.size = 12;
-  Chart.defaults.animation = { duration: 250 };
+  // set the one option: replacing the whole `animation` object drops Chart.js's defaults the tooltip's
+  // animation needs ("this._fn is not a function" on every hover, and no tooltip)
+  if (Chart.defaults.animation) Chart.defaults.animation.duration = 250;
   registered = true;
 }

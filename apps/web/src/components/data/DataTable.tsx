@@ -172,6 +172,39 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
   );
 }
 
+/**
+ * A table body in one of its four states: loading (skeleton rows), failed (the message and a retry),
+ * empty (what to change) or its rows — so every table shows them alike. `rows` is called only in the
+ * last state (its data may be missing before).
+ */
+export function TableBodyState({
+  columns,
+  loading,
+  error,
+  empty,
+  skeletonRows,
+  rows,
+}: {
+  columns: number;
+  loading: boolean;
+  /** The failure to show, or a falsy value. */
+  error?: { message: string; onRetry?: () => void } | null | false;
+  /** What to say when there is nothing to list (an EmptyState), or false when there is. */
+  empty: ReactNode;
+  skeletonRows?: number;
+  rows: () => ReactNode;
+}) {
+  if (loading) return <SkeletonRows rows={skeletonRows} columns={columns} />;
+  if (error)
+    return (
+      <MessageRow colSpan={columns}>
+        <ErrorState message={error.message} onRetry={error.onRetry} />
+      </MessageRow>
+    );
+  if (empty) return <MessageRow colSpan={columns}>{empty}</MessageRow>;
+  return <>{rows()}</>;
+}
+
 /** "Cargar más" under a cursor-paged list, with how many are shown. */
 export function LoadMoreFooter({
   shown,

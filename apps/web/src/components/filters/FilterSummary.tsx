@@ -1,6 +1,7 @@
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import FilterListIcon from '@mui/icons-material/FilterList';
 import { Box, ButtonBase, Chip, Typography } from '@mui/material';
+import { visuallyHidden } from '../data/DataTable.js';
 import { countActiveFilters, summarizeFilters } from './filter-url.js';
 import { FILTER_TEXT } from './labels.js';
 import type { FilterPanelState } from './use-filter-panel.js';
@@ -18,7 +19,6 @@ export function FilterSummary({ panel, bodyId }: { panel: FilterPanelState; body
       onClick={panel.toggle}
       aria-expanded={expanded}
       aria-controls={bodyId}
-      aria-label={expanded ? FILTER_TEXT.hideFilters : FILTER_TEXT.showFilters}
       sx={{
         width: '100%',
         justifyContent: 'flex-start',
@@ -32,6 +32,10 @@ export function FilterSummary({ panel, bodyId }: { panel: FilterPanelState; body
     >
       <FilterListIcon color="primary" fontSize="small" />
       <Typography variant="subtitle1" component="span" sx={{ fontWeight: 700 }}>
+        {/* the name is what the button shows, led by what it does (an aria-label hid the summary) */}
+        <Box component="span" sx={visuallyHidden}>
+          {expanded ? FILTER_TEXT.hideFilters : FILTER_TEXT.showFilters}{' '}
+        </Box>
         {FILTER_TEXT.panelTitle}
       </Typography>
       {active > 0 && <Chip size="small" color="primary" label={active} sx={{ height: 20, minWidth: 20 }} />}

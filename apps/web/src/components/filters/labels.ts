@@ -14,8 +14,9 @@ export const FILTER_TEXT = {
   panelTitle: 'Filtros',
   search: 'Buscar',
   clear: 'Limpiar',
-  showFilters: 'Mostrar filtros',
-  hideFilters: 'Ocultar filtros',
+  /** Said before the panel's title by its toggle ("Mostrar Filtros"), for screen readers only. */
+  showFilters: 'Mostrar',
+  hideFilters: 'Ocultar',
   classifications: FILTER_LABELS.classificationsIds,
   categories: FILTER_LABELS.categories,
   brands: FILTER_LABELS.brands,

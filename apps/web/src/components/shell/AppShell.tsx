@@ -40,6 +40,33 @@ export function AppShell() {
   return (
     <UserSettingsProvider>
       <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
+        {/* the first Tab: past the top bar and the ~20 menu entries, straight to the screen */}
+        <Box
+          component="a"
+          href="#contenido"
+          onClick={(e) => {
+            // focus the screen without a #fragment in the URL (the URL holds the filters)
+            e.preventDefault();
+            document.getElementById('contenido')?.focus();
+          }}
+          sx={{
+            position: 'fixed',
+            top: 8,
+            left: 8,
+            zIndex: 'tooltip',
+            px: 2,
+            py: 1,
+            borderRadius: 1,
+            bgcolor: 'background.paper',
+            color: 'primary.main',
+            fontWeight: 600,
+            boxShadow: 3,
+            transform: 'translateY(-200%)',
+            '&:focus': { transform: 'none' },
+          }}
+        >
+          Saltar al contenido
+        </Box>
         <TopBar onToggleNav={() => (isDesktop ? toggleCollapsed() : setMobileOpen((o) => !o))} />
         <SideNav
           collapsed={collapsed}
@@ -48,7 +75,12 @@ export function AppShell() {
           onMobileClose={() => setMobileOpen(false)}
           isDesktop={isDesktop}
         />
-        <Box component="main" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+        <Box
+          component="main"
+          id="contenido"
+          tabIndex={-1}
+          sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', outline: 'none' }}
+        >
           <Toolbar sx={{ minHeight: 64 }} />
           <Fade key={pathname} in appear timeout={220}>
             <Box sx={{ flex: 1, p: { xs: 2, sm: 3 }, maxWidth: 1600, width: '100%', mx: 'auto' }}>

@@ -23,35 +23,35 @@ import {
 import { type ReactNode, useMemo, useState } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
-  SkeletonRows,
   SortableHeadCell,
   type SortState,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
+import { useUrlSort } from '../../../components/data/url-state.js';
 import type { AssortmentKind } from '../api/requests.js';
 import { ASSORTMENT_SCREENS, ASSORTMENT_TEXT } from '../lib/texts.js';
 import { ParticipationBar, RowName, VariationText } from './cells.js';
 
 const C = ASSORTMENT_TEXT.columns;
 
-type SortKey = keyof Pick<
-  AssortmentRow,
-  | 'name'
-  | 'total_products'
-  | 'products_variation'
-  | 'total_value'
-  | 'total_variation'
-  | 'average_value'
-  | 'average_variation'
-  | 'participation'
-  | 'out_of_stock'
-  | 'availability'
-  | 'went_out_of_stock'
-  | 'back_in_stock'
-  | 'previous_went_out_of_stock'
->;
+const SORT_KEYS = [
+  'name',
+  'total_products',
+  'products_variation',
+  'total_value',
+  'total_variation',
+  'average_value',
+  'average_variation',
+  'participation',
+  'out_of_stock',
+  'availability',
+  'went_out_of_stock',
+  'back_in_stock',
+  'previous_went_out_of_stock',
+] as const satisfies readonly (keyof AssortmentRow)[];
+type SortKey = (typeof SORT_KEYS)[number];
+const DEFAULT_SORT: SortState<SortKey> = { by: 'total_products', dir: 'desc' };
 
 interface Column {
   key: SortKey;
@@ -189,7 +189,8 @@ export function AssortmentTable({
   onDownload: () => void;
   caption?: string;
 }) {
-  const [sort, setSort] = useState<SortState<SortKey>>({ by: 'total_products', dir: 'desc' });
+  // the sort survives a reload and Back, like the filters (the page starts over with the table)
+  const [sort, setSort] = useUrlSort<SortKey>(SORT_KEYS, DEFAULT_SORT);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState(10);
   const columns = columnsOf(kind, currency);
@@ -293,24 +294,24 @@ export function AssortmentTable({
             </TableRow>
           </TableHead>
           <TableBody>
-            {loading ? (
-              <SkeletonRows columns={colSpan} />
-            ) : error ? (
-              <MessageRow colSpan={colSpan}>
-                <ErrorState message={ASSORTMENT_TEXT.error} onRetry={onRetry} />
-              </MessageRow>
-            ) : !summary ||
-              (summary.total_products === 0 &&
-                body.every((r) => r.total_products === 0 && r.went_out_of_stock === 0)) ? (
-              <MessageRow colSpan={colSpan}>
-                <EmptyState title={ASSORTMENT_TEXT.empty} hint={ASSORTMENT_TEXT.emptyHint} />
-              </MessageRow>
-            ) : (
-              <>
-                {renderRow(summary)}
-                {shown.map(renderRow)}
-              </>
-            )}
+            <TableBodyState
+              columns={colSpan}
+              loading={loading}
+              error={!!error && { message: ASSORTMENT_TEXT.error, onRetry }}
+              empty={
+                (!summary ||
+                  (summary.total_products === 0 &&
+                    body.every((r) => r.total_products === 0 && r.went_out_of_stock === 0))) && (
+                  <EmptyState title={ASSORTMENT_TEXT.empty} hint={ASSORTMENT_TEXT.emptyHint} />
+                )
+              }
+              rows={() => (
+                <>
+                  {summary && renderRow(summary)}
+                  {shown.map(renderRow)}
+                </>
+              )}
+            />
           </TableBody>
         </Table>
       </TableContainer>
@@ -327,7 +328,6 @@ export function AssortmentTable({
           }}
           rowsPerPageOptions={[10, 25, 50, 100]}
           labelRowsPerPage="Filas por página"
-          labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
         />
       )}
     </Paper>

@@ -30,14 +30,12 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
   ProductLink,
   ProductThumb,
-  SkeletonRows,
   SortableHeadCell,
   type SortState,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { type AssortmentScope, useAssortmentProducts } from '../api/queries.js';
 import { type AssortmentKind, type DrillDown, downloadAssortmentProducts } from '../api/requests.js';
@@ -162,49 +160,46 @@ export function ProductsPanel({
             </TableRow>
           </TableHead>
           <TableBody>
-            {q.isPending ? (
-              <SkeletonRows columns={columns} rows={pageSize > 10 ? 10 : pageSize} />
-            ) : q.isError ? (
-              <MessageRow colSpan={columns}>
-                <ErrorState message={T.error} onRetry={() => void q.refetch()} />
-              </MessageRow>
-            ) : q.data.items.length === 0 ? (
-              <MessageRow colSpan={columns}>
-                <EmptyState title={T.productsEmpty} />
-              </MessageRow>
-            ) : (
-              q.data.items.map((p) => (
-                <TableRow key={`${p.id}:${p.event_date ?? ''}`} hover>
-                  <TableCell>
-                    <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-                      <ProductThumb src={p.image_url} alt={p.name ?? p.product_id} />
-                      <Box>
-                        <ProductLink id={p.id} name={p.name} />
-                        <Typography variant="caption" color="text.secondary">
-                          {p.sku ?? p.product_id}
-                        </Typography>
-                      </Box>
-                    </Stack>
-                  </TableCell>
-                  <TableCell>{p.brand}</TableCell>
-                  <TableCell>
-                    <RowName name={p.seller_name} color={p.color} />
-                  </TableCell>
-                  <NumberCell>{formatPrice(p.price, currency)}</NumberCell>
-                  {stock ? (
-                    <>
-                      <NumberCell>{day(p.event_date)}</NumberCell>
-                      <NumberCell>{day(p.back_date)}</NumberCell>
-                      <NumberCell>{p.days_out === null ? '—' : formatNumber(p.days_out)}</NumberCell>
-                    </>
-                  ) : (
-                    <TableCell sx={{ color: p.stock_out ? 'text.disabled' : 'success.main' }}>
-                      {p.stock_out ? MESSAGES.unavailableStockOut : MESSAGES.available}
+            <TableBodyState
+              columns={columns}
+              loading={q.isPending}
+              skeletonRows={pageSize > 10 ? 10 : pageSize}
+              error={q.isError && { message: T.error, onRetry: () => void q.refetch() }}
+              empty={q.data?.items.length === 0 && <EmptyState title={T.productsEmpty} />}
+              rows={() =>
+                (q.data?.items ?? []).map((p) => (
+                  <TableRow key={`${p.id}:${p.event_date ?? ''}`} hover>
+                    <TableCell>
+                      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+                        <ProductThumb src={p.image_url} alt={p.name ?? p.product_id} />
+                        <Box>
+                          <ProductLink id={p.id} name={p.name} />
+                          <Typography variant="caption" color="text.secondary">
+                            {p.sku ?? p.product_id}
+                          </Typography>
+                        </Box>
+                      </Stack>
                     </TableCell>
-                  )}
-                </TableRow>
-              ))
-            )}
+                    <TableCell>{p.brand}</TableCell>
+                    <TableCell>
+                      <RowName name={p.seller_name} color={p.color} />
+                    </TableCell>
+                    <NumberCell>{formatPrice(p.price, currency)}</NumberCell>
+                    {stock ? (
+                      <>
+                        <NumberCell>{day(p.event_date)}</NumberCell>
+                        <NumberCell>{day(p.back_date)}</NumberCell>
+                        <NumberCell>{p.days_out === null ? '—' : formatNumber(p.days_out)}</NumberCell>
+                      </>
+                    ) : (
+                      <TableCell sx={{ color: p.stock_out ? 'text.disabled' : 'success.main' }}>
+                        {p.stock_out ? MESSAGES.unavailableStockOut : MESSAGES.available}
+                      </TableCell>
+                    )}
+                  </TableRow>
+                ))
+              }
+            />
           </TableBody>
         </Table>
       </TableContainer>
@@ -220,7 +215,6 @@ export function ProductsPanel({
         }}
         rowsPerPageOptions={PAGE_SIZES}
         labelRowsPerPage="Productos por página"
-        labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${formatNumber(count)}`}
       />
     </Paper>
   );

@@ -3,6 +3,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import {
   Box,
   Chip,
+  Link,
   Paper,
   Stack,
   Table,
@@ -14,19 +15,15 @@ import {
   Typography,
 } from '@mui/material';
 import { type BrandComparatorResponse, formatDate, formatNumber } from '@vigia/domain';
-import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart } from '../../../components/charts/index.js';
-import {
-  EmptyState,
-  ErrorState,
-  MessageRow,
-  NumberCell,
-  SkeletonRows,
-} from '../../../components/data/DataTable.js';
+import { EmptyState, NumberCell, TableBodyState } from '../../../components/data/DataTable.js';
 import { indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
+
+const BRAND_KEY = 'brand';
 
 const FIELDS: readonly FilterField[] = [
   'classificationsIds',
@@ -83,7 +80,18 @@ function IndexCell({ value, change, mpi }: { value: number | null; change?: numb
  */
 export default function BrandComparatorPage() {
   const { search, query, preparing } = useBrandComparatorSearch();
-  const [picked, setPicked] = useState<number | null>(null);
+  // the brand whose trend is shown lives in the URL with the filters (a reload or Back keeps it)
+  const [params, setParams] = useSearchParams();
+  const picked = Number(params.get(BRAND_KEY) ?? Number.NaN);
+  const setPicked = (id: number) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        next.set(BRAND_KEY, String(id));
+        return next;
+      },
+      { replace: true },
+    );
   const data = query.data;
   const blocked = !preparing && !search.filters;
   const selected: Item | undefined = data?.items.find((i) => i.brand_id === picked) ?? data?.items[0];
@@ -118,60 +126,75 @@ export default function BrandComparatorPage() {
                     </TableRow>
                   </TableHead>
                   <TableBody>
-                    {loading ? (
-                      <SkeletonRows columns={columns} />
-                    ) : query.isError ? (
-                      <MessageRow colSpan={columns}>
-                        <ErrorState
-                          message="No se pudo cargar el comparador."
-                          onRetry={() => void query.refetch()}
-                        />
-                      </MessageRow>
-                    ) : !data?.items.length ? (
-                      <MessageRow colSpan={columns}>
-                        <EmptyState
-                          title="No hay productos de marca con match para estos filtros."
-                          hint="Elige marcas en el filtro, más eCommerce o menos clasificaciones."
-                        />
-                      </MessageRow>
-                    ) : (
-                      data.items.map((item) => (
-                        <TableRow
-                          key={item.brand_id}
-                          hover
-                          selected={selected?.brand_id === item.brand_id}
-                          onClick={() => setPicked(item.brand_id)}
-                          sx={{ cursor: 'pointer' }}
-                          data-testid="brand-comparator-row"
-                        >
-                          <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
-                            {item.name}
-                            {item.own && (
-                              <Chip
-                                size="small"
-                                label="Propia"
-                                color="secondary"
-                                variant="outlined"
-                                sx={{ ml: 1, height: 20 }}
-                              />
-                            )}
-                          </TableCell>
-                          <NumberCell>{formatNumber(item.products)}</NumberCell>
-                          <IndexCell value={item.average_index} mpi={data.mpi_value} />
-                          {data.competitors.map((c) => {
-                            const cell = item.sellers.find((s) => s.seller_id === c.id);
-                            return (
-                              <IndexCell
-                                key={c.id}
-                                value={cell?.average_index ?? null}
-                                change={cell?.change}
-                                mpi={data.mpi_value}
-                              />
-                            );
-                          })}
-                        </TableRow>
-                      ))
-                    )}
+                    <TableBodyState
+                      columns={columns}
+                      loading={loading}
+                      error={
+                        query.isError && {
+                          message: 'No se pudo cargar el comparador.',
+                          onRetry: () => void query.refetch(),
+                        }
+                      }
+                      empty={
+                        !data?.items.length && (
+                          <EmptyState
+                            title="No hay productos de marca con match para estos filtros."
+                            hint="Elige marcas en el filtro, más eCommerce o menos clasificaciones."
+                          />
+                        )
+                      }
+                      rows={() =>
+                        data?.items.map((item) => (
+                          <TableRow
+                            key={item.brand_id}
+                            hover
+                            selected={selected?.brand_id === item.brand_id}
+                            onClick={() => setPicked(item.brand_id)}
+                            sx={{ cursor: 'pointer' }}
+                            data-testid="brand-comparator-row"
+                          >
+                            <TableCell sx={{ whiteSpace: 'nowrap', fontWeight: 600 }}>
+                              {/* the row is clickable; the name is the keyboard's way to pick the brand */}
+                              <Link
+                                component="button"
+                                type="button"
+                                underline="hover"
+                                aria-pressed={selected?.brand_id === item.brand_id}
+                                onClick={(e) => {
+                                  e.stopPropagation();
+                                  setPicked(item.brand_id);
+                                }}
+                                sx={{ color: 'text.primary', fontWeight: 600, textAlign: 'left' }}
+                              >
+                                {item.name}
+                              </Link>
+                              {item.own && (
+                                <Chip
+                                  size="small"
+                                  label="Propia"
+                                  color="secondary"
+                                  variant="outlined"
+                                  sx={{ ml: 1, height: 20 }}
+                                />
+                              )}
+                            </TableCell>
+                            <NumberCell>{formatNumber(item.products)}</NumberCell>
+                            <IndexCell value={item.average_index} mpi={data.mpi_value} />
+                            {data.competitors.map((c) => {
+                              const cell = item.sellers.find((s) => s.seller_id === c.id);
+                              return (
+                                <IndexCell
+                                  key={c.id}
+                                  value={cell?.average_index ?? null}
+                                  change={cell?.change}
+                                  mpi={data.mpi_value}
+                                />
+                              );
+                            })}
+                          </TableRow>
+                        ))
+                      }
+                    />
                   </TableBody>
                 </Table>
               </TableContainer>

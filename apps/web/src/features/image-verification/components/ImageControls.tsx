@@ -1,22 +1,23 @@
 import { Box, MenuItem, Paper, TextField } from '@mui/material';
 import { IMAGE_CLASS_LABELS, IMAGE_CLASSES } from '@vigia/domain';
 import { useEffect, useState } from 'react';
+import { DateField } from '../../../components/filters/index.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
 import { IMAGE_URL, type ImageSearch } from '../lib/use-image-search.js';
 
-/** A text field that writes its value to the URL when it loses focus or on Enter. */
-function CommittedField({
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A similarity bound in % (0–100) that writes its value to the URL when it loses focus or on Enter. */
+function PercentField({
+  id,
   label,
   value,
   onCommit,
-  type = 'text',
-  id,
 }: {
+  id: string;
   label: string;
   value: string;
   onCommit: (v: string) => void;
-  type?: string;
-  id: string;
 }) {
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
@@ -25,21 +26,22 @@ function CommittedField({
       id={id}
       size="small"
       label={label}
-      type={type}
+      type="number"
       value={draft}
       onChange={(e) => setDraft(e.target.value)}
       onBlur={() => draft !== value && onCommit(draft)}
       onKeyDown={(e) => e.key === 'Enter' && onCommit(draft)}
-      slotProps={{
-        inputLabel: { shrink: true },
-        htmlInput: type === 'number' ? { min: 0, max: 100, step: 0.1 } : {},
-      }}
+      slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: 0, max: 100, step: 0.1 } }}
     />
   );
 }
 
 /** This screen's own filters: comparison date, class and similarity band (all in the URL). */
 export function ImageControls({ s }: { s: ImageSearch }) {
+  // the date is typed dd-mm-aaaa like every other date field; it reaches the URL once it is a date
+  // (or emptied: the latest comparison)
+  const [date, setDate] = useState(s.comparisonDate);
+  useEffect(() => setDate(s.comparisonDate), [s.comparisonDate]);
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Box
@@ -49,12 +51,15 @@ export function ImageControls({ s }: { s: ImageSearch }) {
           gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', md: 'repeat(4, 1fr)' },
         }}
       >
-        <CommittedField
+        <DateField
           id="iv-date"
           label={T.comparisonDate}
-          type="date"
-          value={s.comparisonDate}
-          onCommit={(v) => s.setParams({ [IMAGE_URL.date]: v })}
+          value={date}
+          onChange={(v) => {
+            setDate(v);
+            if (v === '' || ISO_DATE.test(v)) s.setParams({ [IMAGE_URL.date]: v });
+          }}
+          error={date !== '' && !ISO_DATE.test(date)}
         />
         <TextField
           id="iv-status"
@@ -63,6 +68,7 @@ export function ImageControls({ s }: { s: ImageSearch }) {
           label={T.status}
           value={s.status}
           onChange={(e) => s.setParams({ [IMAGE_URL.status]: e.target.value })}
+          slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
         >
           <MenuItem value="">{T.allStatuses}</MenuItem>
           {IMAGE_CLASSES.map((c) => (
@@ -71,17 +77,15 @@ export function ImageControls({ s }: { s: ImageSearch }) {
             </MenuItem>
           ))}
         </TextField>
-        <CommittedField
+        <PercentField
           id="iv-min"
           label={T.minSimilarity}
-          type="number"
           value={s.minSimilarity}
           onCommit={(v) => s.setParams({ [IMAGE_URL.min]: v })}
         />
-        <CommittedField
+        <PercentField
           id="iv-max"
           label={T.maxSimilarity}
-          type="number"
           value={s.maxSimilarity}
           onCommit={(v) => s.setParams({ [IMAGE_URL.max]: v })}
         />

@@ -20,11 +20,9 @@ import {
 } from '@vigia/domain';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
   ProductThumb,
-  SkeletonRows,
+  TableBodyState,
   visuallyHidden,
 } from '../../../components/data/index.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
@@ -87,59 +85,56 @@ export function ImageTable({
             </TableRow>
           </TableHead>
           <TableBody>
-            {loading && !data ? (
-              <SkeletonRows columns={COLUMNS} rows={8} />
-            ) : error ? (
-              <MessageRow colSpan={COLUMNS}>
-                <ErrorState message={T.error} onRetry={onRetry} />
-              </MessageRow>
-            ) : rows.length === 0 ? (
-              <MessageRow colSpan={COLUMNS}>
-                <EmptyState title={T.empty} hint={T.emptyHint} />
-              </MessageRow>
-            ) : (
-              rows.map((r) => (
-                <TableRow key={r.id} hover sx={{ cursor: 'pointer' }} onClick={() => onOpen(r)}>
-                  <TableCell>
-                    <ProductThumb src={r.referenceUrl} alt={`${T.reference}: ${r.name ?? ''}`} size={48} />
-                  </TableCell>
-                  <TableCell>
-                    <ProductThumb
-                      src={r.imageUrl}
-                      alt={`${T.sellerImage(r.sellerName)}: ${r.name ?? ''}`}
-                      size={48}
-                    />
-                  </TableCell>
-                  <TableCell>{r.sellerName}</TableCell>
-                  <TableCell sx={{ maxWidth: 320 }}>
-                    <Typography variant="body2" noWrap title={r.name ?? ''}>
-                      {r.name ?? '—'}
-                    </Typography>
-                    <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                      SKU {r.sku ?? '—'}
-                      {r.brand ? ` · ${r.brand}` : ''}
-                    </Typography>
-                  </TableCell>
-                  <NumberCell>{similarityText(r.similarity)}</NumberCell>
-                  <TableCell>
-                    <StatusChip value={r.classification} />
-                  </TableCell>
-                  <TableCell>{r.review ? IMAGE_REVIEW_LABELS[r.review.decision] : '—'}</TableCell>
-                  <TableCell>
-                    <Button
-                      size="small"
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        onOpen(r);
-                      }}
-                      aria-label={T.compareLabel(r.name ?? r.sku ?? String(r.id))}
-                    >
-                      {T.compare}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))
-            )}
+            <TableBodyState
+              columns={COLUMNS}
+              loading={loading && !data}
+              skeletonRows={8}
+              error={error && { message: T.error, onRetry: onRetry }}
+              empty={rows.length === 0 && <EmptyState title={T.empty} hint={T.emptyHint} />}
+              rows={() =>
+                rows.map((r) => (
+                  <TableRow key={r.id} hover sx={{ cursor: 'pointer' }} onClick={() => onOpen(r)}>
+                    <TableCell>
+                      <ProductThumb src={r.referenceUrl} alt={`${T.reference}: ${r.name ?? ''}`} size={48} />
+                    </TableCell>
+                    <TableCell>
+                      <ProductThumb
+                        src={r.imageUrl}
+                        alt={`${T.sellerImage(r.sellerName)}: ${r.name ?? ''}`}
+                        size={48}
+                      />
+                    </TableCell>
+                    <TableCell>{r.sellerName}</TableCell>
+                    <TableCell sx={{ maxWidth: 320 }}>
+                      <Typography variant="body2" noWrap title={r.name ?? ''}>
+                        {r.name ?? '—'}
+                      </Typography>
+                      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                        SKU {r.sku ?? '—'}
+                        {r.brand ? ` · ${r.brand}` : ''}
+                      </Typography>
+                    </TableCell>
+                    <NumberCell>{similarityText(r.similarity)}</NumberCell>
+                    <TableCell>
+                      <StatusChip value={r.classification} />
+                    </TableCell>
+                    <TableCell>{r.review ? IMAGE_REVIEW_LABELS[r.review.decision] : '—'}</TableCell>
+                    <TableCell>
+                      <Button
+                        size="small"
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          onOpen(r);
+                        }}
+                        aria-label={T.compareLabel(r.name ?? r.sku ?? String(r.id))}
+                      >
+                        {T.compare}
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))
+              }
+            />
           </TableBody>
         </Table>
       </TableContainer>
@@ -151,8 +146,6 @@ export function ImageTable({
           onPageChange={(_e, p) => onPage(p)}
           rowsPerPage={IMAGE_VERIFICATION.pageSize}
           rowsPerPageOptions={[IMAGE_VERIFICATION.pageSize]}
-          labelRowsPerPage={T.rowsPerPage}
-          labelDisplayedRows={({ from, to, count }) => T.shown(from, to, count)}
         />
       )}
     </Paper>

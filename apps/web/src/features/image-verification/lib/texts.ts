@@ -55,6 +55,4 @@ export const IMAGE_TEXT = {
   decided: (label: string, who: string, when: string) => `${label} por ${who || 'un usuario'} el ${when}`,
   saved: 'Decisión guardada',
   close: 'Cerrar',
-  rowsPerPage: 'Filas por página',
-  shown: (from: number, to: number, count: number) => `${from}–${to} de ${count}`,
 };

@@ -175,7 +175,6 @@ export default function NotificationsPage() {
               rowsPerPage={NOTIFICATION_PAGE_SIZE}
               rowsPerPageOptions={[NOTIFICATION_PAGE_SIZE]}
               onPageChange={(_, p) => update({ pagina: p + 1 })}
-              labelDisplayedRows={({ from, to, count }) => `${from}–${to} de ${count}`}
               getItemAriaLabel={(type) =>
                 type === 'next' ? 'Página siguiente' : type === 'previous' ? 'Página anterior' : type
               }

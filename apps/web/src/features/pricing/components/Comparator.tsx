@@ -26,11 +26,9 @@ import { type ComparatorSummaryResponse, formatNumber, type PricingSortField } f
 import { useId } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
-  SkeletonRows,
   type SortState,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { POSITION_COLORS, PositionFigure } from '../../../components/data/position.js';
@@ -206,53 +204,56 @@ export function Comparator({
               </TableRow>
             </TableHead>
             <TableBody>
-              {summary.isPending ? (
-                <SkeletonRows rows={4} columns={9} />
-              ) : summary.isError ? (
-                <MessageRow colSpan={9}>
-                  <ErrorState message={summary.error.message} onRetry={() => void summary.refetch()} />
-                </MessageRow>
-              ) : rows.length === 0 ? (
-                <MessageRow colSpan={9}>
-                  <EmptyState title={PRICING_TEXT.empty} hint={NAVIGATION_TEXT.noCompetitors} />
-                </MessageRow>
-              ) : (
-                rows.map((r) => (
-                  <TableRow key={r.seller_id} hover selected={r.seller_id === versus?.id}>
-                    <TableCell>
-                      <SellerLabel name={r.seller_name} color={r.color} />
-                    </TableCell>
-                    <NumberCell>{formatNumber(r.common)}</NumberCell>
-                    <NumberCell>
-                      <PositionFigure kind="cheaper">{formatNumber(r.cheaper)}</PositionFigure>
-                    </NumberCell>
-                    <NumberCell>{formatNumber(r.equal)}</NumberCell>
-                    <NumberCell>
-                      <PositionFigure kind="dearer">{formatNumber(r.more_expensive)}</PositionFigure>
-                    </NumberCell>
-                    <NumberCell>
-                      <DifferenceText value={r.average_difference_pct} />
-                    </NumberCell>
-                    <NumberCell>
-                      <IndexText value={r.average_index} />
-                    </NumberCell>
-                    <TableCell>
-                      <MiniSplitBar segments={segments(r)} width={110} />
-                    </TableCell>
-                    <TableCell align="right">
-                      <Button
-                        size="small"
-                        startIcon={<CompareArrowsIcon />}
-                        onClick={() => onVersus(r.seller_id)}
-                        aria-label={`Comparar con ${r.seller_name}`}
-                        disabled={r.seller_id === versus?.id}
-                      >
-                        Comparar
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))
-              )}
+              <TableBodyState
+                columns={9}
+                loading={summary.isPending}
+                skeletonRows={4}
+                error={
+                  summary.isError && { message: summary.error.message, onRetry: () => void summary.refetch() }
+                }
+                empty={
+                  rows.length === 0 && (
+                    <EmptyState title={PRICING_TEXT.empty} hint={NAVIGATION_TEXT.noCompetitors} />
+                  )
+                }
+                rows={() =>
+                  rows.map((r) => (
+                    <TableRow key={r.seller_id} hover selected={r.seller_id === versus?.id}>
+                      <TableCell>
+                        <SellerLabel name={r.seller_name} color={r.color} />
+                      </TableCell>
+                      <NumberCell>{formatNumber(r.common)}</NumberCell>
+                      <NumberCell>
+                        <PositionFigure kind="cheaper">{formatNumber(r.cheaper)}</PositionFigure>
+                      </NumberCell>
+                      <NumberCell>{formatNumber(r.equal)}</NumberCell>
+                      <NumberCell>
+                        <PositionFigure kind="dearer">{formatNumber(r.more_expensive)}</PositionFigure>
+                      </NumberCell>
+                      <NumberCell>
+                        <DifferenceText value={r.average_difference_pct} />
+                      </NumberCell>
+                      <NumberCell>
+                        <IndexText value={r.average_index} />
+                      </NumberCell>
+                      <TableCell>
+                        <MiniSplitBar segments={segments(r)} width={110} />
+                      </TableCell>
+                      <TableCell align="right">
+                        <Button
+                          size="small"
+                          startIcon={<CompareArrowsIcon />}
+                          onClick={() => onVersus(r.seller_id)}
+                          aria-label={`Comparar con ${r.seller_name}`}
+                          disabled={r.seller_id === versus?.id}
+                        >
+                          Comparar
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                  ))
+                }
+              />
             </TableBody>
           </Table>
         </TableContainer>

@@ -25,12 +25,10 @@ import {
 import { Fragment, type ReactNode, useMemo, useState } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
-  SkeletonRows,
   SortableHeadCell,
   type SortState,
+  TableBodyState,
   visuallyHidden,
 } from '../../../components/data/DataTable.js';
 import { bandText, PositionFigure } from '../../../components/data/position.js';
@@ -351,19 +349,18 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
         <Table size="small" aria-label={`${screen.groupLabel}: competitividad de precios`}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>{head}</TableHead>
           <TableBody>
-            {loading ? (
-              <SkeletonRows rows={6} columns={columns} />
-            ) : error ? (
-              <MessageRow colSpan={columns}>
-                <ErrorState message={error.message} onRetry={onRetry} />
-              </MessageRow>
-            ) : roots.length === 0 ? (
-              <MessageRow colSpan={columns}>
-                <EmptyState title={PRICING_TEXT.emptyGroups} hint={PRICING_TEXT.emptyHint} />
-              </MessageRow>
-            ) : (
-              pageRoots.map(renderNode)
-            )}
+            <TableBodyState
+              columns={columns}
+              loading={loading}
+              skeletonRows={6}
+              error={error && { message: error.message, onRetry: onRetry }}
+              empty={
+                roots.length === 0 && (
+                  <EmptyState title={PRICING_TEXT.emptyGroups} hint={PRICING_TEXT.emptyHint} />
+                )
+              }
+              rows={() => pageRoots.map(renderNode)}
+            />
           </TableBody>
         </Table>
       </TableContainer>

@@ -13,13 +13,11 @@ import { DPM_DEFAULTS, formatPrice, type PricingSortField, rememberPageCursor } 
 import { useEffect, useState } from 'react';
 import {
   EmptyState,
-  ErrorState,
-  MessageRow,
   NumberCell,
-  SkeletonRows,
   SortableHeadCell,
   type SortState,
   stickyFirstColumn,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
 import type { GroupRestriction } from '../api/keys.js';
@@ -120,49 +118,48 @@ export function DpmItemsTable({
             </TableRow>
           </TableHead>
           <TableBody sx={{ opacity: query.isPlaceholderData ? 0.55 : 1, transition: 'opacity .2s' }}>
-            {query.isPending ? (
-              <SkeletonRows rows={Math.min(pageSize, 5)} columns={columns} />
-            ) : query.isError ? (
-              <MessageRow colSpan={columns}>
-                <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-              </MessageRow>
-            ) : rows.length === 0 ? (
-              <MessageRow colSpan={columns}>
-                <EmptyState title={PRICING_TEXT.empty} hint={PRICING_TEXT.emptyHint} />
-              </MessageRow>
-            ) : (
-              rows.map(({ item, tones }) => (
-                <TableRow key={item.id} hover>
-                  <ProductCell item={item} width={260} />
-                  <MyPriceCell item={item} tone={tones.my} currency={currency} />
-                  <NumberCell>{formatPrice(item.min_price, currency)}</NumberCell>
-                  <NumberCell>
-                    <DifferenceText value={item.difference_pct} />
-                  </NumberCell>
-                  <NumberCell>
-                    <IndexText value={item.index} />
-                  </NumberCell>
-                  <TableCell align="center">
-                    <RankingIcon
-                      step={item.ranking_icon}
-                      detail={item.position !== null ? `${item.position}.º de ${item.ranked}` : undefined}
-                    />
-                  </TableCell>
-                  {sellers.map((s) => {
-                    const c = tones.bySeller.get(s.id);
-                    return (
-                      <CompetitorCell
-                        key={s.id}
-                        competitor={c?.competitor}
-                        tone={c?.tone ?? 'default'}
-                        currency={currency}
-                        detailed={false}
+            <TableBodyState
+              columns={columns}
+              loading={query.isPending}
+              skeletonRows={Math.min(pageSize, 5)}
+              error={query.isError && { message: query.error.message, onRetry: () => void query.refetch() }}
+              empty={
+                rows.length === 0 && <EmptyState title={PRICING_TEXT.empty} hint={PRICING_TEXT.emptyHint} />
+              }
+              rows={() =>
+                rows.map(({ item, tones }) => (
+                  <TableRow key={item.id} hover>
+                    <ProductCell item={item} width={260} />
+                    <MyPriceCell item={item} tone={tones.my} currency={currency} />
+                    <NumberCell>{formatPrice(item.min_price, currency)}</NumberCell>
+                    <NumberCell>
+                      <DifferenceText value={item.difference_pct} />
+                    </NumberCell>
+                    <NumberCell>
+                      <IndexText value={item.index} />
+                    </NumberCell>
+                    <TableCell align="center">
+                      <RankingIcon
+                        step={item.ranking_icon}
+                        detail={item.position !== null ? `${item.position}.º de ${item.ranked}` : undefined}
                       />
-                    );
-                  })}
-                </TableRow>
-              ))
-            )}
+                    </TableCell>
+                    {sellers.map((s) => {
+                      const c = tones.bySeller.get(s.id);
+                      return (
+                        <CompetitorCell
+                          key={s.id}
+                          competitor={c?.competitor}
+                          tone={c?.tone ?? 'default'}
+                          currency={currency}
+                          detailed={false}
+                        />
+                      );
+                    })}
+                  </TableRow>
+                ))
+              }
+            />
           </TableBody>
         </Table>
       </TableContainer>

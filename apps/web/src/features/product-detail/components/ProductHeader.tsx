@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { productDisplayName } from '@vigia/domain';
 import type { ReactNode } from 'react';
-import { ProductThumb } from '../../../components/data/DataTable.js';
+import { ProductThumb, visuallyHidden } from '../../../components/data/DataTable.js';
 
 export interface ProductHeaderData {
   name: string | null;
@@ -164,15 +164,3 @@ export function ProductHeader({
     </Paper>
   );
 }
-
-export const visuallyHidden = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;

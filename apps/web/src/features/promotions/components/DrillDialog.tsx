@@ -24,12 +24,10 @@ import {
 } from '@vigia/domain';
 import { useState } from 'react';
 import {
-  ErrorState,
   LoadMoreFooter,
-  MessageRow,
   NumberCell,
   ProductLink,
-  SkeletonRows,
+  TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { type DrillTarget, downloadPromotions, drillBody, fetchPrices } from '../api/requests.js';
 
@@ -116,35 +114,31 @@ export function DrillDialog({
               </TableRow>
             </TableHead>
             <TableBody>
-              {q.isPending && target ? (
-                <SkeletonRows columns={COLUMNS} />
-              ) : q.isError ? (
-                <MessageRow colSpan={COLUMNS}>
-                  <ErrorState message={(q.error as Error).message} onRetry={() => void q.refetch()} />
-                </MessageRow>
-              ) : items.length === 0 ? (
-                <MessageRow colSpan={COLUMNS}>
-                  <Typography color="text.secondary">Sin productos.</Typography>
-                </MessageRow>
-              ) : (
-                items.map((p) => (
-                  <TableRow key={`${p.id}:${p.first_day}:${p.price_type}`} hover>
-                    <TableCell>
-                      <ProductLink id={p.id} name={p.name} maxWidth={320} />
-                    </TableCell>
-                    <TableCell>{p.seller.name}</TableCell>
-                    <TableCell>{priceTypeLabel(p.price_type)}</TableCell>
-                    <NumberCell>{formatPrice(p.normal_price, currency)}</NumberCell>
-                    <NumberCell>{formatPrice(p.promotion_price, currency)}</NumberCell>
-                    <NumberCell>{formatPercent(p.discount)}</NumberCell>
-                    <TableCell>{formatDate(p.first_day)}</TableCell>
-                    <TableCell>
-                      {p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)}
-                    </TableCell>
-                    <NumberCell>{formatNumber(p.days)}</NumberCell>
-                  </TableRow>
-                ))
-              )}
+              <TableBodyState
+                columns={COLUMNS}
+                loading={q.isPending && !!target}
+                error={q.isError && { message: (q.error as Error).message, onRetry: () => void q.refetch() }}
+                empty={items.length === 0 && <Typography color="text.secondary">Sin productos.</Typography>}
+                rows={() =>
+                  items.map((p) => (
+                    <TableRow key={`${p.id}:${p.first_day}:${p.price_type}`} hover>
+                      <TableCell>
+                        <ProductLink id={p.id} name={p.name} maxWidth={320} />
+                      </TableCell>
+                      <TableCell>{p.seller.name}</TableCell>
+                      <TableCell>{priceTypeLabel(p.price_type)}</TableCell>
+                      <NumberCell>{formatPrice(p.normal_price, currency)}</NumberCell>
+                      <NumberCell>{formatPrice(p.promotion_price, currency)}</NumberCell>
+                      <NumberCell>{formatPercent(p.discount)}</NumberCell>
+                      <TableCell>{formatDate(p.first_day)}</TableCell>
+                      <TableCell>
+                        {p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)}
+                      </TableCell>
+                      <NumberCell>{formatNumber(p.days)}</NumberCell>
+                    </TableRow>
+                  ))
+                }
+              />
             </TableBody>
           </Table>
         </TableContainer>

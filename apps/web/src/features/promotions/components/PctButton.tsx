@@ -23,7 +23,8 @@ export function PctButton({
   label: string;
   sub?: ReactNode;
 }) {
-  const shade = value === null ? 0 : Math.min(0.75, 0.08 + value / 100);
+  // capped so the dark figures stay readable on every seller colour (white on a light orange was not)
+  const shade = value === null ? 0 : Math.min(0.45, 0.08 + value / 100);
   const content = (
     <Box
       sx={{
@@ -33,7 +34,7 @@ export function PctButton({
         minWidth: 64,
         textAlign: 'right',
         bgcolor: value === null ? 'transparent' : withAlpha(color, shade),
-        color: shade > 0.45 ? 'common.white' : 'text.primary',
+        color: 'text.primary',
         outline: spike ? 2 : 0,
         outlineColor: 'secondary.main',
         fontVariantNumeric: 'tabular-nums',

@@ -38,10 +38,14 @@ export function usePromotionSearch(): PromotionSearch {
     if (!roots || params.toString() !== '') return;
     setParams(new URLSearchParams({ classificationsIds: roots }), { replace: true });
   }, [roots, params, setParams]);
+  // Until those classifications are in the URL the filters are not judged: 'Clasificaciones' missing
+  // for a moment opened the panel on a phone and flashed the invalid-filters notice.
+  const arriving = params.toString() === '' && (tree.isPending || roots !== '');
+  const settled = ready && !arriving;
   const search = useFilterSearch({
     kind: 'promotions',
     defaults,
-    ready,
+    ready: settled,
     onResubmit: () => void queryClient.invalidateQueries({ queryKey: promotionKeys.all }),
   });
   const scope = useMemo<PromotionScope>(
@@ -52,7 +56,7 @@ export function usePromotionSearch(): PromotionSearch {
     search,
     scope,
     currency: (search.filters?.currency as string | undefined) ?? settings.currency,
-    preparing: !ready,
-    invalidFields: ready && !search.filters,
+    preparing: !settled,
+    invalidFields: settled && !search.filters,
   };
 }

@@ -73,7 +73,7 @@ export default function PromotionsByDayPage() {
           </Typography>
           <ChartContainer status="ready" empty={!weeks.length}>
             <LineChart
-              labels={weeks.map((w) => shortDay(w.week))}
+              labels={weeks.map((w) => shortDay(w.from))}
               series={chartSeries}
               formatValue={(v) => formatPercent(v)}
               ariaLabel="Porcentaje semanal de productos en promoción por eCommerce"

@@ -6,6 +6,13 @@ import { singleQueryState, useScatter } from '../api/queries.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
+/** Lines under a bubble's figures: a few of its products and how many more (a long list ran off the chart). */
+export function bubbleDetails(count: number, products: readonly { name: string }[], shown = 5): string[] {
+  const names = products.slice(0, shown).map((p) => p.name);
+  const more = count - names.length;
+  return more > 0 && names.length ? [...names, `y ${formatNumber(more)} más`] : names;
+}
+
 /**
  * Dispersión de precios (seed 001 §2): a bubble per seller and promotion-price bucket, price against the
  * number of products promoted at it (seller colours, radius 7), tooltip with the formatted price.
@@ -26,7 +33,7 @@ export default function PromotionsByScatterPlotPage() {
             x: pt.price,
             y: pt.count,
             r: PROMOTION_BUBBLE_RADIUS,
-            label: pt.data?.length ? pt.data.map((d) => d.name).join(', ') : undefined,
+            details: bubbleDetails(pt.count, pt.data ?? []),
           })),
         })),
     [data],

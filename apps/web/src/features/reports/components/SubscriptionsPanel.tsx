@@ -320,7 +320,7 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
             {RT.subsBody}
           </Typography>
         </Box>
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'center' }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', maxWidth: '100%' }}>
           <TextField
             id="subscriptions-email"
             size="small"
@@ -328,7 +328,7 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
             value={email}
             onChange={(e) => setEmail(e.target.value)}
             error={!valid && email !== ''}
-            sx={{ minWidth: 260 }}
+            sx={{ minWidth: { xs: 0, sm: 260 }, flex: { xs: '1 1 200px', sm: '0 1 auto' } }}
           />
           <Button
             variant="contained"
