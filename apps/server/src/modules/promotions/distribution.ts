@@ -316,6 +316,12 @@ export interface ScatterRow {
  * Scatter plot: the bucket width (`widthOf` the 95th percentile of the pooled prices, 0 without
  * prices) and per seller and bucket (price = floor(price / width) × width) the distinct listings with
  * a promotion priced in it, with the `sample` smallest of their ids.
+ *
+ * The width needs the 95th percentile before any price is bucketed, so the general computation reads the
+ * window twice (scatterTwoPasses). A question asked before with another window (same sellers, leaves and
+ * currency factors) left its 95th percentile here: the chart is then computed in one pass with that
+ * percentile's width (scatterOnePass), keeping the prices near it to find this window's exact
+ * percentile; the answer stands when that percentile gives the same width, else the two passes compute it.
  */
 export function scatterChart(
   models: SellerSpans[],
@@ -323,6 +329,155 @@ export function scatterChart(
   widthOf: (p95: number) => number,
   sample: number,
 ): { width: number; rows: ScatterRow[] } {
+  const key = `${models.map((s) => s.sellerId)}|${scope.leaves}|${scope.factors}`;
+  const hint = p95Hints.get(key);
+  let out = hint !== undefined && hint > 0 ? scatterOnePass(models, scope, widthOf, sample, hint) : null;
+  if (out) scatterPasses.one++;
+  else {
+    out = scatterTwoPasses(models, scope, widthOf, sample);
+    scatterPasses.two++;
+  }
+  if (out.p95 !== null) {
+    if (p95Hints.size >= HINTS) p95Hints.clear();
+    p95Hints.set(key, out.p95);
+  }
+  return { width: out.width, rows: out.rows };
+}
+
+/** The last 95th percentile of each scatter question (sellers, leaves, factors) in this thread. */
+const p95Hints = new Map<string, number>();
+const HINTS = 256;
+/** How the scatter plots of this thread were computed (tests). */
+export const scatterPasses = { one: 0, two: 0 };
+/** The one-pass chart keeps the prices within ±BAND of the hinted percentile. */
+const BAND = 0.05;
+/** Prices near the hinted percentile (scatterOnePass). */
+let near = new Float64Array(1024);
+/** Listings per bucket index below DENSE_BUCKETS (scatterOnePass; all zero between charts). */
+let denseCounts = new Int32Array(1024);
+
+type ScatterOut = { width: number; rows: ScatterRow[]; p95: number | null };
+
+/**
+ * The scatter plot in one read of the window, bucketed by `widthOf(hint)`; null when this window's 95th
+ * percentile is not among the prices kept near the hint or gives another width.
+ */
+function scatterOnePass(
+  models: SellerSpans[],
+  scope: WindowScope,
+  widthOf: (p95: number) => number,
+  sample: number,
+  hint: number,
+): ScatterOut | null {
+  const width = widthOf(hint);
+  const lo = hint * (1 - BAND);
+  const hi = hint * (1 + BAND);
+  const mult = multiplicity(scope.leaves);
+  const top = mult.length;
+  const { from, to, factors } = scope;
+  let pooled = 0; // with multiplicity
+  let below = 0;
+  let bn = 0;
+  let band = near;
+  let dense = denseCounts;
+  let buckets = seen;
+  const rows: ScatterRow[] = [];
+  for (const s of models) {
+    const { first, last, leaf, promo, cur, product, n } = s;
+    const sparse = new Map<number, number>();
+    const ids = new Map<number, number[]>();
+    const used: number[] = [];
+    // a seller's promotions are in product order: its buckets are deduplicated within each product
+    let current = -1;
+    let ns = 0;
+    for (let i = 0; i < n; i++) {
+      if (first[i] > to || last[i] < from) continue;
+      const lf = leaf[i];
+      const k = lf < top ? mult[lf] : 0;
+      if (k === 0) continue;
+      const v = promo[i] * factors[cur[i]];
+      if (Number.isNaN(v)) continue; // no price or no rate
+      pooled += k;
+      if (v < lo) below += k;
+      else if (v <= hi) {
+        if (bn + k > band.length) {
+          const more = new Float64Array(Math.max(bn + k, band.length * 2));
+          more.set(band.subarray(0, bn));
+          band = more;
+          near = more;
+        }
+        for (let c = 0; c < k; c++) band[bn++] = v;
+      }
+      const b = Math.floor(v / width);
+      if (product[i] !== current) {
+        current = product[i];
+        ns = 0;
+      } else {
+        let dup = false;
+        for (let j = 0; j < ns; j++) if (buckets[j] === b) dup = true;
+        if (dup) continue;
+      }
+      if (ns === buckets.length) {
+        const more = new Float64Array(ns * 2);
+        more.set(buckets);
+        buckets = more;
+        seen = more;
+      }
+      buckets[ns++] = b;
+      let count: number;
+      if (b >= 0 && b < DENSE_BUCKETS) {
+        if (b >= dense.length) {
+          const more = new Int32Array(Math.min(DENSE_BUCKETS, Math.max(b + 1, dense.length * 2)));
+          more.set(dense);
+          dense = more;
+          denseCounts = more;
+        }
+        count = dense[b]++;
+      } else {
+        count = sparse.get(b) ?? 0;
+        sparse.set(b, count + 1);
+      }
+      if (count === 0) used.push(b);
+      if (count < sample) {
+        const list = ids.get(b);
+        if (list) list.push(current);
+        else ids.set(b, [current]);
+      }
+    }
+    used.sort((x, y) => x - y);
+    for (const b of used) {
+      const inDense = b >= 0 && b < DENSE_BUCKETS;
+      const count = inDense ? dense[b] : (sparse.get(b) as number);
+      if (inDense) dense[b] = 0;
+      rows.push({
+        seller_id: s.sellerId,
+        price: b * width,
+        count,
+        ids: sample > 0 ? (ids.get(b) ?? []) : null,
+      });
+    }
+  }
+  if (pooled === 0) return { width: widthOf(0), rows: [], p95: null };
+  // percentile_cont(0.95) as percentilesCont computes it, from the order statistics kept near the hint
+  const pos = 0.95 * (pooled - 1);
+  const r1 = Math.floor(pos);
+  const r2 = Math.ceil(pos);
+  if (r1 < below || r2 >= below + bn) return null;
+  const at = new Map<number, number>();
+  selectRanks(band, 0, bn - 1, r1 === r2 ? [r1] : [r1, r2], below, at);
+  const low = at.get(r1) as number;
+  const high = at.get(r2) as number;
+  const p95 = low + (pos - r1) * (high - low);
+  return widthOf(p95) === width ? { width, rows, p95 } : null;
+}
+
+/** The scatter plot in two reads: the window's pooled prices for the 95th percentile, then the buckets. */
+function scatterTwoPasses(
+  models: SellerSpans[],
+  scope: WindowScope,
+  widthOf: (p95: number) => number,
+  sample: number,
+): ScatterOut {
   const mult = multiplicity(scope.leaves);
   let maxMult = 0;
   for (const v of mult) if (v > maxMult) maxMult = v;
@@ -332,6 +487,10 @@ export function scatterChart(
   once = grown(once, cap);
   listing = grown(listing, cap);
   if (times.length < cap) times = new Uint16Array(once.length);
+  // the hot loops read local aliases (a module variable is loaded again on every access)
+  const prices1 = once;
+  const listings = listing;
+  const repeats = times;
   const { from, to, factors } = scope;
   const top = mult.length;
   const ends = models.map(() => 0);
@@ -339,8 +498,8 @@ export function scatterChart(
   let pooled = 0; // with multiplicity
   let max = 0;
   let min = 0;
-  models.forEach((s, si) => {
-    const { first, last, leaf, promo, cur, product, n } = s;
+  for (let si = 0; si < models.length; si++) {
+    const { first, last, leaf, promo, cur, product, n } = models[si];
     for (let i = 0; i < n; i++) {
       if (first[i] > to || last[i] < from) continue;
       const lf = leaf[i];
@@ -348,15 +507,15 @@ export function scatterChart(
       if (k === 0) continue;
       const v = promo[i] * factors[cur[i]];
       if (Number.isNaN(v)) continue; // no price or no rate
-      once[m] = v;
-      times[m] = k;
-      listing[m++] = product[i];
+      prices1[m] = v;
+      repeats[m] = k;
+      listings[m++] = product[i];
       pooled += k;
       if (v > max) max = v;
       if (v < min) min = v;
     }
     ends[si] = m;
-  });
+  }
   // the pooled prices: each promotion once per asked classification containing it
   let pool = once;
   if (maxMult > 1) {
@@ -365,7 +524,8 @@ export function scatterChart(
     let p = 0;
     for (let i = 0; i < m; i++) for (let c = 0; c < times[i]; c++) pool[p++] = once[i];
   }
-  const width = widthOf(percentilesCont(pool, pooled, [0.95])?.[0] ?? 0);
+  const p95 = percentilesCont(pool, pooled, [0.95])?.[0] ?? null;
+  const width = widthOf(p95 ?? 0);
   // listings per bucket index: a dense array unless outliers make it too long
   const highest = Math.floor(max / width);
   const dense = min >= 0 && highest < DENSE_BUCKETS ? new Int32Array(highest + 1) : null;
@@ -378,22 +538,25 @@ export function scatterChart(
     // a seller's promotions are in product order: its buckets are deduplicated within each product
     let current = -1;
     let ns = 0;
-    for (let i = start; i < ends[si]; i++) {
-      const b = Math.floor(once[i] / width);
-      if (listing[i] !== current) {
-        current = listing[i];
+    let buckets = seen;
+    const end = ends[si];
+    for (let i = start; i < end; i++) {
+      const b = Math.floor(prices1[i] / width);
+      if (listings[i] !== current) {
+        current = listings[i];
         ns = 0;
       } else {
         let dup = false;
-        for (let j = 0; j < ns; j++) if (seen[j] === b) dup = true;
+        for (let j = 0; j < ns; j++) if (buckets[j] === b) dup = true;
         if (dup) continue;
       }
-      if (ns === seen.length) {
+      if (ns === buckets.length) {
         const more = new Float64Array(ns * 2);
-        more.set(seen);
+        more.set(buckets);
+        buckets = more;
         seen = more;
       }
-      seen[ns++] = b;
+      buckets[ns++] = b;
       let count: number;
       if (dense) count = dense[b]++;
       else {
@@ -420,7 +583,7 @@ export function scatterChart(
       });
     }
   });
-  return { width, rows };
+  return { width, rows, p95 };
 }
 
 /** A round bucket width near `span / 20` (1, 2 or 5 × a power of ten). */

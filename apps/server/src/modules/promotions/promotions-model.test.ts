@@ -17,7 +17,14 @@ import {
 import type { Observation } from '../ingest/index.js';
 import { chartOf } from './chart-pool.js';
 import { checkPromotions } from './check.js';
-import { computeChart, orderStatistics, rangeChart, scatterChart, type WindowScope } from './distribution.js';
+import {
+  computeChart,
+  orderStatistics,
+  rangeChart,
+  scatterChart,
+  scatterPasses,
+  type WindowScope,
+} from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
 import './rollup.js';
@@ -157,6 +164,7 @@ function cases(days: number) {
 
 async function expectSameAsSql(models: SellerSpans[], days: number) {
   let compared = 0;
+  const onePassBefore = scatterPasses.one;
   for (const c of cases(days)) {
     const v = await scopeOf(c.classes, c.from, c.to, c.currency);
     const w = windowScope(db.pool, v);
@@ -177,8 +185,24 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     expect(scatter.width).toBe(width);
     expect(scatter.rows).toEqual(sqlRows);
     compared += sqlRows.length + sqlCounts.length;
+    // the same question with the window moved day by day: computed in one pass from the previous
+    // window's percentile (distribution.ts scatterOnePass) whenever the width stays, and equal to the SQL
+    for (let shift = 1; shift <= 3 && c.from < c.to; shift++) {
+      const moved = { ...v, from: dayOf((Date.parse(c.from) - DAY0) / 86_400_000 + shift) };
+      if (moved.from > moved.to) break;
+      const movedWidth = niceStep((await selectPriceP95(db.pool, moved)) ?? 0);
+      const movedRows = (await selectScatter(db.pool, moved, movedWidth, 5)).map((x) => ({
+        ...x,
+        ids: (x.ids ?? []).map(Number),
+      }));
+      const again = scatterChart(models, windowScope(db.pool, moved), niceStep, 5);
+      expect(again.width).toBe(movedWidth);
+      expect(again.rows).toEqual(movedRows);
+      compared += movedRows.length;
+    }
   }
   expect(compared).toBeGreaterThan(50); // the cases did find promotions
+  expect(scatterPasses.one - onePassBefore).toBeGreaterThanOrEqual(5); // moved windows took the one-pass path
 }
 
 const columns = (s: SellerSpans) => ({
