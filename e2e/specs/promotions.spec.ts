@@ -60,6 +60,13 @@ test.describe('Promociones', () => {
     await expect(main.getByTestId('promo-seller').first()).toBeVisible({ timeout: 30_000 });
     expect(await main.getByTestId('promo-seller').count()).toBeGreaterThan(1);
     await expectChart(page);
+    // the chart shows one classification at a time: the other one is picked above it
+    const title = main.getByTestId('promo-chart-title');
+    const first = (await title.textContent()) ?? '';
+    await main.getByRole('combobox', { name: 'Clasificación del gráfico' }).click();
+    await page.getByRole('option').nth(1).click();
+    await expect(title).not.toHaveText(first);
+    await expectChart(page);
     // a percentage opens the products behind it; a product links to its detail page
     await main
       .getByRole('button', { name: /^Semana del .*%/ })

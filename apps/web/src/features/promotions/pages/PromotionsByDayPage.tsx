@@ -1,6 +1,7 @@
 import {
   Alert,
   Box,
+  MenuItem,
   Paper,
   Stack,
   Table,
@@ -9,10 +10,11 @@ import {
   TableContainer,
   TableHead,
   TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import { formatDate, formatPercent } from '@vigia/domain';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
 import { singleQueryState, useLevel } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
@@ -25,7 +27,8 @@ const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
 /**
  * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
  * share of listing-days on promotion; spike weeks are marked, the market's spikes listed, and a line per
- * seller shows the first classification's weeks. A percentage opens its products.
+ * seller shows the weeks of one classification (the first, or the one picked above the chart; sellers without
+ * published listings there are left out of it). A percentage opens its products.
  */
 export default function PromotionsByDayPage() {
   const p = usePromotionSearch();
@@ -35,16 +38,24 @@ export default function PromotionsByDayPage() {
   const empty =
     !!data &&
     data.items.every((i) => i.classifications.every((c) => (c.weeks ?? []).every((w) => !w.published)));
-  const firstClass = data?.items[0]?.classifications[0];
+  const classes = data?.items[0]?.classifications ?? [];
+  const [picked, setPicked] = useState<number | null>(null);
+  const chartClass = classes.find((c) => c.id === picked) ?? classes[0];
   const chartSeries = useMemo(
     () =>
-      (data?.items ?? []).map((it, i) => ({
-        id: it.seller.id,
-        label: it.seller.name,
-        color: seriesColor(it.seller.color, i),
-        data: (it.classifications[0]?.weeks ?? []).map((w) => w.percentage),
-      })),
-    [data],
+      (data?.items ?? []).flatMap((it, i) => {
+        const shown = it.classifications.find((c) => c.id === chartClass?.id)?.weeks ?? [];
+        if (!shown.some((w) => w.published)) return [];
+        return [
+          {
+            id: it.seller.id,
+            label: it.seller.name,
+            color: seriesColor(it.seller.color, i),
+            data: shown.map((w) => w.percentage),
+          },
+        ];
+      }),
+    [data, chartClass?.id],
   );
 
   return (
@@ -68,10 +79,28 @@ export default function PromotionsByDayPage() {
           </Alert>
         ) : null}
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="subtitle1" sx={{ fontWeight: 600, mb: 1 }}>
-            {firstClass?.name}: % de productos en promoción por semana
-          </Typography>
-          <ChartContainer status="ready" empty={!weeks.length}>
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}>
+            <Typography variant="subtitle1" sx={{ fontWeight: 600 }} data-testid="promo-chart-title">
+              {chartClass?.name}: % de productos en promoción por semana
+            </Typography>
+            {classes.length > 1 ? (
+              <TextField
+                select
+                size="small"
+                label="Clasificación del gráfico"
+                value={String(chartClass?.id ?? '')}
+                onChange={(e) => setPicked(Number(e.target.value))}
+                sx={{ minWidth: 220 }}
+              >
+                {classes.map((c) => (
+                  <MenuItem key={c.id} value={String(c.id)}>
+                    {c.name}
+                  </MenuItem>
+                ))}
+              </TextField>
+            ) : null}
+          </Box>
+          <ChartContainer status="ready" empty={!weeks.length || !chartSeries.length}>
             <LineChart
               labels={weeks.map((w) => shortDay(w.from))}
               series={chartSeries}
