@@ -23,7 +23,7 @@ test.describe('Reportes', () => {
     await expect(page).toHaveURL(/format=csv/);
 
     const before = await page.getByTestId('report-task').count();
-    await page.getByRole('button', { name: 'Solicitar reporte' }).click();
+    await page.getByRole('button', { name: 'Generar reporte' }).click();
     await expectSnackbar(page, 'Reporte solicitado');
     const row = page.getByTestId('report-task').first();
     await expect.poll(() => page.getByTestId('report-task').count()).toBe(before + 1);

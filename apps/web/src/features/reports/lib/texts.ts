@@ -10,7 +10,7 @@ export const RT = {
   format: 'Formato',
   from: 'Desde',
   to: 'Hasta',
-  request: 'Solicitar reporte',
+  request: 'Generar reporte',
   requesting: 'Solicitando…',
   requested: 'Reporte solicitado: lo verás avanzar en la tabla',
   requestFailed: 'No fue posible solicitar el reporte',
@@ -21,7 +21,7 @@ export const RT = {
   tasksError: 'No fue posible obtener tus reportes',
   retry: 'Reintentar',
   emptyTasks: 'Aún no has pedido reportes',
-  emptyTasksBody: 'Elige el tipo, el formato y el rango de fechas, y pulsa «Solicitar reporte».',
+  emptyTasksBody: 'Elige el tipo, el formato y el rango de fechas, y pulsa «Generar reporte».',
   col: {
     type: 'Tipo',
     range: 'Rango',
