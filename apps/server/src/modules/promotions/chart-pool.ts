@@ -1,6 +1,5 @@
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerSpec } from '../../lib/worker-spec.js';
 import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
 import { leafGroups, type SellerSpans } from './model.js';
 
@@ -12,23 +11,6 @@ import { leafGroups, type SellerSpans } from './model.js';
 // threads in a row were lost).
 
 const THREADS = 2;
-
-// Built code runs chart-worker.js. The tests run the TypeScript sources: there the thread first registers
-// tsx's loader (as reports/build-pool.ts does), then imports chart-worker.ts.
-function workerSpec(): { file: URL | string; eval: boolean } {
-  if (!import.meta.url.endsWith('.ts'))
-    return { file: new URL('./chart-worker.js', import.meta.url), eval: false };
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const target = new URL('./chart-worker.ts', import.meta.url).href;
-  return {
-    file: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
-    eval: true,
-  };
-}
 
 interface Pending {
   job: ChartJob & { id: number };
@@ -45,7 +27,7 @@ let nextId = 1;
 let lostInARow = 0;
 
 function spawn(): Worker {
-  const spec = workerSpec();
+  const spec = workerSpec(import.meta.url, 'chart-worker');
   const w = new Worker(spec.file, { eval: spec.eval });
   w.unref(); // never keeps the process alive
   threads++;

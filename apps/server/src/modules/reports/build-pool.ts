@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { workerSpec } from '../../lib/worker-spec.js';
 import type { BuildJob, BuildMessage } from './build-worker.js';
 
 // Report builds off the server's event loop (docs/architecture.md "Reports"): each build runs in a
@@ -49,24 +48,6 @@ async function turn(): Promise<() => void> {
 
 // ───────────────────────────── threads ─────────────────────────────
 
-// Built code runs build-worker.js. The tests run the TypeScript sources: there the thread first registers
-// tsx's loader (a dev dependency; its ESM entry, next to the CommonJS one require.resolve finds), then
-// imports build-worker.ts.
-const source = import.meta.url.endsWith('.ts');
-function workerSpec(): { file: URL | string; eval: boolean } {
-  if (!source) return { file: new URL('./build-worker.js', import.meta.url), eval: false };
-  const tsx = pathToFileURL(
-    createRequire(import.meta.url)
-      .resolve('tsx/esm/api')
-      .replace(/\.cjs$/, '.mjs'),
-  ).href;
-  const target = new URL('./build-worker.ts', import.meta.url).href;
-  return {
-    file: `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(target)}); });`,
-    eval: true,
-  };
-}
-
 /** The threads running now (→ their database), to end them when their server closes. */
 const active = new Map<Worker, string>();
 const stopped = new WeakSet<Worker>();
@@ -110,7 +91,7 @@ export async function buildInWorker(
   try {
     await on.onTurn?.();
     const { heapMb, youngMb } = limits;
-    const spec = workerSpec();
+    const spec = workerSpec(import.meta.url, 'build-worker');
     const worker = new Worker(spec.file, {
       eval: spec.eval,
       workerData: { progressEveryMs: 250, ...job } satisfies BuildJob,
