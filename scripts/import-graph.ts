@@ -12,6 +12,8 @@ import ts from 'typescript';
 //   - the ingest path (modules/ingest/) imports no feature at all; features reach it only through
 //     ingest/index.ts or ingest/registry.ts (roll-ups subscribe there);
 //   - the market core imports no feature; lib/, db/ and plugins/ import neither features nor the core;
+//   - the platform (platform/: the change signal and the read-model holder) imports only lib/, db/,
+//     plugins/, config.ts and itself; features, the ingest path and the market core may import it;
 //   - composition roots (app.ts, main.ts, cli/, modules/index.ts, modules/rollups.ts) wire everything;
 //   - no import cycle among runtime (non type-only) imports.
 // Web (apps/web/src):
@@ -122,6 +124,7 @@ type ServerPart =
   | { kind: 'feature'; name: string; file: string }
   | { kind: 'ingest'; file: string }
   | { kind: 'market'; file: string }
+  | { kind: 'platform' }
   | { kind: 'base' } // lib/, db/, plugins/, config.ts
   | { kind: 'root' }; // app.ts, main.ts, cli/, modules/index.ts, modules/rollups.ts
 
@@ -131,6 +134,7 @@ export function serverPart(rel: string): ServerPart {
   if (m)
     return m[1] === 'ingest' ? { kind: 'ingest', file: m[2] } : { kind: 'feature', name: m[1], file: m[2] };
   if (p.startsWith('market/')) return { kind: 'market', file: p.slice('market/'.length) };
+  if (p.startsWith('platform/')) return { kind: 'platform' };
   if (/^(lib|db|plugins)\//.test(p) || p === 'config.ts') return { kind: 'base' };
   return { kind: 'root' };
 }
@@ -149,6 +153,11 @@ export function serverViolation(e: Edge): string | null {
     return to.kind === 'base'
       ? null
       : `lib/db/plugins must not import ${to.kind === 'market' ? 'the market core' : 'a feature'}`;
+  }
+  if (from.kind === 'platform') {
+    return to.kind === 'base' || to.kind === 'platform'
+      ? null
+      : `the platform must not import ${to.kind === 'market' ? 'the market core' : 'a feature'}`;
   }
   if (from.kind === 'market') {
     return to.kind === 'feature' || to.kind === 'ingest' ? 'the market core must not import a feature' : null;
