@@ -160,6 +160,10 @@ export class ReadModels {
     this.subscribers.set(name, { fn });
   }
 
+  unsubscribe(name: string): void {
+    this.subscribers.delete(name);
+  }
+
   /**
    * A load run in the background once the app is ready (after the listening connection is open, so no
    * change committed meanwhile is missed); `stop` is called at close before waiting for it. Under the
