@@ -11,8 +11,9 @@ import ts from 'typescript';
 //     db/, plugins/, config.ts, and another feature only through that feature's index.ts;
 //   - the ingest path (modules/ingest/) imports no feature at all; features reach it only through
 //     ingest/index.ts or ingest/registry.ts (roll-ups subscribe there);
-//   - the platform (platform/<part>/: jobs, mail, exporter, media — infrastructure the features use)
-//     imports no feature and no ingest path; features use a platform part only through its index.ts;
+//   - the platform (platform/<part>/: jobs, mail, exporter, media, pool, http — infrastructure the
+//     features use; a one-file part such as platform/change-signal.ts is its own face) imports no feature
+//     and no ingest path; features use a platform part only through its index.ts;
 //   - the market core imports no feature; lib/, db/ and plugins/ import neither features, the platform
 //     nor the core;
 //   - composition roots (app.ts, main.ts, cli/, modules/index.ts, modules/rollups.ts) wire everything;
@@ -137,6 +138,9 @@ export function serverPart(rel: string): ServerPart {
     return m[1] === 'ingest' ? { kind: 'ingest', file: m[2] } : { kind: 'feature', name: m[1], file: m[2] };
   const pl = /^platform\/([^/]+)\/(.+)$/.exec(p);
   if (pl) return { kind: 'platform', name: pl[1], file: pl[2] };
+  // a one-file part (platform/change-signal.ts) is its own face
+  const one = /^platform\/([^/]+)\.tsx?$/.exec(p);
+  if (one) return { kind: 'platform', name: one[1], file: 'index.ts' };
   if (p.startsWith('market/')) return { kind: 'market', file: p.slice('market/'.length) };
   if (/^(lib|db|plugins)\//.test(p) || p === 'config.ts') return { kind: 'base' };
   return { kind: 'root' };

@@ -25,6 +25,7 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
@@ -33,7 +34,6 @@ import {
   selectAssortmentFigures,
   selectBrandIdsByName,
   selectBrandNames,
-  selectDataVersion,
   selectProducts,
   selectSellers,
 } from './queries.js';
@@ -112,19 +112,14 @@ async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Ma
   return rates;
 }
 
-// Whole answers per (scope, period, group), kept while no ingest run has changed the data: the screens
-// ask the same question again on every visit, sort and page.
-const memo = new Map<string, AssortmentResult>();
+// Whole answers per (scope, period, group) at the market's data version (the read-model holder,
+// platform/read-model.ts): the screens ask the same question again on every visit, sort and page.
 const MEMO_SIZE = 64;
 
-async function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
-  const key = JSON.stringify([s, group, today(), await selectDataVersion(pool)]);
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const answer = await computeAnswer(pool, s, group);
-  memo.set(key, answer);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  return answer;
+function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  return readModelsOf(pool)
+    .memo<AssortmentResult>('assortment-answers', MEMO_SIZE)
+    .answer([s, group, today()], () => computeAnswer(pool, s, group));
 }
 
 async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {

@@ -28,7 +28,7 @@ import {
   sheetXlsx,
   typeSheet,
 } from './download.js';
-import { warmSpans } from './model.js';
+import { promotionsReadModels } from './model.js';
 import './rollup.js';
 
 // Promotions API (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts;
@@ -63,18 +63,9 @@ function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
 export default async function promotionsRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
 
-  // Read every seller's promotions into memory (model.ts) in the background after start-up, so that
-  // the first range or scatter plot does not pay for it (a request arriving meanwhile joins the load).
-  // Tests read them on first use.
-  let warmup: Promise<void> | null = null;
-  if (!process.env.VITEST) {
-    app.addHook('onReady', async () => {
-      warmup = warmSpans(pool).catch((err) => app.log.error({ err }, 'promotions warm-up failed'));
-    });
-    app.addHook('onClose', async () => {
-      await warmup;
-    });
-  }
+  // Every seller's promotions in memory (model.ts), loaded after start-up and kept current by the change
+  // signal (the read-model holder).
+  promotionsReadModels(pool);
 
   registerRoute(app, defs.level, async (req, reply) =>
     sendJson(reply, defs.level.response, await levelAnswer(req, pool, req.body)),
