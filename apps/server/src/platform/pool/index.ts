@@ -23,7 +23,9 @@ export const exportPool = new WorkerPool({
   maxQueue: 16,
   heapMb: 256,
   youngMb: 32,
-  idleTimeoutMs: 60_000,
+  // one thread stays (ExcelJS compiled in it: detail/routes.ts warms it); the second ends when idle
+  minThreads: 1,
+  idleTimeoutMs: 5 * 60_000,
 });
 
 /**
