@@ -25,6 +25,7 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
+import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
@@ -45,6 +46,11 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const XLSX_MAX_ROWS = 10_000;
+/** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const xlsxTasks = {
+  rollup: task(moduleBeside(import.meta.url, './download'), 'assortmentXlsx', assortmentXlsx),
+  products: task(moduleBeside(import.meta.url, './download'), 'productsXlsx', productsXlsx),
+};
 
 interface Scope {
   pivot: number;
@@ -252,7 +258,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-        await assortmentXlsx(kind, rows),
+        await writeFile(reply, xlsxTasks.rollup, kind, rows),
       );
     });
   }
@@ -266,7 +272,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-        await productsXlsx(out.items, kind === 'stock'),
+        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock'),
       );
     });
   }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
+import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import {
   durationAnswer,
   levelAnswer,
@@ -40,6 +41,9 @@ import './rollup.js';
 // The memoised answers (answers.ts) are the same objects while valid: each is checked against the
 // route's response schema and serialised once (what the route's serializer does on every reply),
 // then sent as that JSON text.
+/** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const sheetXlsxTask = task(moduleBeside(import.meta.url, './download'), 'sheetXlsx', sheetXlsx);
+
 const jsonOf = new WeakMap<object, string>();
 
 function sendJson(reply: FastifyReply, schema: z.ZodType, answer: object): FastifyReply {
@@ -131,7 +135,7 @@ export default async function promotionsRoutes(app: FastifyInstance) {
           ),
         );
     }
-    const file = await sheetXlsx(sheet);
+    const file = await writeFile(reply, sheetXlsxTask, sheet);
     return reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="promociones_${promotion}.xlsx"`)
