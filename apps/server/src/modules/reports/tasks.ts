@@ -24,6 +24,11 @@ export const REPORT_FILE_TTL_DAYS = 7;
 export const MAX_ACTIVE_TASKS = 5;
 /** Shortest interval between two progress writes/pushes of one task. */
 const PROGRESS_EVERY_MS = 250;
+/**
+ * Fault injection for the multi-process proof (platform/multi-process.test.ts): a pause after a build
+ * has started, so that the test can kill its worker mid-report. Zero (off) unless the variable is set.
+ */
+const TEST_PAUSE_MS = Number(process.env.VIGIA_TEST_REPORT_PAUSE_MS) || 0;
 
 export const reportsDir = (dataDir: string) => join(dataDir, 'reports');
 
@@ -255,6 +260,7 @@ async function runReportTask(payload: { taskId: string }, ctx: JobContext): Prom
             'update export_tasks set rows_total = $2, file_path = $3, file_name = $4 where id = $1',
             [pending.id, n, path, fileNameOf(p)],
           );
+          if (TEST_PAUSE_MS) await new Promise((r) => setTimeout(r, TEST_PAUSE_MS));
           push(
             config,
             pending.user_id,
