@@ -14,14 +14,22 @@ import { swaggerOptions } from './lib/openapi.js';
 import { redactUrl } from './lib/redact.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
-import { modules } from './modules/index.js';
+import { jobModules, modules } from './modules/index.js';
+import exporterPlugin from './platform/exporter/plugin.js';
+import jobsPlugin from './platform/jobs/plugin.js';
+import mailPlugin from './platform/mail/plugin.js';
 import { readModelsOf } from './platform/read-model.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 
+/** What a process does (docs/operations.md): HTTP and in-memory models, jobs and schedules, or both. */
+export type Role = 'api' | 'worker' | 'all';
+
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** Default: config.VIGIA_ROLE ('all'). */
+  role?: Role;
 }
 
 declare module 'fastify' {
@@ -36,8 +44,13 @@ export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 const APP_PATH = /^\/app(\/|$)/;
 
-/** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
+/**
+ * Builds the application (no listening): used by main.ts, the API tests and the benchmarks. The role
+ * 'worker' gets the platform (jobs, mail, the exporter channel for its events) and the features' jobs,
+ * no routes but /health and no in-memory model; 'api' gets everything but running jobs and schedules.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const role = deps.role ?? deps.config.VIGIA_ROLE;
   const app = Fastify({
     logger:
       deps.config.LOG_LEVEL === 'silent'
@@ -72,10 +85,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
 
-  await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifySwagger, swaggerOptions);
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+  if (role !== 'worker') {
+    await app.register(fastifyRateLimit, { global: false });
+    await app.register(fastifySwagger, swaggerOptions);
+    await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+    await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+  }
 
   // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.
   registerRoute(app, systemRoutes.health, async (_req, reply) => {
@@ -98,6 +113,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clearTimeout(timer);
     }
   });
+
+  // The platform: the job queue (runs jobs in 'worker' and 'all'), mail, the socket.io channel.
+  await app.register(jobsPlugin, { role });
+  await app.register(mailPlugin);
+  await app.register(exporterPlugin);
+  for (const mod of jobModules) await app.register(mod);
+  if (role === 'worker') return app;
 
   for (const mod of modules) await app.register(mod);
 

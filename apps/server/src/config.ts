@@ -42,6 +42,10 @@ export const configSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Directory of the built web app; default apps/web/dist next to this package. */
   WEB_DIST: z.string().optional(),
+  /** What this process does (docs/operations.md): api (HTTP), worker (jobs, schedules) or all. */
+  VIGIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /** A running job without a heartbeat for this long (its worker died) is retried by another worker. */
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

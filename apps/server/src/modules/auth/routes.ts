@@ -6,7 +6,6 @@ import { signToken, verifyToken } from '../../lib/jwt.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
 import { disconnectUser } from '../../platform/exporter/index.js';
-import { wakeJobWorkers } from '../../platform/jobs/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { loadPrincipal } from '../../plugins/auth.js';
 import {
@@ -108,7 +107,6 @@ export default async function authRoutes(app: FastifyInstance) {
           await insertResetToken(client, user.id, hash, RESET_TOKEN_TTL_SECONDS);
           await enqueueEmail(client, passwordResetEmail(user, resetLink(config.PUBLIC_URL, user.id, token)));
         });
-        wakeJobWorkers(); // the e-mail job is visible now that the transaction committed
       }
       return { detail: MESSAGES.recoverySentBody };
     },

@@ -8,7 +8,6 @@ import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
 import { upsertReview } from './queries.js';
-import { backfillScores } from './score-job.js';
 import { findCheck, findItems, findKpis } from './service.js';
 
 // Image verification (issue 15; contract packages/domain/src/image-verification.ts; measure and classes
@@ -32,17 +31,6 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
     if (req.headers.authorization || req.url.split('?')[0] !== XLSX_PATH) return;
     const token = new URL(req.url, 'http://x').searchParams.get('authToken');
     if (token) req.headers.authorization = `JWT ${token}`;
-  });
-
-  // Backfill at start, in the background: readiness does not wait for it, and a database that is not
-  // reachable yet (or an app built without one, e.g. the OpenAPI export) only logs a warning.
-  app.addHook('onReady', async () => {
-    backfillScores(pool)
-      .then(
-        (waiting) =>
-          waiting && app.log.info({ waiting }, 'image verification: pictures queued for measuring'),
-      )
-      .catch((err: Error) => app.log.warn({ err: err.message }, 'image verification: backfill not enqueued'));
   });
 
   registerRoute(app, defs.items, (req) => findItems(pool, requesterOf(req), req.query));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
+import { jobsOf } from '../../platform/jobs/queue.js';
 import { createTestDatabase } from '../../test/context.js';
 import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
 import { evaluate, isMassStockOut, type ListingState, rankAmong, stateOf } from './rules.js';
@@ -82,8 +83,8 @@ describe('change events at ingest (hand-built history)', () => {
   });
 
   it('queues one dispatch job for the events', async () => {
-    const { rows } = await db.pool.query(`select status from jobs where queue = 'notifications:dispatch'`);
-    expect(rows).toEqual([{ status: 'queued' }]);
+    const jobs = await jobsOf(db.pool, 'notifications:dispatch');
+    expect(jobs.map((j) => j.status)).toEqual(['queued']);
   });
 });
 

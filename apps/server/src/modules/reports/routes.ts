@@ -8,24 +8,14 @@ import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
 import { readFileLink, signFileLink } from './signing.js';
-import {
-  dispatchDueSubscriptions,
-  listSubscriptions,
-  registerSubscriptionDelivery,
-  subscribe,
-  unsubscribe,
-  unsubscribeByLink,
-} from './subscriptions.js';
+import { listSubscriptions, subscribe, unsubscribe, unsubscribeByLink } from './subscriptions.js';
 import {
   activeTasks,
   announceTask,
-  attachReportsApp,
   createTask,
-  deleteExpiredReportFiles,
   getTask,
   listTasks,
   MAX_ACTIVE_TASKS,
-  registerReportHandler,
   taskIdOfGsUrl,
   taskOut,
 } from './tasks.js';
@@ -35,8 +25,6 @@ import {
 
 /** How long a link from /sign-report/ works. */
 export const SIGNED_LINK_SECONDS = 15 * 60;
-/** How often each process looks for due subscriptions and expired files. */
-export const SCHEDULER_TICK_MS = 60_000;
 
 const gone = (detail: string) => new AppError(410, 'gone', detail);
 
@@ -53,27 +41,6 @@ const page = (title: string, text: string) =>
 export default async function reportsRoutesPlugin(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const { config } = app.deps;
-  registerReportHandler();
-  registerSubscriptionDelivery();
-  attachReportsApp(app);
-
-  let timer: NodeJS.Timeout | null = null;
-  const tick = async () => {
-    try {
-      await dispatchDueSubscriptions(pool, config);
-      await deleteExpiredReportFiles(pool);
-    } catch (err) {
-      app.log.warn({ err }, 'reports scheduler tick failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void tick(), SCHEDULER_TICK_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
-
   // ───────── reports ─────────
 
   registerRoute(app, reportsRoutes.create, async (req) => {

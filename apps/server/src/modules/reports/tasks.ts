@@ -1,12 +1,13 @@
-import { rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExporterServerEvents, ExporterTaskProgress, ReportTask } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { emitToUser } from '../../platform/exporter/index.js';
-import { enqueue, type JobContext, registerJobHandler } from '../../platform/jobs/index.js';
+import { defineJob, enqueue, type JobContext } from '../../platform/jobs/index.js';
 import { buildInWorker, stopBuilds } from './build-pool.js';
 import type { ReportParams } from './builders.js';
 
@@ -23,12 +24,18 @@ export const REPORT_FILE_TTL_DAYS = 7;
 export const MAX_ACTIVE_TASKS = 5;
 /** Shortest interval between two progress writes/pushes of one task. */
 const PROGRESS_EVERY_MS = 250;
+/**
+ * Fault injection for the multi-process proof (platform/multi-process.test.ts): a pause after a build
+ * has started, so that the test can kill its worker mid-report. Zero (off) unless the variable is set.
+ */
+const TEST_PAUSE_MS = Number(process.env.VIGIA_TEST_REPORT_PAUSE_MS) || 0;
 
 export const reportsDir = (dataDir: string) => join(dataDir, 'reports');
 
 // The app of each configuration: job handlers get the config, not the app, and need the exporter channel.
 const apps = new WeakMap<Config, FastifyInstance>();
 export function attachReportsApp(app: FastifyInstance): void {
+  if (apps.get(app.deps.config) === app) return; // the routes and the jobs of one app
   apps.set(app.deps.config, app);
   // builds still running when the server closes end now, recorded as failed (the job worker waits for them)
   app.addHook('onClose', async () => stopBuilds(app.deps.db.url));
@@ -153,8 +160,7 @@ export async function createTask(
      returning *`,
     [userId, `report:${params.report_type}`, JSON.stringify(params), subscriptionId],
   );
-  // a build is not retried: its failure is recorded with its reason (a new request builds again)
-  await enqueue(db, REPORT_QUEUE, { taskId: rows[0].id }, { maxAttempts: 1 });
+  await enqueue(db, REPORT_QUEUE, { taskId: rows[0].id });
   return rows[0];
 }
 
@@ -219,9 +225,16 @@ function reasonOf(err: unknown): string {
 async function runReportTask(payload: { taskId: string }, ctx: JobContext): Promise<void> {
   const { pool, config } = ctx;
   const pending = await getTask(pool, payload.taskId);
-  if (pending?.status !== 'queued') return; // already run (or deleted)
+  // A later attempt is a worker that died mid-build (SIGKILL, lease expired): its task is still
+  // 'running' and is built again from the start.
+  const retake = ctx.job.attempt > 1 && pending?.status === 'running';
+  if (!pending || (pending.status !== 'queued' && !retake)) return; // already run (or deleted)
   const p = pending.params;
   const path = join(reportsDir(config.DATA_DIR), String(pending.user_id), `${pending.id}.${p.format}`);
+  // Built under a temporary name and renamed when complete: a killed build leaves no partial file
+  // under the task's name (and a retake removes the killed one's leftovers).
+  const partPath = `${path}.part`;
+  await rm(partPath, { force: true });
   const databaseUrl = pool.options.connectionString;
   if (!databaseUrl) throw new Error('report build: the pool has no connection string');
   let task: TaskRow | undefined;
@@ -229,14 +242,14 @@ async function runReportTask(payload: { taskId: string }, ctx: JobContext): Prom
   const started = Date.now();
   try {
     const outcome = await buildInWorker(
-      { databaseUrl, params: p, path, progressEveryMs: PROGRESS_EVERY_MS },
+      { databaseUrl, params: p, path: partPath, progressEveryMs: PROGRESS_EVERY_MS },
       {
         // the task is 'running' from the moment its build has a thread (until then it waits its turn)
         onTurn: async () => {
           const { rows } = await pool.query<TaskRow>(
             `update export_tasks set status = 'running', expires_at = now() + make_interval(days => $2)
-              where id = $1 and status = 'queued' returning *`,
-            [pending.id, REPORT_FILE_TTL_DAYS],
+              where id = $1 and (status = 'queued' or (status = 'running' and $3)) returning *`,
+            [pending.id, REPORT_FILE_TTL_DAYS, retake],
           );
           task = rows[0];
           if (!task) throw new TaskGone();
@@ -247,6 +260,7 @@ async function runReportTask(payload: { taskId: string }, ctx: JobContext): Prom
             'update export_tasks set rows_total = $2, file_path = $3, file_name = $4 where id = $1',
             [pending.id, n, path, fileNameOf(p)],
           );
+          if (TEST_PAUSE_MS) await new Promise((r) => setTimeout(r, TEST_PAUSE_MS));
           push(
             config,
             pending.user_id,
@@ -272,6 +286,7 @@ async function runReportTask(payload: { taskId: string }, ctx: JobContext): Prom
       },
     );
     if (!outcome.ok) throw new BuildFailed(outcome.reason);
+    await rename(partPath, path);
     ctx.log.info(
       {
         taskId: pending.id,
@@ -288,6 +303,7 @@ async function runReportTask(payload: { taskId: string }, ctx: JobContext): Prom
     if (err instanceof TaskGone) return;
     if (!task) throw err; // the task could not be started: the job fails, the task stays queued
     ctx.log.error({ err, taskId: pending.id }, 'report build failed');
+    await rm(partPath, { force: true });
     await recordTaskOutcome(ctx, pending.id, { ok: false, error: reasonOf(err) });
   }
 }
@@ -297,8 +313,17 @@ class TaskGone extends Error {}
 /** The build's thread told (or showed) why it failed. */
 class BuildFailed extends Error {}
 
-export function registerReportHandler(): void {
-  registerJobHandler<{ taskId: string }>(REPORT_QUEUE, runReportTask);
+/** The 'report' job's declaration (jobs.ts). */
+export function defineReportJob(): void {
+  defineJob({
+    queue: REPORT_QUEUE,
+    payload: z.object({ taskId: z.string().min(1) }),
+    // a build that fails is not retried (its reason is recorded and a new request builds again); the
+    // attempts are for a worker that died mid-build: another worker builds the task again
+    maxAttempts: 3,
+    concurrency: 2,
+    handler: runReportTask,
+  });
 }
 
 /** Deletes the files of tasks past their expiry (the rows stay, without file). Returns how many. */
