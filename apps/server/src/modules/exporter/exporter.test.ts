@@ -1,6 +1,9 @@
 import type { ExporterServerEvents } from '@vigia/domain';
+import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { createPool } from '../../db/database.js';
 import { signToken } from '../../lib/jwt.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import {
@@ -31,8 +34,10 @@ afterAll(() => ctx?.close());
 
 type ClientSocket = Socket<ExporterServerEvents>;
 
-function open(opts: { token?: string; auth?: string; transports?: string[] } = {}): ClientSocket {
-  const socket: ClientSocket = connect(base, {
+function open(
+  opts: { token?: string; auth?: string; transports?: string[]; url?: string } = {},
+): ClientSocket {
+  const socket: ClientSocket = connect(opts.url ?? base, {
     path: '/socket.io',
     query: opts.token !== undefined ? { token: opts.token } : {},
     auth: opts.auth !== undefined ? { token: opts.auth } : {},
@@ -138,6 +143,83 @@ describe('exporter channel', () => {
     expect(emitToUser(ctx.app, 987654, 'task:progress', { id: 'x', status: 'queued', progress: 0 })).toBe(
       true,
     );
+  });
+});
+
+describe('exporter channel across processes (PostgreSQL adapter)', () => {
+  // A second app on the same database with its own pool, as a second API process would be.
+  let second: FastifyInstance;
+  let secondUrl: string;
+  const pool = () => createPool(ctx.db.url, 5);
+  let pool2: ReturnType<typeof pool>;
+  beforeAll(async () => {
+    pool2 = pool();
+    second = await buildApp({
+      config: ctx.config,
+      db: { pool: pool2, kind: 'external', url: ctx.db.url, close: () => pool2.end() },
+    });
+    secondUrl = await second.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await pool2?.end();
+  });
+
+  const progress = {
+    id: '6f1c2b1e-0000-4000-8000-000000000002',
+    status: 'running' as const,
+    progress: 0.5,
+  };
+
+  it('an event emitted in one process reaches the user connected to the other, and only that user', async () => {
+    const onSecond = open({ token: tokenFor(ctx, fx.users.demo), url: secondUrl });
+    const otherUser = open({ token: tokenFor(ctx, fx.users.limited), url: secondUrl });
+    await Promise.all([connected(onSecond), connected(otherUser)]);
+    const leaked: unknown[] = [];
+    otherUser.on('task:progress', (p) => leaked.push(p));
+    const got = new Promise((resolve) => onSecond.once('task:progress', resolve));
+    // emitted by the first app (say, the process that runs the report), not the one holding the socket
+    expect(emitToUser(ctx.app, fx.users.demo.id, 'task:progress', progress)).toBe(true);
+    expect(await got).toEqual(progress);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(leaked).toEqual([]);
+    // the first process counts the connection held by the second
+    expect(await connectionsOf(ctx.app, fx.users.demo.id)).toBe(1);
+  });
+
+  it("a password change in one process closes the user's connections in the other", async () => {
+    const { rows } = await ctx.db.pool.query(
+      `insert into users (org_id, email, name, password_hash) values ($1, 'socket2@example.com', 'S', 'x')
+       returning id, org_id, token_version`,
+      [fx.orgs.limited],
+    );
+    const token = tokenFor(ctx, rows[0]);
+    const socket = open({ token, url: secondUrl });
+    await connected(socket);
+    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    const res = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/v1/users/me/',
+      headers: authHeader(token),
+      payload: { password: 'clave-nueva-socket-2' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+  });
+
+  it("closing one process leaves the other's connections open", async () => {
+    const onFirst = open({ token: tokenFor(ctx, fx.users.demo) });
+    await connected(onFirst);
+    let dropped = false;
+    onFirst.on('disconnect', () => {
+      dropped = true;
+    });
+    await second.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(dropped).toBe(false);
+    const got = new Promise((resolve) => onFirst.once('task:progress', resolve));
+    emitToUser(ctx.app, fx.users.demo.id, 'task:progress', progress);
+    expect(await got).toEqual(progress);
   });
 });
 
