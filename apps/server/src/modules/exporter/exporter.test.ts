@@ -1,11 +1,8 @@
 import type { ExporterServerEvents } from '@vigia/domain';
-import type { FastifyInstance } from 'fastify';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../app.js';
-import { createPool } from '../../db/database.js';
 import { signToken } from '../../lib/jwt.js';
-import { createTestContext, type TestContext } from '../../test/context.js';
+import { createSecondApp, createTestContext, type TestContext } from '../../test/context.js';
 import {
   type AccountFixture,
   authHeader,
@@ -59,6 +56,31 @@ const refused = (s: ClientSocket) =>
     s.once('connect', () => reject(new Error('connected, but should have been refused')));
     s.once('connect_error', resolve);
   });
+
+/**
+ * A new user connects to `url`; its password changes through the first app; its connection is closed by
+ * the server. Returns the fresh token of the answer.
+ */
+async function passwordChangeCloses(email: string, url: string): Promise<string> {
+  const { rows } = await ctx.db.pool.query(
+    `insert into users (org_id, email, name, password_hash) values ($1, $2, 'S', 'x')
+     returning id, org_id, token_version`,
+    [fx.orgs.limited, email],
+  );
+  const token = tokenFor(ctx, rows[0]);
+  const socket = open({ token, url });
+  await connected(socket);
+  const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+  const res = await ctx.app.inject({
+    method: 'PATCH',
+    url: '/v1/users/me/',
+    headers: authHeader(token),
+    payload: { password: `clave-nueva-${email}` },
+  });
+  expect(res.statusCode).toBe(200);
+  expect(await closed).toBe('io server disconnect');
+  return res.json().token;
+}
 
 describe('exporter channel', () => {
   it("connects with a valid token and receives events of its own user's room only", async () => {
@@ -118,25 +140,9 @@ describe('exporter channel', () => {
   });
 
   it('closes the connections of a user whose password changes', async () => {
-    const { rows } = await ctx.db.pool.query(
-      `insert into users (org_id, email, name, password_hash) values ($1, 'socket@example.com', 'S', 'x')
-       returning id, org_id, token_version`,
-      [fx.orgs.limited],
-    );
-    const token = tokenFor(ctx, rows[0]);
-    const socket = open({ token });
-    await connected(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const res = await ctx.app.inject({
-      method: 'PATCH',
-      url: '/v1/users/me/',
-      headers: authHeader(token),
-      payload: { password: 'clave-nueva-socket' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(await closed).toBe('io server disconnect');
+    const fresh = await passwordChangeCloses('socket@example.com', base);
     // the fresh token of the answer connects again
-    await connected(open({ token: res.json().token }));
+    await connected(open({ token: fresh }));
   });
 
   it('emitToUser is harmless for a user with no connection', () => {
@@ -148,22 +154,13 @@ describe('exporter channel', () => {
 
 describe('exporter channel across processes (PostgreSQL adapter)', () => {
   // A second app on the same database with its own pool, as a second API process would be.
-  let second: FastifyInstance;
+  let second: Awaited<ReturnType<typeof createSecondApp>>;
   let secondUrl: string;
-  const pool = () => createPool(ctx.db.url, 5);
-  let pool2: ReturnType<typeof pool>;
   beforeAll(async () => {
-    pool2 = pool();
-    second = await buildApp({
-      config: ctx.config,
-      db: { pool: pool2, kind: 'external', url: ctx.db.url, close: () => pool2.end() },
-    });
-    secondUrl = await second.listen({ port: 0, host: '127.0.0.1' });
+    second = await createSecondApp(ctx);
+    secondUrl = await second.app.listen({ port: 0, host: '127.0.0.1' });
   });
-  afterAll(async () => {
-    await second?.close();
-    await pool2?.end();
-  });
+  afterAll(() => second?.close());
 
   const progress = {
     id: '6f1c2b1e-0000-4000-8000-000000000002',
@@ -188,23 +185,7 @@ describe('exporter channel across processes (PostgreSQL adapter)', () => {
   });
 
   it("a password change in one process closes the user's connections in the other", async () => {
-    const { rows } = await ctx.db.pool.query(
-      `insert into users (org_id, email, name, password_hash) values ($1, 'socket2@example.com', 'S', 'x')
-       returning id, org_id, token_version`,
-      [fx.orgs.limited],
-    );
-    const token = tokenFor(ctx, rows[0]);
-    const socket = open({ token, url: secondUrl });
-    await connected(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const res = await ctx.app.inject({
-      method: 'PATCH',
-      url: '/v1/users/me/',
-      headers: authHeader(token),
-      payload: { password: 'clave-nueva-socket-2' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(await closed).toBe('io server disconnect');
+    await passwordChangeCloses('socket2@example.com', secondUrl);
   });
 
   it("closing one process leaves the other's connections open", async () => {
@@ -214,7 +195,7 @@ describe('exporter channel across processes (PostgreSQL adapter)', () => {
     onFirst.on('disconnect', () => {
       dropped = true;
     });
-    await second.close();
+    await second.app.close();
     await new Promise((r) => setTimeout(r, 300));
     expect(dropped).toBe(false);
     const got = new Promise((resolve) => onFirst.once('task:progress', resolve));
