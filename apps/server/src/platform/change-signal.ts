@@ -5,7 +5,7 @@ import type pg from 'pg';
 // transaction; PostgreSQL notifies every listening process (read-model.ts) when that transaction commits.
 
 /** What changed: every scope a reader may depend on (the table's check constraint lists the same). */
-export type ChangeScope = 'listings' | 'matches' | 'products' | 'images' | 'notifications';
+export type ChangeScope = 'listings' | 'matches' | 'products' | 'images';
 
 /** The NOTIFY channel (bump_changes in migration 210). */
 export const CHANGE_CHANNEL = 'vigia_changes';
@@ -35,7 +35,7 @@ export async function bumpChanges(
   await client.query(`select bump_changes(${ids}, $2)`, [sellers, scope]);
 }
 
-const SCOPES = new Set<string>(['listings', 'matches', 'products', 'images', 'notifications']);
+const SCOPES = new Set<string>(['listings', 'matches', 'products', 'images']);
 
 /** A notification's payload (`{"s":seller,"k":scope}`), or null when it is not one. */
 export function parseChange(payload: string | undefined): Change | null {
@@ -50,7 +50,7 @@ export function parseChange(payload: string | undefined): Change | null {
   }
 }
 
-/** The scopes the analyses' answers read (an image check or a notification changes none of them). */
+/** The scopes the analyses' answers read (a measured image check changes none of them). */
 export const ANSWER_SCOPES: readonly ChangeScope[] = ['listings', 'matches', 'products'];
 
 /**
