@@ -74,3 +74,26 @@ export async function createTestContext(
     },
   };
 }
+
+/**
+ * A second app on the test context's database with a pool of its own — what a second API process
+ * would be (its own read-model holder and LISTEN connection, its own socket.io server).
+ */
+export async function createSecondApp(ctx: TestContext): Promise<{
+  app: FastifyInstance;
+  db: Database;
+  close(): Promise<void>;
+}> {
+  const pool = createPool(ctx.db.url, 5);
+  const db: Database = { pool, kind: 'external', url: ctx.db.url, close: () => pool.end() };
+  const app = await buildApp({ config: ctx.config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close();
+      await pool.end();
+    },
+  };
+}

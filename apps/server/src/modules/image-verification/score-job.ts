@@ -2,6 +2,7 @@ import { classifySimilarity } from '@vigia/domain';
 import type pg from 'pg';
 import { z } from 'zod';
 import type { Queryable } from '../../db/database.js';
+import { bumpChanges } from '../../platform/change-signal.js';
 import { defineJob, enqueue, type JobLogger } from '../../platform/jobs/index.js';
 import { type CheckClassifiedEvent, emitCheckClassified } from './events.js';
 import { loadPicture } from './pictures.js';
@@ -162,6 +163,8 @@ export async function scorePending(
         pairs.map((p) => p.reference_url),
         pairs.map((p) => p.image_url),
       ]);
+      // the checks' sellers changed (the change signal: every process learns of it at commit)
+      await bumpChanges(client, [...new Set(rows.map((r) => r.seller_id as number))], 'images');
       await client.query('commit');
       events = rows.map((r) => ({
         checkId: Number(r.id),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { bumpChangesOfListings } from '../../platform/change-signal.js';
+import { bumpChanges } from '../../platform/change-signal.js';
 import { matchChangeHooks } from './registry.js';
 
 // Matching beyond EAN equality (PRODUCT.md "match"): a published listing without EAN and without a live
@@ -132,7 +132,7 @@ export async function suggestTitleMatches(pool: pg.Pool, opts: SuggestOptions = 
     );
     const suggested = inserted.map((r) => r.product_id);
     await syncListingCurrent(client, suggested);
-    await bumpChangesOfListings(client, suggested, 'matches');
+    await bumpChanges(client, suggested, 'matches', 'listings');
     return { suggested: inserted.length, method };
   });
 }
@@ -174,7 +174,7 @@ async function decide(
     }
     await syncListingCurrent(client, [productId]);
     // Every process's read models learn of the decision when it commits (platform/change-signal.ts).
-    await bumpChangesOfListings(client, [productId], 'matches');
+    await bumpChanges(client, [productId], 'matches', 'listings');
     // What features derive from match groups follows (e.g. the pricing read model: pricing/rollup.ts
     // subscribes with registerMatchChangeHook).
     for (const h of matchChangeHooks) await h.fn(client, [productId]);

@@ -1,4 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
+import { createAdapter } from '@socket.io/postgres-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { verifyToken } from '../../lib/jwt.js';
@@ -21,6 +22,12 @@ function handshakeToken(handshake: {
 /**
  * The real-time exporter channel on the app's HTTP server. A connection needs a valid, unrevoked
  * token of an active user (otherwise it is refused with Error('unauthorized')) and joins `user:<id>`.
+ *
+ * Several processes share the channel through PostgreSQL (@socket.io/postgres-adapter): an event emitted
+ * to a user's room in one process is sent with NOTIFY on the channel `socket.io#/` and delivered by every
+ * process to its own connections of that room (a payload over 8000 bytes goes through the table
+ * socket_io_attachments, migration 211); disconnecting a user's sockets reaches every process too. The
+ * adapter holds one connection of the pool for its LISTEN and sends a heartbeat every 5 s.
  */
 export default async function exporterPlugin(app: FastifyInstance) {
   const httpServer = app.server as HttpServer;
@@ -32,6 +39,9 @@ export default async function exporterPlugin(app: FastifyInstance) {
     pingInterval: 25_000,
     pingTimeout: 20_000,
     maxHttpBufferSize: 64 * 1024,
+    adapter: createAdapter(app.deps.db.pool, {
+      errorHandler: (err) => app.log.warn({ err }, 'exporter: socket.io adapter error'),
+    }),
   });
 
   io.use((socket, next) => {
@@ -61,7 +71,10 @@ export default async function exporterPlugin(app: FastifyInstance) {
   // Open websockets would keep the HTTP server from closing: end them before Fastify closes it.
   app.addHook('preClose', async () => {
     detachExporterServer(httpServer);
-    io.disconnectSockets(true);
+    // this process's sockets only (without `local` the adapter would disconnect every process's)
+    io.local.disconnectSockets(true);
     io.engine.close();
+    // tells the other processes this one is gone and gives its LISTEN connection back to the pool
+    await io.of('/').adapter.close();
   });
 }
