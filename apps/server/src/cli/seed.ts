@@ -47,7 +47,12 @@ async function main() {
 
   const config = loadConfig();
   const t0 = Date.now();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // long work: no statement timeout (db/database.ts DB_TIMEOUTS is for the server's requests)
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    statementTimeoutMs: 0,
+  });
   try {
     console.log(`Base de datos ${db.kind}${db.kind === 'embedded' ? ` en ${config.DATA_DIR}/pg` : ''}`);
     await migrate(db.pool);
