@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { isDatabaseUnavailable } from '../lib/errors.js';
 import { clusterLayout, clusterPassword, startEmbeddedPostgres } from './embedded.js';
+import { APP_ROLE, appRolePassword, ensureAppRole } from './roles.js';
 
 // numeric → number, bigint → number (ids and counts stay far below 2^53), date → 'yyyy-MM-dd' string.
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
@@ -23,7 +24,10 @@ export type DatabaseKind = 'embedded' | 'external';
 export interface Database {
   pool: pg.Pool;
   kind: DatabaseKind;
+  /** The application's connection (its own role, not a superuser: db/roles.ts). */
   url: string;
+  /** Embedded only: the superuser's URL to the same database (set-up and `seed --reset`; never requests). */
+  adminUrl?: string;
   close(): Promise<void>;
 }
 
@@ -183,13 +187,18 @@ export async function openDatabase(opts: {
     log,
     pgLog: opts.pgLog,
   });
-  const url = embedded.url.replace(/\/postgres$/, '/vigia');
-  await ensureDatabase(url);
+  // the application's own role owns the database; the superuser connection is not kept (db/roles.ts)
+  const url = await ensureAppRole(embedded.url, {
+    role: APP_ROLE,
+    password: appRolePassword(opts.dataDir),
+    database: 'vigia',
+  });
   const pool = createPool(url, 20, { statementTimeoutMs: opts.statementTimeoutMs });
   return {
     pool,
     kind: 'embedded',
     url,
+    adminUrl: embedded.url.replace(/\/postgres$/, '/vigia'),
     close: async () => {
       await pool.end();
       await embedded.stop();
