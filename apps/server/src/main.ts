@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { APP_VERSION } from '@vigia/domain';
 import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
+import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
 
@@ -79,7 +79,13 @@ async function main() {
         : `Base de datos vacía: cargando datos de demostración (${size})…`,
     );
     const t = Date.now();
-    await seedDemoMarket(db.pool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
+    // long work: its own connections, without the requests' statement timeout (db/database.ts)
+    const seedPool = createPool(db.url, 20, { statementTimeoutMs: 0 });
+    try {
+      await seedDemoMarket(seedPool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
+    } finally {
+      await seedPool.end();
+    }
     console.log(`Datos de demostración cargados en ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
 

@@ -177,8 +177,10 @@ describe('the superuser password', () => {
       expect(statSync(secretFile).mode & 0o777).toBe(0o600);
       const secret = readFileSync(secretFile, 'utf8').trim();
       expect(secret.length).toBeGreaterThanOrEqual(24);
-      expect(await tryLogin(db.url, LEGACY_PASSWORD)).toBe('28P01');
-      expect(await tryLogin(db.url, secret)).toBe('ok');
+      // the superuser's URL (the app itself connects as its own role: db/roles.ts)
+      const adminUrl = db.adminUrl as string;
+      expect(await tryLogin(adminUrl, LEGACY_PASSWORD)).toBe('28P01');
+      expect(await tryLogin(adminUrl, secret)).toBe('ok');
       expect(new URL(db.url).hostname).toBe('127.0.0.1');
     } finally {
       await db.close();
@@ -186,7 +188,7 @@ describe('the superuser password', () => {
     // A new data directory never had the old password.
     const fresh = await openDatabase({ dataDir: tempDir(0o755) });
     try {
-      expect(await tryLogin(fresh.url, LEGACY_PASSWORD)).toBe('28P01');
+      expect(await tryLogin(fresh.adminUrl as string, LEGACY_PASSWORD)).toBe('28P01');
     } finally {
       await fresh.close();
     }

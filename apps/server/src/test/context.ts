@@ -17,15 +17,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own on the shared test server. */
+/**
+ * A fresh, migrated database of its own on the shared test server, owned by the application's role and
+ * migrated and used as it, as the server does (db/roles.ts).
+ */
 export async function createTestDatabase(): Promise<Database> {
   const adminUrl = inject('pgAdminUrl');
+  const appUrl = new URL(inject('pgAppUrl'));
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const owner =
+    appUrl.username === new URL(adminUrl).username ? '' : ` owner "${decodeURIComponent(appUrl.username)}"`;
+  await admin.query(`create database ${name}${owner}`);
   await admin.end();
-  const url = new URL(adminUrl);
+  const url = appUrl;
   url.pathname = `/${name}`;
   const pool = createPool(url.toString(), 10);
   await migrate(pool);

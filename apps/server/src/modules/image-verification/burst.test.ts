@@ -100,12 +100,12 @@ describe('a burst of XLSX downloads from one user (issue 26 finding 3)', () => {
     );
     for (const d of downloads) {
       expect([200, 429, 503]).toContain(d.status);
-      if (d.status === 200) expect(d.bytes).toBeGreaterThan(one.length / 2); // the whole workbook
+      if (d.status === 200)
+        expect(d.bytes).toBeGreaterThan(one.length / 2); // the whole workbook
       else expect(Number(d.retryAfter)).toBeGreaterThan(0);
     }
     expect(byStatus.get(200)).toBeGreaterThan(0);
     expect(health.length).toBeGreaterThan(3);
     expect(health.every((h) => h.status === 200)).toBe(true);
-
   }, 180_000);
 });
