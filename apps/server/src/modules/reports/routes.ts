@@ -1,5 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { reportsRoutes, subscriptionsRoutes } from '@vigia/domain';
+import {
+  REPORT_TYPE_MODULES,
+  type ReportType,
+  reportsRoutes,
+  reportTypeLicensed,
+  subscriptionsRoutes,
+} from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { withTransaction } from '../../db/database.js';
@@ -26,6 +32,7 @@ import {
   listTasks,
   MAX_ACTIVE_TASKS,
   registerReportHandler,
+  settleAbandonedTasks,
   taskIdOfGsUrl,
   taskOut,
 } from './tasks.js';
@@ -39,6 +46,15 @@ export const SIGNED_LINK_SECONDS = 15 * 60;
 export const SCHEDULER_TICK_MS = 60_000;
 
 const gone = (detail: string) => new AppError(410, 'gone', detail);
+
+/** A report type carries its module's data: the license must grant that module too (issue 26, finding 0). */
+function requireReportType(modules: readonly string[], type: ReportType): void {
+  if (!reportTypeLicensed(type, modules))
+    throw forbidden(
+      `Módulo no incluido en la licencia: ${REPORT_TYPE_MODULES[type].join(' o ')}`,
+      'module_not_licensed',
+    );
+}
 
 const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -58,8 +74,10 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   attachReportsApp(app);
 
   let timer: NodeJS.Timeout | null = null;
+  const deps = { pool, config, log: app.log };
   const tick = async () => {
     try {
+      await settleAbandonedTasks(deps);
       await dispatchDueSubscriptions(pool, config);
       await deleteExpiredReportFiles(pool);
     } catch (err) {
@@ -67,6 +85,10 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
     }
   };
   app.addHook('onReady', async () => {
+    // what a crash left: tasks whose process died fail with their reason, partial files go
+    await settleAbandonedTasks(deps).catch((err) =>
+      app.log.warn({ err }, 'settling abandoned reports failed'),
+    );
     timer = setInterval(() => void tick(), SCHEDULER_TICK_MS);
     timer.unref();
   });
@@ -79,10 +101,12 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   registerRoute(app, reportsRoutes.create, async (req) => {
     const who = requesterOf(req);
     const b = req.body;
+    requireReportType(who.principal.license.modules, b.report_type);
     const pivot = resolvePivot(who, b.pivot_id ?? null);
     const sellers = resolveSellers(who, b.sellers ?? null, pivot);
     const currency = resolveCurrency(who, b.currency ?? null);
     const { userId, license } = who.principal;
+    await settleAbandonedTasks({ pool, config, log: req.log }, userId); // slots count only live tasks
     if ((await activeTasks(pool, userId)) >= MAX_ACTIVE_TASKS)
       throw new AppError(
         429,
@@ -158,6 +182,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
 
   registerRoute(app, subscriptionsRoutes.subscribe, async (req) => {
     const who = requesterOf(req);
+    requireReportType(who.principal.license.modules, req.body.report_type);
     const pivot = resolvePivot(who, null);
     const scope = {
       pivot,
