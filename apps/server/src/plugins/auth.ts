@@ -55,6 +55,8 @@ export function readBearer(header: string | undefined): string | null {
 export interface UserAccess extends Principal {
   isActive: boolean;
   tokenVersion: number;
+  /** the session asked about (a token's sid) was revoked by a logout */
+  sessionRevoked: boolean;
 }
 
 /**
@@ -62,9 +64,14 @@ export interface UserAccess extends Principal {
  * exist). Requests (loadPrincipal) and every background delivery (issue 26: reports, digests, socket
  * events) read access through this one function.
  */
-export async function loadUserAccess(pool: Queryable, userId: number): Promise<UserAccess | null> {
+export async function loadUserAccess(
+  pool: Queryable,
+  userId: number,
+  sid: string | null = null,
+): Promise<UserAccess | null> {
   const { rows } = await pool.query(
     `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active,
+            ($2::text is not null and exists (select 1 from revoked_sessions r where r.sid = $2)) as session_revoked,
             l.id as license_id,
             coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
@@ -77,7 +84,7 @@ export async function loadUserAccess(pool: Queryable, userId: number): Promise<U
             and (l.starts_on is null or l.starts_on <= current_date)
             and (l.ends_on is null or l.ends_on >= current_date)
       where u.id = $1`,
-    [userId],
+    [userId, sid],
   );
   const u = rows[0];
   if (!u) return null;
@@ -100,6 +107,7 @@ export async function loadUserAccess(pool: Queryable, userId: number): Promise<U
     pivotId: u.pivot_id,
     isActive: u.is_active,
     tokenVersion: u.token_version,
+    sessionRevoked: u.session_revoked,
     license: u.license_id
       ? {
           id: u.license_id,
@@ -116,14 +124,18 @@ export async function loadUserAccess(pool: Queryable, userId: number): Promise<U
   };
 }
 
-/** Loads user and license for a token's claims; null when the user is gone, inactive or the token is stale. */
+/**
+ * Loads user and license for a token's claims; null when the user is gone or inactive, or the token is
+ * revoked (older than a password change, or of a session ended by logout). One query, every request, in
+ * every process: revocation needs no cache.
+ */
 export async function loadPrincipal(
   pool: Queryable,
-  claims: { sub: number; ver: number },
+  claims: { sub: number; ver: number; sid?: string },
 ): Promise<Principal | null> {
-  const access = await loadUserAccess(pool, claims.sub);
-  if (!access?.isActive || access.tokenVersion !== claims.ver) return null;
-  const { isActive: _a, tokenVersion: _v, ...principal } = access;
+  const access = await loadUserAccess(pool, claims.sub, claims.sid ?? null);
+  if (!access?.isActive || access.tokenVersion !== claims.ver || access.sessionRevoked) return null;
+  const { isActive: _a, tokenVersion: _v, sessionRevoked: _r, ...principal } = access;
   return principal;
 }
 

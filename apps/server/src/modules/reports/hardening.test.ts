@@ -7,6 +7,7 @@ import { buildApp } from '../../app.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertOrgWithLicense } from '../../test/fixtures.js';
 import { type ReportsFixture, reportsToken, seedReportsFixture } from '../../test/reports-fixture.js';
+import { readFileLink, signFileLink, unsubscribeIdOf } from './signing.js';
 import { ABANDONED_REASON, MAX_ACTIVE_TASKS, reportsDir, settleAbandonedTasks } from './tasks.js';
 
 // Issue 26 on reports: a report type needs its module (finding 0), and tasks end with their jobs —
@@ -283,5 +284,24 @@ describe('finding 2: tasks and jobs end together', () => {
     await untilLockFree(id2);
     await settleAbandonedTasks({ pool: ctx.db.pool, config: ctx.config, log: console });
     expect(existsSync(file2)).toBe(false);
+  });
+});
+
+describe('finding 10: one spelling per signed link', () => {
+  it('leading zeros and non-canonical base64url are refused', () => {
+    const secret = ctx.config.JWT_SECRET;
+    const p = { t: '0b5c6f5e-8c1a-4c3e-9a51-0f8d2c1b7a90', u: 42, e: 1_900_000_000 };
+    const link = signFileLink(secret, p);
+    expect(readFileLink(secret, link)).toEqual(p);
+    const [t, u, e, mac] = link.split('.');
+    expect(readFileLink(secret, [t, `0${u}`, e, mac].join('.'))).toBeNull();
+    expect(readFileLink(secret, [t, u, `00${e}`, mac].join('.'))).toBeNull();
+    expect(readFileLink(secret, [t, u, e, `${mac}=`].join('.'))).toBeNull();
+    // the MAC is 18 bytes = 24 characters exactly: no spare bits; another alphabet is refused
+    expect(readFileLink(secret, [t, u, e, mac.replace(/-/g, '+').replace(/_/g, '/')].join('.'))).toEqual(
+      /[-_]/.test(mac) ? null : p,
+    );
+    expect(unsubscribeIdOf('12.abc')).toBe(12);
+    expect(unsubscribeIdOf('012.abc')).toBeNull();
   });
 });
