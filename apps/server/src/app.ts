@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -11,6 +12,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
 import { swaggerOptions } from './lib/openapi.js';
+import { pgRateLimitStore } from './lib/pg-rate-limit-store.js';
 import { redactUrl } from './lib/redact.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
@@ -21,6 +23,7 @@ import mailPlugin from './platform/mail/plugin.js';
 import { readModelsOf } from './platform/read-model.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import userRateLimitPlugin from './plugins/user-rate-limit.js';
 
 /** What a process does (docs/operations.md): HTTP and in-memory models, jobs and schedules, or both. */
 export type Role = 'api' | 'worker' | 'all';
@@ -43,6 +46,26 @@ const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.ur
 export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 const APP_PATH = /^\/app(\/|$)/;
+
+/**
+ * The Content-Security-Policy of every answer. Scripts only from this server (Vite's built modules, no
+ * inline script); styles from this server and inline, because MUI's emotion writes <style> elements at
+ * run time (a nonce would need the HTML rendered per request — the app is static files); images from
+ * this server, data: and blob: URLs (drawn charts, downloads) and https: (a seller's own picture URL);
+ * connections (fetch, socket.io's websocket) to this server only; no plugins, no framing, no <base>.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+};
 
 /**
  * Builds the application (no listening): used by main.ts, the API tests and the benchmarks. The role
@@ -85,11 +108,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
 
+  // Security headers on every answer (issue 26, finding 10; docs/architecture.md "Security headers").
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    frameguard: { action: 'deny' },
+    // the app opens no cross-origin windows or resources that need these relaxed
+    crossOriginEmbedderPolicy: false,
+    // HTTPS is the proxy's concern (docs/operations.md): no HSTS from a server that may run on plain HTTP
+    strictTransportSecurity: false,
+  });
   if (role !== 'worker') {
-    await app.register(fastifyRateLimit, { global: false });
+    // route limits (the sign-in routes) counted in PostgreSQL: one budget for every API process
+    await app.register(fastifyRateLimit, { global: false, store: pgRateLimitStore(deps.db.pool) });
     await app.register(fastifySwagger, swaggerOptions);
-    await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+    // its own CSP on its pages (hashes of its inline scripts), in place of the app's
+    await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
     await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+    await app.register(userRateLimitPlugin, { perMinute: deps.config.USER_RATE_LIMIT_PER_MINUTE });
   }
 
   // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.

@@ -3,6 +3,7 @@ import { APP_VERSION } from '@vigia/domain';
 import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
+import { orphanClusterMessages } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
 
@@ -59,6 +60,8 @@ async function main() {
   const t0 = Date.now();
   const listens = role !== 'worker';
   if (listens) await assertPortFree(config.PORT, config.HOST); // before minutes of seeding, not after
+  // relocated embedded clusters whose DATA_DIR was removed: say where they are and how to remove them
+  for (const line of orphanClusterMessages()) console.warn(line);
   const db = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,

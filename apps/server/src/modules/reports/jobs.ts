@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { defineJob, defineSchedule } from '../../platform/jobs/index.js';
+import { atWorkerStart, defineJob, defineSchedule } from '../../platform/jobs/index.js';
 import { dispatchDueSubscriptions, registerSubscriptionDelivery } from './subscriptions.js';
-import { attachReportsApp, defineReportJob, deleteExpiredReportFiles } from './tasks.js';
+import {
+  attachReportsApp,
+  defineReportJob,
+  deleteExpiredReportFiles,
+  settleAbandonedTasks,
+} from './tasks.js';
 
 // The reports' background work (worker role):
 //   'report'         builds one export task (tasks.ts runReportTask), queued with the task;
@@ -22,11 +27,17 @@ defineJob({
   maxAttempts: 1,
   policy: 'short',
   handler: async (_p, ctx) => {
+    // tasks whose job is gone (failed, expired, never queued) fail with their reason (issue 26)
+    await settleAbandonedTasks({ pool: ctx.pool, config: ctx.config, log: ctx.log });
     await dispatchDueSubscriptions(ctx.pool, ctx.config);
     await deleteExpiredReportFiles(ctx.pool);
   },
 });
 defineSchedule({ queue: REPORTS_TICK_QUEUE, cron: '* * * * *' });
+// what a crash left, at a worker's start
+atWorkerStart('reports: abandoned tasks', (ctx) =>
+  settleAbandonedTasks({ pool: ctx.pool, config: ctx.config, log: ctx.log }),
+);
 
 /** In every role: the report events (task:created, progress, done) reach the exporter channel of this app. */
 export default async function reportsJobs(app: FastifyInstance) {

@@ -1,5 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { reportsRoutes, subscriptionsRoutes } from '@vigia/domain';
+import {
+  REPORT_TYPE_MODULES,
+  type ReportType,
+  reportsRoutes,
+  reportTypeLicensed,
+  subscriptionsRoutes,
+} from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { withTransaction } from '../../db/database.js';
@@ -16,6 +22,7 @@ import {
   getTask,
   listTasks,
   MAX_ACTIVE_TASKS,
+  settleAbandonedTasks,
   taskIdOfGsUrl,
   taskOut,
 } from './tasks.js';
@@ -27,6 +34,15 @@ import {
 export const SIGNED_LINK_SECONDS = 15 * 60;
 
 const gone = (detail: string) => new AppError(410, 'gone', detail);
+
+/** A report type carries its module's data: the license must grant that module too (issue 26, finding 0). */
+function requireReportType(modules: readonly string[], type: ReportType): void {
+  if (!reportTypeLicensed(type, modules))
+    throw forbidden(
+      `Módulo no incluido en la licencia: ${REPORT_TYPE_MODULES[type].join(' o ')}`,
+      'module_not_licensed',
+    );
+}
 
 const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -46,10 +62,12 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   registerRoute(app, reportsRoutes.create, async (req) => {
     const who = requesterOf(req);
     const b = req.body;
+    requireReportType(who.principal.license.modules, b.report_type);
     const pivot = resolvePivot(who, b.pivot_id ?? null);
     const sellers = resolveSellers(who, b.sellers ?? null, pivot);
     const currency = resolveCurrency(who, b.currency ?? null);
     const { userId, license } = who.principal;
+    await settleAbandonedTasks({ pool, config, log: req.log }, userId); // slots count only live tasks
     if ((await activeTasks(pool, userId)) >= MAX_ACTIVE_TASKS)
       throw new AppError(
         429,
@@ -125,6 +143,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
 
   registerRoute(app, subscriptionsRoutes.subscribe, async (req) => {
     const who = requesterOf(req);
+    requireReportType(who.principal.license.modules, req.body.report_type);
     const pivot = resolvePivot(who, null);
     const scope = {
       pivot,

@@ -4,9 +4,17 @@ import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { verifyToken } from '../../lib/jwt.js';
 import { loadPrincipal } from '../../plugins/auth.js';
-import { attachExporterServer, detachExporterServer, type ExporterServer, userRoom } from './channel.js';
+import {
+  attachExporterServer,
+  detachExporterServer,
+  type ExporterServer,
+  recheckSockets,
+  userRoom,
+} from './channel.js';
 
 export const EXPORTER_PATH = '/socket.io';
+/** How often every open connection's user, token generation and session are checked again. */
+export const SOCKET_RECHECK_MS = 15_000;
 
 /** The token of a handshake: `?token=` (the seed's way) or socket.io's `auth: { token }`. */
 function handshakeToken(handshake: {
@@ -53,6 +61,9 @@ export default async function exporterPlugin(app: FastifyInstance) {
         if (!principal) return next(new Error('unauthorized'));
         socket.data.userId = principal.userId;
         socket.data.orgId = principal.orgId;
+        socket.data.ver = claims.ver;
+        socket.data.sid = claims.sid ?? null;
+        socket.data.exp = claims.exp;
         next();
       },
       (err) => {
@@ -64,12 +75,32 @@ export default async function exporterPlugin(app: FastifyInstance) {
 
   io.on('connection', (socket) => {
     void socket.join(userRoom(socket.data.userId));
+    // the connection ends when its token does (a refreshed token opens a new one: web lib/exporter.ts)
+    const expiry = setTimeout(
+      () => socket.disconnect(true),
+      Math.max(0, socket.data.exp * 1000 - Date.now()),
+    );
+    expiry.unref();
+    socket.once('disconnect', () => clearTimeout(expiry));
   });
+
+  let rechecking = false;
+  const recheck = setInterval(() => {
+    if (rechecking) return;
+    rechecking = true;
+    recheckSockets(io, app.deps.db.pool)
+      .catch((err) => app.log.warn({ err }, 'exporter: could not recheck the connections'))
+      .finally(() => {
+        rechecking = false;
+      });
+  }, SOCKET_RECHECK_MS);
+  recheck.unref();
 
   attachExporterServer(httpServer, io);
 
   // Open websockets would keep the HTTP server from closing: end them before Fastify closes it.
   app.addHook('preClose', async () => {
+    clearInterval(recheck);
     detachExporterServer(httpServer);
     // this process's sockets only (without `local` the adapter would disconnect every process's)
     io.local.disconnectSockets(true);
