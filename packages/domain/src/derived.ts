@@ -279,6 +279,16 @@ export function productListPageAction(
 /** Width of a discount bucket of the mode discount, in percentage points. */
 export const DISCOUNT_BUCKET = 5;
 
+/**
+ * A figure rounded to 2 decimals for an answer (prices in cents, percentages, indexes): the one rounding
+ * of every response (docs/metrics.md "One implementation per formula"); null stays null.
+ */
+export function round2(v: number): number;
+export function round2(v: number | null | undefined): number | null;
+export function round2(v: number | null | undefined): number | null {
+  return v === null || v === undefined ? null : Math.round(v * 100) / 100;
+}
+
 /** Discount % of a promoted price: 100 × (normal − promo) / normal; null unless 0 < promo < normal. */
 export function discountPercent(
   normal: number | null | undefined,

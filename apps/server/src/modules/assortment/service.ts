@@ -3,6 +3,7 @@ import {
   ASSORTMENT_ALL_SELLERS,
   type AssortmentRow,
   NO_BRAND_NAME,
+  round2,
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
 import type { AssortmentFigureRow, SellerRow } from './queries.js';
@@ -10,7 +11,6 @@ import type { AssortmentFigureRow, SellerRow } from './queries.js';
 // Assortment figures (docs/metrics.md "Assortment") from the roll-up rows of a selection: one row per
 // brand or per seller, the summary row first. Pure functions: the tests work them out by hand.
 
-const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 /** Variations keep three decimals: the seed's display shows three when |v| ≤ 10 (formatVariation). */
 const round3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 

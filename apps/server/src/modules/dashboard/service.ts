@@ -10,6 +10,7 @@ import {
   type DashboardCardKey,
   type DashboardPreResponse,
   daysInclusive,
+  round2,
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
@@ -34,9 +35,6 @@ import {
 //  - today: the daily roll-up, listing_current, and the price index of the pricing model (the same
 //    scoring as the DPM screens);
 //  - whole answers are memoised per process by (scope, period, data version).
-
-const round2 = (v: number | null | undefined) =>
-  v === null || v === undefined ? null : Math.round(v * 100) / 100;
 
 const UNITS: Record<DashboardCardKey, DashboardCard['unit']> = {
   availability: 'percent',

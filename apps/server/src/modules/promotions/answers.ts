@@ -1,4 +1,5 @@
 import {
+  discountPercent,
   type Filters,
   PROMOTION_KIND_PRICE_TYPE,
   type PromotionItemsResponse,
@@ -7,6 +8,7 @@ import {
   type PromotionPricesResponse,
   type PromotionRangeResponse,
   type PromotionScatterResponse,
+  round2,
   type ScatterBody,
 } from '@vigia/domain';
 import type { FastifyRequest } from 'fastify';
@@ -34,8 +36,6 @@ import {
 } from './service.js';
 
 // The answers of the promotions endpoints (routes.ts serves them; download.ts turns them into XLSX).
-
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 // Whole answers are memoised per process by (endpoint, resolved scope, parameters, data version): the
 // read model only changes at ingest, which moves sellers.ingest_seq, or when deleting products removes
@@ -323,10 +323,7 @@ export async function pricesAnswer(
           price_type: r.price_type,
           normal_price: r.normal === null ? null : round2(r.normal),
           promotion_price: r.promo === null ? null : round2(r.promo),
-          discount:
-            r.normal !== null && r.promo !== null && r.normal > 0 && r.promo < r.normal
-              ? round2((100 * (r.normal - r.promo)) / r.normal)
-              : null,
+          discount: round2(discountPercent(r.normal, r.promo)),
           first_day: r.first_day,
           last_day: r.end_day,
           running: r.running,

@@ -1,3 +1,4 @@
+import { round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
@@ -144,7 +145,6 @@ function windowScope(pool: typeof db.pool, v: ScopeValues): WindowScope {
   };
 }
 
-const round2 = (v: number) => Math.round(v * 100) / 100;
 const byKey = <T extends { seller_id: number }>(rows: T[], k: (r: T) => number) =>
   [...rows].sort((x, y) => x.seller_id - y.seller_id || k(x) - k(y));
 
@@ -170,7 +170,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     const w = windowScope(db.pool, v);
     // range (the endpoint asks one classification; the figures take any)
     const raw = await selectRangePoints(db.pool, v, c.ranges);
-    const points = raw ? raw.map(round2) : [];
+    const points = raw ? raw.map((p) => round2(p)) : [];
     const sqlCounts = points.length ? await selectRangeCounts(db.pool, v, points.slice(1, -1)) : [];
     const chart = rangeChart(models, w, c.ranges, round2);
     expect(chart.points).toEqual(points);

@@ -11,6 +11,7 @@ import {
   type PromotionItem,
   type PromotionPrices,
   type PromotionWeek,
+  round2,
 } from '@vigia/domain';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -143,7 +144,6 @@ export async function resolvePromoScope(
 }
 
 export const pct = (num: number, den: number) => (den > 0 ? Math.round((10_000 * num) / den) / 100 : null);
-const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
 
 export function pricesOut(
   r: { normal: number | null; promotion: number | null; discount: number | null } | undefined,
