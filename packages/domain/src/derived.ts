@@ -67,6 +67,20 @@ export function priceVariation(
   return { variation, arrow: variationArrow(variation), text: formatVariation(variation) };
 }
 
+/**
+ * Change of a figure against the previous period, in % (the assortment's variations of products, total
+ * and average value): 100 × (current − previous) / previous. It is the price variation with the other
+ * sign — a figure that grew is positive and shows an up arrow, as those screens mean it — and is computed
+ * from priceVariationValue so that both share one ratio and one sign rule. null when previous is 0.
+ */
+export function periodChange(
+  current: number | null | undefined,
+  previous: number | null | undefined,
+): number | null {
+  const v = priceVariationValue(current, previous);
+  return v === null ? null : 0 - v;
+}
+
 // ───────────────────────────── ranking ─────────────────────────────
 
 export interface Priced {

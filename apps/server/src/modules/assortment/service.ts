@@ -3,6 +3,7 @@ import {
   ASSORTMENT_ALL_SELLERS,
   type AssortmentRow,
   NO_BRAND_NAME,
+  periodChange,
   round2,
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
@@ -14,11 +15,8 @@ import type { AssortmentFigureRow, SellerRow } from './queries.js';
 /** Variations keep three decimals: the seed's display shows three when |v| ≤ 10 (formatVariation). */
 const round3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 
-/** 100 × (current − previous) / previous; null when previous is 0 or absent. */
-export function variation(current: number | null, previous: number | null): number | null {
-  if (current === null || previous === null || previous === 0) return null;
-  return (100 * (current - previous)) / previous;
-}
+/** The assortment's variations: domain periodChange (100 × (current − previous) / previous). */
+const variation = periodChange;
 
 /** Sums of one group (a brand, a seller or all), values already in the requested currency. */
 export interface Sums {

@@ -160,10 +160,9 @@ export async function dashboardPre(
       maxDays: DASHBOARD_MAX_PERIOD_DAYS,
       defaultFrom: (to) => addDays(to, -(DASHBOARD_DEFAULT_PERIOD_DAYS - 1)),
       now,
+      notAfterToday: true,
     },
   );
-  if (period.to > todayDay)
-    throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
   const { scope: ps, model } = q.resolved;
   const s: Scope = { pivot: ps.pivot, competitors: ps.competitors, roots: q.roots, currency: ps.currency };
   const length = daysInclusive(period.from, period.to);

@@ -10,6 +10,7 @@ import {
   type PromotionScatterResponse,
   round2,
   type ScatterBody,
+  share,
 } from '@vigia/domain';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -25,15 +26,7 @@ import {
   selectTypePrices,
   selectWeeks,
 } from './queries.js';
-import {
-  levelItems,
-  type PromoScope,
-  pct,
-  pricesOut,
-  resolvePromoScope,
-  typeItems,
-  weeksOf,
-} from './service.js';
+import { levelItems, type PromoScope, pricesOut, resolvePromoScope, typeItems, weeksOf } from './service.js';
 
 // The answers of the promotions endpoints (routes.ts serves them; download.ts turns them into XLSX).
 
@@ -159,7 +152,7 @@ export async function durationAnswer(
               total,
               days: own.map((r) => ({
                 day: r.day,
-                percentage: pct(r.count, total) ?? 0,
+                percentage: round2(share(r.count, total)) ?? 0,
                 count: r.count,
                 running: r.running,
                 prices: pricesOut(r),
@@ -213,7 +206,7 @@ export async function rangeAnswer(
               const count = own
                 .filter((c) => Math.min(ranges, c.range) === i + 1)
                 .reduce((n, c) => n + c.count, 0);
-              return { price: pct(count, total) ?? 0, count };
+              return { price: round2(share(count, total)) ?? 0, count };
             });
             return { ...s, total, prices };
           }),

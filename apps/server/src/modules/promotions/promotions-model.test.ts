@@ -1,6 +1,7 @@
 import { round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
+import { selectClpRates } from '../../market/index.js';
 import { createTestDatabase } from '../../test/context.js';
 import {
   insertClassification,
@@ -27,7 +28,7 @@ import {
   type WindowScope,
 } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
-import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
+import { type ScopeValues, selectLeaves } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
 
