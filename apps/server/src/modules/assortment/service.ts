@@ -6,6 +6,7 @@ import {
   periodChange,
   round2,
   SELLER_NOT_FOUND,
+  share,
 } from '@vigia/domain';
 import type { AssortmentFigureRow, SellerRow } from './queries.js';
 
@@ -86,9 +87,9 @@ export function figuresOf(
     average_value: round2(average),
     previous_average_value: round2(prevAverage),
     average_variation: round3(variation(average, prevAverage)),
-    participation: base ? round2((100 * s.published) / base) : null,
+    participation: base ? round2(share(s.published, base)) : null,
     out_of_stock: s.published - s.inStock,
-    availability: s.published ? round2((100 * s.inStock) / s.published) : null,
+    availability: round2(share(s.inStock, s.published)),
     went_out_of_stock: s.wentOut,
     back_in_stock: s.backIn,
     previous_went_out_of_stock: s.prevWentOut,

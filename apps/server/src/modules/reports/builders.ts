@@ -10,6 +10,7 @@ import {
   type ReportFormat,
   type ReportType,
   round2,
+  share,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { cents, loadFx, selectRates } from '../../market/index.js';
@@ -419,7 +420,7 @@ async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<Report
             r.in_stock,
             cents(value),
             value === null || r.priced === 0 ? null : cents(value / r.priced),
-            round2((100 * r.published) / (totals.get(r.seller_id) || 1)),
+            round2(share(r.published, totals.get(r.seller_id) ?? 0)) ?? 0,
             r.new_listings,
             r.unpublished,
             r.went_out_of_stock,
