@@ -1,3 +1,4 @@
+import { foldText } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
@@ -37,12 +38,12 @@ export function confidenceOf(similarity: number, minSimilarity: number): number 
   return Math.round(Math.min(MAX_CONFIDENCE, Math.max(MIN_CONFIDENCE, c)) * 1000) / 1000;
 }
 
-/** Lower-case, accent-free words of a title; "1kg" → "1", "kg"; "1,5" stays one word. */
+/**
+ * Words of a title, folded as every search folds (domain foldText: lower case, accents off); "1kg" →
+ * "1", "kg"; "1,5" stays one word.
+ */
 export function titleTokens(title: string): Set<string> {
-  const norm = title
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  const norm = foldText(title)
     .replace(/(\d)([a-z])/g, '$1 $2')
     .replace(/([a-z])(\d)/g, '$1 $2');
   return new Set(norm.split(/[^a-z0-9,]+/).filter((w) => w && w !== ','));

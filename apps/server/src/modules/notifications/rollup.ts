@@ -51,8 +51,8 @@ interface Row {
   shared: boolean;
 }
 
-/** [listing id, brand id, classification id, match group id, discount %, cheapest 0/1] */
-export type EventItem = [number, number | null, number | null, number, number, number];
+/** [listing id, brand id, classification id, match group id, discount % (null: none), cheapest 0/1] */
+export type EventItem = [number, number | null, number | null, number, number | null, number];
 
 export interface ChangeEventRow {
   namespace: 'prices' | 'promotions' | 'assortment';
@@ -181,7 +181,14 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     for (const g of out.group) {
       const agg = aggregated.get(g.kind) ?? { kind: g.kind, items: [] };
       if (!aggregated.has(g.kind)) aggregated.set(g.kind, agg);
-      agg.items.push([id, r.brand_id, r.classification_id, gid, round(g.discount), g.cheapest ? 1 : 0]);
+      agg.items.push([
+        id,
+        r.brand_id,
+        r.classification_id,
+        gid,
+        g.discount === null ? null : round(g.discount),
+        g.cheapest ? 1 : 0,
+      ]);
     }
     for (const p of out.price) {
       events.push({
@@ -191,7 +198,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
         occurred_at: t.toISOString(),
         size: round(Math.abs(((p.after - p.before) / p.before) * 100)),
         facts: { ...p, currency: r.currency },
-        items: [[id, r.brand_id, r.classification_id, gid, 0, p.rankAfter === 1 ? 1 : 0]],
+        items: [[id, r.brand_id, r.classification_id, gid, null, p.rankAfter === 1 ? 1 : 0]],
       });
     }
   }
