@@ -37,6 +37,8 @@ export const userProfile = z.object({
   email: z.string(),
   currency: z.string().nullable(),
   timezone: z.string(),
+  /** Administers the organisation (Operaciones: sellers, feed sources, API keys). */
+  is_admin: z.boolean(),
 });
 export type UserProfile = z.infer<typeof userProfile>;
 

@@ -122,13 +122,28 @@ export const feedSourceBody = z
   .refine((b) => b.origin !== 'url' || !!b.url, { path: ['url'], message: 'falta la URL del feed' });
 export type FeedSourceBody = z.input<typeof feedSourceBody>;
 
+/** Changes to a source (the mapping confirmed on the preview, the schedule, the mode …). */
+export const feedSourcePatchBody = z.object({
+  name: shortText(120).min(1).optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
+  format: z.enum(FEED_FORMATS).optional(),
+  encoding: z.enum(FEED_ENCODINGS).optional(),
+  mapping: feedMapping.optional(),
+  schedule: cronSchema.nullable().optional(),
+  mode: z.enum(FEED_MODES).optional(),
+});
+export type FeedSourcePatchBody = z.input<typeof feedSourcePatchBody>;
+
 export const sourceParams = z.object({ id: idSchema });
 export const runParams = z.object({ id: idSchema });
 
 export const importRun = z.object({
   id: z.number(),
   source_id: z.number().nullable(),
-  source_kind: z.enum(SOURCE_KINDS),
+  source_kind: z.enum([...SOURCE_KINDS, 'api']),
   seller_id: z.number(),
   status: z.enum(RUN_STATUSES),
   trigger: z.string(),

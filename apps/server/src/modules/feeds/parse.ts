@@ -34,8 +34,10 @@ const MAX_RECORD_CHARS = 1_000_000;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 /** Decodes bytes to text: BOM removed; UTF-8 (strict: bad bytes fail the feed) or Latin-1 (Windows-1252). */
+export type FeedInput = AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
+
 export async function* decode(
-  input: AsyncIterable<Buffer | Uint8Array | string>,
+  input: FeedInput,
   encoding: FeedEncoding,
   format: FeedFormat,
 ): AsyncGenerator<string> {
@@ -105,10 +107,7 @@ function makeDecoder(enc: 'utf-8' | 'latin1'): { write(b: Buffer): string; end()
 }
 
 /** Reads a feed as a stream of items (columns first for CSV/TSV, then rows and row errors, in order). */
-export function parseFeed(
-  input: AsyncIterable<Buffer | Uint8Array | string>,
-  opts: ParseOptions,
-): AsyncGenerator<FeedItem> {
+export function parseFeed(input: FeedInput, opts: ParseOptions): AsyncGenerator<FeedItem> {
   const text = decode(input, opts.encoding ?? 'auto', opts.format);
   return opts.format === 'merchant-xml' ? parseMerchantXml(text) : parseDelimited(text, opts);
 }
