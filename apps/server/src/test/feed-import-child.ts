@@ -6,6 +6,11 @@ import { executeRun } from '../modules/feeds/index.js';
 // argv: <database url> <run id>
 const [url, runId] = process.argv.slice(2);
 const pool = createPool(url, 2);
-const config = loadConfig({ DATA_DIR: '/tmp', LOG_LEVEL: 'silent', FETCH_ALLOW_PRIVATE: 'true', JWT_SECRET: 'x'.repeat(32) });
+const config = loadConfig({
+  DATA_DIR: '/tmp',
+  LOG_LEVEL: 'silent',
+  FETCH_ALLOW_PRIVATE: 'true',
+  JWT_SECRET: 'x'.repeat(32),
+});
 await executeRun({ pool, config }, Number(runId));
 await pool.end();

@@ -54,9 +54,13 @@ it('a worker killed mid-import leaves no partial data and the next run completes
   const runId = Number(run[0].id);
   const childUrl = new URL(db.url!);
   childUrl.searchParams.set('application_name', 'feed-child');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/test/feed-import-child.ts', childUrl.toString(), String(runId)], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/test/feed-import-child.ts', childUrl.toString(), String(runId)],
+    {
+      stdio: 'ignore',
+    },
+  );
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   // Wait until the child is inside the ingest transaction (it wrote into the seller's rows), then kill it.
   const deadline = Date.now() + 60_000;
@@ -73,17 +77,26 @@ it('a worker killed mid-import leaves no partial data and the next run completes
   expect(await exited).toBeNull();
   // The killed backend's transaction is rolled back once PostgreSQL notices the closed connection.
   for (let i = 0; i < 100; i++) {
-    const { rows } = await db.pool.query(`select 1 from pg_stat_activity where application_name = 'feed-child'`);
+    const { rows } = await db.pool.query(
+      `select 1 from pg_stat_activity where application_name = 'feed-child'`,
+    );
     if (!rows.length) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   expect(await count()).toBe(0);
   const after = (await db.pool.query('select status from import_runs where id = $1', [runId])).rows[0];
   expect(after.status).toBe('running');
-  expect(Number((await db.pool.query(`select count(*) from ingest_runs where seller_id = 400`)).rows[0].count)).toBe(0);
+  expect(
+    Number((await db.pool.query(`select count(*) from ingest_runs where seller_id = 400`)).rows[0].count),
+  ).toBe(0);
 
   // The retried job runs the same import run again and completes it.
-  const config = loadConfig({ DATA_DIR: '/tmp', LOG_LEVEL: 'silent', FETCH_ALLOW_PRIVATE: 'true', JWT_SECRET: 'x'.repeat(32) });
+  const config = loadConfig({
+    DATA_DIR: '/tmp',
+    LOG_LEVEL: 'silent',
+    FETCH_ALLOW_PRIVATE: 'true',
+    JWT_SECRET: 'x'.repeat(32),
+  });
   const done = await executeRun({ pool: db.pool, config }, runId);
   expect(done.status).toBe('succeeded');
   expect(await count()).toBe(ITEMS);
