@@ -161,6 +161,7 @@ export const importRun = z.object({
 export type ImportRun = z.infer<typeof importRun>;
 export const importRunsQuery = z.object({ source_id: idSchema.optional() });
 export const importRunsResponse = z.object({ items: z.array(importRun) });
+export type ImportRunsResponse = z.infer<typeof importRunsResponse>;
 export const importStartedResponse = z.object({ run: importRun });
 
 export const previewBody = z.object({
