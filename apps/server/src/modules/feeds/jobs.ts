@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type {} from '../../app.js'; // FastifyInstance.deps
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { emitToUser } from '../exporter/index.js';
