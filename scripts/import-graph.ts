@@ -142,7 +142,7 @@ export function serverPart(rel: string): ServerPart {
   const one = /^platform\/([^/]+)\.tsx?$/.exec(p);
   if (one) return { kind: 'platform', name: one[1], file: 'index.ts' };
   if (p.startsWith('market/')) return { kind: 'market', file: p.slice('market/'.length) };
-  if (/^(lib|db|plugins)\//.test(p) || p === 'config.ts') return { kind: 'base' };
+  if (/^(lib|db|plugins|platform)\//.test(p) || p === 'config.ts') return { kind: 'base' };
   return { kind: 'root' };
 }
 

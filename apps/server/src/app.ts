@@ -97,7 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // larger one is refused (413) from its Content-Length before it is read.
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true },
+    // maxParamLength: a long path parameter reaches authentication and validation (401, then 400 naming
+    // it) instead of the router's bare 414 (ids in paths: Operaciones' /v1/operations/sources/:id …).
+    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true, maxParamLength: 16_384 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('deps', deps);

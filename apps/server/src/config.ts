@@ -51,6 +51,22 @@ export const configSchema = z.object({
   VIGIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** A running job without a heartbeat for this long (its worker died) is retried by another worker. */
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /**
+   * Feed URLs (and later crawled pages) may resolve to private, loopback or link-local addresses. Off in
+   * production (a feed URL must not reach the internal network); the tests' local servers need it on.
+   */
+  FETCH_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Largest feed accepted (bytes, after decompression). */
+  FEED_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(300 * 1024 * 1024),
+  /** API-key ingest: requests per minute per key. */
+  INGEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

@@ -140,6 +140,10 @@ function sampleFor(name: string): unknown {
     imageClass: 'forReview',
     decision: 'accepted',
     id: 1,
+    // operations (issue 27): a seller to register, a source, an API key's sellers
+    country: 'CL',
+    origin: 'upload',
+    seller_ids: [S.sur],
     // notifications: list filters, a subscription, the signed unsubscribe link
     namespace: 'prices',
     state: 'unread',

@@ -11,14 +11,18 @@ export const CSV_BOM = '\uFEFF';
 
 export type CsvValue = string | number | null;
 
-/** First characters that make a spreadsheet evaluate a cell (OWASP "CSV Injection"). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * Text that a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage return)
+ * gets a leading apostrophe: outside data (a feed's title "=HYPERLINK(…)") is shown, never run. Numbers
+ * are written as numbers and are not touched.
+ */
+export const neutraliseFormula = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
 
-/** The one CSV cell function of the application: quoting and formula neutralisation. */
+/** The one CSV cell function of the application: quoting and formula neutralisation (quoted when neutralised). */
 export const csvCell = (v: CsvValue) => {
   if (v === null) return '';
   if (typeof v === 'number') return String(v).replace('.', ',');
-  const s = FORMULA_START.test(v) ? `'${v}` : v;
+  const s = neutraliseFormula(v);
   return s !== v || /[";,\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

@@ -25,6 +25,8 @@ export interface Principal {
   timezone: string;
   currency: string | null;
   pivotId: number | null;
+  /** Administers the organisation (Operaciones). */
+  isAdmin: boolean;
   license: License;
 }
 
@@ -70,7 +72,7 @@ export async function loadUserAccess(
   sid: string | null = null,
 ): Promise<UserAccess | null> {
   const { rows } = await pool.query(
-    `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active,
+    `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active, u.is_admin,
             ($2::text is not null and exists (select 1 from revoked_sessions r where r.sid = $2)) as session_revoked,
             l.id as license_id,
             coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
@@ -108,6 +110,7 @@ export async function loadUserAccess(
     isActive: u.is_active,
     tokenVersion: u.token_version,
     sessionRevoked: u.session_revoked,
+    isAdmin: u.is_admin === true,
     license: u.license_id
       ? {
           id: u.license_id,

@@ -9,6 +9,7 @@ export {
   getJob,
   JOB_SCHEMA,
   type JobContext,
+  type JobEmit,
   type JobLogger,
   type JobRow,
   jobRowSql,
