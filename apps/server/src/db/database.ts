@@ -54,7 +54,7 @@ export async function ensureDatabase(url: string): Promise<void> {
  */
 export const DB_TIMEOUTS = {
   /** Opening a connection, or waiting for a free one of the pool. */
-  connectMs: 3_000,
+  connectMs: 5_000,
   /** Server-side cap of one statement (sessions doing long work raise it for themselves). */
   statementMs: 30_000,
   /** A session left idle inside a transaction is ended by the server after this. */
@@ -62,7 +62,7 @@ export const DB_TIMEOUTS = {
   /** A connection checked out for longer than this makes the pool ask whether the database still answers. */
   suspectAfterMs: 2_000,
   /** How long that question (a fresh connection and `select 1`) may take before the database counts as hung. */
-  probeMs: 2_000,
+  probeMs: 5_000,
 };
 
 export interface PoolOptions {
