@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/postgres-adapter';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { Server } from 'socket.io';
 import { verifyToken } from '../../lib/jwt.js';
 import { loadPrincipal } from '../../plugins/auth.js';
@@ -15,6 +16,23 @@ import {
 export const EXPORTER_PATH = '/socket.io';
 /** How often every open connection's user, token generation and session are checked again. */
 export const SOCKET_RECHECK_MS = 15_000;
+
+/**
+ * The pool as the socket.io adapter uses it (`connect` for its LISTEN connection, `query` to publish).
+ * When that connection is lost (the database restarted), the adapter takes a new one but never gives
+ * the dead one back, and `pool.end()` would then wait for it forever: here it is released (destroyed)
+ * as soon as it ends. On a normal close the adapter removes this listener and releases it itself.
+ */
+function adapterPool(pool: pg.Pool): pg.Pool {
+  return {
+    query: pool.query.bind(pool),
+    connect: async () => {
+      const client = await pool.connect();
+      client.once('end', () => client.release(true));
+      return client;
+    },
+  } as unknown as pg.Pool;
+}
 
 /** The token of a handshake: `?token=` (the seed's way) or socket.io's `auth: { token }`. */
 function handshakeToken(handshake: {
@@ -47,7 +65,7 @@ export default async function exporterPlugin(app: FastifyInstance) {
     pingInterval: 25_000,
     pingTimeout: 20_000,
     maxHttpBufferSize: 64 * 1024,
-    adapter: createAdapter(app.deps.db.pool, {
+    adapter: createAdapter(adapterPool(app.deps.db.pool), {
       errorHandler: (err) => app.log.warn({ err }, 'exporter: socket.io adapter error'),
     }),
   });
