@@ -42,6 +42,14 @@ export function abortOnDisconnect(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * A whole download (its SQL, then its file) under the export pool's bound: at most threads + maxQueue
+ * downloads under way in the process, the others refused at once (503 with Retry-After).
+ */
+export function download<T>(fn: () => Promise<T>): Promise<T> {
+  return exportPool.withSlot(fn);
+}
+
 /** Writes a download in the export pool, abandoned if the client disconnects. */
 export function writeFile<F extends (...args: never[]) => Buffer | Promise<Buffer>>(
   reply: FastifyReply,
