@@ -83,7 +83,7 @@ async function main() {
     );
     const t = Date.now();
     // long work: its own connections, without the requests' statement timeout (db/database.ts)
-    const seedPool = createPool(db.url, 20, { statementTimeoutMs: 0 });
+    const seedPool = createPool(db.url, 20, { longWork: true });
     try {
       await seedDemoMarket(seedPool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
     } finally {

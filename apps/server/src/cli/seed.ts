@@ -52,7 +52,7 @@ async function main() {
   const db = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    statementTimeoutMs: 0,
+    longWork: true,
   });
   try {
     console.log(`Base de datos ${db.kind}${db.kind === 'embedded' ? ` en ${config.DATA_DIR}/pg` : ''}`);

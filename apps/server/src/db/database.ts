@@ -59,15 +59,23 @@ export const DB_TIMEOUTS = {
   statementMs: 30_000,
   /** A session left idle inside a transaction is ended by the server after this. */
   idleInTransactionMs: 60_000,
-  /** A connection checked out for longer than this makes the pool ask whether the database still answers. */
+  /**
+   * A connection checked out for longer than this, while no byte came from the database on any of the
+   * pool's connections for as long, makes the pool ask whether the database still answers.
+   */
   suspectAfterMs: 2_000,
   /** How long that question (a fresh connection and `select 1`) may take before the database counts as hung. */
   probeMs: 5_000,
 };
 
 export interface PoolOptions {
-  /** statement_timeout of the pool's sessions (ms, 0 = none); default DB_TIMEOUTS.statementMs. */
+  /** statement_timeout of the pool's sessions (ms); default DB_TIMEOUTS.statementMs. */
   statementTimeoutMs?: number;
+  /**
+   * A pool of long work (the demo seed, one-shot tools): no statement timeout, no limit on waiting for a
+   * connection, no hang check — it waits for the database instead of failing.
+   */
+  longWork?: boolean;
 }
 
 export function createPool(url: string, max = 20, opts: PoolOptions = {}): pg.Pool {
@@ -75,8 +83,8 @@ export function createPool(url: string, max = 20, opts: PoolOptions = {}): pg.Po
     connectionString: url,
     max,
     idleTimeoutMillis: 30_000,
-    connectionTimeoutMillis: DB_TIMEOUTS.connectMs,
-    statement_timeout: opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs,
+    connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
+    statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
     idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
   });
   // A client losing its connection (the database stopped or restarted) must not crash the process: idle
@@ -88,7 +96,7 @@ export function createPool(url: string, max = 20, opts: PoolOptions = {}): pg.Po
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  watchForHang(pool, url);
+  if (!opts.longWork) watchForHang(pool, url);
   return pool;
 }
 
@@ -117,16 +125,26 @@ async function databaseHung(url: string): Promise<boolean> {
 /**
  * A PostgreSQL that is stopped (SIGSTOP), frozen or cut off without a reset keeps every query sent to it
  * waiting: no error ever comes, and the server-side statement_timeout cannot fire. So while a connection
- * has been checked out for more than `suspectAfterMs`, the pool asks the database, on a fresh connection,
- * whether it answers at all; when that times out too, every connection of the pool is cut — their
- * queries fail at once with "Connection terminated" (a 503 with Retry-After, plugins/errors.ts) — and new
- * ones wait at most `connectMs`. A slow query on a database that answers is left alone (its own
- * statement_timeout bounds it). Back after SIGCONT, the pool connects again by itself.
+ * has been checked out for more than `suspectAfterMs` and nothing at all came from the database on any
+ * connection for as long, the pool asks the database, on a fresh connection, whether it answers (within
+ * `probeMs`: generous, so that a machine merely overloaded is not taken for a hung database); when that
+ * times out too, every connection of the pool is cut — their queries fail at once with "Connection
+ * terminated" (a 503 with Retry-After, plugins/errors.ts) — and new ones wait at most `connectMs`. A slow
+ * query on a database that answers is left alone (its own statement_timeout bounds it). Back after
+ * SIGCONT, the pool connects again by itself.
  */
 function watchForHang(pool: pg.Pool, url: string): void {
   const all = new Set<pg.Client>();
   const out = new Map<pg.Client, number>();
-  pool.on('connect', (c) => all.add(c));
+  /** When the database last sent anything on one of the pool's connections. */
+  let heard = Date.now();
+  pool.on('connect', (c) => {
+    all.add(c);
+    heard = Date.now();
+    (c as unknown as { connection?: { stream?: NodeJS.EventEmitter } }).connection?.stream?.on('data', () => {
+      heard = Date.now();
+    });
+  });
   pool.on('remove', (c) => {
     all.delete(c);
     out.delete(c);
@@ -137,6 +155,7 @@ function watchForHang(pool: pg.Pool, url: string): void {
   const timer = setInterval(() => {
     if (probing || pool.ending) return;
     const now = Date.now();
+    if (now - heard <= DB_TIMEOUTS.suspectAfterMs) return;
     let suspect = false;
     for (const since of out.values()) if (now - since > DB_TIMEOUTS.suspectAfterMs) suspect = true;
     if (!suspect) return;
@@ -167,11 +186,11 @@ export async function openDatabase(opts: {
   pgLog?: (m: string) => void;
   /** Restart the embedded PostgreSQL when it stops on its own (the server; not one-shot tools). */
   supervise?: boolean;
-  /** statement_timeout of the pool (one-shot tools doing long work: 0 = none). */
-  statementTimeoutMs?: number;
+  /** One-shot tools doing long work (the seed CLI): PoolOptions.longWork. */
+  longWork?: boolean;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = createPool(opts.databaseUrl, 20, { statementTimeoutMs: opts.statementTimeoutMs });
+    const pool = createPool(opts.databaseUrl, 20, { longWork: opts.longWork });
     return { pool, kind: 'external', url: opts.databaseUrl, close: () => pool.end() };
   }
   const log = opts.log ?? (() => {});
@@ -193,7 +212,7 @@ export async function openDatabase(opts: {
     password: appRolePassword(opts.dataDir),
     database: 'vigia',
   });
-  const pool = createPool(url, 20, { statementTimeoutMs: opts.statementTimeoutMs });
+  const pool = createPool(url, 20, { longWork: opts.longWork });
   return {
     pool,
     kind: 'embedded',

@@ -653,8 +653,13 @@ export async function startEmbeddedPostgres(dir: string, opts: StartOptions): Pr
 
 /** The superuser password of a data directory's cluster: generated once into DATA_DIR/secrets/pg_password. */
 export function clusterPassword(dataDir: string): string {
+  return dataDirSecret(dataDir, 'pg_password');
+}
+
+/** A secret of a data directory: generated once into DATA_DIR/secrets/<name> (mode 0600, folder 0700). */
+export function dataDirSecret(dataDir: string, name: string): string {
   const dir = join(dataDir, 'secrets');
-  const file = join(dir, 'pg_password');
+  const file = join(dir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(24).toString('base64url');

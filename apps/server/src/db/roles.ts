@@ -1,7 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import pg from 'pg';
+import { dataDirSecret } from './embedded.js';
 
 // The application connects as a role of its own, not as the superuser (issue 26 finding 6: an injection
 // through a superuser connection would be command execution — `COPY … TO PROGRAM` — as the OS user that
@@ -15,13 +13,7 @@ export const APP_ROLE = 'vigia_app';
 
 /** The application role's password of a data directory: generated once into DATA_DIR/secrets/pg_app_password. */
 export function appRolePassword(dataDir: string): string {
-  const dir = join(dataDir, 'secrets');
-  const file = join(dir, 'pg_app_password');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const secret = randomBytes(24).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return dataDirSecret(dataDir, 'pg_app_password');
 }
 
 const ident = (s: string) => `"${s.replace(/"/g, '""')}"`;

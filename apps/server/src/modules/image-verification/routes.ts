@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
-import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { download, moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
 import { upsertReview } from './queries.js';
@@ -36,20 +36,22 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
   registerRoute(app, defs.items, (req) => findItems(pool, requesterOf(req), req.query));
   registerRoute(app, defs.kpis, (req) => findKpis(pool, requesterOf(req), req.query));
 
-  registerRoute(app, defs.itemsXlsx, async (req, reply) => {
-    const res = await findItems(pool, requesterOf(req), {
-      ...req.query,
-      limit: IMAGE_XLSX_MAX_ROWS,
-      skip: 0,
-    });
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header(
-        'content-disposition',
-        `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
-      )
-      .send(await writeFile(reply, itemsXlsxTask, res.items));
-  });
+  registerRoute(app, defs.itemsXlsx, (req, reply) =>
+    download(async () => {
+      const res = await findItems(pool, requesterOf(req), {
+        ...req.query,
+        limit: IMAGE_XLSX_MAX_ROWS,
+        skip: 0,
+      });
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header(
+          'content-disposition',
+          `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
+        )
+        .send(await writeFile(reply, itemsXlsxTask, res.items));
+    }),
+  );
 
   registerRoute(app, defs.item, async (req, reply) => {
     const check = await findCheck(pool, requesterOf(req), req.query.id);
