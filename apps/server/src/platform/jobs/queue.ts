@@ -449,7 +449,8 @@ export class JobRunner {
       pollMs: deps.pollMs ?? 2000,
       leaseSeconds: deps.leaseSeconds ?? 60,
       stopGraceMs: deps.stopGraceMs ?? 10_000,
-      maintenanceSeconds: deps.maintenanceSeconds ?? 30,
+      // expiry of dead workers' jobs at least as often as a lease lasts
+      maintenanceSeconds: deps.maintenanceSeconds ?? Math.min(30, Math.max(1, deps.leaseSeconds ?? 60)),
       archiveAfterSeconds: deps.archiveAfterSeconds ?? 3600,
       deleteAfterSeconds: deps.deleteAfterSeconds ?? 7 * 86_400,
       schedules: deps.schedules ?? true,
@@ -487,6 +488,9 @@ export class JobRunner {
     this.stopped = false;
     await installJobs(this.deps.pool);
     await this.boss.start();
+    // jobs left active by a worker that died before this one started are retried now, not at the first
+    // maintenance tick
+    await this.boss.expire().catch((err) => this.deps.log.warn({ err }, 'jobs: expiry at start failed'));
     if (this.opts.schedules) await this.keepSchedules();
     if (this.opts.localWake) events.on('wake', this.wake);
     if (this.opts.listen) await this.listen();
@@ -619,7 +623,11 @@ export class JobRunner {
       if (this.databaseDown || this.unrecorded.size) await this.recover();
       const free = registered.concurrency - this.runningOf(queue);
       if (free > 0) {
-        const jobs = (await executor(this.deps.pool).executeSql(FETCH_SQL, [queue, free])) as unknown as {
+        const jobs = (await executor(this.deps.pool).executeSql(FETCH_SQL, [
+          queue,
+          free,
+          this.opts.leaseSeconds,
+        ])) as unknown as {
           rows: Fetched[];
         };
         for (const job of jobs.rows) {
@@ -746,7 +754,8 @@ export class JobRunner {
 }
 
 // pg-boss's fetch, as its plans write it, but run by us: its own fetch swallows every error, and an
-// unreachable database must be seen (outcomes kept, polling faster).
+// unreachable database must be seen (outcomes kept, polling faster). The fetching worker sets the
+// job's lease (expire_in, renewed by the heartbeat through started_on).
 const FETCH_SQL = `
     with next as (
       select id from ${JOB_SCHEMA}.job
@@ -757,6 +766,7 @@ const FETCH_SQL = `
     update ${JOB_SCHEMA}.job j set
       state = 'active',
       started_on = now(),
+      expire_in = $3 * interval '1 second',
       retry_count = case when started_on is not null then retry_count + 1 else retry_count end
       from next
      where name = $1 and j.id = next.id
