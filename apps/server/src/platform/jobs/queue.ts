@@ -483,9 +483,29 @@ export class JobRunner {
     return registeredQueues();
   }
 
+  /**
+   * Starts the runner. Never throws: while the database cannot be reached (or the app was built
+   * without one, e.g. the OpenAPI export) it logs and tries again every 2 s until stopped.
+   */
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
+    try {
+      await this.boot();
+    } catch (err) {
+      if (this.stopped) return;
+      this.deps.log.warn({ err }, 'jobs: runner not started yet; retrying');
+      this.bootRetry = setTimeout(() => {
+        this.stopped = true;
+        void this.start();
+      }, 2000);
+      this.bootRetry.unref();
+    }
+  }
+
+  private bootRetry: NodeJS.Timeout | null = null;
+
+  private async boot(): Promise<void> {
     await installJobs(this.deps.pool);
     await this.boss.start();
     // jobs left active by a worker that died before this one started are retried now, not at the first
@@ -567,6 +587,7 @@ export class JobRunner {
    * handed back to the queue (another worker runs them; this attempt does not count).
    */
   async stop(): Promise<void> {
+    if (this.bootRetry) clearTimeout(this.bootRetry);
     if (this.stopped) return;
     this.stopped = true;
     events.off('wake', this.wake);
