@@ -11,6 +11,7 @@ import { migrate } from '../db/migrate.js';
 import { DEMO_ACCOUNTS, type DemoSize, seedDemoMarket } from '../modules/demo/seed-demo.js';
 import { clearIngestCaches } from '../modules/ingest/ingest.js';
 import '../modules/rollups.js'; // every roll-up, also those of feature modules
+import '../modules/index.js'; // every feature's job declarations: the queues the ingest fills get their policy
 
 const SIZES = ['tiny', 'small', 'medium', 'large'];
 

@@ -205,10 +205,13 @@ describe('two API processes and a worker on one PostgreSQL', () => {
     expect(existsSync(path)).toBe(true);
     const dir = join(dataDir, 'reports', String(row.user_id));
     expect(readdirSync(dir).filter((f) => f.endsWith('.part'))).toEqual([]);
-    // one job, run twice: the killed attempt and the retry
-    const jobs = (await jobsOf(db.pool, 'report')).filter(
-      (j) => (j.payload as { taskId: string }).taskId === id,
-    );
+    // one job, run twice: the killed attempt and the retry (its completion is written just after the task's)
+    const jobs = await until('the job to be recorded', async () => {
+      const mine = (await jobsOf(db.pool, 'report')).filter(
+        (j) => (j.payload as { taskId: string }).taskId === id,
+      );
+      return mine[0]?.status === 'succeeded' && mine;
+    });
     expect(jobs).toHaveLength(1);
     expect(jobs[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
   }, 150_000);

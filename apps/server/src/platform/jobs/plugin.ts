@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { emitToUser } from '../exporter/index.js';
-import { installJobs, JobRunner } from './queue.js';
+import { JobRunner } from './queue.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,15 +11,14 @@ declare module 'fastify' {
 }
 
 /**
- * The job queue in the server process. Every role installs pg-boss's schema and the declared queues
- * (so that any process can enqueue); the roles 'worker' and 'all' also run the jobs and keep the
- * schedules: the runner starts when the app is ready and stops (finishing or handing back running
+ * The job queue in the server process. Every role can enqueue (pg-boss's schema comes with the
+ * migrations, 201; a queue is created at its first enqueue); the roles 'worker' and 'all' also run the
+ * jobs and keep the schedules (and migrate pg-boss's own schema when a newer pg-boss needs it): the runner starts when the app is ready and stops (finishing or handing back running
  * jobs) when it closes. Jobs are declared by the features (modules/<feature>/jobs.ts, imported by
  * modules/jobs.ts) and the platform (platform/mail).
  */
 async function jobsPlugin(app: FastifyInstance, opts: { role?: 'api' | 'worker' | 'all' }) {
   const { db, config } = app.deps;
-  await installJobs(db.pool);
   const role = opts.role ?? config.VIGIA_ROLE;
   const runner =
     role === 'api'

@@ -449,7 +449,8 @@ export class JobRunner {
       pollMs: deps.pollMs ?? 2000,
       leaseSeconds: deps.leaseSeconds ?? 60,
       stopGraceMs: deps.stopGraceMs ?? 10_000,
-      maintenanceSeconds: deps.maintenanceSeconds ?? 30,
+      // expiry of dead workers' jobs at least as often as a lease lasts
+      maintenanceSeconds: deps.maintenanceSeconds ?? Math.min(30, Math.max(1, deps.leaseSeconds ?? 60)),
       archiveAfterSeconds: deps.archiveAfterSeconds ?? 3600,
       deleteAfterSeconds: deps.deleteAfterSeconds ?? 7 * 86_400,
       schedules: deps.schedules ?? true,
@@ -482,11 +483,34 @@ export class JobRunner {
     return registeredQueues();
   }
 
+  /**
+   * Starts the runner. Never throws: while the database cannot be reached (or the app was built
+   * without one, e.g. the OpenAPI export) it logs and tries again every 2 s until stopped.
+   */
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
+    try {
+      await this.boot();
+    } catch (err) {
+      if (this.stopped) return;
+      this.deps.log.warn({ err }, 'jobs: runner not started yet; retrying');
+      this.bootRetry = setTimeout(() => {
+        this.stopped = true;
+        void this.start();
+      }, 2000);
+      this.bootRetry.unref();
+    }
+  }
+
+  private bootRetry: NodeJS.Timeout | null = null;
+
+  private async boot(): Promise<void> {
     await installJobs(this.deps.pool);
     await this.boss.start();
+    // jobs left active by a worker that died before this one started are retried now, not at the first
+    // maintenance tick
+    await this.boss.expire().catch((err) => this.deps.log.warn({ err }, 'jobs: expiry at start failed'));
     if (this.opts.schedules) await this.keepSchedules();
     if (this.opts.localWake) events.on('wake', this.wake);
     if (this.opts.listen) await this.listen();
@@ -563,6 +587,7 @@ export class JobRunner {
    * handed back to the queue (another worker runs them; this attempt does not count).
    */
   async stop(): Promise<void> {
+    if (this.bootRetry) clearTimeout(this.bootRetry);
     if (this.stopped) return;
     this.stopped = true;
     events.off('wake', this.wake);
@@ -619,7 +644,11 @@ export class JobRunner {
       if (this.databaseDown || this.unrecorded.size) await this.recover();
       const free = registered.concurrency - this.runningOf(queue);
       if (free > 0) {
-        const jobs = (await executor(this.deps.pool).executeSql(FETCH_SQL, [queue, free])) as unknown as {
+        const jobs = (await executor(this.deps.pool).executeSql(FETCH_SQL, [
+          queue,
+          free,
+          this.opts.leaseSeconds,
+        ])) as unknown as {
           rows: Fetched[];
         };
         for (const job of jobs.rows) {
@@ -746,7 +775,8 @@ export class JobRunner {
 }
 
 // pg-boss's fetch, as its plans write it, but run by us: its own fetch swallows every error, and an
-// unreachable database must be seen (outcomes kept, polling faster).
+// unreachable database must be seen (outcomes kept, polling faster). The fetching worker sets the
+// job's lease (expire_in, renewed by the heartbeat through started_on).
 const FETCH_SQL = `
     with next as (
       select id from ${JOB_SCHEMA}.job
@@ -757,6 +787,7 @@ const FETCH_SQL = `
     update ${JOB_SCHEMA}.job j set
       state = 'active',
       started_on = now(),
+      expire_in = $3 * interval '1 second',
       retry_count = case when started_on is not null then retry_count + 1 else retry_count end
       from next
      where name = $1 and j.id = next.id
