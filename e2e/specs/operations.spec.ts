@@ -23,6 +23,7 @@ test.describe('Operaciones', () => {
     const item = (await list.json()).items.find((i: { price: number | null }) => i.price !== null);
     expect(item).toBeTruthy();
     const newPrice = 123457;
+    const sourceName = `Planilla e2e ${Date.now()}`; // unique: the spec may run again on the same data
     const dir = mkdtempSync(join(tmpdir(), 'vigia-e2e-ops-'));
     const csvPath = join(dir, 'precios.csv');
     writeFileSync(
@@ -48,7 +49,7 @@ test.describe('Operaciones', () => {
     const dialog = page.getByRole('dialog', { name: 'Agregar fuente' });
     await dialog.getByLabel('eCommerce').click();
     await page.getByRole('option', { name: new RegExp(`^${item.seller_name}`) }).click();
-    await dialog.getByLabel('Nombre de la fuente').fill('Planilla e2e');
+    await dialog.getByLabel('Nombre de la fuente').fill(sourceName);
     await dialog.locator('input[type=file]').setInputFiles(csvPath);
     await dialog.getByLabel('Modo').click();
     await page.getByRole('option', { name: /Parcial/ }).click();
@@ -68,8 +69,8 @@ test.describe('Operaciones', () => {
     await expect(mapping).toBeHidden();
 
     // import now: live progress, then the counts
-    const source = page.getByTestId('ops-source').filter({ hasText: 'Planilla e2e' });
-    await source.getByRole('button', { name: 'Importar ahora: Planilla e2e' }).click();
+    const source = page.getByTestId('ops-source').filter({ hasText: sourceName });
+    await source.getByRole('button', { name: `Importar ahora: ${sourceName}` }).click();
     const state = source.getByTestId('run-state');
     await expect(state).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
     await expect(state).toContainText('3 leídas · 1 escritas · 2 rechazadas');

@@ -35,10 +35,17 @@ export const FEED_MODES = ['full', 'delta'] as const;
 export const SOURCE_KINDS = ['feed', 'crawl'] as const;
 export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
 
+/** An object with every feed field optional, each of type `t`; no other key accepted. */
+function feedFields<T extends z.ZodType>(t: T) {
+  return z
+    .object(
+      Object.fromEntries(FEED_FIELDS.map((f) => [f, t.optional()])) as Record<FeedField, z.ZodOptional<T>>,
+    )
+    .strict();
+}
+
 /** Vigía field → the CSV column (header text) that holds it. */
-export const feedMapping = z
-  .partialRecord(z.enum(FEED_FIELDS), shortText(200))
-  .refine((m) => Object.values(m).every((v) => v !== ''), 'columna vacía');
+export const feedMapping = feedFields(shortText(200).min(1));
 export type FeedMapping = z.infer<typeof feedMapping>;
 
 /** Five-field cron (minute hour day-of-month month day-of-week), evaluated in the organisation's zone. */
@@ -69,10 +76,12 @@ export const sellerCreateBody = z.object({
   country: z
     .string()
     .trim()
+    .max(2)
     .regex(/^[A-Z]{2}$/, 'código de país de dos letras'),
   currency: z
     .string()
     .trim()
+    .max(3)
     .regex(/^[A-Z]{3}$/, 'código de moneda de tres letras'),
   url: z
     .url({ protocol: /^https?$/ })
@@ -93,7 +102,7 @@ export const feedSource = z.object({
   url: z.string().nullable(),
   format: z.enum(FEED_FORMATS),
   encoding: z.enum(FEED_ENCODINGS),
-  mapping: z.record(z.string(), z.string()),
+  mapping: feedMapping,
   schedule: z.string().nullable(),
   mode: z.enum(FEED_MODES),
   has_file: z.boolean(),
@@ -171,7 +180,7 @@ export const previewBody = z.object({
 });
 export const previewRow = z.object({
   line: z.number(),
-  values: z.record(z.string(), z.string()),
+  values: feedFields(z.string()),
   /** The row as Vigía reads it, or why it would be rejected. */
   product_id: z.string().nullable(),
   title: z.string().nullable(),
@@ -184,7 +193,7 @@ export const previewResponse = z.object({
   columns: z.array(z.string()),
   rows: z.array(previewRow),
   /** The mapping the preview used (the given one, or one guessed from the columns). */
-  mapping: z.record(z.string(), z.string()),
+  mapping: feedMapping,
 });
 export type PreviewResponse = z.infer<typeof previewResponse>;
 
@@ -207,11 +216,10 @@ export const apiKeyBody = z.object({
 export const apiKeyCreatedResponse = z.object({ key: z.string(), item: apiKey });
 
 /** One row pushed by a machine: the feed fields (strings, as a feed would carry them). */
-export const ingestRow = z.partialRecord(z.enum(FEED_FIELDS), z.string().max(10_000));
+export const ingestRow = feedFields(z.string().max(10_000));
 export const ingestQuery = z.object({ seller_id: idSchema });
-export const ingestBatchBody = z.object({
-  rows: z.array(z.record(z.string(), z.unknown())).min(1).max(1000),
-});
+/** Rows are checked one by one (each gets its own result); only unknown keys refuse the whole batch. */
+export const ingestBatchBody = z.object({ rows: z.array(feedFields(z.unknown())).min(1).max(10_000) });
 export const ingestRowResult = z.object({
   line: z.number(),
   id: z.string().nullable(),

@@ -93,7 +93,7 @@ export const operationsRoutes = {
   uploadFile: defineRoute({
     id: 'operations.uploadFile',
     method: 'PUT',
-    path: '/v1/operations/sources/:id/file',
+    path: '/v1/operations/source-files/:id',
     module: null,
     auth: true,
     params: sourceParams,
@@ -103,7 +103,7 @@ export const operationsRoutes = {
   preview: defineRoute({
     id: 'operations.preview',
     method: 'POST',
-    path: '/v1/operations/sources/:id/preview',
+    path: '/v1/operations/source-previews/:id',
     module: null,
     auth: true,
     params: sourceParams,
@@ -114,7 +114,7 @@ export const operationsRoutes = {
   importNow: defineRoute({
     id: 'operations.importNow',
     method: 'POST',
-    path: '/v1/operations/sources/:id/import',
+    path: '/v1/operations/source-imports/:id',
     module: null,
     auth: true,
     params: sourceParams,
@@ -134,7 +134,7 @@ export const operationsRoutes = {
   rejections: defineRoute({
     id: 'operations.rejections',
     method: 'GET',
-    path: '/v1/operations/runs/:id/rejections.csv',
+    path: '/v1/operations/run-rejections/:id',
     module: null,
     auth: true,
     params: runParams,

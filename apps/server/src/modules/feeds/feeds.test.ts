@@ -87,7 +87,7 @@ async function waitRun(runId: number) {
 }
 
 async function importNow(sourceId: number) {
-  const res = await api('POST', `/v1/operations/sources/${sourceId}/import`);
+  const res = await api('POST', `/v1/operations/source-imports/${sourceId}`);
   expect(res.statusCode).toBe(200);
   return waitRun(res.json().run.id);
 }
@@ -186,7 +186,7 @@ describe('feed import from a URL', () => {
     expect(await listing(116, 'SUR-003')).toMatchObject({ stock_out: true });
     expect(await listing(116, 'SUR-004')).toBeUndefined(); // USD row: rejected, never converted
 
-    const csv = await api('GET', `/v1/operations/runs/${run.id}/rejections.csv`);
+    const csv = await api('GET', `/v1/operations/run-rejections/${run.id}`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.body.replace(/^\uFEFF/, '').split('\r\n')).toEqual([
@@ -284,14 +284,14 @@ describe('uploaded CSV with a column mapping', () => {
     const id = created.json().id;
     const up = await ctx.app.inject({
       method: 'PUT',
-      url: `/v1/operations/sources/${id}/file`,
+      url: `/v1/operations/source-files/${id}`,
       headers: { ...auth(), 'content-type': 'application/octet-stream', 'x-file-name': 'lista.csv' },
       payload: readFileSync(join(FIX, 'spanish-latin1.csv')),
     });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json().has_file).toBe(true);
 
-    const guessed = await api('POST', `/v1/operations/sources/${id}/preview`, {});
+    const guessed = await api('POST', `/v1/operations/source-previews/${id}`, {});
     expect(guessed.statusCode, guessed.body).toBe(200);
     expect(guessed.json().columns).toContain('Nombre del producto');
     expect(guessed.json().mapping).toMatchObject({ id: 'Código', price: 'Precio', gtin: 'EAN' });
@@ -302,7 +302,7 @@ describe('uploaded CSV with a column mapping', () => {
       price: 'Precio',
       sale_price: 'Precio oferta',
     };
-    const preview = await api('POST', `/v1/operations/sources/${id}/preview`, { mapping });
+    const preview = await api('POST', `/v1/operations/source-previews/${id}`, { mapping });
     const rows = preview.json().rows;
     expect(rows[0]).toMatchObject({
       line: 2,
@@ -332,7 +332,7 @@ describe('uploaded CSV with a column mapping', () => {
     });
     const up = await ctx.app.inject({
       method: 'PUT',
-      url: `/v1/operations/sources/${created.json().id}/file`,
+      url: `/v1/operations/source-files/${created.json().id}`,
       headers: { ...auth(), 'content-type': 'application/octet-stream' },
       payload: Buffer.alloc(300_000, 65),
     });
@@ -378,11 +378,25 @@ describe('API keys and POST /v1/ingest/observations', () => {
       ],
     });
     expect(await listing(116, 'API-1')).toMatchObject({ normal: 15990 });
-    const csv = await api('GET', `/v1/operations/runs/${res.json().run_id}/rejections.csv`);
+    const csv = await api('GET', `/v1/operations/run-rejections/${res.json().run_id}`);
     expect(csv.body).toContain("\r\n2;'=1+1;");
 
-    const nd = await push(key, 116, '{"id":"API-3","price":"990 CLP"}\n{not json}\n', 'application/x-ndjson');
+    const nd = await push(
+      key,
+      116,
+      '{"id":"API-3","price":"990 CLP"}\n{"id":"API-4","price":"5 PEN"}\n',
+      'application/x-ndjson',
+    );
     expect(nd.json()).toMatchObject({ accepted: 1, rejected: 1 });
+    const broken = await push(
+      key,
+      116,
+      '{"id":"API-5","price":"990 CLP"}\n{not json}\n',
+      'application/x-ndjson',
+    );
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().detail).toMatch(/línea 2/);
+    expect(await listing(116, 'API-5')).toBeUndefined();
 
     expect((await push(key, 125, { rows: [{ id: 'X', price: '1 CLP' }] })).statusCode).toBe(403);
     expect((await push(null, 116, { rows: [{ id: 'X', price: '1 CLP' }] })).statusCode).toBe(401);

@@ -74,12 +74,14 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     { parseAs: 'string', bodyLimit: INGEST_BODY_LIMIT },
     (_req, body, done) => {
       const rows: unknown[] = [];
-      for (const line of String(body).split(/\r?\n/)) {
-        if (!line.trim()) continue;
+      const lines = String(body).split(/\r?\n/);
+      for (let i = 0; i < lines.length; i++) {
+        if (!lines[i].trim()) continue;
         try {
-          rows.push(JSON.parse(line));
+          rows.push(JSON.parse(lines[i]));
         } catch {
-          rows.push({ __invalid: 'JSON no válido' });
+          // a broken stream is the request's fault: nothing of it is ingested
+          return done(badRequest(`rows: la línea ${i + 1} no es JSON válido`, 'rows'), undefined);
         }
       }
       done(null, { rows });
