@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { clpMap, TZ_SQL } from '../../market/index.js';
+import { clpMap } from '../../market/index.js';
 
 // SQL of the pricing screens. Requests never read price history: they read the pivot's read model
 // (migrations/020_pricing.sql) through the in-memory copy of model.ts, which these functions load and
