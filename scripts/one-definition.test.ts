@@ -21,7 +21,7 @@ interface Formula {
   patterns: RegExp[];
 }
 
-export const FORMULAS: Formula[] = [
+const FORMULAS: Formula[] = [
   {
     name: 'discount % (domain discountPercent, SQL vigia_discount_pct)',
     homes: ['packages/domain/src/derived.ts', 'apps/server/migrations/050_market_formulas.sql'],
@@ -74,12 +74,30 @@ export const FORMULAS: Formula[] = [
     homes: ['packages/domain/src/search.ts'],
     patterns: [/normalize\(\s*'NF[DK]*'\s*\)\s*\.replace/, /\.replace\(FOLDABLE/, /translate\(\s*lower\(/i],
   },
+  {
+    name: 'zone literal (configuration: domain DEFAULT_TIMEZONE; organisations.market_zone, users.timezone)',
+    homes: [
+      'packages/domain/src/constants.ts',
+      // the column's default (the setting's default value)
+      'apps/server/migrations/232_market_zone.sql',
+    ],
+    patterns: [/'America\/[A-Za-z_]+'/],
+  },
 ];
 
 /** Files that write a formula for another reason (named, with the reason). */
 const KNOWN: Record<string, string[]> = {
   // the demo generator strips accents to build e-mail-like slugs of its fake names, not to search
   'apps/server/src/modules/demo/generator.ts': ['search folding'],
+  // the demo (its generated history is Chilean) and the test fixtures (scanned: not *.test.ts)
+  'apps/server/src/modules/demo/dates.ts': ['zone literal'],
+  'apps/server/src/modules/demo/seed-demo.ts': ['zone literal'],
+  'apps/server/src/test/assortment-fixture.ts': ['zone literal'],
+  'apps/server/src/test/reports-fixture.ts': ['zone literal'],
+  'apps/server/src/test/test-market.ts': ['zone literal'],
+  'apps/server/src/test/assortment-history.ts': ['zone literal'],
+  // the profile's list of zones a user may pick (options, not a day rule)
+  'apps/web/src/features/profile/pages/UserProfilePage.tsx': ['zone literal'],
   // migration 050 created vigia_price_index and vigia_fold; migration 231 dropped them (never called)
   'apps/server/migrations/050_market_formulas.sql': ['price index', 'search folding'],
 };
@@ -114,7 +132,7 @@ function sources(): { path: string; lines: string[] }[] {
 /** A comment line (TypeScript or SQL): prose may name a formula. */
 const isComment = (line: string) => /^\s*(\/\/|\*|\/\*\*?|--)/.test(line);
 
-export function secondDefinitions(
+function secondDefinitions(
   all: { path: string; lines: string[] }[],
   formulas: Formula[] = FORMULAS,
 ): string[] {
@@ -195,9 +213,7 @@ describe('one definition per formula', () => {
         '(den > 0 ? Math.round((10_000 * num) / den) / 100 : null)',
       ),
     ).toHaveLength(1);
-    expect(
-      copy('apps/web/src/x.tsx', '`${formatPercent((100 * part) / total)} de los comparables`'),
-    ).toHaveLength(1);
+    expect(copy('apps/web/src/x.tsx', 'const s = formatPercent((100 * part) / total);')).toHaveLength(1);
     // assortment's old variation, matching's own folding, a rank with its own tolerance
     expect(
       copy(
@@ -216,6 +232,10 @@ describe('one definition per formula', () => {
         'apps/server/src/modules/notifications/rules.ts',
         'if (Math.abs(o - price) <= 1e-9 * price) continue;',
       ),
+    ).toHaveLength(1);
+    // a zone written into a statement
+    expect(
+      copy('apps/server/src/modules/x.ts', "select (t at time zone 'America/Santiago')::date"),
     ).toHaveLength(1);
     // a comment may name the formula
     expect(

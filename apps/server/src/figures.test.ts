@@ -8,6 +8,7 @@ import { checkPromotions } from './modules/promotions/check.js';
 import { createTestContext, type TestContext } from './test/context.js';
 import {
   insertClassification,
+  insertFxRate,
   insertOrgWithLicense,
   insertSeller,
   insertUser,
@@ -53,11 +54,13 @@ beforeAll(async () => {
       await seedReferenceData(pool);
       await insertSeller(pool, { id: 5, name: 'Pivote' });
       await insertSeller(pool, { id: 7, name: 'Rival' });
+      await insertSeller(pool, { id: 9, name: 'Rival Perú', country: 'PE', currency: 'PEN' });
+      await insertFxRate(pool, 'PEN', T(10), 250);
       leaf = await insertClassification(pool, 'Leches');
       const { orgId } = await insertOrgWithLicense(pool, {
-        sellers: [7],
+        sellers: [7, 9],
         pivots: [5],
-        currencies: ['CLP'],
+        currencies: ['CLP', 'PEN'],
         modules: ['promotions', 'dpm', 'reports'],
       });
       userId = await insertUser(pool, orgId, 'figuras@example.com');
@@ -73,6 +76,7 @@ beforeAll(async () => {
           item('RA', n === 2 ? { salePrice: 0 } : {}),
           item('RB', n < 3 ? { salePrice: 800 } : {}),
         ]);
+        await observe(pool, 9, at(n), [item('PEA', { normalPrice: n > 1 ? 5 : 3 })]);
       }
     },
   });
@@ -222,13 +226,33 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
       });
       expect(res.statusCode).toBe(200);
       results = res.json().results;
-      if (results.length >= 2 || Date.now() > deadline) break;
+      if (results.length >= 3 || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
     const start = results.find((n) => n.kind === 'promotion_start');
     const end = results.find((n) => n.kind === 'promotion_end');
     expect(start?.body).toBe('Rival puso en promoción 2 productos tuyos con un descuento promedio de 20 %.');
     expect(end?.body).toBe('Rival volvió al precio normal en Producto PA.');
+  });
+
+  it("a Peruvian seller's prices reach a CLP user in CLP, at the rate of the event's day, named", async () => {
+    // PEA 5 PEN → 3 PEN at T−1 (250 CLP per PEN: 1250 → 750 CLP): 3rd (after PA and RA at 1000 CLP) → 1st
+    const deadline = Date.now() + 30_000;
+    let gained: { kind: string; body: string } | undefined;
+    while (!gained && Date.now() < deadline) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/v1/notifications/?page_size=100',
+        headers: auth(),
+      });
+      gained = (res.json().results as { kind: string; body: string }[]).find(
+        (n) => n.kind === 'cheapest_gained',
+      );
+      if (!gained) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(gained?.body).toBe(
+      'Rival Perú bajó 40 % el precio de Producto PA (de $1.250 a $750 CLP) y ahora es el más barato del mercado (antes 3.º).',
+    );
   });
 });
 

@@ -15,13 +15,13 @@ describe('notification explanations', () => {
     expect(
       explainPriceEvent('cheapest_gained', { ...f, before: 25_000, after: 22_000, rankBefore: 3 }).body,
     ).toBe(
-      'Hogar Total bajó 12 % el precio de Olla 24 cm (de $25.000 a $22.000) y ahora es el más barato del mercado (antes 3.º).',
+      'Hogar Total bajó 12 % el precio de Olla 24 cm (de $25.000 a $22.000 CLP) y ahora es el más barato del mercado (antes 3.º).',
     );
     expect(
       explainPriceEvent('cheapest_lost', { ...f, before: 22_000, after: 26_400, rankBefore: 1, rankAfter: 2 })
         .body,
     ).toBe(
-      'Hogar Total subió 20 % el precio de Olla 24 cm (de $22.000 a $26.400) y dejó de ser el más barato del mercado (ahora 2.º).',
+      'Hogar Total subió 20 % el precio de Olla 24 cm (de $22.000 a $26.400 CLP) y dejó de ser el más barato del mercado (ahora 2.º).',
     );
     expect(
       explainPriceEvent('repricing', {
@@ -33,7 +33,7 @@ describe('notification explanations', () => {
         days: 3,
       }).body,
     ).toBe(
-      'Hogar Total subió 5,0 % el precio normal de Olla 24 cm (de $20.000 a $21.000) y lo mantiene hace 3 días: es un cambio permanente, no una oferta (queda 2.º del mercado).',
+      'Hogar Total subió 5,0 % el precio normal de Olla 24 cm (de $20.000 a $21.000 CLP) y lo mantiene hace 3 días: es un cambio permanente, no una oferta (queda 2.º del mercado).',
     );
   });
 

@@ -187,7 +187,8 @@ function move(f: PriceFacts): { verb: string; pct: number } {
 /** The one-line explanation of an event kind from its facts. */
 export function explainPriceEvent(kind: string, f: PriceFacts): Explained {
   const { verb, pct } = move(f);
-  const prices = `(de ${formatPrice(f.before, f.currency)} a ${formatPrice(f.after, f.currency)})`;
+  // the amounts name their currency (the user's; issue 25): '(de $1.100 a $900 CLP)'
+  const prices = `(de ${formatPrice(f.before, f.currency)} a ${formatPrice(f.after, f.currency)} ${f.currency.toUpperCase()})`;
   if (kind === 'cheapest_gained')
     return {
       title: `${f.seller} es ahora el más barato en ${f.product}`,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from './database.js';
 
@@ -27,7 +28,7 @@ export function recomputeSpansFrom(file: string, runs: string): string {
   return `
 with ${runs} as (
   select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
-    from (select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
+    from (select seller_id, (observed_at at time zone '${DEFAULT_TIMEZONE}')::date as day, max(observed_at) as t
             from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
            group by 1, 2) x
 ),

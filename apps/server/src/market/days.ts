@@ -8,8 +8,9 @@ import {
 } from '@vigia/domain';
 import { badRequest } from '../lib/errors.js';
 
-// Days and periods of every analysis call: yyyy-MM-dd calendar days in America/Santiago, inclusive;
-// longer strings are cut to 10 characters (seed 001 §9).
+// Days and periods of every analysis call: yyyy-MM-dd calendar days, inclusive, in the organisation's
+// market zone (organisations.market_zone, Principal.marketZone; default DEFAULT_TIMEZONE); longer strings
+// are cut to 10 characters (seed 001 §9).
 
 /** The time zone of market days, as SQL text: `(now() at time zone ${TZ_SQL})::date` is today. */
 export const TZ_SQL = `'${DEFAULT_TIMEZONE}'`;
@@ -17,9 +18,9 @@ export const TZ_SQL = `'${DEFAULT_TIMEZONE}'`;
 // An existing day within the accepted years (packages/domain/src/dates.ts), exactly 10 characters.
 const isRealDay = (d: string) => d.length === 10 && isCalendarDate(d);
 
-/** Today's market day (America/Santiago). */
-export function today(now = new Date()): string {
-  return isoDateInZone(now, DEFAULT_TIMEZONE);
+/** Today's market day in `zone` (an organisation's market zone; default the deployment's). */
+export function today(now = new Date(), zone = DEFAULT_TIMEZONE): string {
+  return isoDateInZone(now, zone);
 }
 
 /**
@@ -30,9 +31,16 @@ export function today(now = new Date()): string {
 export function resolvePeriod(
   input: { from?: string | null; to?: string | null },
   fields: { from: string; to: string },
-  opts: { maxDays: number; defaultFrom?: (to: string) => string; now?: Date; notAfterToday?: boolean },
+  opts: {
+    maxDays: number;
+    defaultFrom?: (to: string) => string;
+    now?: Date;
+    notAfterToday?: boolean;
+    /** The organisation's market zone (Principal.marketZone): what "today" is. */
+    zone?: string;
+  },
 ): { from: string; to: string } {
-  const now = today(opts.now);
+  const now = today(opts.now, opts.zone);
   const to = input.to ? cutDate(input.to) : now;
   if (!isRealDay(to)) throw badRequest(`${fields.to}: fecha inválida (yyyy-MM-dd)`, fields.to);
   const from = input.from ? cutDate(input.from) : (opts.defaultFrom ?? ((t) => minusMonths(t, 1)))(to);

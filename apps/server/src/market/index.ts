@@ -27,5 +27,6 @@ export {
   resolveMarketScope,
   resolvePivot,
   resolveSellers,
+  userCurrency,
   visibleSellers,
 } from './scope.js';

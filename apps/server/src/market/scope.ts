@@ -58,9 +58,18 @@ export function resolveSellers(
 }
 
 /** The currency asked for: explicit, else the user's, else the license's first. Outside → 403. */
+/**
+ * The currency a user reads amounts in when a request names none (seed rule): the user's own currency
+ * when the license grants it, else the license's first currency, else CLP.
+ */
+export function userCurrency(own: string | null | undefined, licensed: readonly string[]): string {
+  const mine = own?.toUpperCase();
+  return mine && (licensed.includes(mine) || !licensed.length) ? mine : (licensed[0] ?? 'CLP');
+}
+
 export function resolveCurrency(who: Requester, requested?: string | null): string {
   const p = who.principal;
-  const currency = (requested || p.currency || p.license.currencies[0] || 'CLP').toUpperCase();
+  const currency = (requested || userCurrency(p.currency, p.license.currencies)).toUpperCase();
   if (!p.license.currencies.includes(currency)) {
     throw forbidden(`Divisa no incluida en la licencia: ${currency}`, 'currency_not_licensed');
   }

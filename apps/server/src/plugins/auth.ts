@@ -22,7 +22,10 @@ export interface Principal {
   orgId: number;
   email: string;
   name: string;
+  /** The user's own zone: how times are shown, when the user's digests and subscriptions go out. */
   timezone: string;
+  /** The organisation's market zone: what a day is for its periods, windows and "today". */
+  marketZone: string;
   currency: string | null;
   pivotId: number | null;
   /** Administers the organisation (Operaciones). */
@@ -74,6 +77,7 @@ export async function loadUserAccess(
   const { rows } = await pool.query(
     `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active, u.is_admin,
             ($2::text is not null and exists (select 1 from revoked_sessions r where r.sid = $2)) as session_revoked,
+            (select o.market_zone from organisations o where o.id = u.org_id) as market_zone,
             l.id as license_id,
             coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
@@ -105,6 +109,7 @@ export async function loadUserAccess(
     email: u.email,
     name: u.name,
     timezone: u.timezone,
+    marketZone: u.market_zone,
     currency: u.currency,
     pivotId: u.pivot_id,
     isActive: u.is_active,

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { TZ_SQL } from '../market/index.js';
 
 // An independent recomputation of rollup_daily_brand from the price history alone (price_intervals,
 // ingest_runs and products.first_seen), used by the tests and usable as an operations check after a
@@ -9,15 +10,15 @@ import type pg from 'pg';
 
 const RECOMPUTE = `
 with runs as (
-  select seller_id, (observed_at at time zone 'America/Santiago')::date as day, max(observed_at) as t
+  select seller_id, (observed_at at time zone ${TZ_SQL})::date as day, max(observed_at) as t
     from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
-     and ($2::date is null or (observed_at at time zone 'America/Santiago')::date = $2::date)
+     and ($2::date is null or (observed_at at time zone ${TZ_SQL})::date = $2::date)
    group by 1, 2
 ),
 b as (
   select r.seller_id, r.day, r.t, s.currency,
-         (r.day::timestamp at time zone 'America/Santiago') as d0,
-         ((r.day + 1)::timestamp at time zone 'America/Santiago') as d1
+         (r.day::timestamp at time zone ${TZ_SQL}) as d0,
+         ((r.day + 1)::timestamp at time zone ${TZ_SQL}) as d1
     from runs r join sellers s on s.id = r.seller_id
 ),
 listing as (

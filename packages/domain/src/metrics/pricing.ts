@@ -90,6 +90,15 @@ export function rankingPosition(myPrice: number | null, competitorPrices: (numbe
   return 1 + others.filter((p) => isCheaper(p, myPrice)).length;
 }
 
+/**
+ * Window membership (docs/metrics.md "Pricing", "Date semantics"): a listing belongs to the window when
+ * it was last seen at or after the window's first instant and first seen before its end (epoch ms; the
+ * bounds are the start of from_date and of the day after to_date in the market zone). SQL: vigia_seen_in.
+ */
+export function seenInWindow(lastSeen: number, firstSeen: number, fromTs: number, toEndTs: number): boolean {
+  return lastSeen >= fromTs && firstSeen < toEndTs;
+}
+
 /** A competitor price strictly below mine (not samePrice): it ranks ahead of me. */
 export function isCheaper(theirs: number, mine: number): boolean {
   return theirs < mine && !samePrice(theirs, mine);

@@ -45,7 +45,7 @@ export const detailRoutes = {
     auth: true,
     body: historicalCompleteBody,
     response: historicalCompleteResponse,
-    summary: 'Histórico de precios y posición por eCommerce (puntos diarios, America/Santiago)',
+    summary: 'Histórico de precios y posición por eCommerce (puntos diarios, días del mercado)',
   }),
   qmi: defineRoute({
     id: 'detail.qmi',

@@ -1,6 +1,7 @@
 import type { AssortmentProductSort } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { Params } from '../../db/sql.js';
+import { TZ_SQL } from '../../market/index.js';
 
 // SQL of the assortment screens (docs/metrics.md "Assortment"). The figures come from the daily roll-up
 // rollup_daily_brand (migrations/010_rollups.sql, kept at ingest by modules/ingest/rollups.ts): per seller
@@ -291,18 +292,18 @@ function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
     // the seller's last run of the event's day, then the first in-stock interval after it
     const t = `(select max(ir.observed_at) from ingest_runs ir
                  where ir.seller_id = k.seller_id and ir.status = 'succeeded'
-                   and ir.observed_at >= (k.event_day::timestamp at time zone 'America/Santiago')
-                   and ir.observed_at < ((k.event_day + 1)::timestamp at time zone 'America/Santiago'))`;
-    other = `cross join lateral (select (select (min(x.valid_from) at time zone 'America/Santiago')::date
+                   and ir.observed_at >= (k.event_day::timestamp at time zone ${TZ_SQL})
+                   and ir.observed_at < ((k.event_day + 1)::timestamp at time zone ${TZ_SQL}))`;
+    other = `cross join lateral (select (select (min(x.valid_from) at time zone ${TZ_SQL})::date
                                              from price_intervals x
                                             where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out) as d) o`;
     backDate = `case when o.d <= ${to} then o.d::text end`;
     daysOut = `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`;
   } else if (kind === 'back_in') {
-    other = `cross join lateral (select (select (max(x.valid_to) at time zone 'America/Santiago')::date
+    other = `cross join lateral (select (select (max(x.valid_to) at time zone ${TZ_SQL})::date
                                              from price_intervals x
                                             where x.product_id = k.id and not x.stock_out
-                                              and x.valid_to <= (k.event_day::timestamp at time zone 'America/Santiago')) as d) o`;
+                                              and x.valid_to <= (k.event_day::timestamp at time zone ${TZ_SQL})) as d) o`;
     daysOut = 'case when o.d is not null then k.event_day - o.d end';
   }
   return `

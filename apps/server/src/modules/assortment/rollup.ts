@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
+import { TZ_SQL } from '../../market/index.js';
 import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 
 // The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
@@ -23,7 +24,7 @@ const STATE = `
 select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.price_type, lc.stock_out,
        case when lc.stock_out then
          (coalesce((select max(pi.valid_to) from price_intervals pi where pi.product_id = lc.product_id and not pi.stock_out),
-                   p.first_seen) at time zone 'America/Santiago')::date
+                   p.first_seen) at time zone ${TZ_SQL})::date
        end as out_day
   from unnest($1::bigint[]) t(id)
   join listing_current lc on lc.product_id = t.id

@@ -86,6 +86,7 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
       defaultFrom: (to) => addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
       now,
       notAfterToday: true,
+      zone: principal.marketZone,
     },
   );
   const length = daysInclusive(period.from, period.to);

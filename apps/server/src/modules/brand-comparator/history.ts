@@ -1,6 +1,7 @@
 import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
+import { TZ_SQL } from '../../market/index.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
   getPivotModel,
@@ -380,7 +381,7 @@ export async function dayEnds(db: Queryable, days: string[]): Promise<{ t: numbe
   const { rows } = await db.query<{ t: number; open: boolean }>(
     `select (extract(epoch from least(now(), e.t)) * 1000)::float8 as t, now() < e.t as open
        from unnest($1::date[]) with ordinality u(day, k)
-       cross join lateral (select ((day + 1)::timestamp at time zone 'America/Santiago') - interval '1 millisecond' as t) e
+       cross join lateral (select ((day + 1)::timestamp at time zone ${TZ_SQL}) - interval '1 millisecond' as t) e
       order by k`,
     [days],
   );

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/database.js';
+import { TZ_SQL } from '../../market/index.js';
 
 // Price history of the brand comparator's trend: the state of given listings at the end of given days.
 
@@ -33,7 +34,7 @@ export async function selectStatesAt(
   }>(
     `with d as (
        select k::int as k,
-              least(now(), ((day + 1)::timestamp at time zone 'America/Santiago') - interval '1 millisecond') as t
+              least(now(), ((day + 1)::timestamp at time zone ${TZ_SQL}) - interval '1 millisecond') as t
          from unnest($2::date[]) with ordinality u(day, k)
      )
      select x.id::float8 as id, d.k, pi.normal_price::float8 as normal, pi.sale_price::float8 as sale,

@@ -27,6 +27,7 @@ export default async function brandComparatorRoutes(app: FastifyInstance) {
         maxDays: ASSORTMENT_MAX_PERIOD_DAYS,
         defaultFrom: (t) => addDays(t, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
         notAfterToday: true,
+        zone: principalOf(req).marketZone,
       },
     );
     const resolved = await resolveScope(requesterOf(req), pool, q);

@@ -211,7 +211,7 @@ export async function selectEventCounts(
  */
 export async function selectMonitoringSince(db: Queryable, sellers: number[]): Promise<string | null> {
   const { rows } = await db.query<{ since: string | null }>(
-    `select to_char(min(m) at time zone 'America/Santiago', 'YYYY-MM-DD') as since
+    `select to_char(min(m) at time zone ${TZ_SQL}, 'YYYY-MM-DD') as since
        from (select (select min(p.first_seen) from products p where p.seller_id = s) as m
                from unnest($1::int[]) as s) x`,
     [sellers],

@@ -63,6 +63,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       roots: principalOf(req).license.classifications,
       from: b.from_date,
       to: b.to_date,
+      zone: principalOf(req).marketZone,
     });
   });
 

@@ -149,10 +149,10 @@ const MEMO_SIZE = 32;
 
 export async function dashboardPre(
   pool: pg.Pool,
-  q: { resolved: Resolved; roots: number[]; from?: string; to?: string; now?: Date },
+  q: { resolved: Resolved; roots: number[]; from?: string; to?: string; now?: Date; zone?: string },
 ): Promise<DashboardPreResponse> {
   const now = q.now ?? new Date();
-  const todayDay = today(now);
+  const todayDay = today(now, q.zone);
   const period = resolvePeriod(
     { from: q.from, to: q.to },
     { from: 'from_date', to: 'to_date' },
@@ -161,6 +161,7 @@ export async function dashboardPre(
       defaultFrom: (to) => addDays(to, -(DASHBOARD_DEFAULT_PERIOD_DAYS - 1)),
       now,
       notAfterToday: true,
+      zone: q.zone,
     },
   );
   const { scope: ps, model } = q.resolved;

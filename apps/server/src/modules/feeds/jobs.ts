@@ -53,7 +53,7 @@ export async function enqueueDueSources(pool: pg.Pool): Promise<number> {
       created_by: number | null;
       timezone: string;
     }>(
-      `select s.id, s.org_id, s.seller_id, s.kind, s.schedule, s.created_by, o.timezone
+      `select s.id, s.org_id, s.seller_id, s.kind, s.schedule, s.created_by, o.market_zone as timezone
          from import_sources s join organisations o on o.id = s.org_id
         where s.deleted_at is null and s.schedule is not null and s.next_run_at <= now()
           and not exists (select 1 from import_runs r where r.source_id = s.id and r.status in ('queued', 'running'))

@@ -158,7 +158,7 @@ export async function getSource(db: Queryable, orgId: number, id: number): Promi
 }
 
 export async function orgTimezone(db: Queryable, orgId: number): Promise<string> {
-  const { rows } = await db.query<{ timezone: string }>('select timezone from organisations where id = $1', [
+  const { rows } = await db.query<{ timezone: string }>('select market_zone as timezone from organisations where id = $1', [
     orgId,
   ]);
   return rows[0]?.timezone ?? 'America/Santiago';

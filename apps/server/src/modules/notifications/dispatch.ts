@@ -9,6 +9,7 @@ import {
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
+import { type FxTable, loadFx, today } from '../../market/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail, type MailLine } from './email.js';
 import { loadClassPaths, loadRecipients, namespaceLicensed, type Recipient } from './recipients.js';
@@ -105,6 +106,48 @@ export function match(
   return { items, size, sub };
 }
 
+/**
+ * The rates the batch's price events need: their listings' currencies and the recipients', on the
+ * events' market days (the rate in force on the day each event describes: market core loadFx).
+ */
+async function pricesFx(
+  client: Queryable,
+  events: EventRow[],
+  recipients: Recipient[],
+): Promise<FxTable | null> {
+  const priced = events.filter((e) => e.namespace === 'prices');
+  if (!priced.length) return null;
+  const days = priced.map((e) => today(e.occurred_at));
+  const currencies = [
+    ...new Set([...priced.map((e) => String(e.facts.currency)), ...recipients.map((r) => r.currency)]),
+  ];
+  return loadFx(
+    client,
+    currencies,
+    days.reduce((a, b) => (a < b ? a : b)),
+    days.reduce((a, b) => (a > b ? a : b)),
+  );
+}
+
+/**
+ * A price event's prices in the user's currency, converted with the rate in force on the event's day; in
+ * the listing's own currency (and so named) when a rate is missing.
+ */
+function inUserCurrency(
+  fx: FxTable | null,
+  e: EventRow,
+  currency: string,
+): { currency: string; before: number; after: number } {
+  const own = String(e.facts.currency);
+  const before = Number(e.facts.before);
+  const after = Number(e.facts.after);
+  if (!fx || own === currency) return { currency: own, before, after };
+  const day = today(e.occurred_at);
+  const b = fx.convert(before, own, currency, day);
+  const a = fx.convert(after, own, currency, day);
+  return b === null || a === null ? { currency: own, before, after } : { currency, before: b, after: a };
+}
+
 /** A stored position (null or absent: none). */
 const rankOf = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -143,6 +186,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
       recipients ??= await loadRecipients(client, null);
       paths ??= await loadClassPaths(client);
       const groups = await groupPivots(client, events, recipients);
+      const fx = await pricesFx(client, events, recipients);
       const names = await namesOf(client, events, groups);
       const out: NewNotification[] = [];
       for (const e of events) {
@@ -156,9 +200,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
               ? explainPriceEvent(e.kind, {
                   seller,
                   product,
-                  currency: String(e.facts.currency),
-                  before: Number(e.facts.before),
-                  after: Number(e.facts.after),
+                  ...inUserCurrency(fx, e, u.currency),
                   rankBefore: rankOf(e.facts.rankBefore),
                   rankAfter: rankOf(e.facts.rankAfter),
                   days: Number(e.facts.days ?? 0),

@@ -111,7 +111,7 @@ describe('dispatch and the list, by license', () => {
     ]);
     const gained = r.results.find((n) => n.kind === 'cheapest_gained');
     expect(gained?.body).toBe(
-      'Hogar Norte bajó 18 % el precio de Producto 01 (de $1.100 a $900) y ahora es el más barato del mercado (antes 3.º).',
+      'Hogar Norte bajó 18 % el precio de Producto 01 (de $1.100 a $900 CLP) y ahora es el más barato del mercado (antes 3.º).',
     );
     const { rows } = await ctx.db.pool.query<{ id: string }>(
       `select id from products where seller_id = 5 and product_id = 'P-01'`,
@@ -217,7 +217,7 @@ describe('delivery', () => {
     await dispatched();
     await expect.poll(() => ana.got.length, { timeout: 5000 }).toBe(1);
     expect(ana.got[0].body).toBe(
-      'Hogar Norte subió 33 % el precio de Producto 01 (de $900 a $1.200) y dejó de ser el más barato del mercado (ahora 3.º).',
+      'Hogar Norte subió 33 % el precio de Producto 01 (de $900 a $1.200 CLP) y dejó de ser el más barato del mercado (ahora 3.º).',
     );
     await new Promise((r) => setTimeout(r, 300));
     expect(caro.got).toEqual([]);

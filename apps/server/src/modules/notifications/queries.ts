@@ -1,4 +1,5 @@
 import {
+  DEFAULT_TIMEZONE,
   NOTIFICATION_NAMESPACES,
   type NotificationItem,
   type NotificationNamespace,
@@ -158,5 +159,5 @@ export async function stopEmails(db: Queryable, userId: number, ns: Notification
 
 export async function userTimezone(db: Queryable, userId: number): Promise<string> {
   const { rows } = await db.query<{ timezone: string }>('select timezone from users where id = $1', [userId]);
-  return rows[0]?.timezone ?? 'America/Santiago';
+  return rows[0]?.timezone ?? DEFAULT_TIMEZONE;
 }

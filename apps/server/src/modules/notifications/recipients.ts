@@ -8,6 +8,7 @@ import {
   type NotificationSubscription,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
+import { userCurrency } from '../../market/index.js';
 
 // Who may be told what: every active user with a current license, and their subscriptions (a namespace
 // never edited has DEFAULT_SUBSCRIPTION). Loaded once per dispatch batch and per notifyUsers call.
@@ -17,6 +18,8 @@ export interface Recipient {
   orgId: number;
   email: string;
   timezone: string;
+  /** The currency the user reads amounts in (market core userCurrency). */
+  currency: string;
   /** The pivot whose matched products the user follows: the selected one, else every licensed pivot. */
   pivots: Set<number>;
   sellers: Set<number>;
@@ -74,13 +77,17 @@ export async function loadRecipients(
     org_id: number;
     email: string;
     timezone: string;
+    currency: string | null;
+    currencies: string[];
     pivot_id: number | null;
     sellers: number[];
     pivots: number[];
     modules: ModuleCode[];
     classifications: number[];
   }>(
-    `select u.id, u.org_id, u.email, u.timezone, u.pivot_id,
+    `select u.id, u.org_id, u.email, u.timezone, u.currency, u.pivot_id,
+            coalesce((select array_agg(currency order by currency) from license_currencies where license_id = l.id), '{}')
+              as currencies,
             coalesce((select array_agg(seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
             coalesce((select array_agg(module_code) from license_modules where license_id = l.id), '{}') as modules,
@@ -108,6 +115,7 @@ export async function loadRecipients(
       orgId: u.org_id,
       email: u.email,
       timezone: u.timezone,
+      currency: userCurrency(u.currency, u.currencies),
       pivots: u.pivot_id !== null && licensedPivots.has(u.pivot_id) ? new Set([u.pivot_id]) : licensedPivots,
       sellers: new Set(u.sellers),
       licensedPivots,

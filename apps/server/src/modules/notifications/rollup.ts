@@ -73,7 +73,11 @@ export interface ChangeEventRow {
 // $1 touched ids, $2 seller, $3 pending since ≤, $4 suspect since ≤, $5 the run's instant, $6 has a
 // previous run.
 const ROWS_SQL = `
-  with ids as (
+  with rates as (
+    select currency, clp_per_unit as clp from vigia_fx_rates_on(vigia_day($5::timestamptz, ${TZ_SQL}))
+     where currency <> 'CLP'
+    union all select 'CLP', 1
+  ), ids as (
     select unnest($1::bigint[]) as id
     union
     select product_id from notif_listing_state
@@ -102,11 +106,18 @@ const ROWS_SQL = `
     from moved m
     join products p on p.id = m.id
     left join lateral (
-      select array_agg(o.price::float8) filter (where o.currency = m.currency and o.published
+      select array_agg(o.price::float8 * f.factor) filter (where f.factor is not null and o.published
                                                  and not o.stock_out and o.price is not null
                                                  and o.product_id <> m.id) as others,
              count(*) > 0 as shared
         from notif_listing_state o
+        -- the others' prices in this listing's currency, at the rates in force on the run's market day
+        -- (vigia_fx_rates_on, CLP = 1): the screens rank every seller in one currency, so do the rules
+        left join lateral (
+          select case when o.currency = m.currency then 1::float8
+                      else (select (fo.clp / fm.clp)::float8 from rates fo, rates fm
+                             where fo.currency = o.currency and fm.currency = m.currency) end as factor
+        ) f on true
        where o.group_id = m.group_id and o.seller_id <> $2) g on true`;
 
 function stateOfRow(r: Row): ListingState | null {

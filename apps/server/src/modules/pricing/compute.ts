@@ -12,6 +12,7 @@ import {
   priceIndex,
   rankingIcon,
   type SortDirection,
+  seenInWindow,
 } from '@vigia/domain';
 import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
 
@@ -222,7 +223,7 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
     if (byWindow) {
       const last = c.rowLastSeen[i];
       const seen = lastSeenAt(c.rowPublished[i] === 1, last, pivotCrawl);
-      if (seen < fromTs || c.rowFirstSeen[i] >= toEndTs) continue;
+      if (!seenInWindow(seen, c.rowFirstSeen[i], fromTs, toEndTs)) continue;
     } else if (c.rowPublished[i] !== 1) continue;
     b.rowIn[i] = 1;
     const myRaw = rowPrice[i] * factor[c.rowCurrency[i]];
@@ -238,7 +239,7 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
         const last = offerLastSeen[k];
         const sc = crawl[si];
         const seen = lastSeenAt(offerPublished[k] === 1, last, sc);
-        if (seen < fromTs || offerFirstSeen[k] >= toEndTs) continue;
+        if (!seenInWindow(seen, offerFirstSeen[k], fromTs, toEndTs)) continue;
       } else if (offerPublished[k] !== 1) continue;
       matched = 1;
       b.offerIn[k] = 1;

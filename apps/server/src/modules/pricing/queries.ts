@@ -1,13 +1,11 @@
 import type pg from 'pg';
-import { clpMap, TZ_SQL } from '../../market/index.js';
+import { clpMap } from '../../market/index.js';
 
 // SQL of the pricing screens. Requests never read price history: they read the pivot's read model
 // (migrations/020_pricing.sql) through the in-memory copy of model.ts, which these functions load and
 // refresh, plus a few small lookups per request (sellers, fx rates, window bounds, tree nodes).
 
 type Queryable = pg.Pool | pg.PoolClient;
-
-const TZ = TZ_SQL;
 
 export interface RowRecord {
   product_id: number;
@@ -120,10 +118,10 @@ export interface RequestLookups {
   sellers: SellerInfo[];
   /** currency → clp_per_unit: the rates in force on the as-of day (vigia_fx_rates_on); CLP = 1 */
   clpPerUnit: Map<string, number>;
-  /** window bounds in epoch ms: start of from_date, end of to_date (America/Santiago days) */
+  /** window bounds in epoch ms: start of from_date, end of to_date (days of the market zone) */
   fromTs: number | null;
   toEndTs: number | null;
-  /** start of today in America/Santiago, epoch ms (listings seen before are 'historical') */
+  /** start of today in the market zone, epoch ms (listings seen before are 'historical') */
   todayTs: number;
 }
 
@@ -133,7 +131,7 @@ export interface RequestLookups {
  */
 export async function selectRequestLookups(
   db: Queryable,
-  q: { pivot: number; sellers: number[]; from?: string; to?: string },
+  q: { pivot: number; sellers: number[]; from?: string; to?: string; zone: string },
 ): Promise<RequestLookups> {
   const { rows } = await db.query(
     `select (select version from pricing_pivots where seller_id = $1) as version,
@@ -141,13 +139,12 @@ export async function selectRequestLookups(
                                                         'crawl', extract(epoch from last_crawl_at) * 1000))
                         from sellers where id = any($2::int[])), '[]') as sellers,
             coalesce((select json_object_agg(currency, clp_per_unit)
-                        from vigia_fx_rates_on(coalesce($4::date, (now() at time zone ${TZ})::date))), '{}')
+                        from vigia_fx_rates_on(coalesce($4::date, vigia_day(now(), $5)))), '{}')
               as rates,
-            (extract(epoch from ($3::date::timestamp at time zone ${TZ})) * 1000)::float8 as from_ts,
-            (extract(epoch from (($4::date + 1)::timestamp at time zone ${TZ})) * 1000)::float8 as to_end_ts,
-            (extract(epoch from (date_trunc('day', now() at time zone ${TZ}) at time zone ${TZ})) * 1000)::float8
-              as today_ts`,
-    [q.pivot, q.sellers, q.from ?? null, q.to ?? null],
+            (extract(epoch from vigia_day_start($3::date, $5)) * 1000)::float8 as from_ts,
+            (extract(epoch from vigia_day_start($4::date + 1, $5)) * 1000)::float8 as to_end_ts,
+            (extract(epoch from vigia_day_start(vigia_day(now(), $5), $5)) * 1000)::float8 as today_ts`,
+    [q.pivot, q.sellers, q.from ?? null, q.to ?? null, q.zone],
   );
   const r = rows[0];
   return {

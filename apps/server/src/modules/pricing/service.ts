@@ -66,6 +66,7 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
     sellers: [pivot, ...competitors],
     from: f.from_date,
     to: f.to_date,
+    zone: principal.marketZone,
   });
   const rates = ratesTo(lk.clpPerUnit, currency);
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');

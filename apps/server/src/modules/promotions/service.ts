@@ -50,11 +50,11 @@ const DEFAULT_COLOR = '#9e9e9e';
  * `from_date` it starts 90 days before `to_date` (promotion search type 3: an expiration date 90 days
  * before today); without `to_date` it ends today.
  */
-export function windowOf(f: Pick<Filters, 'from_date' | 'to_date'>, now?: Date) {
+export function windowOf(f: Pick<Filters, 'from_date' | 'to_date'>, now?: Date, zone?: string) {
   return resolvePeriod(
     { from: f.from_date, to: f.to_date },
     { from: 'from_date', to: 'to_date' },
-    { maxDays: PROMOTION_MAX_DAYS, defaultFrom: (to) => addDays(to, -PROMOTION_SEARCH_TYPE_DAYS), now },
+    { maxDays: PROMOTION_MAX_DAYS, defaultFrom: (to) => addDays(to, -PROMOTION_SEARCH_TYPE_DAYS), now, zone },
   );
 }
 
@@ -83,7 +83,7 @@ export async function resolvePromoScope(
   // the window's errors come after the classifications' (as when each was its own query)
   let window: { from: string; to: string } | Error;
   try {
-    window = windowOf(f);
+    window = windowOf(f, undefined, principal.marketZone);
   } catch (err) {
     window = err as Error;
   }
@@ -91,7 +91,7 @@ export async function resolvePromoScope(
   const facts = await selectScopeFacts(pool, {
     asked,
     roots: principal.license.classifications,
-    day: window instanceof Error ? today() : window.to,
+    day: window instanceof Error ? today(undefined, principal.marketZone) : window.to,
     sellers: sellerIds,
   });
   if (facts.outside.length)

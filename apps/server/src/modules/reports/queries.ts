@@ -6,11 +6,12 @@ import { lastSeenSql, TZ_SQL } from '../../market/index.js';
 // [start of from_date, end of to_date) in America/Santiago — the pricing screens' rule (docs/metrics.md
 // "Pricing", "Date semantics").
 
-/** The report's instants: start of from_date and end of to_date in Santiago. */
-const windowStart = (i: number) => `($${i}::date::timestamp at time zone ${TZ_SQL})`;
-const windowEnd = (i: number) => `(($${i}::date + 1)::timestamp at time zone ${TZ_SQL})`;
+/** The report's instants: start of from_date and end of to_date (vigia_day_start of the market zone). */
+const windowStart = (i: number) => `vigia_day_start($${i}::date, ${TZ_SQL})`;
+const windowEnd = (i: number) => `vigia_day_start($${i}::date + 1, ${TZ_SQL})`;
+/** Seen in the window [from, to]: the one membership rule (SQL vigia_seen_in = domain seenInWindow). */
 const seen = (p: string, s: string, from: number, to: number) =>
-  `${lastSeenSql(p, s)} >= ${windowStart(from)} and ${p}.first_seen < ${windowEnd(to)}`;
+  `vigia_seen_in(${lastSeenSql(p, s)}, ${p}.first_seen, $${from}::date, $${to}::date, ${TZ_SQL})`;
 /** Under the license's classification roots (none = whole tree). `c` = classifications of the listing. */
 const inRoots = (i: number) => `(cardinality($${i}::int[]) = 0 or c.path && $${i}::int[])`;
 

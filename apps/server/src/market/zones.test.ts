@@ -1,0 +1,170 @@
+import { isoDateInZone, seenInWindow } from '@vigia/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from '../lib/jwt.js';
+import { createTestContext, type TestContext } from '../test/context.js';
+import {
+  insertClassification,
+  insertOrgWithLicense,
+  insertSeller,
+  insertUser,
+  observe,
+  seedReferenceData,
+} from '../test/fixtures.js';
+import { resolvePeriod, today } from './index.js';
+
+// A market's own zone (issue 25): the organisation's market zone decides what a day is for its periods
+// and windows. Edges worked out by hand (offsets in force on those dates):
+//   America/Santiago −03 from 2025-09-07 to 2026-04-04, −04 from 2026-04-05 (clocks back at 24:00 of
+//     04-04: that day lasts 25 h) to 2026-09-05, −03 again from 2026-09-06 (clocks forward: 00:00 to
+//     00:59 of 09-06 do not exist, the day starts at 01:00 local = 04:00Z);
+//   America/Lima −05 all year; America/Mexico_City −06 all year (no DST since 2022).
+//   23:30 on 2026-10-31 in Lima = 2026-11-01T04:30Z (01:30 of 11-01 in Santiago);
+//   23:30 on 2026-10-31 in Mexico City = 2026-11-01T05:30Z (02:30 of 11-01 in Santiago).
+
+const LIMA = 'America/Lima';
+const MEXICO = 'America/Mexico_City';
+const SANTIAGO = 'America/Santiago';
+const LIMA_2330 = new Date('2026-11-01T04:30:00Z');
+const MEXICO_2330 = new Date('2026-11-01T05:30:00Z');
+
+let ctx: TestContext;
+let leaf: number;
+const tokens: Record<string, string> = {};
+
+beforeAll(async () => {
+  const orgs: [string, string][] = [
+    ['lima', LIMA],
+    ['mexico', MEXICO],
+    ['santiago', SANTIAGO],
+  ];
+  const ids: Record<string, { user: number; org: number }> = {};
+  ctx = await createTestContext({
+    seed: async (db) => {
+      const pool = db.pool;
+      await seedReferenceData(pool);
+      await insertSeller(pool, { id: 5, name: 'Pivote' });
+      await insertSeller(pool, { id: 7, name: 'Rival' });
+      leaf = await insertClassification(pool, 'Leches');
+      for (const [name, zone] of orgs) {
+        const { orgId } = await insertOrgWithLicense(pool, {
+          orgName: name,
+          sellers: [7],
+          pivots: [5],
+          currencies: ['CLP'],
+          modules: ['dpm'],
+        });
+        await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
+        ids[name] = { user: await insertUser(pool, orgId, `${name}@example.com`), org: orgId };
+      }
+      const item = (id: string) => ({
+        productId: id,
+        ean: `78000000000${id === 'L' ? '11' : '22'}`,
+        name: `Producto ${id}`,
+        brand: 'Marca',
+        classificationId: leaf,
+        normalPrice: 1000,
+      });
+      // the pivot's listing L first seen at 23:30 of Oct 31 in Lima, M at 23:30 of Oct 31 in Mexico City
+      await observe(pool, 5, LIMA_2330, [item('L')], 'partial');
+      await observe(pool, 5, MEXICO_2330, [item('L'), item('M')], 'partial');
+      await observe(pool, 7, MEXICO_2330, [item('L'), item('M')]);
+    },
+  });
+  for (const [name] of orgs)
+    tokens[name] = signToken(
+      { sub: ids[name].user, org: ids[name].org, ver: 0 },
+      ctx.config.JWT_SECRET,
+      3600,
+    );
+}, 120_000);
+afterAll(() => ctx?.close());
+
+const sql = async <T>(text: string, args: unknown[]) =>
+  (await ctx.db.pool.query<{ v: T }>(`select ${text} as v`, args)).rows[0].v;
+const iso = (d: Date) => d.toISOString();
+
+describe('days of a zone: SQL vigia_day / vigia_day_start = the domain, at the edges', () => {
+  it('23:30 on the last day of a month is still that day in Lima and Mexico City, not in Santiago', async () => {
+    for (const [t, zone, want] of [
+      [LIMA_2330, LIMA, '2026-10-31'],
+      [LIMA_2330, SANTIAGO, '2026-11-01'],
+      [MEXICO_2330, MEXICO, '2026-10-31'],
+      [MEXICO_2330, LIMA, '2026-11-01'], // 00:30 in Lima
+      [MEXICO_2330, SANTIAGO, '2026-11-01'],
+    ] as const) {
+      expect(isoDateInZone(t, zone)).toBe(want);
+      expect(today(t, zone)).toBe(want);
+      expect(await sql<string>('vigia_day($1::timestamptz, $2)::text', [t, zone])).toBe(want);
+    }
+  });
+
+  it('a day starts at local midnight of its zone; across Santiago DST changes too', async () => {
+    for (const [day, zone, want] of [
+      ['2026-12-01', LIMA, '2026-12-01T05:00:00.000Z'],
+      ['2026-12-01', MEXICO, '2026-12-01T06:00:00.000Z'],
+      ['2026-12-01', SANTIAGO, '2026-12-01T03:00:00.000Z'],
+      ['2026-04-04', SANTIAGO, '2026-04-04T03:00:00.000Z'], // −03 …
+      ['2026-04-05', SANTIAGO, '2026-04-05T04:00:00.000Z'], // … −04: 04-04 lasted 25 hours
+      ['2026-09-06', SANTIAGO, '2026-09-06T04:00:00.000Z'], // midnight does not exist: 01:00 −03
+      ['2026-09-07', SANTIAGO, '2026-09-07T03:00:00.000Z'], // 09-06 lasted 23 hours
+    ] as const) {
+      const start = await sql<Date>('vigia_day_start($1::date, $2)', [day, zone]);
+      expect(iso(start), `${day} ${zone}`).toBe(want);
+      // the instant is in that day of the zone, and the instant before it is not
+      expect(isoDateInZone(start, zone)).toBe(day);
+      expect(isoDateInZone(new Date(start.getTime() - 1), zone)).not.toBe(day);
+    }
+  });
+
+  it('window membership: vigia_seen_in = domain seenInWindow, per zone', async () => {
+    // first seen 23:30 of Oct 31 in Lima; window 10-01 … 10-31
+    for (const [zone, want] of [
+      [LIMA, true],
+      [MEXICO, true],
+      [SANTIAGO, false],
+    ] as const) {
+      const end = await sql<Date>(`vigia_day_start('2026-11-01'::date, $1)`, [zone]);
+      const start = await sql<Date>(`vigia_day_start('2026-10-01'::date, $1)`, [zone]);
+      expect(seenInWindow(LIMA_2330.getTime(), LIMA_2330.getTime(), start.getTime(), end.getTime())).toBe(
+        want,
+      );
+      expect(
+        await sql<boolean>(
+          `vigia_seen_in($1::timestamptz, $1::timestamptz, '2026-10-01', '2026-10-31', $2)`,
+          [LIMA_2330, zone],
+        ),
+      ).toBe(want);
+    }
+  });
+
+  it("resolvePeriod's default end is today in the organisation's zone", () => {
+    const opts = { maxDays: 400, now: LIMA_2330 };
+    const f = { from: 'from_date', to: 'to_date' };
+    expect(resolvePeriod({}, f, { ...opts, zone: LIMA }).to).toBe('2026-10-31');
+    expect(resolvePeriod({}, f, { ...opts, zone: SANTIAGO }).to).toBe('2026-11-01');
+    // 'not after today': 11-01 is tomorrow in Lima at that instant, today in Santiago
+    const nov1 = { from: '2026-10-25', to: '2026-11-01' };
+    expect(() => resolvePeriod(nov1, f, { ...opts, zone: LIMA, notAfterToday: true })).toThrow(
+      /posterior a hoy/,
+    );
+    expect(resolvePeriod(nov1, f, { ...opts, zone: SANTIAGO, notAfterToday: true }).to).toBe('2026-11-01');
+  });
+});
+
+describe("a route's window follows the organisation's market zone", () => {
+  const kpi = async (who: string) => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/kpi?from_date=2026-10-01&to_date=2026-10-31',
+      headers: { authorization: `JWT ${tokens[who]}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().total as number;
+  };
+
+  it('October holds L (first seen 23:30 of Oct 31 in Lima) in Lima, L and M in Mexico City, none in Santiago', async () => {
+    expect(await kpi('lima')).toBe(1);
+    expect(await kpi('mexico')).toBe(2);
+    expect(await kpi('santiago')).toBe(0);
+  });
+});
