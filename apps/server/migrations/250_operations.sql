@@ -1,7 +1,7 @@
 -- Operaciones (issue 27; modules/feeds, docs/architecture.md "Feeds and the ingest API").
 --
 -- users.is_admin: the organisation's administrators configure sellers, sources and API keys.
--- organisations.timezone: the zone a source's cron schedule is read in.
+-- (a source's cron schedule is read in the organisation's market zone, organisations.market_zone of 232)
 -- sellers.org_id: the organisation that registered the seller on Operaciones (null: the licensed market).
 -- import_sources: where a seller's data comes from (kind feed now, crawl next): an uploaded file or a URL,
 --   its format, column mapping, cron schedule and mode (full: what the feed no longer lists is unpublished).
@@ -13,7 +13,6 @@
 alter table users add column is_admin boolean not null default false;
 -- A database seeded before this migration: its demo account administers its organisation (new seeds set it).
 update users set is_admin = true where lower(email) = 'demo@example.com';
-alter table organisations add column timezone text not null default 'America/Santiago';
 alter table sellers add column org_id integer references organisations on delete set null;
 -- Ids of sellers registered on Operaciones (the market's sellers have small fixed ids).
 create sequence registered_seller_id_seq start 100000;

@@ -173,6 +173,11 @@ export const subscriptionItem = z.object({
   next_run_at: z.string(),
   created_at: z.string(),
   last_delivery: subscriptionDelivery.nullable(),
+  /**
+   * Why the subscription is suspended (its recipient or creator deactivated, its report no longer in the
+   * license), checked each time it is due; null while it is sent.
+   */
+  suspended: z.string().nullable(),
 });
 export type SubscriptionItem = z.infer<typeof subscriptionItem>;
 export const subscriptionsResponse = z.object({ items: z.array(subscriptionItem) });

@@ -1,5 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { ApiKey, FeedSource, ImportRun, OperationsSeller } from '@vigia/domain';
+import {
+  type ApiKey,
+  DEFAULT_TIMEZONE,
+  type FeedSource,
+  type ImportRun,
+  type OperationsSeller,
+} from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 
 // SQL of Operaciones: sellers with freshness, sources, runs, rejections, API keys.
@@ -158,10 +164,11 @@ export async function getSource(db: Queryable, orgId: number, id: number): Promi
 }
 
 export async function orgTimezone(db: Queryable, orgId: number): Promise<string> {
-  const { rows } = await db.query<{ timezone: string }>('select market_zone as timezone from organisations where id = $1', [
-    orgId,
-  ]);
-  return rows[0]?.timezone ?? 'America/Santiago';
+  const { rows } = await db.query<{ timezone: string }>(
+    'select market_zone as timezone from organisations where id = $1',
+    [orgId],
+  );
+  return rows[0]?.timezone ?? DEFAULT_TIMEZONE;
 }
 
 // ───────── API keys ─────────

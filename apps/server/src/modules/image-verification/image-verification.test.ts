@@ -1,8 +1,10 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { imageCheckDetail, imageItemsResponse, imageKpis } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../lib/redact.js';
-import { pictureUrl } from '../../platform/media/index.js';
+import { forgetKnownPictures, pictureUrl } from '../../platform/media/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import {
@@ -278,6 +280,15 @@ describe('GET /v1/image-verification/items.xlsx', () => {
 
 describe('GET /v1/image-verification/pictures/:file', () => {
   it('serves the raster pictures (PNG, JPEG, WebP), cached and immutable; 404 for others', async () => {
+    // pictures are drawn only for listings that name them (issue 26, finding 5)
+    const { rows } = await ctx.db.pool.query<{ seller_id: number }>('select seller_id from products limit 1');
+    for (const [i, kind] of (['identical', 'recompressed', 'resized'] as const).entries())
+      await ctx.db.pool.query(
+        `insert into products (seller_id, product_id, name, image_url, first_seen, last_seen)
+         values ($1, $2, 'formato', $3, now(), now())`,
+        [rows[0].seller_id, `formats-${i}`, pictureUrl(IV_KEYS.A, kind)],
+      );
+    forgetKnownPictures(); // answers remembered by the earlier tests' requests
     for (const [kind, type] of [
       ['identical', 'image/png'],
       ['recompressed', 'image/jpeg'],
@@ -290,5 +301,16 @@ describe('GET /v1/image-verification/pictures/:file', () => {
     }
     const bad = await ctx.app.inject({ method: 'GET', url: '/v1/image-verification/pictures/nope.gif' });
     expect(bad.statusCode).toBe(404);
+  });
+
+  it('draws and stores nothing for well-formed names no listing has (issue 26, finding 5)', async () => {
+    const dir = join(ctx.config.DATA_DIR, 'pictures');
+    const before = existsSync(dir) ? readdirSync(dir).length : 0;
+    for (let i = 0; i < 20; i++) {
+      const url = pictureUrl(`tv-MADEUP-${1000 + i}`, 'identical');
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+    }
+    expect(existsSync(dir) ? readdirSync(dir).length : 0).toBe(before);
   });
 });

@@ -1,7 +1,12 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { routes } from '@vigia/domain';
-import { isPictureFile, renderPicture, renderProductSvg } from '../../platform/media/index.js';
+import {
+  isPictureFile,
+  notePictureCached,
+  renderPicture,
+  renderProductSvg,
+} from '../../platform/media/index.js';
 
 // Where the pictures of a check come from, for the screen and for the measure alike (one path, so the
 // measure sees the bytes the browser shows):
@@ -37,6 +42,7 @@ export async function demoPicture(file: string, dataDir: string): Promise<Pictur
     const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     await writeFile(tmp, drawn.bytes);
     await rename(tmp, path); // atomic: a concurrent reader sees the whole file or none
+    await notePictureCached(dir); // bounded: the oldest files go past PICTURE_CACHE_MAX_FILES
     return drawn;
   }
 }

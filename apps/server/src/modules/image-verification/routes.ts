@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
-import { classifySimilarity, IMAGE_VERIFICATION, IMAGE_XLSX_MAX_ROWS, routes } from '@vigia/domain';
+import {
+  classifySimilarity,
+  IMAGE_VERIFICATION,
+  IMAGE_XLSX_MAX_ROWS,
+  routePath,
+  routes,
+} from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
+import { knownPicture } from '../../platform/media/index.js';
 import { download, moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
@@ -84,8 +91,10 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
   });
 
   // The demo market's raster pictures: public (an <img> sends no token), immutable per name.
+  // Drawn (and cached) only for a picture a listing or a reference names: not for any made-up name.
   registerRoute(app, defs.picture, async (req, reply) => {
-    const pic = await demoPicture(req.params.file, dataDir);
+    const known = await knownPicture(pool, routePath(defs.picture, { file: req.params.file }));
+    const pic = known ? await demoPicture(req.params.file, dataDir) : null;
     if (!pic) return reply.code(404).send({ ...NOT_FOUND, requestId: req.id });
     const etag = `"${createHash('sha1').update(pic.bytes).digest('base64url').slice(0, 20)}"`;
     reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag);

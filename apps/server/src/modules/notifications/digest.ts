@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import { withTransaction } from '../../db/database.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail } from './email.js';
+import { namespaceModulesParam, stillAllowedSql } from './recipients.js';
 
 // The daily digest (channel 'email_digest'): at each full hour the job 'notifications:digest' sends, to
 // every user whose digest hour (their own timezone) it is, one e-mail with the digest notifications not
@@ -49,12 +50,14 @@ export async function sendDigests(pool: pg.Pool, config: Config, now = new Date(
         link: string | null;
         occurred_at: Date;
       }>(
-        `select id, namespace, title, body, link, occurred_at from notifications
-          where user_id = $1 and namespace = any($2::text[]) and channel = 'email_digest' and digested_at is null
-            and occurred_at > $3
-          order by namespace, occurred_at, id
-          for update skip locked`,
-        [userId, d.namespaces, new Date(now.getTime() - DIGEST_WINDOW_MS)],
+        `select n.id, n.namespace, n.title, n.body, n.link, n.occurred_at
+           from notifications n join users u on u.id = n.user_id
+          where n.user_id = $1 and n.namespace = any($2::text[]) and n.channel = 'email_digest'
+            and n.digested_at is null and n.occurred_at > $3
+            and ${stillAllowedSql('$4')}
+          order by n.namespace, n.occurred_at, n.id
+          for update of n skip locked`,
+        [userId, d.namespaces, new Date(now.getTime() - DIGEST_WINDOW_MS), namespaceModulesParam()],
       );
       if (!rows.length) return 0;
       const message = composeEmail(

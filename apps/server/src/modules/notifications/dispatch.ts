@@ -12,7 +12,14 @@ import { type Queryable, withTransaction } from '../../db/database.js';
 import { type FxTable, loadFx, today } from '../../market/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail, type MailLine } from './email.js';
-import { loadClassPaths, loadRecipients, namespaceLicensed, type Recipient } from './recipients.js';
+import {
+  loadClassPaths,
+  loadRecipients,
+  namespaceLicensed,
+  namespaceModulesParam,
+  type Recipient,
+  stillAllowedSql,
+} from './recipients.js';
 import type { EventItem } from './rollup.js';
 
 // Delivery (issue 17 part 3), run by the job 'notifications:dispatch' (routes.ts registers it):
@@ -317,15 +324,18 @@ export async function deliver(
   now = new Date(),
 ): Promise<number> {
   return withTransaction(pool, async (client) => {
-    const { rows } = await client.query<Undelivered>(
+    const { rows } = await client.query<Undelivered & { allowed: boolean }>(
       `select n.id, n.user_id, u.email, u.timezone, n.namespace, n.title, n.body, n.link, n.channel, n.occurred_at,
-              n.created_at
+              n.created_at, ${stillAllowedSql('$1')} as allowed
          from notifications n join users u on u.id = n.user_id
         where n.delivered_at is null
         order by n.id limit 5000 for update of n skip locked`,
+      [namespaceModulesParam()],
     );
     if (!rows.length) return 0;
-    const fresh = (r: Undelivered) => now.getTime() - r.occurred_at.getTime() < FRESH_MS;
+    // checked now, not when it was made: a deactivated user, a module or seller gone → not sent (issue 26)
+    const fresh = (r: Undelivered & { allowed: boolean }) =>
+      r.allowed && now.getTime() - r.occurred_at.getTime() < FRESH_MS;
     const mails = new Map<number, Undelivered[]>();
     for (const r of rows) {
       if (!fresh(r)) continue;

@@ -34,6 +34,28 @@ export function namespaceLicensed(modules: Set<ModuleCode>, ns: NotificationName
   return NAMESPACE_MODULES[ns].some((m) => modules.has(m));
 }
 
+/**
+ * SQL condition: the notification `n` may still reach its user `u` now (issue 26, finding 1) — the user
+ * active, today's license granting the namespace's module and, for a seller's event, that seller. For the
+ * deliveries that run after the notification was made (push, e-mail, digest). `$param` is
+ * namespaceModulesParam().
+ */
+export function stillAllowedSql(param: string): string {
+  return `(u.is_active and exists (
+    select 1 from licenses l
+     where l.org_id = u.org_id
+       and (l.starts_on is null or l.starts_on <= current_date)
+       and (l.ends_on is null or l.ends_on >= current_date)
+       and exists (select 1 from license_modules m where m.license_id = l.id
+                     and m.module_code in (select jsonb_array_elements_text(${param}::jsonb -> n.namespace)))
+       and (n.seller_id is null
+            or exists (select 1 from license_sellers ls where ls.license_id = l.id and ls.seller_id = n.seller_id)
+            or exists (select 1 from license_pivots lp where lp.license_id = l.id and lp.seller_id = n.seller_id))))`;
+}
+
+/** The parameter of stillAllowedSql: each namespace's modules. */
+export const namespaceModulesParam = () => JSON.stringify(NAMESPACE_MODULES);
+
 export function defaultSubscription(ns: NotificationNamespace): NotificationSubscription {
   return { namespace: ns, ...DEFAULT_SUBSCRIPTION[ns], sellers: [], brands: [], classifications: [] };
 }

@@ -8,7 +8,9 @@ import { enqueue } from '../../platform/jobs/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertOrgWithLicense } from '../../test/fixtures.js';
 import { type ReportsFixture, reportsToken, seedReportsFixture } from '../../test/reports-fixture.js';
+import { deliver } from '../notifications/dispatch.js';
 import { readFileLink, signFileLink, unsubscribeIdOf } from './signing.js';
+import { dispatchDueSubscriptions } from './subscriptions.js';
 import { ABANDONED_REASON, MAX_ACTIVE_TASKS, reportsDir, settleAbandonedTasks } from './tasks.js';
 
 // Issue 26 on reports: a report type needs its module (finding 0), and tasks end with their jobs —
@@ -300,5 +302,141 @@ describe('finding 10: one spelling per signed link', () => {
     );
     expect(unsubscribeIdOf('12.abc')).toBe(12);
     expect(unsubscribeIdOf('012.abc')).toBeNull();
+  });
+});
+
+describe('finding 1: deliveries check the recipient when they run', () => {
+  const subscriptionOf = async (email: string) =>
+    (await call('GET', `/v1/subscriptions/?email=${encodeURIComponent(email)}`, ana)).json().items[0] as {
+      id: number;
+      suspended: string | null;
+      next_run_at: string;
+    };
+  const tasksOfSubscription = async (id: number) =>
+    (
+      await ctx.db.pool.query<{ id: string; params: { sellers: number[] } }>(
+        'select id, params from export_tasks where subscription_id = $1 order by created_at',
+        [id],
+      )
+    ).rows;
+
+  it('a deactivated recipient’s subscription is suspended with a line in the list, and resumes when active again', async () => {
+    const email = 'beto@reportes.cl';
+    const res = await call('POST', '/v1/subscriptions/', ana, { report_type: 'match', email, format: 'csv' });
+    expect(res.statusCode, res.body).toBe(200);
+    const sub = await subscriptionOf(email);
+    await ctx.db.pool.query('update users set is_active = false where id = $1', [fx.rep.beto]);
+    await ctx.app.jobRunner?.stop();
+    try {
+      const due = new Date(Date.parse(sub.next_run_at) + 1000);
+      expect(await dispatchDueSubscriptions(ctx.db.pool, ctx.config, due)).toEqual([]);
+      expect(await tasksOfSubscription(sub.id)).toEqual([]);
+      expect((await subscriptionOf(email)).suspended).toBe(
+        'Suspendida: el usuario beto@reportes.cl está desactivado',
+      );
+
+      await ctx.db.pool.query('update users set is_active = true where id = $1', [fx.rep.beto]);
+      const next = await subscriptionOf(email);
+      const created = await dispatchDueSubscriptions(
+        ctx.db.pool,
+        ctx.config,
+        new Date(Date.parse(next.next_run_at) + 1000),
+      );
+      expect(created).toHaveLength(1);
+      expect((await subscriptionOf(email)).suspended).toBeNull();
+    } finally {
+      await ctx.db.pool.query('update users set is_active = true where id = $1', [fx.rep.beto]);
+      await ctx.db.pool.query('delete from export_tasks where subscription_id = $1', [sub.id]);
+      await ctx.app.jobRunner?.start();
+    }
+  });
+
+  it('a seller gone from the license is left out of the next send; a module gone suspends it', async () => {
+    const email = 'mx@reportes.cl';
+    const res = await call('POST', '/v1/subscriptions/', ana, {
+      report_type: 'prices',
+      email,
+      format: 'csv',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const sub = await subscriptionOf(email);
+    const { rows } = await ctx.db.pool.query<{ id: number }>('select id from licenses where org_id = $1', [
+      fx.rep.org,
+    ]);
+    const license = rows[0].id;
+    await ctx.app.jobRunner?.stop();
+    try {
+      await ctx.db.pool.query('delete from license_sellers where license_id = $1 and seller_id = 9', [
+        license,
+      ]);
+      const [taskId] = await dispatchDueSubscriptions(
+        ctx.db.pool,
+        ctx.config,
+        new Date(Date.parse(sub.next_run_at) + 1000),
+      );
+      const task = (await tasksOfSubscription(sub.id)).find((t) => t.id === taskId)!;
+      expect(task.params.sellers).toEqual([7, 8]); // subscribed with 7, 8, 9
+
+      await ctx.db.pool.query(
+        `delete from license_modules where license_id = $1 and module_code = 'reports'`,
+        [license],
+      );
+      const next = await subscriptionOf(email).catch(() => null);
+      expect(next).toBeNull(); // the list itself needs the module now (403)
+      const { rows: s } = await ctx.db.pool.query<{ next_run_at: Date }>(
+        'select next_run_at from report_subscriptions where id = $1',
+        [sub.id],
+      );
+      expect(
+        await dispatchDueSubscriptions(ctx.db.pool, ctx.config, new Date(s[0].next_run_at.getTime() + 1000)),
+      ).toEqual([]);
+      const { rows: after } = await ctx.db.pool.query<{ suspended_reason: string }>(
+        'select suspended_reason from report_subscriptions where id = $1',
+        [sub.id],
+      );
+      expect(after[0].suspended_reason).toBe('Suspendida: la licencia ya no incluye el módulo reports');
+    } finally {
+      await ctx.db.pool.query(
+        `insert into license_sellers (license_id, seller_id) values ($1, 9) on conflict do nothing`,
+        [license],
+      );
+      await ctx.db.pool.query(
+        `insert into license_modules (license_id, module_code) values ($1, 'reports') on conflict do nothing`,
+        [license],
+      );
+      await ctx.db.pool.query('delete from export_tasks where subscription_id = $1', [sub.id]);
+      await ctx.app.jobRunner?.start();
+    }
+  });
+
+  it('notifications are pushed and e-mailed only while their user is active and licensed for the module and seller', async () => {
+    const insert = async (userId: number, namespace: string, sellerId: number | null) =>
+      (
+        await ctx.db.pool.query<{ id: string }>(
+          `insert into notifications (user_id, namespace, kind, seller_id, occurred_at, channel, title, body)
+           values ($1, $2, 'price_drop', $3, now(), 'email', 'Aviso', 'Un aviso') returning id`,
+          [userId, namespace, sellerId],
+        )
+      ).rows[0].id;
+    const ok = await insert(fx.rep.ana, 'prices', 7);
+    const inactive = await insert(fx.rep.beto, 'prices', 7);
+    const unlicensedSeller = await insert(fx.rep.ana, 'prices', 10); // 'Fuera': not in the license
+    const unlicensedModule = await insert(limited.user, 'promotions', 7); // limited: no promotions
+    await ctx.db.pool.query('update users set is_active = false where id = $1', [fx.rep.beto]);
+    const pushed: string[] = [];
+    try {
+      await deliver(ctx.db.pool, ctx.config, (userId, n) => {
+        pushed.push(`${userId}:${n.id}`);
+      });
+    } finally {
+      await ctx.db.pool.query('update users set is_active = true where id = $1', [fx.rep.beto]);
+    }
+    expect(pushed).toEqual([`${fx.rep.ana}:${ok}`]);
+    const { rows } = await ctx.db.pool.query<{ ids: string[] }>(
+      `select notification_ids::text[] as ids from notification_sends where kind = 'email'`,
+    );
+    expect(rows.flatMap((r) => r.ids)).toEqual([String(ok)]);
+    for (const id of [inactive, unlicensedSeller, unlicensedModule])
+      expect(pushed.join()).not.toContain(`:${id}`);
   });
 });

@@ -15,6 +15,7 @@ import { type Queryable, withTransaction } from '../../db/database.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { jobRowSql } from '../../platform/jobs/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
+import { type ReportScope, reportAccessNow } from './access.js';
 import type { ReportParams } from './builders.js';
 import { localIsoDay, nextRunAt } from './schedule.js';
 import { signFileLink, signUnsubscribe, unsubscribeIdOf, unsubscribeValid } from './signing.js';
@@ -52,6 +53,7 @@ interface SubscriptionRow {
   params: Omit<ReportParams, 'from' | 'to' | 'format' | 'report_type'>;
   next_run_at: Date;
   created_at: Date;
+  suspended_reason: string | null;
 }
 
 interface DeliveryJoin {
@@ -112,6 +114,7 @@ function itemOut(r: SubscriptionRow & DeliveryJoin): SubscriptionItem {
     next_run_at: r.next_run_at.toISOString(),
     created_at: r.created_at.toISOString(),
     last_delivery: deliveryOut(r),
+    suspended: r.suspended_reason,
   };
 }
 
@@ -160,7 +163,8 @@ export async function subscribe(
      on conflict (org_id, report_type, lower(email)) do update
        set user_id = excluded.user_id, frequency = excluded.frequency, hour = excluded.hour,
            weekday = excluded.weekday, format = excluded.format, timezone = excluded.timezone,
-           params = excluded.params, next_run_at = excluded.next_run_at
+           params = excluded.params, next_run_at = excluded.next_run_at,
+           suspended_at = null, suspended_reason = null
      returning id`,
     [
       who.userId,
@@ -228,6 +232,28 @@ export function sendRange(
 }
 
 /**
+ * Whether a subscription may be sent now: its recipient (the organisation's user of the address) and its
+ * creator active, and the license granting its report; the scope narrowed to today's license. The reason
+ * is the line shown in the organisation's list.
+ */
+async function subscriptionAccess(
+  db: Queryable,
+  s: Pick<SubscriptionRow, 'org_id' | 'email' | 'user_id' | 'report_type' | 'params'>,
+): Promise<{ ok: true; scope: ReportScope } | { ok: false; reason: string }> {
+  if (!(await orgRecipient(db, s.org_id, s.email)))
+    return { ok: false, reason: `Suspendida: el usuario ${s.email} está desactivado` };
+  const access = await reportAccessNow(db, s.user_id, s.report_type, s.params);
+  if (!access.ok)
+    return {
+      ok: false,
+      reason: access.inactive
+        ? 'Suspendida: el usuario que la creó está desactivado'
+        : `Suspendida: ${access.reason}`,
+    };
+  return { ok: true, scope: access.scope };
+}
+
+/**
  * Starts the sends that are due: for each subscription with next_run_at ≤ now, a report task and a
  * delivery row, and its next run. Safe with several processes (SKIP LOCKED). Returns the tasks created.
  */
@@ -244,21 +270,33 @@ export async function dispatchDueSubscriptions(
     );
     const tasks: TaskRow[] = [];
     for (const s of rows) {
+      // who may receive it now, and what (issue 26): suspended, or the scope narrowed to the license
+      const access = await subscriptionAccess(client, s);
+      if (!access.ok) {
+        await client.query(
+          `update report_subscriptions set next_run_at = $2, suspended_reason = $3,
+                  suspended_at = coalesce(suspended_at, now())
+            where id = $1`,
+          [s.id, nextRunAt(s, now), access.reason],
+        );
+        continue;
+      }
       const range = sendRange(s.frequency, now, s.timezone);
       const task = await createTask(
         client,
         s.user_id,
-        { ...s.params, report_type: s.report_type, format: s.format, ...range },
+        { ...access.scope, report_type: s.report_type, format: s.format, ...range },
         s.id,
       );
       await client.query('insert into report_deliveries (subscription_id, task_id) values ($1, $2)', [
         s.id,
         task.id,
       ]);
-      await client.query('update report_subscriptions set next_run_at = $2 where id = $1', [
-        s.id,
-        nextRunAt(s, now),
-      ]);
+      await client.query(
+        `update report_subscriptions set next_run_at = $2, suspended_at = null, suspended_reason = null
+          where id = $1`,
+        [s.id, nextRunAt(s, now)],
+      );
       tasks.push(task);
     }
     return tasks;
@@ -286,6 +324,20 @@ async function deliverSubscriptionReport(
   );
   const s = rows[0];
   if (!s) return; // unsubscribed meanwhile
+  // the recipient may have been deactivated, or the license changed, while the report was built
+  const access = task.status === 'succeeded' ? await subscriptionAccess(pool, s) : null;
+  if (access && !access.ok) {
+    await pool.query('update report_deliveries set error = $2 where id = $1', [
+      s.delivery_id,
+      `No enviado: ${access.reason.replace(/^Suspendida: /, '')}`,
+    ]);
+    await pool.query(
+      `update report_subscriptions set suspended_reason = $2, suspended_at = coalesce(suspended_at, now())
+        where id = $1`,
+      [s.id, access.reason],
+    );
+    return;
+  }
   if (task.status !== 'succeeded' || !task.file_path) {
     await pool.query('update report_deliveries set error = $2 where id = $1', [
       s.delivery_id,

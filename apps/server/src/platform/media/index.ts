@@ -1,6 +1,8 @@
 // Public face of the media part of the platform: the deterministic product drawings (svg.ts) and the
 // raster pictures drawn from them (pictures.ts; the demo market's listings point at these, and
 // image verification serves and measures them).
+
+export { forgetKnownPictures, knownPicture, notePictureCached, PICTURE_CACHE_MAX_FILES } from './known.js';
 export {
   demoPictureKind,
   isPictureFile,

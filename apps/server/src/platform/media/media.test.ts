@@ -1,5 +1,9 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
+import { insertSeller } from '../../test/fixtures.js';
+import { notePictureCached } from './known.js';
 import { parseMediaKey, renderProductSvg } from './svg.js';
 
 const KEY = 'fridge-POLARIX-7801234000017';
@@ -55,7 +59,20 @@ describe('product pictures (pure)', () => {
 describe('GET /media/*', () => {
   let ctx: TestContext;
   beforeAll(async () => {
-    ctx = await createTestContext();
+    ctx = await createTestContext({
+      // the pictures the market names: a listing's (and its mirrored variant's), a brand's reference
+      seed: async (db) => {
+        await insertSeller(db.pool, { id: 7, name: 'Rival' });
+        for (const [i, url] of [`/media/products/${KEY}.svg`, `/media/products/${KEY}-x.svg`].entries())
+          await db.pool.query(
+            `insert into products (seller_id, product_id, name, image_url, first_seen) values (7, $1, 'x', $2, now())`,
+            [`p${i}`, url],
+          );
+        await db.pool.query(`insert into reference_images (ean, image_url) values ('E1', $1)`, [
+          `/media/reference/${KEY}.svg`,
+        ]);
+      },
+    });
   });
   afterAll(() => ctx?.close());
 
@@ -79,6 +96,32 @@ describe('GET /media/*', () => {
     const wrong = await ctx.app.inject({ method: 'GET', url: `/media/products/${KEY}-x.svg` });
     expect(wrong.statusCode).toBe(200);
     expect(wrong.body).not.toBe(ref.body);
+  });
+
+  it('draws nothing for a well-formed key no listing names (issue 26, finding 5), with or without a token', async () => {
+    for (const url of [
+      '/media/products/fridge-POLARIX-7801234000024.svg',
+      `/media/reference/${KEY}-c.svg`,
+      '/media/reference/tv-MADEUP-1.svg',
+    ]) {
+      const res = await ctx.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json()).toMatchObject({ code: 'not_found' });
+    }
+  });
+
+  it('the disk cache of drawn pictures is bounded: past its size the oldest files go', async () => {
+    const { mkdtempSync, writeFileSync, utimesSync } = await import('node:fs');
+    const dir = mkdtempSync(join(ctx.config.DATA_DIR, 'cache-'));
+    for (let i = 0; i < 12; i++) {
+      writeFileSync(join(dir, `f${i}.png`), 'x');
+      utimesSync(join(dir, `f${i}.png`), 1000 + i, 1000 + i);
+      await notePictureCached(dir, 10);
+    }
+    const left = readdirSync(dir).sort();
+    expect(left.length).toBeLessThanOrEqual(10);
+    expect(left).not.toContain('f0.png'); // the oldest went first
+    expect(left).toContain('f11.png');
   });
 
   it('answers a JSON 404 for anything that is not a picture key', async () => {

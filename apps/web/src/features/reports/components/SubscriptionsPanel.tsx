@@ -279,7 +279,20 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
                 </Typography>
               </TableCell>
               <TableCell>{REPORT_FORMAT_LABELS[s.format]}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(s.next_run_at)}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatDateTime(s.next_run_at)}
+                {s.suspended && (
+                  <Typography
+                    variant="caption"
+                    color="warning.main"
+                    component="div"
+                    data-testid="subscription-suspended"
+                    sx={{ whiteSpace: 'normal', maxWidth: 240 }}
+                  >
+                    {s.suspended}
+                  </Typography>
+                )}
+              </TableCell>
               <TableCell>
                 <LastSend s={s} />
               </TableCell>
