@@ -1,0 +1,110 @@
+import { expect, type Page, test } from '@playwright/test';
+import { addDays, formatDate, formatNumber, isoDateInZone } from '@vigia/domain';
+import { closeE2eDb, e2eDb } from '../support/db.js';
+import { login } from '../support/helpers.js';
+
+// An analyst's second walk (issue 31): every number traced to the data, every filter doing what it
+// says. Numbers are checked against a recomputation from the e2e server's own database (support/db.ts),
+// never against literals copied from a screen.
+
+test.afterAll(closeE2eDb);
+
+/**
+ * The DPM price index of a day's close, recomputed from the base tables: the pivot's listings seen that
+ * day (published ones: up to their seller's last crawl), each with its state at the end of the day (last
+ * price interval begun before it), effective price = lowest positive of normal / sale / exclusive, in CLP
+ * at that day's rates; against the lowest in-stock price of the confirmed match group's other sellers.
+ */
+const DAY_INDEX_SQL = `
+with b as (
+  select ($1::date::timestamp at time zone 'America/Santiago') as s,
+         (($1::date + 1)::timestamp at time zone 'America/Santiago') as e),
+rates as (select currency, clp_per_unit from vigia_fx_rates_on($1::date)),
+seen as (
+  select p.id, p.seller_id
+    from products p join sellers sl on sl.id = p.seller_id, b
+   where (case when p.published then greatest(p.last_seen, coalesce(sl.last_crawl_at, p.last_seen))
+               else p.last_seen end) >= b.s
+     and p.first_seen < b.e
+     and (p.seller_id = $2 or exists (select 1 from match_members m where m.product_id = p.id and m.status = 'confirmed'))),
+st as (
+  select seen.id, seen.seller_id, m.group_id, x.stock_out,
+         (select min(v) from unnest(array[x.normal_price, x.sale_price, x.exclusive_price]) v where v > 0)
+           * r.clp_per_unit as eff
+    from seen cross join b
+    cross join lateral (select * from price_intervals i where i.product_id = seen.id and i.valid_from < b.e
+                        order by i.valid_from desc limit 1) x
+    join rates r on r.currency = x.currency
+    left join match_members m on m.product_id = seen.id and m.status = 'confirmed'),
+best as (
+  select group_id, min(eff) as eff from st
+   where seller_id <> $2 and not stock_out and eff > 0 and group_id is not null group by group_id)
+select avg(100 * mine.eff / best.eff)::float8 as v
+  from st mine join best on best.group_id = mine.group_id
+ where mine.seller_id = $2 and mine.eff > 0`;
+
+async function dayIndex(day: string, pivot: number): Promise<number> {
+  const { rows } = await e2eDb().query<{ v: number }>(DAY_INDEX_SQL, [day, pivot]);
+  return rows[0].v;
+}
+
+/** Opens the dashboard and returns its cards answer (for the pivot and the period's days). */
+async function openDashboard(page: Page) {
+  const answer = page.waitForResponse((r) => r.url().includes('/v2/dashboard/pre') && r.ok());
+  await page.goto('/app/dashboard');
+  return (await (await answer).json()) as {
+    pivot_id: number;
+    from_date: string;
+    to_date: string;
+  };
+}
+
+test.describe('item 1: a period means the prices of that period', () => {
+  test('the index card opens its days; each closed day is that day in DPM; both recomputed from the database', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await login(page);
+    const cards = await openDashboard(page);
+    const today = isoDateInZone(new Date());
+    expect(cards.to_date).toBe(today);
+
+    await page.getByRole('button', { name: 'Ver Índice de precios por día' }).click();
+    const dialog = page.getByRole('dialog', { name: /Índice de precios: cifra de cada día/ });
+    const rows = dialog.getByTestId('card-day');
+    await expect(rows).toHaveCount(7);
+    // every closed day of the period: the screen's figure is the recomputed close of that day
+    const closed: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const day = addDays(cards.from_date, i);
+      const v = await dayIndex(day, cards.pivot_id);
+      closed.push(v);
+      await expect(rows.nth(i)).toContainText(formatDate(day));
+      await expect(rows.nth(i).getByRole('cell').nth(1)).toHaveText(formatNumber(v, 1));
+    }
+    // the card's number is the average of its days (today's figure: the current state, as shown)
+    const todayText = (await rows.nth(6).getByRole('cell').nth(1).textContent()) ?? '';
+    const todayValue = Number(todayText.replace(/\./g, '').replace(',', '.'));
+    const average = (closed.reduce((a, b) => a + b, 0) + todayValue) / 7;
+    const totalText = (await dialog.getByTestId('card-days-total').textContent()) ?? '';
+    expect(Math.abs(Number(totalText.replace(/\./g, '').replace(',', '.')) - average)).toBeLessThanOrEqual(
+      0.06,
+    );
+
+    // a closed day opens DPM with Desde = Hasta = that day: the same index, and the rule on screen
+    const day = addDays(cards.from_date, 2);
+    await rows
+      .nth(2)
+      .getByRole('link', { name: /ver precios de ese día en dpm/i })
+      .click();
+    await page.waitForURL(/dpm-by-ecommerce\?/);
+    await expect(page.getByTestId('prices-at')).toContainText(`Precios al cierre del ${formatDate(day)}`, {
+      timeout: 30_000,
+    });
+    await expect(page.getByText(`Índice promedio ${formatNumber(closed[2], 1)}`).first()).toBeVisible();
+
+    // without a period: today's prices, said so
+    await page.goto('/app/dpm-by-brand');
+    await expect(page.getByTestId('prices-at')).toContainText('Precios actuales', { timeout: 30_000 });
+  });
+});
