@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { addDays, formatDate, formatNumber, isoDateInZone } from '@vigia/domain';
+import ExcelJS from 'exceljs';
 import { closeE2eDb, e2eDb } from '../support/db.js';
 import { login } from '../support/helpers.js';
 
@@ -107,4 +108,109 @@ test.describe('item 1: a period means the prices of that period', () => {
     await page.goto('/app/dpm-by-brand');
     await expect(page.getByTestId('prices-at')).toContainText('Precios actuales', { timeout: 30_000 });
   });
+});
+
+/** A drill-down's promotions recomputed from promo_spans: seller, classification subtree, days [a, b]. */
+const DRILL_SQL = `
+with ld as (select (max(observed_at) at time zone 'America/Santiago')::date as day
+              from ingest_runs where seller_id = $1 and status = 'succeeded'),
+sp as (
+  select s.product_id, (least(coalesce(s.last_day, ld.day), $4::date) - greatest(s.first_day, $3::date) + 1) as days
+    from promo_spans s join classifications c on c.id = s.classification_id, ld
+   where s.seller_id = $1 and $2::int = any(c.path) and s.first_day <= $4::date
+     and coalesce(s.last_day, ld.day) >= $3::date)
+select count(*)::int as total, count(distinct product_id)::int as products, coalesce(sum(days), 0)::int as days
+  from sp`;
+/** The week's listing-days (the percentage's denominator and numerator) from the daily roll-up. */
+const WEEK_SQL = `
+select coalesce(sum(published), 0)::int as published, coalesce(sum(promoted), 0)::int as promoted
+  from promo_daily where seller_id = $1 and classification_id = $2 and day between $3::date and $4::date`;
+
+test.describe('items 2 and 3: promotion percentages name what they count; files hold every row', () => {
+  test('a week cell is product-days; its drill-down lists promotions adding up to the same product-days', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await login(page);
+    await page.goto('/app/promotions-by-day');
+    await expect(page.getByTestId('promo-chart-title')).toContainText('% de días-producto en promoción', {
+      timeout: 30_000,
+    });
+    const asked = page.waitForRequest((r) => r.url().includes('/v1/promotion/prices'));
+    const answered = page.waitForResponse((r) => r.url().includes('/v1/promotion/prices') && r.ok());
+    await page.locator('[data-testid="promo-seller"] button').first().click();
+    const body = (await asked).postDataJSON() as { seller_id: number; classification: number };
+    const drill = (await (await answered).json()) as { from_date: string; to_date: string };
+    const db = e2eDb();
+    const [spans, week] = await Promise.all([
+      db.query(DRILL_SQL, [body.seller_id, body.classification, drill.from_date, drill.to_date]),
+      db.query(WEEK_SQL, [body.seller_id, body.classification, drill.from_date, drill.to_date]),
+    ]);
+    const s = spans.rows[0] as { total: number; products: number; days: number };
+    const w = week.rows[0] as { published: number; promoted: number };
+    const dialog = page.getByRole('dialog');
+    // the cell: numerator and denominator in product-days, and the percentage they make
+    await expect(dialog).toContainText(
+      `${formatNumber(w.promoted)} de ${formatNumber(w.published)} días-producto`,
+    );
+    await expect(dialog).toContainText(`${formatNumber((100 * w.promoted) / w.published, 1)}%`);
+    // the list: promotions, distinct products, and product-days equal to the cell's numerator
+    await expect(dialog.getByTestId('drill-counts')).toContainText(
+      `${formatNumber(s.total)} promociones de ${formatNumber(s.products)} productos, que suman ${formatNumber(s.days)} días-producto`,
+    );
+    expect(s.days).toBe(w.promoted);
+  });
+});
+
+/** The (seller, asked node, week) of the window with the most promotions, from promo_spans. */
+const BUSIEST_CELL_SQL = `
+with ld as (select seller_id, (max(observed_at) at time zone 'America/Santiago')::date as day
+              from ingest_runs where status = 'succeeded' group by seller_id),
+wk as (select d::date as mon from generate_series(date_trunc('week', $1::date), $2::date, interval '7 days') d)
+select s.seller_id, sl.name as seller, n.id as node, n.name as node_name, wk.mon::text as mon,
+       greatest(wk.mon, $1::date)::text as a, least(wk.mon + 6, $2::date)::text as b, count(*)::int as n
+  from promo_spans s join classifications c on c.id = s.classification_id join ld using (seller_id)
+  join sellers sl on sl.id = s.seller_id
+  join classifications n on n.id = any(c.path) and n.id = any($3::int[])
+  cross join wk
+ where s.seller_id = any($4::int[]) and s.first_day <= least(wk.mon + 6, $2::date)
+   and coalesce(s.last_day, ld.day) >= greatest(wk.mon, $1::date)
+ group by 1, 2, 3, 4, 5, 6, 7 order by n desc limit 1`;
+
+test('item 3: the drill-down file holds every promotion the dialog counts (over 500)', async ({ page }) => {
+  test.setTimeout(150_000);
+  await login(page);
+  const level = page.waitForRequest((r) => r.url().includes('/v1/promotion/level'));
+  const levelAnswer = page.waitForResponse((r) => r.url().includes('/v1/promotion/level') && r.ok());
+  await page.goto('/app/promotions-by-day');
+  const asked = (await level).postDataJSON() as { classificationsIds: number[] };
+  const answer = (await (await levelAnswer).json()) as {
+    from_date: string;
+    to_date: string;
+    items: { seller: { id: number } }[];
+  };
+  const { rows } = await e2eDb().query(BUSIEST_CELL_SQL, [
+    answer.from_date,
+    answer.to_date,
+    asked.classificationsIds,
+    answer.items.map((i) => i.seller.id),
+  ]);
+  const cell = rows[0] as { seller: string; node_name: string; a: string; n: number };
+  expect(cell.n, 'the demo market has a week cell with more than 500 promotions').toBeGreaterThan(500);
+  const table = page.getByRole('table', { name: `Promociones por semana de ${cell.seller}` });
+  await table
+    .getByRole('row', { name: new RegExp(`^${cell.node_name}`) })
+    .getByRole('button', { name: new RegExp(`^Semana del ${formatDate(cell.a)}`) })
+    .click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('drill-counts')).toContainText(`${formatNumber(cell.n)} promociones`);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    dialog.getByRole('button', { name: /descargar xlsx/i }).click(),
+  ]);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.readFile(await download.path());
+  const ws = wb.worksheets[0];
+  // a header row and one row per promotion
+  expect(ws.actualRowCount - 1).toBe(cell.n);
 });

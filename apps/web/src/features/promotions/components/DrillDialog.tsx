@@ -92,10 +92,15 @@ export function DrillDialog({
         {target?.sellerName} · {target?.classificationName}
         <Typography variant="body2" color="text.secondary">
           {target?.label}
-          {first
-            ? ` — ${formatNumber(first.total)} promociones, ${formatNumber(first.total_days)} días-producto (${formatDate(first.from_date)} al ${formatDate(first.to_date)})`
+          {target?.cell
+            ? ` = ${formatNumber(target.cell.promoted)} de ${formatNumber(target.cell.published)} días-producto.`
             : ''}
         </Typography>
+        {first ? (
+          <Typography variant="body2" color="text.secondary" data-testid="drill-counts">
+            {`Listado: ${formatNumber(first.total)} promociones de ${formatNumber(first.products)} productos, que suman ${formatNumber(first.total_days)} días-producto en promoción (${formatDate(first.from_date)} al ${formatDate(first.to_date)}).`}
+          </Typography>
+        ) : null}
       </DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
         <TableContainer>
