@@ -214,3 +214,71 @@ test('item 3: the drill-down file holds every promotion the dialog counts (over 
   // a header row and one row per promotion
   expect(ws.actualRowCount - 1).toBe(cell.n);
 });
+
+test.describe('item 4: image verification filters do what they say', () => {
+  const ivTable = (page: Page) =>
+    page.getByRole('main').getByRole('table', { name: 'Imágenes por eCommerce' });
+  // the 'Para revisión' card (its caption says the band and "sin revisar")
+  const forReview = (page: Page) =>
+    page.locator('section').filter({ hasText: 'sin revisar' }).locator('p').first();
+  const count = async (page: Page) =>
+    Number(((await forReview(page).textContent()) ?? '').replace(/\./g, ''));
+
+  test('status and similarity range together; impossible ranges said on the field; a review leaves the count', async ({
+    page,
+  }) => {
+    test.setTimeout(300_000);
+    await login(page);
+    const { pivot_id: pivot } = await openDashboard(page);
+    // the job measures the demo's pictures after seeding: wait for some in the review band
+    await expect(async () => {
+      await page.goto('/app/image-verification?imageClass=forReview&minSimilarity=97&maxSimilarity=100');
+      await expect(ivTable(page).locator('tbody tr').first()).toContainText(/\d,\d\d %/, { timeout: 15_000 });
+    }).toPass({ timeout: 240_000, intervals: [2_000, 5_000, 10_000] });
+    // every row of the page is in the range asked (the status once made the server ignore it)
+    const texts = await ivTable(page).locator('tbody tr').allTextContents();
+    expect(texts.length).toBeGreaterThan(0);
+    for (const t of texts) {
+      const pct = Number(/(\d+,\d\d) %/.exec(t)?.[1].replace(',', '.'));
+      expect(pct, t).toBeGreaterThanOrEqual(97);
+    }
+    // the same band recomputed from the database: checks of the latest comparison date in
+    // [97 %, 97,5 %) (the review band cut by the range) of the competitors that nobody reviewed — the
+    // list's total
+    const { rows } = await e2eDb().query<{ n: number }>(
+      `select count(*)::int as n from image_checks c
+        where c.similarity >= 0.97 and c.similarity < 0.975
+          and c.comparison_date = (select max(comparison_date) from image_checks)
+          and c.seller_id <> $1
+          and not exists (select 1 from image_reviews r where r.product_id = c.product_id and r.image_url = c.image_url)`,
+      [pivot],
+    );
+    expect(rows[0].n).toBeGreaterThan(0);
+    await expect(page.getByRole('main')).toContainText(`de ${formatNumber(rows[0].n)}`);
+
+    // impossible ranges: said on the field, nothing asked
+    const min = page.getByLabel('Similitud mínima (%)');
+    await min.fill('120');
+    await min.press('Enter');
+    await expect(page.getByText('Debe estar entre 0 y 100')).toBeVisible();
+    await page.goto('/app/image-verification?imageClass=forReview&minSimilarity=99.5&maxSimilarity=98');
+    await expect(page.getByLabel('Similitud mínima (%)')).toHaveValue('99,5');
+    await expect(page.getByText('El máximo no puede ser menor que el mínimo')).toBeVisible();
+    await expect(ivTable(page)).toHaveCount(0);
+
+    // accepting a picture for review takes it out of the count
+    await page.goto('/app/image-verification?imageClass=forReview');
+    await expect(ivTable(page).locator('tbody tr').first()).toContainText(/\d,\d\d %/, { timeout: 30_000 });
+    const before = await count(page);
+    await ivTable(page)
+      .getByRole('button', { name: /^Comparar imágenes de/ })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Aceptar imagen' }).click();
+    await expect(dialog.getByTestId('iv-review')).toContainText('Aceptada por');
+    await dialog.getByRole('button', { name: 'Cerrar' }).click();
+    await expect.poll(() => count(page)).toBe(before - 1);
+    await expect(page.getByText(/1 de la banda de revisión ya revisadas/)).toBeVisible();
+  });
+});
