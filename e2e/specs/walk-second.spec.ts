@@ -282,3 +282,46 @@ test.describe('item 4: image verification filters do what they say', () => {
     await expect(page.getByText(/1 de la banda de revisión ya revisadas/)).toBeVisible();
   });
 });
+
+test('item 7: numbers typed the Spanish way, bounds said on the field, an empty field stays empty', async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto('/app/notifications-subscriptions');
+  const card = page.getByTestId('subscription-prices');
+  const field = card.getByLabel(/Cambio mínimo de precio/);
+  await expect(field).toBeVisible({ timeout: 30_000 });
+  await field.fill('');
+  await expect(field).toHaveValue('');
+  await expect(card.getByText('Campo requerido')).toBeVisible();
+  await field.fill('1000');
+  await expect(card.getByText('Debe estar entre 0 y 100')).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Guardar' })).toBeDisabled();
+  await field.fill('2,5');
+  await expect(card.getByText(/Debe estar|Campo requerido/)).toHaveCount(0);
+  const saved = page.waitForResponse(
+    (r) => r.request().method() !== 'GET' && r.url().includes('subscription'),
+  );
+  await card.getByRole('button', { name: 'Guardar' }).click();
+  expect(((await saved).request().postDataJSON() as { min_size: number }).min_size).toBe(2.5);
+  // what the database holds (not what the screen says)
+  const { rows } = await e2eDb().query<{ min_size: number }>(
+    `select s.min_size::float8 as min_size from notification_subscriptions s join users u on u.id = s.user_id
+      where u.email = 'demo@example.com' and s.namespace = 'prices'`,
+  );
+  expect(rows[0].min_size).toBe(2.5);
+  await page.reload();
+  await expect(page.getByTestId('subscription-prices').getByLabel(/Cambio mínimo de precio/)).toHaveValue(
+    '2,5',
+  );
+});
+
+test('item 8: a period the dashboard does not offer is dropped from the URL with a notice', async ({
+  page,
+}) => {
+  await login(page);
+  await page.goto('/app/dashboard?days=45');
+  await expect(page.getByText(/Se ignoró «45» en la dirección/)).toBeVisible({ timeout: 30_000 });
+  await expect(page).not.toHaveURL(/days=45/);
+  await expect(page.getByRole('button', { name: '7 días' })).toHaveAttribute('aria-pressed', 'true');
+});

@@ -12,6 +12,8 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
@@ -53,6 +55,9 @@ export function DrillDialog({
   onClose: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  // a phone gets the whole screen (issue 31 item 6: the dialog was 264 px wide, prices off-screen)
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const q = useInfiniteQuery({
     queryKey: ['promotions', 'prices', target, filters, pivotId],
     queryFn: ({ pageParam, signal }) =>
@@ -87,7 +92,14 @@ export function DrillDialog({
     }
   };
   return (
-    <Dialog open={!!target} onClose={onClose} maxWidth="lg" fullWidth aria-labelledby="promo-drill-title">
+    <Dialog
+      open={!!target}
+      onClose={onClose}
+      maxWidth="lg"
+      fullWidth
+      fullScreen={phone}
+      aria-labelledby="promo-drill-title"
+    >
       <DialogTitle id="promo-drill-title">
         {target?.sellerName} · {target?.classificationName}
         <Typography variant="body2" color="text.secondary">
