@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { addDays, formatDate, formatNumber, isoDateInZone } from '@vigia/domain';
 import ExcelJS from 'exceljs';
+import { expectAccessibleAtPhone, PHONE_VIEWPORT } from '../support/axe.js';
 import { closeE2eDb, e2eDb } from '../support/db.js';
 import { login } from '../support/helpers.js';
 
@@ -70,7 +71,7 @@ test.describe('item 1: a period means the prices of that period', () => {
     const today = isoDateInZone(new Date());
     expect(cards.to_date).toBe(today);
 
-    await page.getByRole('button', { name: 'Ver Índice de precios por día' }).click();
+    await page.getByRole('button', { name: 'Ver cifra por día: Índice de precios' }).click();
     const dialog = page.getByRole('dialog', { name: /Índice de precios: cifra de cada día/ });
     const rows = dialog.getByTestId('card-day');
     await expect(rows).toHaveCount(7);
@@ -324,4 +325,23 @@ test('item 8: a period the dashboard does not offer is dropped from the URL with
   await expect(page.getByText(/Se ignoró «45» en la dirección/)).toBeVisible({ timeout: 30_000 });
   await expect(page).not.toHaveURL(/days=45/);
   await expect(page.getByRole('button', { name: '7 días' })).toHaveAttribute('aria-pressed', 'true');
+});
+
+test('item 6: at 390 px the changed screens and dialogs have no serious axe violation', async ({ page }) => {
+  test.setTimeout(180_000);
+  await login(page);
+  await page.setViewportSize(PHONE_VIEWPORT);
+  await openDashboard(page);
+  await expectAccessibleAtPhone(page, 'dashboard');
+  await page.getByRole('button', { name: 'Ver cifra por día: Índice de precios' }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessibleAtPhone(page, 'dashboard: cifra por día');
+  await page.keyboard.press('Escape');
+  await page.goto('/app/promotions-by-day');
+  await page.locator('[data-testid="promo-seller"] button').first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('drill-counts')).toBeVisible({ timeout: 30_000 });
+  // full screen on a phone: the dialog is as wide as the viewport
+  expect((await dialog.boundingBox())?.width).toBe(PHONE_VIEWPORT.width);
+  await expectAccessibleAtPhone(page, 'promotions drill-down');
 });

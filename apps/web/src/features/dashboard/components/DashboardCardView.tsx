@@ -101,7 +101,7 @@ export function DashboardCardView({
           <Button
             size="small"
             onClick={() => setOpen(true)}
-            aria-label={`Ver ${title} por día`}
+            aria-label={`Ver cifra por día: ${title}`}
             sx={{ px: 0.5, ml: -0.5 }}
           >
             Ver cifra por día
