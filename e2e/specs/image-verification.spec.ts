@@ -69,7 +69,8 @@ test.describe('Imágenes', () => {
     const url = page.url();
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await expect(dialog).toBeHidden();
-    await expect(opened).toContainText('Aceptada');
+    // an accepted picture leaves 'Para revisión' (issue 31 item 4)
+    await expect(opened).toHaveCount(0);
     await page.goto(url);
     await expect(page.getByRole('dialog').getByTestId('iv-review')).toContainText('Aceptada por');
     // undo by keyboard: the focus stays in the dialog (on the decision buttons), so Escape closes it

@@ -50,3 +50,20 @@ export async function expectAccessible(page: Page, screen: string, opts: { exclu
   const issues = await seriousViolations(page, opts);
   expect(issues, `axe: violaciones graves en ${screen}`).toEqual([]);
 }
+
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+/**
+ * The 390-px pass (issue 31 item 6): the same check with the page at phone width, then the viewport the
+ * page had. Tables that scroll sideways on a phone must be reachable with the keyboard
+ * (scrollable-region-focusable), dialogs must fit.
+ */
+export async function expectAccessibleAtPhone(page: Page, screen: string, opts: { exclude?: string[] } = {}) {
+  const before = page.viewportSize();
+  await page.setViewportSize(PHONE_VIEWPORT);
+  try {
+    await expectAccessible(page, `${screen} (390 px)`, opts);
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}

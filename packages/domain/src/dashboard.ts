@@ -78,6 +78,12 @@ export const dashboardCardSchema = z.object({
   change: z.number().nullable(),
   /** the screen that explains the figure (DASHBOARD_CARD_LINKS) */
   link: z.string(),
+  /**
+   * Snapshot cards (not new / unpublished): the figure at the end of each day of the period (today: the
+   * current state), rounded to 2 decimals — `value` is their average over the days that have one (the
+   * mode card: the mode of the days' histograms added up; here each day's own mode).
+   */
+  days: z.array(z.object({ date: z.string(), value: z.number().nullable() })).optional(),
 });
 export type DashboardCard = z.infer<typeof dashboardCardSchema>;
 

@@ -79,17 +79,23 @@ const filters = {
   imageClass: z.preprocess(blank, z.enum(IMAGE_CLASSES).optional()).optional(),
 };
 
-export const imageItemsQuery = z.object({
-  ...filters,
-  limit: z.preprocess(
-    blank,
-    z.coerce.number().int().min(1).max(IMAGE_MAX_PAGE_SIZE).default(IMAGE_VERIFICATION.pageSize),
-  ),
-  skip: z.preprocess(blank, z.coerce.number().int().min(0).max(1_000_000).default(0)),
-  /** lowerThreshold ≤ similarity < upperThreshold (seed defaults: the safe-integer bounds, i.e. all) */
-  lowerThreshold: threshold(IMAGE_VERIFICATION.defaultLowerThreshold),
-  upperThreshold: threshold(IMAGE_VERIFICATION.defaultUpperThreshold),
-});
+export const imageItemsQuery = z
+  .object({
+    ...filters,
+    limit: z.preprocess(
+      blank,
+      z.coerce.number().int().min(1).max(IMAGE_MAX_PAGE_SIZE).default(IMAGE_VERIFICATION.pageSize),
+    ),
+    skip: z.preprocess(blank, z.coerce.number().int().min(0).max(1_000_000).default(0)),
+    /** lowerThreshold ≤ similarity < upperThreshold (seed defaults: the safe-integer bounds, i.e. all) */
+    lowerThreshold: threshold(IMAGE_VERIFICATION.defaultLowerThreshold),
+    upperThreshold: threshold(IMAGE_VERIFICATION.defaultUpperThreshold),
+  })
+  // an impossible range is a 400 naming the field, never an empty list (issue 31 item 4)
+  .refine((q) => q.lowerThreshold <= q.upperThreshold, {
+    path: ['upperThreshold'],
+    message: 'upperThreshold: el máximo de similitud no puede ser menor que el mínimo',
+  });
 export type ImageItemsQuery = z.output<typeof imageItemsQuery>;
 export type ImageItemsQueryInput = z.input<typeof imageItemsQuery>;
 
@@ -164,7 +170,10 @@ export type ImageItemsResponse = z.output<typeof imageItemsResponse>;
 export const imageKpis = z.object({
   comparisonDate: z.string().nullable(),
   correct: z.number(),
+  /** in the review band and not reviewed yet */
   forReview: z.number(),
+  /** in the review band and already accepted or rejected by someone of the organisation */
+  reviewed: z.number(),
   incorrect: z.number(),
   /** checks not measured yet */
   pending: z.number(),

@@ -37,6 +37,30 @@ export const NAMESPACE_SIZE_LABELS: Record<NotificationNamespace, string> = {
   reports: 'Tamaño mínimo',
 };
 
+/**
+ * Bounds of each namespace's minimum size (issue 31 item 7): a price change in % (0 = every change, up to
+ * 100 %, one decimal); the others whole numbers of products.
+ */
+export const NAMESPACE_SIZE_BOUNDS: Record<
+  NotificationNamespace,
+  { min: number; max: number; decimals: number }
+> = {
+  prices: { min: 0, max: 100, decimals: 1 },
+  promotions: { min: 0, max: 100_000, decimals: 0 },
+  assortment: { min: 0, max: 100_000, decimals: 0 },
+  images: { min: 0, max: 100_000, decimals: 0 },
+  reports: { min: 0, max: 100_000, decimals: 0 },
+};
+
+/** The message of a minimum size outside its namespace's bounds (Spanish), or null. */
+export function sizeBoundsError(ns: NotificationNamespace, v: number): string | null {
+  const b = NAMESPACE_SIZE_BOUNDS[ns];
+  if (v < b.min || v > b.max) return `min_size: debe estar entre ${b.min} y ${b.max}`;
+  if (Math.round(v * 10 ** b.decimals) !== v * 10 ** b.decimals)
+    return b.decimals ? `min_size: hasta ${b.decimals} decimal` : 'min_size: debe ser un número entero';
+  return null;
+}
+
 export const NOTIFICATION_CHANNELS = ['app', 'email', 'email_digest'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 export const CHANNEL_LABELS: Record<NotificationChannel, string> = {

@@ -167,6 +167,11 @@ export type PriceSplit = z.infer<typeof priceSplit>;
 export const pricingKpisResponse = pricingKpis.extend({
   currency: z.string(),
   mpi_value: z.number(),
+  /**
+   * Which prices the figures use: the closing prices of this day (yyyy-MM-dd, the period's Hasta when it
+   * is a closed day), or null for each listing's latest prices (no period, or a period ending today).
+   */
+  prices_at: z.string().nullable(),
   split: priceSplit,
   /**
    * The pasted SKUs (filter `SKUs`, as understood) that no pivot product of the selection has as its

@@ -241,6 +241,8 @@ export const promotionPricesResponse = z.object({
   total: z.number(),
   /** Σ days over all pages: equals the drilled percentage's numerator for level and type. */
   total_days: z.number(),
+  /** Distinct listings among the promotions listed (a listing may have two promotions in a week). */
+  products: z.number(),
   items: z.array(promotionProduct),
 });
 export type PromotionPricesResponse = z.infer<typeof promotionPricesResponse>;

@@ -145,6 +145,20 @@ function rounded(f: ReturnType<typeof periodFigures>) {
 /** No previous period (no comparison): every figure null. */
 const NO_FIGURES = rounded(periodFigures([]));
 
+/**
+ * A snapshot card's figure on each day of the period (the values its number averages; the mode card:
+ * each day's own mode), so that the screen can show where the number comes from (issue 31 item 1).
+ */
+function dayValues(
+  k: Exclude<DashboardCardKey, 'new' | 'unpublished'>,
+  from: string,
+  days: DayFigures[],
+): { date: string; value: number | null }[] {
+  return days.map((d, i) => ({
+    date: addDays(from, i),
+    value: k === 'mode_discount' ? periodFigures([d]).mode_discount : round2(d[k]),
+  }));
+}
 const MEMO_SIZE = 32;
 
 export async function dashboardPre(
@@ -173,7 +187,8 @@ export async function dashboardPre(
   return readModelsOf(pool)
     .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
     .answer([s, period, todayDay, model.version], async () => {
-      const current = periodFigures(await periodDays(pool, s, q.resolved, period.from, period.to, todayDay));
+      const currentDays = await periodDays(pool, s, q.resolved, period.from, period.to, todayDay);
+      const current = periodFigures(currentDays);
       // A previous period that starts before monitoring did — or on its first day, when every listing is
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
@@ -212,6 +227,7 @@ export async function dashboardPre(
         previous: comparable ? prev[k] : null,
         change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
         link: DASHBOARD_CARD_LINKS[k],
+        ...(k === 'new' || k === 'unpublished' ? {} : { days: dayValues(k, period.from, currentDays) }),
       });
       const answer: DashboardPreResponse = {
         pivot_id: s.pivot,

@@ -81,7 +81,14 @@ export interface Band {
   upper: number;
   withPending: boolean;
   onlyPending: boolean;
+  /** only checks nobody reviewed yet (the 'Para revisión' class: a reviewed picture leaves it) */
+  unreviewed?: boolean;
 }
+
+/** A reviewed check is no longer waiting for review (issue 31 item 4). */
+const NOT_REVIEWED =
+  'not exists (select 1 from image_reviews rv where rv.org_id = $7 and rv.product_id = c.product_id and rv.image_url = c.image_url)';
+const reviewed = (b: Band) => (b.unreviewed ? `and ${NOT_REVIEWED}` : '');
 
 /**
  * One page of checks, the least similar first (unmeasured last), with the total of the filter. Two steps:
@@ -102,6 +109,7 @@ export async function selectChecks(
         where ${where}
           and (case when c.similarity is null then $10::boolean
                     else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
+          ${reviewed(band)}
         order by c.similarity asc nulls last, c.seller_id, c.product_id
         limit $12 offset $13
      )
@@ -122,7 +130,8 @@ async function countChecks(db: Queryable, s: CheckScope, band: Band): Promise<nu
     `select count(*)::int as n from image_checks c
       where ${where} and $7::int is not null
         and (case when c.similarity is null then $10::boolean
-                  else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)`,
+                  else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
+        ${reviewed(band)}`,
     [...values, band.lower, band.upper, band.withPending, band.onlyPending],
   );
   return rows[0].n;
@@ -131,6 +140,7 @@ async function countChecks(db: Queryable, s: CheckScope, band: Band): Promise<nu
 export interface KpiRow {
   correct: number;
   for_review: number;
+  reviewed: number;
   incorrect: number;
   pending: number;
   total: number;
@@ -146,7 +156,8 @@ export async function selectKpis(
   const { values, where } = scopeWhere(s);
   const { rows } = await db.query<KpiRow>(
     `select count(*) filter (where c.similarity >= $8)::int as correct,
-            count(*) filter (where c.similarity >= $9 and c.similarity < $8)::int as for_review,
+            count(*) filter (where c.similarity >= $9 and c.similarity < $8 and ${NOT_REVIEWED})::int as for_review,
+            count(*) filter (where c.similarity >= $9 and c.similarity < $8 and not ${NOT_REVIEWED})::int as reviewed,
             count(*) filter (where c.similarity < $9)::int as incorrect,
             count(*) filter (where c.similarity is null)::int as pending,
             count(*)::int as total

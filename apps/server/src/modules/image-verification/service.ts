@@ -56,17 +56,25 @@ export async function resolveCheckScope(
   };
 }
 
-/** The similarity band of an items request: the class filter, else lowerThreshold ≤ s < upperThreshold. */
+/**
+ * The similarity band of an items request: the class filter AND lowerThreshold ≤ s < upperThreshold
+ * (issue 31 item 4: a status once made the range be ignored); 'Para revisión' lists only the checks nobody
+ * reviewed yet, as its count does.
+ */
 export function bandOf(q: Pick<ImageItemsQuery, 'imageClass' | 'lowerThreshold' | 'upperThreshold'>): Band {
   const { correctThreshold: hi, incorrectThreshold: lo } = IMAGE_VERIFICATION;
   const all = { lower: -Infinity, upper: Infinity };
+  const within = (lower: number, upper: number) => ({
+    lower: Math.max(lower, q.lowerThreshold),
+    upper: Math.min(upper, q.upperThreshold),
+  });
   switch (q.imageClass) {
     case 'correct':
-      return { lower: hi, upper: Infinity, withPending: false, onlyPending: false };
+      return { ...within(hi, Infinity), withPending: false, onlyPending: false };
     case 'forReview':
-      return { lower: lo, upper: hi, withPending: false, onlyPending: false };
+      return { ...within(lo, hi), withPending: false, onlyPending: false, unreviewed: true };
     case 'incorrect':
-      return { lower: -Infinity, upper: lo, withPending: false, onlyPending: false };
+      return { ...within(-Infinity, lo), withPending: false, onlyPending: false };
     case 'pending':
       return { ...all, withPending: true, onlyPending: true };
   }
@@ -113,12 +121,22 @@ export async function findKpis(db: Queryable, who: Requester, q: ImageKpisQuery)
   const base = { correctThreshold: q.correctThreshold, incorrectThreshold: q.incorrectThreshold };
   const scope = await resolveCheckScope(who, db, q);
   if (scope.day === null)
-    return { comparisonDate: null, correct: 0, forReview: 0, incorrect: 0, pending: 0, total: 0, ...base };
+    return {
+      comparisonDate: null,
+      correct: 0,
+      forReview: 0,
+      reviewed: 0,
+      incorrect: 0,
+      pending: 0,
+      total: 0,
+      ...base,
+    };
   const k = await selectKpis(db, scope as CheckScope, q.correctThreshold, q.incorrectThreshold);
   return {
     comparisonDate: (scope as CheckScope).day,
     correct: k.correct,
     forReview: k.for_review,
+    reviewed: k.reviewed,
     incorrect: k.incorrect,
     pending: k.pending,
     total: k.total,

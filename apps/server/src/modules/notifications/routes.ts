@@ -3,6 +3,7 @@ import {
   NAMESPACE_LABELS,
   NOTIFICATION_NAMESPACES,
   type NotificationSubscription,
+  sizeBoundsError,
 } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
@@ -79,6 +80,8 @@ export default async function notificationsRoutes(app: FastifyInstance) {
   registerRoute(app, defs.saveSubscription, async (req) => {
     const p = principalOf(req);
     const ns = req.body.namespace;
+    const bounds = sizeBoundsError(ns, req.body.min_size);
+    if (bounds) throw badRequest(bounds, 'min_size');
     if (!licensedNamespaces(p.license).includes(ns))
       throw forbidden(`Espacio no incluido en la licencia: ${ns}`, 'namespace_not_licensed');
     const outside = req.body.sellers.filter((s) => !p.license.sellers.includes(s));

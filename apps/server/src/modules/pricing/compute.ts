@@ -41,6 +41,11 @@ export interface PricingScope {
   crawl: Map<number, number | null>;
   /** start of today in America/Santiago (epoch ms) */
   todayTs: number;
+  /**
+   * The closed day (yyyy-MM-dd, Hasta) whose closing prices the model holds (as-of.ts); null: the
+   * latest prices (no period, or a period ending today).
+   */
+  pricesAt?: string | null;
   rows: {
     /** license's granted classification roots; empty = whole tree */
     licenseRoots: number[];

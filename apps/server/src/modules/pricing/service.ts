@@ -23,6 +23,7 @@ import {
   resolveMarketScope,
 } from '../../market/index.js';
 import { type ReadModels, readModelsOf } from '../../platform/read-model.js';
+import { modelAsOf } from './as-of.js';
 import {
   type BaseScore,
   competitorOffers,
@@ -70,7 +71,10 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
   });
   const rates = ratesTo(lk.clpPerUnit, currency);
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
-  const model = await getPivotModel(pool, pivot, lk.version);
+  const latest = await getPivotModel(pool, pivot, lk.version);
+  // a period that ends on a closed day means that day's closing prices (as-of.ts); else the latest ones
+  const pricesAt = f.to_date && lk.toEndTs !== null && lk.toEndTs <= lk.todayTs ? f.to_date : null;
+  const model = pricesAt ? await modelAsOf(pool, latest, pricesAt, lk.toEndTs as number) : latest;
   const sellers = new Map(lk.sellers.map((s) => [s.id, s]));
   return {
     model,
@@ -86,6 +90,7 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
       window: f.from_date || f.to_date ? { fromTs: lk.fromTs, toEndTs: lk.toEndTs } : null,
       crawl: new Map(lk.sellers.map((s) => [s.id, s.crawl])),
       todayTs: lk.todayTs,
+      pricesAt,
       rows: {
         licenseRoots: roots,
         classificationsIds: f.classificationsIds,
@@ -146,7 +151,13 @@ export function splitOut(t: PricingTally) {
 
 /** The KPI answer of a tally; the caller adds skus_not_found (compute.ts skusNotFound). */
 export function kpiResponse(t: PricingTally, s: PricingScope): Omit<PricingKpisResponse, 'skus_not_found'> {
-  return { ...t.kpis(), currency: s.currency, mpi_value: s.mpiValue, split: splitOut(t) };
+  return {
+    ...t.kpis(),
+    currency: s.currency,
+    mpi_value: s.mpiValue,
+    prices_at: s.pricesAt ?? null,
+    split: splitOut(t),
+  };
 }
 
 export function groupOut(t: PricingTally) {

@@ -260,7 +260,7 @@ export async function pricesAnswer(
     async () => {
       const rows = await selectDrilldown(pool, scope.values, q);
       const totals = rows.length
-        ? { total: rows[0].total, total_days: rows[0].total_days }
+        ? { total: rows[0].total, total_days: rows[0].total_days, products: rows[0].products }
         : await selectDrilldownTotals(pool, scope.values, q);
       const sellerNames = new Map(scope.sellers.map((s) => [s.id, s.name]));
       return {

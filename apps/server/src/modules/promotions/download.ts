@@ -14,6 +14,8 @@ import ExcelJS from 'exceljs';
 type Cell = string | number | null;
 export interface Sheet {
   name: string;
+  /** A line above the header (e.g. "primeras N de M" when the file holds fewer rows than counted). */
+  note?: string;
   header: string[];
   rows: Cell[][];
 }
@@ -168,6 +170,10 @@ export function scatterSheet(a: PromotionScatterResponse): Sheet {
 export function pricesSheet(a: PromotionPricesResponse): Sheet {
   return {
     name: 'Productos',
+    note:
+      a.items.length < a.total
+        ? `Primeras ${a.items.length} de ${a.total} promociones (el límite de un archivo).`
+        : undefined,
     header: [
       'Producto',
       'ID',
@@ -203,8 +209,9 @@ export async function sheetXlsx(sheet: Sheet): Promise<Buffer> {
   const wb = new ExcelJS.Workbook();
   wb.creator = 'Vigía';
   const ws = wb.addWorksheet(sheet.name.slice(0, 31));
+  if (sheet.note) ws.addRow([sheet.note]);
   ws.addRow(sheet.header);
-  ws.getRow(1).font = { bold: true };
+  ws.getRow(sheet.note ? 2 : 1).font = { bold: true };
   for (const r of sheet.rows) ws.addRow(r);
   ws.columns.forEach((c, i) => {
     c.width = i < 2 ? 28 : 16;

@@ -258,6 +258,7 @@ export interface DrillRow {
   days: number;
   total: number;
   total_days: number;
+  products: number;
 }
 
 /**
@@ -283,7 +284,7 @@ export async function selectDrilldown(
      )
      select p.id::int as id, p.product_id, p.name, p.url, pg.seller_id, pg.price_type, pg.normal::float8 as normal,
             pg.promo::float8 as promo, pg.first_day::text as first_day, pg.end_day::text as end_day, pg.running,
-            pg.days, pg.total, pg.total_days
+            pg.days, pg.total, pg.total_days, (select count(distinct product_id) from picked)::int as products
        from page pg join products p on p.id = pg.product_id
       order by pg.days desc, p.name, pg.first_day
       limit $12 offset $13`,
@@ -297,10 +298,11 @@ export async function selectDrilldownTotals(
   db: Queryable,
   s: ScopeValues,
   q: { a: string; b: string; duration?: number; priceType?: string },
-): Promise<{ total: number; total_days: number }> {
-  const { rows } = await db.query<{ total: number; total_days: number }>(
+): Promise<{ total: number; total_days: number; products: number }> {
+  const { rows } = await db.query<{ total: number; total_days: number; products: number }>(
     `with ${DRILL_SPANS}
-     select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days
+     select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days,
+            count(distinct product_id)::int as products
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
         and ($11::text is null or price_type = $11::text)`,

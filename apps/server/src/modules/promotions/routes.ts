@@ -46,6 +46,9 @@ const sheetXlsxTask = task(moduleBeside(import.meta.url, './download'), 'sheetXl
 
 const jsonOf = new WeakMap<object, string>();
 
+/** Rows of a drill-down file at most; beyond, the sheet's note says "primeras N de M". */
+const DRILL_FILE_MAX = 20_000;
+
 function sendJson(reply: FastifyReply, schema: z.ZodType, answer: object): FastifyReply {
   let json = jsonOf.get(answer);
   if (json === undefined) {
@@ -125,15 +128,25 @@ export default async function promotionsRoutes(app: FastifyInstance) {
       case 'scatter-plot':
         sheet = scatterSheet(await scatterAnswer(req, pool, parseOr400(scatterBody, rest)));
         break;
-      default:
-        sheet = pricesSheet(
-          await pricesAnswer(
+      default: {
+        // every promotion the dialog counts, page after page (issue 31 item 3: the file once stopped
+        // at the first 500 while the dialog said 695); past DRILL_FILE_MAX rows the sheet says so
+        // the drill-down's own `promotion` (level, duration, type) travels as `drilldown`
+        const page = (offset: number) =>
+          pricesAnswer(
             req,
             pool,
-            // the drill-down's own `promotion` (level, duration, type) travels as `drilldown`
-            parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset: 0 }),
-          ),
-        );
+            parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset }),
+          );
+        const first = await page(0);
+        const items = [...first.items];
+        while (items.length < Math.min(first.total, DRILL_FILE_MAX)) {
+          const next = await page(items.length);
+          if (!next.items.length) break;
+          items.push(...next.items);
+        }
+        sheet = pricesSheet({ ...first, items: items.slice(0, DRILL_FILE_MAX) });
+      }
     }
     const file = await writeFile(reply, sheetXlsxTask, sheet);
     return reply

@@ -1,5 +1,6 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { notify } from '../../lib/notifier.js';
 import type { SortState } from './DataTable.js';
 
 // Table state that must survive Back and a reload (a sort, a page, a period) lives in the page's URL,
@@ -63,7 +64,22 @@ export function useUrlChoice<V extends string | number>(
 ): [V, (next: V) => void] {
   const [params, setParams] = useSearchParams();
   const raw = params.get(key);
-  const value = allowed.find((v) => String(v) === raw) ?? fallback;
+  const found = allowed.find((v) => String(v) === raw);
+  const value = found ?? fallback;
+  // a value the screen does not offer (?days=45) is dropped from the URL with a notice, like the
+  // filters' bad values — never kept in the address while the screen shows another (issue 31 item 8)
+  useEffect(() => {
+    if (raw === null || found !== undefined) return;
+    notify(`Se ignoró «${raw}» en la dirección (${key}): no es una opción de esta pantalla.`, 'warning');
+    setParams(
+      (prev) => {
+        const out = new URLSearchParams(prev);
+        out.delete(key);
+        return out;
+      },
+      { replace: true },
+    );
+  }, [raw, found, key, setParams]);
   const setValue = useCallback(
     (next: V) =>
       setParams(

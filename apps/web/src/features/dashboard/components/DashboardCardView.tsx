@@ -9,11 +9,12 @@ import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DASHBOARD_CARD_TITLES, type DashboardCard, type DashboardCardKey } from '@vigia/domain';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { InfoTip } from '../../../components/data/InfoTip.js';
 import { appPath } from '../../../lib/paths.js';
 import { CARD_META, formatCardChange, formatCardValue } from '../cards.js';
+import { CardDaysDialog } from './CardDaysDialog.js';
 
 const TONE_COLOR = { good: 'success.main', bad: 'error.main', neutral: 'text.secondary' } as const;
 
@@ -33,6 +34,7 @@ export function DashboardCardView({
   allowed: boolean;
 }) {
   const id = useId();
+  const [open, setOpen] = useState(false);
   const meta = CARD_META[cardKey];
   const change = card ? formatCardChange(card, currency) : null;
   const title = card?.title ?? DASHBOARD_CARD_TITLES[cardKey];
@@ -94,7 +96,17 @@ export function DashboardCardView({
           </Box>
         </>
       )}
-      <Box sx={{ mt: 'auto', pt: 0.5 }}>
+      <Box sx={{ mt: 'auto', pt: 0.5, display: 'flex', flexWrap: 'wrap', columnGap: 1 }}>
+        {card?.days?.length ? (
+          <Button
+            size="small"
+            onClick={() => setOpen(true)}
+            aria-label={`Ver cifra por día: ${title}`}
+            sx={{ px: 0.5, ml: -0.5 }}
+          >
+            Ver cifra por día
+          </Button>
+        ) : null}
         {allowed ? (
           <Button
             component={RouterLink}
@@ -113,6 +125,7 @@ export function DashboardCardView({
           </Tooltip>
         )}
       </Box>
+      <CardDaysDialog card={open ? card : null} currency={currency} onClose={() => setOpen(false)} />
     </Paper>
   );
 }

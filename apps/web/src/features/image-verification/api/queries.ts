@@ -47,7 +47,8 @@ export function useImageReview(pivotId: number | null) {
       saveImageReview(id, decision, { pivotId }),
     onSuccess: (detail) => {
       client.setQueryData(imageKeys.check(detail.id), detail);
-      void client.invalidateQueries({ queryKey: [...imageKeys.all, 'items'] });
+      // the list and the counts: a reviewed picture leaves 'Para revisión' (issue 31 item 4)
+      void client.invalidateQueries({ queryKey: imageKeys.all });
     },
   });
 }

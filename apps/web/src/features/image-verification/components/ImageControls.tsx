@@ -2,36 +2,42 @@ import { Box, MenuItem, Paper, TextField } from '@mui/material';
 import { IMAGE_CLASS_LABELS, IMAGE_CLASSES } from '@vigia/domain';
 import { useEffect, useState } from 'react';
 import { DateField } from '../../../components/filters/index.js';
+import { NumberField } from '../../../components/filters/NumberField.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
 import { IMAGE_URL, type ImageSearch } from '../lib/use-image-search.js';
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A similarity bound in % (0–100) that writes its value to the URL when it loses focus or on Enter. */
+const PERCENT = { min: 0, max: 100, decimals: 2 };
+const urlNumber = (v: string) => (v.trim() === '' ? null : Number(v.replace(',', '.')));
+
+/**
+ * A similarity bound in % (0–100), typed with a decimal comma, written to the URL when it loses focus or
+ * on Enter; out of bounds, or a minimum above the maximum, is said on the field (issue 31 item 4).
+ */
 function PercentField({
   id,
   label,
   value,
+  error,
   onCommit,
 }: {
   id: string;
   label: string;
   value: string;
+  error?: string | null;
   onCommit: (v: string) => void;
 }) {
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
   return (
-    <TextField
+    <NumberField
       id={id}
       size="small"
       label={label}
-      type="number"
-      value={draft}
-      onChange={(e) => setDraft(e.target.value)}
-      onBlur={() => draft !== value && onCommit(draft)}
-      onKeyDown={(e) => e.key === 'Enter' && onCommit(draft)}
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: 0, max: 100, step: 0.1 } }}
+      value={urlNumber(value)}
+      bounds={PERCENT}
+      error={error}
+      onCommit={(v) => onCommit(v === null ? '' : String(v))}
+      slotProps={{ inputLabel: { shrink: true } }}
     />
   );
 }
@@ -42,6 +48,9 @@ export function ImageControls({ s }: { s: ImageSearch }) {
   // (or emptied: the latest comparison)
   const [date, setDate] = useState(s.comparisonDate);
   useEffect(() => setDate(s.comparisonDate), [s.comparisonDate]);
+  const min = urlNumber(s.minSimilarity);
+  const max = urlNumber(s.maxSimilarity);
+  const inverted = min !== null && max !== null && min > max;
   return (
     <Paper variant="outlined" sx={{ p: 2 }}>
       <Box
@@ -60,6 +69,7 @@ export function ImageControls({ s }: { s: ImageSearch }) {
             if (v === '' || ISO_DATE.test(v)) s.setParams({ [IMAGE_URL.date]: v });
           }}
           error={date !== '' && !ISO_DATE.test(date)}
+          helperText={T.dateHint}
         />
         <TextField
           id="iv-status"
@@ -87,6 +97,7 @@ export function ImageControls({ s }: { s: ImageSearch }) {
           id="iv-max"
           label={T.maxSimilarity}
           value={s.maxSimilarity}
+          error={inverted ? T.maxBelowMin : null}
           onCommit={(v) => s.setParams({ [IMAGE_URL.max]: v })}
         />
       </Box>

@@ -53,6 +53,7 @@ export function ImageKpis({ data, loading }: { data?: Kpis; loading: boolean }) 
         <Typography variant="body2" sx={{ color: 'text.secondary', mt: 1 }} aria-live="polite">
           {T.comparisonDate}: {formatDate(data.comparisonDate)}
           {data.pending > 0 ? ` · ${T.pending(data.pending)}` : ''}
+          {data.reviewed > 0 ? ` · ${formatNumber(data.reviewed)} de la banda de revisión ya revisadas` : ''}
         </Typography>
       )}
     </Box>

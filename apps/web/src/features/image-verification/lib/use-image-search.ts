@@ -43,10 +43,11 @@ export interface ImageSearch {
   setParams: (changes: Partial<Record<(typeof IMAGE_URL)[keyof typeof IMAGE_URL], string>>) => void;
 }
 
+/** A similarity bound of the URL in % → a fraction; NaN when it is not a number in 0–100 (never ignored). */
 const percentParam = (v: string | null): number | undefined => {
   if (v === null || v.trim() === '') return undefined;
   const n = Number(v.replace(',', '.'));
-  return Number.isFinite(n) && n >= 0 && n <= 100 ? n / 100 : undefined;
+  return Number.isFinite(n) && n >= 0 && n <= 100 ? n / 100 : Number.NaN;
 };
 
 export function useImageSearch(): ImageSearch {
@@ -85,6 +86,9 @@ export function useImageSearch(): ImageSearch {
     if (!kpis) return null;
     const lower = percentParam(minSimilarity);
     const upper = percentParam(maxSimilarity);
+    // an impossible band (out of 0–100 %, minimum above maximum) asks nothing: the fields say why
+    if (Number.isNaN(lower) || Number.isNaN(upper)) return null;
+    if (lower !== undefined && upper !== undefined && lower > upper) return null;
     return {
       ...kpis,
       imageClass: status || undefined,

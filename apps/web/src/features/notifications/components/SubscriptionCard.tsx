@@ -14,12 +14,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   CHANNEL_LABELS,
   NAMESPACE_LABELS,
+  NAMESPACE_SIZE_BOUNDS,
   NAMESPACE_SIZE_LABELS,
   NOTIFICATION_CHANNELS,
   type NotificationChannel,
   type NotificationSubscription,
 } from '@vigia/domain';
 import { useId, useState } from 'react';
+import { NumberField, numberError } from '../../../components/filters/NumberField.js';
 import { notify } from '../../../lib/notifier.js';
 import { notificationKeys, saveNotificationSubscription } from '../api/queries.js';
 
@@ -90,6 +92,8 @@ export function SubscriptionCard({
   const { licensed, ...initial } = subscription;
   const [s, setS] = useState<NotificationSubscription>(initial);
   const [saving, setSaving] = useState(false);
+  // the number field holds something that may not be saved (said on the field)
+  const [invalid, setInvalid] = useState(false);
   const queryClient = useQueryClient();
   const id = useId();
   const ns = s.namespace;
@@ -174,14 +178,26 @@ export function SubscriptionCard({
                 </Select>
               </FormControl>
             )}
-            <TextField
+            <NumberField
               size="small"
-              type="number"
               label={NAMESPACE_SIZE_LABELS[ns]}
               value={s.min_size}
               disabled={off}
-              onChange={(e) => set('min_size', Math.max(0, Math.min(100_000, Number(e.target.value) || 0)))}
-              slotProps={{ htmlInput: { min: 0, step: 1 } }}
+              live
+              required
+              bounds={{ ...NAMESPACE_SIZE_BOUNDS[ns], required: true }}
+              onCommit={(v) => {
+                setInvalid(false);
+                if (v !== null) set('min_size', v);
+              }}
+              onInput={(e) =>
+                setInvalid(
+                  numberError((e.target as HTMLInputElement).value, {
+                    ...NAMESPACE_SIZE_BOUNDS[ns],
+                    required: true,
+                  }) !== null,
+                )
+              }
               sx={{ width: 240 }}
             />
           </Box>
@@ -200,7 +216,7 @@ export function SubscriptionCard({
             </Box>
           )}
           <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 2 }}>
-            <Button variant="contained" disabled={!dirty || saving} onClick={() => void save()}>
+            <Button variant="contained" disabled={!dirty || saving || invalid} onClick={() => void save()}>
               Guardar
             </Button>
           </Box>

@@ -4,8 +4,8 @@ import LinkIcon from '@mui/icons-material/Link';
 import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
 import SellOutlinedIcon from '@mui/icons-material/SellOutlined';
 import VerifiedOutlinedIcon from '@mui/icons-material/VerifiedOutlined';
-import { Box, Paper } from '@mui/material';
-import { formatNumber, formatPercent, type PricingKpisResponse, share } from '@vigia/domain';
+import { Box, Paper, Typography } from '@mui/material';
+import { formatDate, formatNumber, formatPercent, type PricingKpisResponse, share } from '@vigia/domain';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { inRangeLabel, POSITION_COLORS } from '../../../components/data/position.js';
@@ -64,6 +64,11 @@ export function PricingKpis({
       : T.split;
   return (
     <Box sx={{ display: 'grid', gap: 1.5 }}>
+      {k ? (
+        <Typography variant="body2" color="text.secondary" data-testid="prices-at">
+          {PRICING_TEXT.pricesAt(k.prices_at ? formatDate(k.prices_at) : null)}
+        </Typography>
+      ) : null}
       <KpiGrid min={165}>
         <KpiCard
           label={T.total}

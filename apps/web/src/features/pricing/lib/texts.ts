@@ -23,6 +23,11 @@ export const PRICING_TEXT = {
   split: { cheapest: 'Más barato', in_range: 'En rango', dearer: 'Más caro' },
   ofTotal: (pct: string) => `${pct} del total`,
   averageIndex: (v: string) => `Índice promedio ${v}`,
+  /** Which prices the figures use (the period rule, issue 31 item 1). */
+  pricesAt: (day: string | null) =>
+    day
+      ? `Precios al cierre del ${day} (Hasta): cada producto visto en el período, con el precio, el formato y el stock que tenía ese día.`
+      : 'Precios actuales: la última captura de cada eCommerce. Con un período que termina antes de hoy (Hasta), las cifras usan los precios al cierre de ese día.',
   withoutIndex: (n: string) => `${n} sin índice`,
   empty: 'No hay productos para estos filtros.',
   emptyHint:

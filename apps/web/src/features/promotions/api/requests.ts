@@ -48,6 +48,8 @@ export interface DrillTarget {
   kind?: PromotionKind;
   /** What the user clicked, for the dialog's title. */
   label: string;
+  /** The clicked percentage's product-days (level, type): the dialog shows the list adds up to them. */
+  cell?: { promoted: number; published: number };
 }
 
 export function drillBody(filters: Filters, t: DrillTarget) {

@@ -12,6 +12,8 @@ import {
   TableHead,
   TableRow,
   Typography,
+  useMediaQuery,
+  useTheme,
 } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
@@ -53,6 +55,9 @@ export function DrillDialog({
   onClose: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  // a phone gets the whole screen (issue 31 item 6: the dialog was 264 px wide, prices off-screen)
+  const theme = useTheme();
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
   const q = useInfiniteQuery({
     queryKey: ['promotions', 'prices', target, filters, pivotId],
     queryFn: ({ pageParam, signal }) =>
@@ -87,15 +92,27 @@ export function DrillDialog({
     }
   };
   return (
-    <Dialog open={!!target} onClose={onClose} maxWidth="lg" fullWidth aria-labelledby="promo-drill-title">
+    <Dialog
+      open={!!target}
+      onClose={onClose}
+      maxWidth="lg"
+      fullWidth
+      fullScreen={phone}
+      aria-labelledby="promo-drill-title"
+    >
       <DialogTitle id="promo-drill-title">
         {target?.sellerName} · {target?.classificationName}
         <Typography variant="body2" color="text.secondary">
           {target?.label}
-          {first
-            ? ` — ${formatNumber(first.total)} promociones, ${formatNumber(first.total_days)} días-producto (${formatDate(first.from_date)} al ${formatDate(first.to_date)})`
+          {target?.cell
+            ? ` = ${formatNumber(target.cell.promoted)} de ${formatNumber(target.cell.published)} días-producto.`
             : ''}
         </Typography>
+        {first ? (
+          <Typography variant="body2" color="text.secondary" data-testid="drill-counts">
+            {`Listado: ${formatNumber(first.total)} promociones de ${formatNumber(first.products)} productos, que suman ${formatNumber(first.total_days)} días-producto en promoción (${formatDate(first.from_date)} al ${formatDate(first.to_date)}).`}
+          </Typography>
+        ) : null}
       </DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
         <TableContainer>

@@ -13,9 +13,10 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { formatDate, formatPercent } from '@vigia/domain';
+import { formatDate, formatNumber, formatPercent } from '@vigia/domain';
 import { useMemo, useState } from 'react';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
+import { InfoTip } from '../../../components/data/InfoTip.js';
 import { singleQueryState, useLevel } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
 import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
@@ -23,6 +24,10 @@ import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
 const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
+
+/** What the week's percentage counts (issue 31 item 2): product-days, not products. */
+export const PRODUCT_DAYS_FORMULA =
+  '% de días-producto en promoción = días-producto en promoción ÷ días-producto publicados × 100. Cada producto publicado cuenta una vez por cada día de la semana (un producto publicado los 7 días suma 7); si estuvo en promoción 3 de esos días, suma 3 al numerador.';
 
 /**
  * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
@@ -61,7 +66,7 @@ export default function PromotionsByDayPage() {
   return (
     <PromotionsFrame
       p={p}
-      description="Porcentaje de los productos de cada eCommerce que estuvo en promoción, semana a semana."
+      description="Porcentaje de días-producto en promoción de cada eCommerce, semana a semana: de los días que cada producto estuvo publicado, cuántos estuvo en promoción."
       download="level"
       state={state}
       isEmpty={empty}
@@ -81,8 +86,9 @@ export default function PromotionsByDayPage() {
         <Paper variant="outlined" sx={{ p: 2 }}>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 1 }}>
             <Typography variant="subtitle1" sx={{ fontWeight: 600 }} data-testid="promo-chart-title">
-              {chartClass?.name}: % de productos en promoción por semana
+              {chartClass?.name}: % de días-producto en promoción por semana
             </Typography>
+            <InfoTip text={PRODUCT_DAYS_FORMULA} />
             {classes.length > 1 ? (
               <TextField
                 select
@@ -105,7 +111,7 @@ export default function PromotionsByDayPage() {
               labels={weeks.map((w) => shortDay(w.from))}
               series={chartSeries}
               formatValue={(v) => formatPercent(v)}
-              ariaLabel="Porcentaje semanal de productos en promoción por eCommerce"
+              ariaLabel="Porcentaje semanal de días-producto en promoción por eCommerce"
               yMin={0}
               height={280}
             />
@@ -142,7 +148,7 @@ export default function PromotionsByDayPage() {
                               value={w.percentage}
                               color={color}
                               spike={w.spike}
-                              label={`Semana del ${formatDate(w.from)} al ${formatDate(w.to)}`}
+                              label={`Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatNumber(w.promoted)} de ${formatNumber(w.published)} días-producto en promoción`}
                               onClick={() =>
                                 drill.open({
                                   promotion: 'level',
@@ -151,7 +157,8 @@ export default function PromotionsByDayPage() {
                                   classification: c.id,
                                   classificationName: c.name,
                                   week: w.week,
-                                  label: `Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatPercent(w.percentage)}`,
+                                  label: `Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatPercent(w.percentage)} de días-producto en promoción`,
+                                  cell: { promoted: w.promoted, published: w.published },
                                 })
                               }
                             />

@@ -1,5 +1,6 @@
 import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import {
+  formatNumber,
   formatPercent,
   formatPrice,
   PROMOTION_KIND_PRICE_TYPE,
@@ -7,6 +8,7 @@ import {
   priceTypeLabel,
 } from '@vigia/domain';
 import { seriesColor } from '../../../components/charts/index.js';
+import { InfoTip } from '../../../components/data/InfoTip.js';
 import { singleQueryState, useType } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
 import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
@@ -18,6 +20,9 @@ import { usePromotionSearch } from '../lib/use-promotion-search.js';
  * by-quantity and sale percentages with their average normal and promotion prices; a percentage opens
  * its products.
  */
+const TYPE_FORMULA =
+  '% de días-producto = días-producto con ese formato de promoción ÷ días-producto publicados del período × 100 (cada producto cuenta una vez por cada día publicado).';
+
 export default function PromotionsByTypePage() {
   const p = usePromotionSearch();
   const { state, data, retry } = singleQueryState(p, useType(p.scope));
@@ -49,8 +54,8 @@ export default function PromotionsByTypePage() {
               </TableRow>
               <TableRow>
                 {PROMOTION_KINDS.map((k) => [
-                  <TableCell key={`${k}-p`} align="right">
-                    %
+                  <TableCell key={`${k}-p`} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    % días-producto <InfoTip text={TYPE_FORMULA} size={13} />
                   </TableCell>,
                   <TableCell key={`${k}-v`} align="right" sx={{ whiteSpace: 'nowrap' }}>
                     Precio prom. / normal
@@ -75,7 +80,7 @@ export default function PromotionsByTypePage() {
                           <PctButton
                             value={f?.percentage ?? null}
                             color={color}
-                            label={`${name}: ${f?.count ?? 0} promociones`}
+                            label={`${name}: ${formatNumber(f?.promoted ?? 0)} de ${formatNumber(c.published ?? 0)} días-producto, ${formatNumber(f?.count ?? 0)} promociones`}
                             onClick={() =>
                               drill.open({
                                 promotion: 'type',
@@ -84,7 +89,8 @@ export default function PromotionsByTypePage() {
                                 classification: c.id,
                                 classificationName: c.name,
                                 kind: k,
-                                label: `${name}: ${formatPercent(f?.percentage)}`,
+                                label: `${name}: ${formatPercent(f?.percentage)} de días-producto`,
+                                cell: { promoted: f?.promoted ?? 0, published: c.published ?? 0 },
                               })
                             }
                           />
