@@ -19,3 +19,4 @@ export * from './promotions.js';
 export * from './reports.js';
 export * from './routes/index.js';
 export * from './search.js';
+export * from './matching/index.js';
