@@ -9,6 +9,7 @@ import imageVerificationRoutes from './image-verification/routes.js';
 import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
 import mailPlugin from './mail/plugin.js';
+import matchesRoutes from './matching/routes.js';
 import mediaRoutes from './media/routes.js';
 import notificationsRoutes from './notifications/routes.js';
 import pricingRoutes from './pricing/routes.js';
@@ -38,5 +39,6 @@ export const modules: FastifyPluginAsync[] = [
   reportsRoutes, // reports + subscriptions: /v1/navigation-reports/*, /v1/subscriptions/* ('report' job, scheduler)
   imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
   notificationsRoutes, // notifications: /v1/notifications/* (list, read, subscriptions, unsubscribe); dispatch + digest jobs
+  matchesRoutes, // matching review: POST /v1/matches/{queue,decide,accept-brand,report}, GET /v1/matches/product/:productId
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

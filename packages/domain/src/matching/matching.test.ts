@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gs1CheckDigit, normalizeGtin, normalizeMpn } from './gtin.js';
 import { classifyScore, scoreTitles } from './score.js';
 import { brandKey, singular, titleFeatures } from './title.js';
-import { parseQuantities, sameAmount } from './units.js';
+import { parseQuantities, quantityLabel, sameAmount } from './units.js';
 
 describe('GTIN normalisation (check digits computed by hand)', () => {
   it('computes GS1 check digits', () => {
@@ -137,5 +137,19 @@ describe('scorer: which parts agree', () => {
       a: 'integral',
       b: '—',
     });
+  });
+});
+
+describe('quantityLabel', () => {
+  it.each([
+    ['Cerveza 6 x 350 cc', '6 x 350 ml'],
+    ['Leche 1000 ml', '1 L'],
+    ['Aceite 1,5 L', '1,5 L'],
+    ['Arroz 0,5 kg', '500 g'],
+    ['Pañales x 40 un', '40 un'],
+    ['TV 55 pulgadas', '55"'],
+    ['Leche entera', null],
+  ])('%s → %s', (title, label) => {
+    expect(quantityLabel(title)).toBe(label);
   });
 });

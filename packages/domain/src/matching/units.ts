@@ -184,3 +184,40 @@ export function parseQuantities(title: string): Quantities {
 export function sameAmount(a: number, b: number): boolean {
   return Math.abs(a - b) <= 0.02 * Math.max(a, b);
 }
+
+const LABEL_UNIT: Record<Dimension, [string, number][]> = {
+  mass: [
+    ['kg', 1000],
+    ['g', 1],
+  ],
+  volume: [
+    ['L', 1000],
+    ['ml', 1],
+  ],
+  count: [['un', 1]],
+  storage: [
+    ['TB', 1024],
+    ['GB', 1],
+  ],
+  inch: [['"', 1]],
+  length: [
+    ['m', 1000],
+    ['cm', 10],
+    ['mm', 1],
+  ],
+};
+
+/** The pack size a title states, for the review screen ("6 x 350 ml", "1 kg", "40 un"); null when none. */
+export function quantityLabel(title: string): string | null {
+  const q = parseQuantities(title).measures;
+  if (!q.length) return null;
+  return q
+    .map((m) => {
+      if (m.dim === 'count') return `${m.pack} un`;
+      const [unit, f] =
+        LABEL_UNIT[m.dim].find(([, f]) => m.each >= f) ?? LABEL_UNIT[m.dim][LABEL_UNIT[m.dim].length - 1];
+      const amount = String(round(m.each / f)).replace('.', ',');
+      return `${m.pack > 1 ? `${m.pack} x ` : ''}${amount}${unit === '"' ? '' : ' '}${unit}`;
+    })
+    .join(' · ');
+}

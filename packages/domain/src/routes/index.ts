@@ -5,6 +5,7 @@ import type { RouteDef } from './define.js';
 import { detailRoutes } from './detail.js';
 import { imageVerificationRoutes } from './image-verification.js';
 import { licensesRoutes } from './licenses.js';
+import { matchesRoutes } from './matches.js';
 import { mediaRoutes } from './media.js';
 import { notificationsRoutes } from './notifications.js';
 import { pricingRoutes } from './pricing.js';
@@ -25,6 +26,7 @@ export {
   detailRoutes,
   imageVerificationRoutes,
   licensesRoutes,
+  matchesRoutes,
   mediaRoutes,
   notificationsRoutes,
   pricingRoutes,
@@ -54,6 +56,7 @@ export const routes = {
   subscriptions: subscriptionsRoutes,
   imageVerification: imageVerificationRoutes,
   notifications: notificationsRoutes,
+  matches: matchesRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

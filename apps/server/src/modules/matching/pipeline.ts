@@ -251,7 +251,7 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
         'insert into match_groups (ean) select null from generate_series(1, $1) returning id',
         [anchors.length],
       );
-      anchors.forEach((a, i) => groupOfAnchor.set(a, Number(rows[i].id)));
+      for (const [i, a] of anchors.entries()) groupOfAnchor.set(a, Number(rows[i].id));
     }
     const changes: MatchChange[] = anchors.map((a) => ({
       productId: a,
