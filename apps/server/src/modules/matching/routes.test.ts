@@ -117,11 +117,7 @@ describe('POST /v1/matches/decide', () => {
       status: 'confirmed',
       decidedBy: fx.users.limited.name,
     });
-    const h = await ctx.app.inject({
-      method: 'GET',
-      url: `/v1/matches/product/${id.P1}`,
-      headers: authHeader(limited),
-    });
+    const h = await post(limited, '/v1/matches/history', { listingId: id.P1 });
     expect(h.statusCode).toBe(200);
     expect(h.json().matches).toMatchObject([{ productId: id.N1, status: 'confirmed' }]);
     expect(h.json().decisions.map((x: { action: string }) => x.action)).toEqual(['accept', 'auto', 'auto']); // the listing's and its anchor's (P1)
@@ -147,7 +143,7 @@ describe('POST /v1/matches/decide', () => {
       await ctx.db.pool.query('select group_id::int as g from match_members where product_id = $1', [id.L1])
     ).rows[0].g;
     const rep = await post(demo, '/v1/matches/report', {
-      productId: id.L1,
+      listingId: id.L1,
       groupId: g,
       note: 'frutilla ≠ natural',
     });
