@@ -2,4 +2,4 @@
 // and the decisions (decide.ts) that every change of match membership goes through.
 export { applyMatchChanges, confirmMatch, decideMatches, rejectMatch } from './decide.js';
 export { refreshMatchKeys } from './keys.js';
-export { type MatchRunOptions, type MatchRunResult, runMatching } from './pipeline.js';
+export { type MatchRunOptions, type MatchRunResult, runMatching, thresholdsOf } from './pipeline.js';

@@ -8,8 +8,15 @@ import type pg from 'pg';
 
 const BATCH = 5000;
 
-/** Brings match_keys up to date for every listing with a name (or those of `sellerId`); returns how many were (re)made. */
-export async function refreshMatchKeys(db: pg.Pool | pg.PoolClient, sellerId?: number): Promise<number> {
+/**
+ * Brings match_keys up to date for every listing with a name (or those of `sellerId`, or the listings
+ * `productIds`); returns how many were (re)made.
+ */
+export async function refreshMatchKeys(
+  db: pg.Pool | pg.PoolClient,
+  sellerId?: number,
+  productIds?: number[],
+): Promise<number> {
   let made = 0;
   let after = 0;
   for (;;) {
@@ -27,9 +34,10 @@ export async function refreshMatchKeys(db: pg.Pool | pg.PoolClient, sellerId?: n
          left join brands b on b.id = p.brand_id
          left join match_keys k on k.product_id = p.id
         where p.id > $1 and p.name is not null and ($2::int is null or p.seller_id = $2)
+          and ($3::bigint[] is null or p.id = any($3))
           and (k.product_id is null or k.descr_hash is distinct from p.descr_hash)
         order by p.id limit ${BATCH}`,
-      [after, sellerId ?? null],
+      [after, sellerId ?? null, productIds ?? null],
     );
     if (!rows.length) return made;
     after = Number(rows[rows.length - 1].id);

@@ -28,6 +28,15 @@ import { refreshMatchKeys } from './keys.js';
 // a person's decision is never overridden, and a rejected pair never comes back, whatever imports follow.
 // A target without a group gets one (it joins as its anchor). All writes go through decide.ts.
 
+/** The thresholds of the configuration (config.ts MATCH_AUTO_THRESHOLD / MATCH_SUGGEST_THRESHOLD). */
+export function thresholdsOf(config: {
+  MATCH_AUTO_THRESHOLD: number;
+  MATCH_SUGGEST_THRESHOLD: number;
+}): MatchThresholds {
+  const auto = config.MATCH_AUTO_THRESHOLD;
+  return { auto, suggest: Math.min(auto, config.MATCH_SUGGEST_THRESHOLD) };
+}
+
 export interface MatchRunOptions {
   sellerId?: number;
   productIds?: number[];
@@ -72,7 +81,9 @@ const TARGET = `
 export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Promise<MatchRunResult> {
   const t0 = performance.now();
   const t = opts.thresholds ?? DEFAULT_MATCH_THRESHOLDS;
-  await refreshMatchKeys(pool);
+  // one listing (or a few): their keys only; a seller or everything: every key not current (incremental)
+  if (opts.productIds && !opts.sellerId) await refreshMatchKeys(pool, undefined, opts.productIds);
+  else await refreshMatchKeys(pool);
   // listings in no live group, or alone in a group ingest keyed by an invalid code (never trusted)
   const { rows: found } = await pool.query<Subject>(
     `select p.id::int, p.seller_id, p.name, b.name as brand, m.group_id::int as solo_group, g.ean as solo_ean
