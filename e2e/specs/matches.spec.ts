@@ -52,7 +52,7 @@ test.describe('Coincidencias', () => {
     await page.keyboard.press('r');
     await expect(page.getByText('Coincidencia rechazada')).toBeVisible();
     await expect(pair).toHaveAttribute('data-product-id', second as string);
-    await main.getByLabel('Estado').click();
+    await main.getByRole('combobox', { name: 'Estado' }).click();
     await page.getByRole('option', { name: 'Rechazadas' }).click();
     await expect(main.locator(`[data-testid="match-pair"][data-product-id="${first}"]`)).toBeVisible();
   });
@@ -95,6 +95,7 @@ test.describe('Coincidencias', () => {
     }
     expect(chosen).not.toBeNull();
     const before = (await kpi()).match;
+    console.info(`matches e2e: DPM «Con match» ${before}, expected change ${delta}`);
     const d = await request.post('/v1/matches/decide', {
       headers,
       data: { decisions: [{ listingId: chosen?.productId, groupId: chosen?.groupId, action: 'accept' }] },
