@@ -41,7 +41,7 @@ function restyle(name: string, i: number): string {
 async function main() {
   const layout = clusterLayout(dataDir, (m) => console.log(m));
   const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
-  const pool = new pg.Pool({ connectionString: pgServer.url, max: 4 });
+  const pool = new pg.Pool({ connectionString: pgServer.url.replace(/\/postgres$/, '/vigia'), max: 4 });
   try {
     const { rows: piv } = await pool.query<{ seller_id: number }>(
       'select seller_id from license_pivots limit 1',
@@ -76,9 +76,11 @@ async function main() {
     const at = new Date();
     await ingestObservations(pool, { sellerId: SELLER, source: 'feed', mode: 'full', observedAt: at }, obs);
     const ingestS = (performance.now() - t0) / 1000;
+    console.log(`ingesta de ${N} publicaciones: ${ingestS.toFixed(1)} s; emparejando…`);
     const t1 = performance.now();
     const r = await runMatching(pool, { sellerId: SELLER });
     const matchS = (performance.now() - t1) / 1000;
+    console.log(`emparejamiento del eCommerce: ${matchS.toFixed(1)} s`, JSON.stringify(r));
     // one new listing, alone
     const one = { ...obs[7], productId: 'B-one', name: restyle(cat[7 % cat.length].name, 1) };
     await ingestObservations(
