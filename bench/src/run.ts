@@ -6,6 +6,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { evaluateMatching } from '@vigia/domain';
 import pg from 'pg';
 
 // The built server's modules (npm run build), as the server process below and `npm start` run them: the
@@ -134,7 +135,19 @@ function writeDocs(section: string) {
   writeFileSync(file, `${doc.trimEnd()}\n`);
 }
 
+/** Matching quality on the labelled set (issue 29): precision, recall and F1 of the automatic decisions and of the suggestions. */
+function printMatchingQuality(): void {
+  const pairs = JSON.parse(readFileSync(join(root, 'bench/data/matching-pairs.json'), 'utf8'));
+  const r = evaluateMatching(pairs);
+  const row = (name: string, x: typeof r.auto) =>
+    `  ${name}: ${x.predicted} decididas, precisión ${(x.precision * 100).toFixed(2)} %, exhaustividad ${(x.recall * 100).toFixed(2)} %, F1 ${(x.f1 * 100).toFixed(2)} %`;
+  console.log(`Emparejamiento, conjunto etiquetado (${r.pairs} pares, ${r.matches} coincidencias):`);
+  console.log(row('automáticas', r.auto));
+  console.log(row('sugerencias (incl. automáticas)', r.suggestions));
+}
+
 async function main() {
+  printMatchingQuality();
   console.log(`Benchmark ${size} en ${dataDir}`);
   // Placed as the server places its cluster: as root, where the postgres user can reach it.
   const layout = clusterLayout(dataDir, (m) => console.log(m));

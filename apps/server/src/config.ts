@@ -45,6 +45,13 @@ export const configSchema = z.object({
    * plugins/user-rate-limit.ts).
    */
   USER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(60).default(1200),
+  /**
+   * Matching thresholds (issue 29, docs/operations.md "Matching thresholds"): a title score at or above
+   * the auto one is matched automatically (source auto, reviewable); at or above the suggest one it is
+   * suggested for review; below, nothing.
+   */
+  MATCH_AUTO_THRESHOLD: z.coerce.number().min(0).max(1).default(0.9),
+  MATCH_SUGGEST_THRESHOLD: z.coerce.number().min(0).max(1).default(0.55),
   /** Directory of the built web app; default apps/web/dist next to this package. */
   WEB_DIST: z.string().optional(),
   /** What this process does (docs/operations.md): api (HTTP), worker (jobs, schedules) or all. */

@@ -129,6 +129,12 @@ function sampleFor(name: string): unknown {
     frequency: 'weekly',
     hour: 8,
     weekday: 1,
+    // matches (issue 29): an unknown group, so decisions reach the handler and answer 404
+    listingId: knownListing,
+    groupId: 999_999,
+    brandId: 1,
+    minScore: 0.9,
+    decisions: [{ listingId: knownListing, groupId: 999_999, action: 'accept' }],
     // image verification
     comparisonDate: monday,
     skus: 'SKU-1',

@@ -10,6 +10,8 @@ export * from './filters.js';
 export * from './format.js';
 export * from './image-verification.js';
 export * from './listing-state.js';
+export * from './matches.js';
+export * from './matching/index.js';
 export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './notifications.js';

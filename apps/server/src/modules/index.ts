@@ -12,6 +12,7 @@ import detailRoutes from './detail/routes.js';
 import feedsRoutes from './feeds/routes.js';
 import imageVerificationRoutes from './image-verification/routes.js';
 import licensesRoutes from './licenses/routes.js';
+import matchesRoutes from './matching/routes.js';
 import notificationsRoutes from './notifications/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import productListRoutes from './product-list/routes.js';
@@ -46,5 +47,6 @@ export const modules: FastifyPluginAsync[] = [
   imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
   notificationsRoutes, // notifications: /v1/notifications/* (list, read, subscriptions, unsubscribe); dispatch + digest jobs
   feedsRoutes, // Operaciones: /v1/operations/* (sellers, sources, runs, API keys), POST /v1/ingest/observations; 'feed-import' job, scheduler
+  matchesRoutes, // matching review: POST /v1/matches/{queue,decide,accept-brand,report}, GET /v1/matches/product/:productId
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

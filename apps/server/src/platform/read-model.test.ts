@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import type { VersionedSlot } from '../lib/versioned-slot.js';
-import { rejectMatch } from '../modules/ingest/matching.js';
+import { rejectMatch } from '../modules/matching/index.js';
 import type { PivotModel } from '../modules/pricing/index.js';
 import { createSecondApp, createTestContext, type TestContext } from '../test/context.js';
 import { observe } from '../test/fixtures.js';

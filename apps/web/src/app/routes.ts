@@ -114,6 +114,13 @@ export const appRoutes: ScreenRoute[] = [
     title: 'Comparador de precios de marca',
     lazy: () => import('../features/brand-comparator/pages/BrandComparatorPage.js'),
   },
+  {
+    path: 'matches',
+    name: 'Matches',
+    module: 'dpm',
+    title: 'Coincidencias',
+    lazy: () => import('../features/matches/pages/MatchesPage.js'),
+  },
   // Surtido
   {
     path: 'assortment-by-brand',

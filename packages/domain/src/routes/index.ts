@@ -5,6 +5,7 @@ import type { RouteDef } from './define.js';
 import { detailRoutes } from './detail.js';
 import { imageVerificationRoutes } from './image-verification.js';
 import { licensesRoutes } from './licenses.js';
+import { matchesRoutes } from './matches.js';
 import { mediaRoutes } from './media.js';
 import { notificationsRoutes } from './notifications.js';
 import { ingestRoutes, operationsRoutes } from './operations.js';
@@ -27,6 +28,7 @@ export {
   imageVerificationRoutes,
   ingestRoutes,
   licensesRoutes,
+  matchesRoutes,
   mediaRoutes,
   notificationsRoutes,
   operationsRoutes,
@@ -59,6 +61,7 @@ export const routes = {
   notifications: notificationsRoutes,
   operations: operationsRoutes,
   ingest: ingestRoutes,
+  matches: matchesRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

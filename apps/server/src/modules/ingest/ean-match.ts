@@ -1,9 +1,13 @@
+import { normalizeGtin } from '@vigia/domain';
 import type pg from 'pg';
 import type { Candidate } from './diff.js';
 
 /**
  * Step "match": new listings, and listings whose EAN just appeared, join their EAN's match group
- * (confirmed). Title matching, which a person confirms, is matching.ts.
+ * (confirmed). The group's key is the code's GTIN-14 form when the code is a valid GTIN-8/12/13/14
+ * (packages/domain matching/gtin.ts: "07801234567892" and "7801234567892" are one group); a code whose
+ * check digit fails keeps its raw spelling and only joins listings spelling it exactly alike (as before
+ * normalisation; test fixtures use such codes). Scored matching of everything else: modules/matching.
  */
 export async function matchByEan(client: pg.PoolClient, cand: Candidate[]): Promise<void> {
   // Match by EAN: new listings, and listings whose EAN just appeared, join the EAN's group. Their ids
@@ -12,7 +16,7 @@ export async function matchByEan(client: pg.PoolClient, cand: Candidate[]): Prom
   const matchPids: number[] = [];
   const matchEans: string[] = [];
   for (const c of cand) {
-    const ean = c.o.ean;
+    const ean = c.o.ean ? (normalizeGtin(c.o.ean) ?? c.o.ean) : null;
     const id = c.id;
     if (ean && id !== null && (c.pid === null || c.descr_changed)) {
       matchPids.push(id);

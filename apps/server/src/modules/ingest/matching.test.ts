@@ -2,15 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
-import {
-  confidenceOf,
-  confirmMatch,
-  hasTrigram,
-  rejectMatch,
-  suggestTitleMatches,
-  titleTokens,
-  tokenJaccard,
-} from './matching.js';
+import { confirmMatch, rejectMatch } from '../matching/index.js';
+import { confidenceOf, hasTrigram, suggestTitleMatches, titleTokens, tokenJaccard } from './matching.js';
 
 describe('title similarity (pure)', () => {
   it('normalises case, accents and "1kg"-style sizes', () => {

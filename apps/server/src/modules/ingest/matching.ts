@@ -1,9 +1,7 @@
 import { foldText } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
-import { notFound } from '../../lib/errors.js';
 import { bumpChanges } from '../../platform/change-signal.js';
-import { matchChangeHooks } from './registry.js';
 
 // Matching beyond EAN equality (PRODUCT.md "match"): a published listing without EAN and without a live
 // match group is suggested into the match group whose listings (of other sellers, same brand and same
@@ -12,6 +10,8 @@ import { matchChangeHooks } from './registry.js';
 // Similarity: pg_trgm's similarity() when the extension is installed (migrations/012_pg_trgm.sql),
 // otherwise the Jaccard index of the titles' normalised word sets, computed here. Suggestions need a
 // similarity ≥ minSimilarity (default 0.5); confidence maps [minSimilarity, 1] linearly onto [0.7, 0.95].
+// (The seeded demo market's suggestions. Matching of real data — identifiers, scored titles, thresholds,
+// decisions — is modules/matching; decisions go through its decide.ts.)
 // A group that already has a live listing of the same seller, or that the listing was rejected from,
 // is never suggested. listing_current.group_id / match_status follow every change.
 
@@ -138,8 +138,11 @@ export async function suggestTitleMatches(pool: pg.Pool, opts: SuggestOptions = 
   });
 }
 
-/** listing_current.group_id / match_status of the listings from their live match membership. */
-async function syncListingCurrent(db: pg.PoolClient, productIds: number[]): Promise<void> {
+/**
+ * listing_current.group_id / match_status of the listings from their live match membership (after any
+ * change of match_members: this title suggestion, a decision in modules/matching).
+ */
+export async function syncListingCurrent(db: pg.PoolClient, productIds: number[]): Promise<void> {
   if (!productIds.length) return;
   await db.query(
     `update listing_current lc set group_id = mm.group_id, match_status = mm.status
@@ -150,54 +153,4 @@ async function syncListingCurrent(db: pg.PoolClient, productIds: number[]): Prom
         and (lc.group_id, lc.match_status) is distinct from (mm.group_id, mm.status)`,
     [productIds],
   );
-}
-
-async function decide(
-  pool: pg.Pool,
-  groupId: number,
-  productId: number,
-  userId: number,
-  status: 'confirmed' | 'rejected',
-): Promise<void> {
-  await withTransaction(pool, async (client) => {
-    const { rowCount } = await client.query(
-      `update match_members set status = $3, decided_by = $4, decided_at = now()
-        where group_id = $1 and product_id = $2 and status <> $3`,
-      [groupId, productId, status, userId],
-    );
-    if (!rowCount) {
-      const exists = await client.query(
-        'select 1 from match_members where group_id = $1 and product_id = $2',
-        [groupId, productId],
-      );
-      if (!exists.rowCount) throw notFound('No existe esa sugerencia de emparejamiento.');
-      return; // already decided that way
-    }
-    await syncListingCurrent(client, [productId]);
-    // Every process's read models learn of the decision when it commits (platform/change-signal.ts).
-    await bumpChanges(client, [productId], 'matches', 'listings');
-    // What features derive from match groups follows (e.g. the pricing read model: pricing/rollup.ts
-    // subscribes with registerMatchChangeHook).
-    for (const h of matchChangeHooks) await h.fn(client, [productId]);
-  });
-}
-
-/** A person confirms a suggested (or rejected) match: the listing joins the group as confirmed. */
-export function confirmMatch(
-  pool: pg.Pool,
-  groupId: number,
-  productId: number,
-  userId: number,
-): Promise<void> {
-  return decide(pool, groupId, productId, userId, 'confirmed');
-}
-
-/** A person rejects a match: the listing leaves the group and is never suggested into it again. */
-export function rejectMatch(
-  pool: pg.Pool,
-  groupId: number,
-  productId: number,
-  userId: number,
-): Promise<void> {
-  return decide(pool, groupId, productId, userId, 'rejected');
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { type PricingFixture, seedPricingFixture, tokenOf } from '../../test/pricing-fixture.js';
-import { confirmMatch, rejectMatch } from '../ingest/matching.js';
+import { confirmMatch, rejectMatch } from '../matching/index.js';
 import { refreshPricingForListings } from './maintain.js';
 
 // API tests of the pricing endpoints over the hand-computed fixture (test/pricing-fixture.ts, docs/metrics.md

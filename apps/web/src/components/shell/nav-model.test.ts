@@ -34,6 +34,7 @@ describe('visibleMenu', () => {
       '/app/dpm-by-brand',
       '/app/dpm-by-classification',
       '/app/dpm-by-ecommerce',
+      '/app/matches',
     ]);
     expect(group(visibleMenu(['ecommerce_navigation']), 'Precios')).toEqual([
       '/app/navigation-by-ecommerce',
@@ -47,11 +48,12 @@ describe('visibleMenu', () => {
       '/app/dpm-by-classification',
       '/app/dpm-by-ecommerce',
       '/app/brand-price-comparator',
+      '/app/matches',
     ]);
     expect(group(visibleMenu(['dpm'], { pivotId: 116, appConfig }), 'Precios')).not.toContain(
       '/app/brand-price-comparator',
     );
-    expect(group(visibleMenu(['dpm'], { pivotId: null, appConfig }), 'Precios')).toHaveLength(3);
+    expect(group(visibleMenu(['dpm'], { pivotId: null, appConfig }), 'Precios')).toHaveLength(4);
     // the card's module too: pivot 5 without dpm has no comparator
     expect(group(visibleMenu(['ecommerce_navigation'], { pivotId: 5, appConfig }), 'Precios')).toHaveLength(
       2,

@@ -85,6 +85,8 @@ export const MENU: NavEntry[] = [
       link('Precios por eCommerce', 'navigation-by-ecommerce', 'ecommerce_navigation'),
       // The per-e-commerce comparator is a view of the navigation screen.
       link('Comparador por eCommerce', 'navigation-by-ecommerce?view=comparator', 'ecommerce_navigation'),
+      // review of matching (issue 29): which competitor listing is the same product
+      link('Coincidencias', 'matches', 'dpm'),
     ],
   },
   {

@@ -3,6 +3,8 @@ import Button from '@mui/material/Button';
 import { MESSAGES } from '@vigia/domain';
 import { useNavigate, useParams } from 'react-router';
 import { PageHeader } from '../../../components/page/PageHeader.js';
+import { useHasModule } from '../../../lib/license.js';
+import { ProductMatches } from '../../matches/index.js';
 import { NotFoundView } from '../components/NotFoundView.js';
 import { ProductMatchView } from '../components/ProductMatchView.js';
 
@@ -12,6 +14,7 @@ export default function ProductDetailPage() {
   const navigate = useNavigate();
   const productId = Number(id);
   const valid = Number.isInteger(productId) && productId > 0;
+  const dpm = useHasModule('dpm');
   return (
     <>
       <PageHeader
@@ -25,6 +28,8 @@ export default function ProductDetailPage() {
       />
       {/* key: a new id starts a fresh view (period, sort) as well as new loads */}
       {valid ? <ProductMatchView key={productId} id={productId} /> : <NotFoundView />}
+      {/* its matches and 'reportar coincidencia incorrecta' (issue 29; module dpm) */}
+      {valid && dpm && <ProductMatches key={`m${productId}`} productId={productId} />}
     </>
   );
 }

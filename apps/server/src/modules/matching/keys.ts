@@ -1,0 +1,63 @@
+import { brandKey, foldText, normalizeGtin, normalizeMpn } from '@vigia/domain';
+import type pg from 'pg';
+
+// match_keys (migrations/260_matching.sql): what candidate search reads of a listing — its GTIN and MPN
+// normalised (invalid codes dropped: never trusted), its brand key (known spellings joined) and its
+// folded title (foldText, the app's one search folding; pg_trgm index). Kept incrementally: a listing
+// whose description hash moved since its key was made is read again.
+
+const BATCH = 5000;
+
+/**
+ * Brings match_keys up to date for every listing with a name (or those of `sellerId`, or the listings
+ * `productIds`); returns how many were (re)made.
+ */
+export async function refreshMatchKeys(
+  db: pg.Pool | pg.PoolClient,
+  sellerId?: number,
+  productIds?: number[],
+): Promise<number> {
+  let made = 0;
+  let after = 0;
+  for (;;) {
+    const { rows } = await db.query<{
+      id: string;
+      seller_id: number;
+      ean: string | null;
+      mpn: string | null;
+      name: string;
+      brand: string | null;
+      descr_hash: string | null;
+    }>(
+      `select p.id, p.seller_id, p.ean, p.mpn, p.name, b.name as brand, p.descr_hash
+         from products p
+         left join brands b on b.id = p.brand_id
+         left join match_keys k on k.product_id = p.id
+        where p.id > $1 and p.name is not null and ($2::int is null or p.seller_id = $2)
+          and ($3::bigint[] is null or p.id = any($3))
+          and (k.product_id is null or k.descr_hash is distinct from p.descr_hash)
+        order by p.id limit ${BATCH}`,
+      [after, sellerId ?? null, productIds ?? null],
+    );
+    if (!rows.length) return made;
+    after = Number(rows[rows.length - 1].id);
+    await db.query(
+      `insert into match_keys as k (product_id, seller_id, gtin, mpn, brand_key, title_key, descr_hash)
+       select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
+       on conflict (product_id) do update set seller_id = excluded.seller_id, gtin = excluded.gtin,
+         mpn = excluded.mpn, brand_key = excluded.brand_key, title_key = excluded.title_key,
+         descr_hash = excluded.descr_hash`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.seller_id),
+        rows.map((r) => normalizeGtin(r.ean)),
+        rows.map((r) => normalizeMpn(r.mpn)),
+        rows.map((r) => brandKey(r.brand)),
+        rows.map((r) => foldText(r.name).replace(/\s+/g, ' ').trim()),
+        rows.map((r) => r.descr_hash),
+      ],
+    );
+    made += rows.length;
+    if (rows.length < BATCH) return made;
+  }
+}

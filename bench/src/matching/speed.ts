@@ -1,0 +1,120 @@
+// npx tsx bench/src/matching/speed.ts <data dir of a seeded small market> (after npm run build)
+// Matching speed (issue 29, docs/benchmarks.md "Matching"): a new seller of 25,000 listings — the pivot's
+// catalogue re-titled in another store's style (units respelled, words reordered, upper case), plus
+// listings of products the pivot does not sell — ingested through the real path, then matched against
+// the pivot catalogue (runMatching of the seller); then one new listing of it matched alone.
+import { cpus } from 'node:os';
+import pg from 'pg';
+import { built, database } from '../server.js';
+
+const { clusterLayout, clusterPassword, startEmbeddedPostgres } = database;
+const { ingestObservations } = (await import(
+  built('modules/ingest/index.js')
+)) as typeof import('../../../apps/server/src/modules/ingest/index.js');
+const { runMatching } = (await import(
+  built('modules/matching/index.js')
+)) as typeof import('../../../apps/server/src/modules/matching/index.js');
+await import(built('modules/rollups.js'));
+
+const dataDir = process.argv[2];
+if (!dataDir) {
+  console.error('uso: speed.ts <DATA_DIR de un mercado small sembrado>');
+  process.exit(2);
+}
+const N = Number(process.env.MATCH_SELLER_SIZE ?? 25_000);
+const SELLER = 990;
+
+function restyle(name: string, i: number): string {
+  const units = name
+    .replace(
+      /(\d+(?:[.,]\d+)?)\s*kg\b/i,
+      (_m, a: string) => `${Math.round(Number(a.replace(',', '.')) * 1000)} g`,
+    )
+    .replace(
+      /(\d+(?:[.,]\d+)?)\s*L\b/,
+      (_m, a: string) => `${Math.round(Number(a.replace(',', '.')) * 1000)} ml`,
+    );
+  const words = units.split(' ');
+  return (i % 3 === 0 ? [...words.slice(1), words[0]] : words).join(' ').toUpperCase();
+}
+
+async function main() {
+  const layout = clusterLayout(dataDir, (m) => console.log(m));
+  const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
+  const pool = new pg.Pool({ connectionString: pgServer.url.replace(/\/postgres$/, '/vigia'), max: 4 });
+  try {
+    const { rows: piv } = await pool.query<{ seller_id: number }>(
+      'select seller_id from license_pivots limit 1',
+    );
+    const pivot = piv[0].seller_id;
+    const { rows: cat } = await pool.query<{ name: string; brand: string | null; cls: number | null }>(
+      `select p.name, b.name as brand, p.classification_id as cls from products p left join brands b on b.id = p.brand_id
+        where p.seller_id = $1 and p.published and p.name is not null order by p.id`,
+      [pivot],
+    );
+    await pool.query(
+      `delete from match_members where product_id in (select id from products where seller_id = $1)`,
+      [SELLER],
+    );
+    await pool.query(
+      `insert into sellers (id, name, country, currency, color) values ($1, 'Tienda nueva (bench)', 'CL', 'CLP', '#123456')
+       on conflict (id) do nothing`,
+      [SELLER],
+    );
+    const obs = Array.from({ length: N }, (_, i) => {
+      const c = cat[i % cat.length];
+      const copy = Math.floor(i / cat.length);
+      return {
+        productId: `B-${i}`,
+        name: copy === 0 ? restyle(c.name, i) : `${restyle(c.name, i)} SURTIDO ${copy}`,
+        brand: c.brand ?? undefined,
+        classificationId: c.cls ?? undefined,
+        normalPrice: 1000 + (i % 500),
+      };
+    });
+    const t0 = performance.now();
+    const at = new Date();
+    await ingestObservations(pool, { sellerId: SELLER, source: 'feed', mode: 'full', observedAt: at }, obs);
+    const ingestS = (performance.now() - t0) / 1000;
+    console.log(`ingesta de ${N} publicaciones: ${ingestS.toFixed(1)} s; emparejando…`);
+    const t1 = performance.now();
+    const r = await runMatching(pool, { sellerId: SELLER });
+    const matchS = (performance.now() - t1) / 1000;
+    console.log(`emparejamiento del eCommerce: ${matchS.toFixed(1)} s`, JSON.stringify(r));
+    // one new listing, alone
+    const one = { ...obs[7], productId: 'B-one', name: restyle(cat[7 % cat.length].name, 1) };
+    await ingestObservations(
+      pool,
+      { sellerId: SELLER, source: 'feed', mode: 'partial', observedAt: new Date(at.getTime() + 1000) },
+      [one],
+    );
+    const { rows: ids } = await pool.query<{ id: string }>(
+      `select id from products where seller_id = $1 and product_id = 'B-one'`,
+      [SELLER],
+    );
+    const times: number[] = [];
+    for (let k = 0; k < 5; k++) {
+      await pool.query('delete from match_members where product_id = $1', [ids[0].id]);
+      const t = performance.now();
+      await runMatching(pool, { productIds: [Number(ids[0].id)] });
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        cpus: cpus().length,
+        pivotListings: cat.length,
+        sellerListings: N,
+        ingestSeconds: Math.round(ingestS * 10) / 10,
+        matchSeconds: Math.round(matchS * 10) / 10,
+        result: r,
+        oneListingMs: { median: Math.round(times[2]), max: Math.round(times[4]) },
+      }),
+    );
+  } finally {
+    await pool.end();
+    await pgServer.stop();
+  }
+}
+
+await main();
