@@ -3,6 +3,7 @@ import mediaRoutes from '../platform/media/routes.js';
 import './dashboard/jobs.js';
 import './feeds/jobs.js';
 import './image-verification/jobs.js';
+import './matching/jobs.js';
 import './notifications/jobs.js';
 import assortmentRoutes from './assortment/routes.js';
 import authRoutes from './auth/routes.js';

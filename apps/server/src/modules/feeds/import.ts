@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
+import { enqueueSellerMatching } from '../matching/index.js';
 import { FeedError, type FeedItem, parseFeed } from './parse.js';
 import { rowToObservation, type SellerTerms } from './row.js';
 
@@ -299,6 +300,8 @@ async function finish(
         error,
       ],
     );
+    // The listings that arrived or changed are matched to the pivots' catalogues by a worker job.
+    if (status === 'succeeded' && changed > 0) await enqueueSellerMatching(client, run.seller_id);
     await client.query('commit');
   } catch (err) {
     await client.query('rollback').catch(() => {});
