@@ -8,9 +8,9 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/database.js';
 import { MAX_SESSION_SECONDS, signToken, verifyToken } from '../../lib/jwt.js';
+import { recheckConnections } from '../../platform/exporter/channel.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { type AccountFixture, loginAs, seedAccountFixture } from '../../test/fixtures-account.js';
-import { recheckConnections } from '../../platform/exporter/channel.js';
 
 // Issue 26 findings 8 (sockets end with their authorisation), 9 (server-side logout, refresh chain,
 // maximum session) and 10 (canonical token spellings); issue 24 item 5 (revocation and sign-in
