@@ -2,7 +2,7 @@ import { usersRoutes as defs, type UserProfile } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { withTransaction } from '../../db/database.js';
 import { forbidden, unauthorized } from '../../lib/errors.js';
-import { signToken } from '../../lib/jwt.js';
+import { signSessionToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
@@ -47,7 +47,8 @@ export default async function usersRoutes(app: FastifyInstance) {
       });
       // Connections opened with the old tokens end; the client reconnects with the new token.
       disconnectUser(app, p.userId);
-      const token = signToken(
+      // a new session: its token can be ended by a logout like a login's (a token without one could not)
+      const token = signSessionToken(
         { sub: p.userId, org: updated.org_id, ver: updated.token_version },
         config.JWT_SECRET,
         config.TOKEN_TTL_SECONDS,
