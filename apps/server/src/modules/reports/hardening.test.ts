@@ -219,7 +219,12 @@ describe('finding 2: tasks and jobs end together', () => {
     const restarted = await buildApp({ config: ctx.config, db: { ...ctx.db, close: async () => {} } });
     try {
       await restarted.ready();
-      const row = await taskRow(id);
+      // the worker's start-up work runs beside readiness (platform/jobs atWorkerStart), not before it
+      let row = await taskRow(id);
+      for (let i = 0; i < 200 && row.status === 'running'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        row = await taskRow(id);
+      }
       expect(row).toEqual({ status: 'failed', error: ABANDONED_REASON, file_path: null });
       expect(existsSync(file)).toBe(false);
     } finally {
