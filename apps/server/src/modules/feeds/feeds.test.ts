@@ -379,7 +379,7 @@ describe('API keys and POST /v1/ingest/observations', () => {
     });
     expect(await listing(116, 'API-1')).toMatchObject({ normal: 15990 });
     const csv = await api('GET', `/v1/operations/run-rejections/${res.json().run_id}`);
-    expect(csv.body).toContain("\r\n2;'=1+1;");
+    expect(csv.body).toContain('\r\n2;"\'=1+1";');
 
     const nd = await push(
       key,

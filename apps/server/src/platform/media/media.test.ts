@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
-import { insertSeller } from '../../test/fixtures.js';
+import { insertSeller, seedReferenceData } from '../../test/fixtures.js';
 import { notePictureCached } from './known.js';
 import { parseMediaKey, renderProductSvg } from './svg.js';
 
@@ -62,6 +62,7 @@ describe('GET /media/*', () => {
     ctx = await createTestContext({
       // the pictures the market names: a listing's (and its mirrored variant's), a brand's reference
       seed: async (db) => {
+        await seedReferenceData(db.pool);
         await insertSeller(db.pool, { id: 7, name: 'Rival' });
         for (const [i, url] of [`/media/products/${KEY}.svg`, `/media/products/${KEY}-x.svg`].entries())
           await db.pool.query(
