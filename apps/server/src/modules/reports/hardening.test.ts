@@ -226,6 +226,8 @@ describe('finding 2: tasks and jobs end together', () => {
         row = await taskRow(id);
       }
       expect(row).toEqual({ status: 'failed', error: ABANDONED_REASON, file_path: null });
+      // the file goes right after the row says so
+      for (let i = 0; i < 100 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
       expect(existsSync(file)).toBe(false);
     } finally {
       await restarted.close();

@@ -66,7 +66,7 @@ describe('GET /media/*', () => {
         await insertSeller(db.pool, { id: 7, name: 'Rival' });
         for (const [i, url] of [`/media/products/${KEY}.svg`, `/media/products/${KEY}-x.svg`].entries())
           await db.pool.query(
-            `insert into products (seller_id, product_id, name, image_url, first_seen) values (7, $1, 'x', $2, now())`,
+            `insert into products (seller_id, product_id, name, image_url, first_seen, last_seen) values (7, $1, 'x', $2, now(), now())`,
             [`p${i}`, url],
           );
         await db.pool.query(`insert into reference_images (ean, image_url) values ('E1', $1)`, [
