@@ -364,7 +364,7 @@ async function takeOverLeftovers(dir: string, log: (m: string) => void): Promise
   if (!existsSync(pidFile)) return;
   const pmPid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pmPid) || pmPid <= 0 || !pidAlive(pmPid) || !/postgres/.test(cmdline(pmPid))) return;
-  const ownerFile = join(dir, CLUSTER_OWNER_FILE);
+  const ownerFile = join(dir, OWNER_FILE);
   const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : 0;
   if (!owner || (owner !== process.pid && pidAlive(owner) && /node|vigia/.test(cmdline(owner)))) {
     throw new StartupError(
