@@ -194,6 +194,11 @@ describe('reading a product page', () => {
     });
   });
 
+  it('a product whose name has 404 in it is a product, not a soft 404', () => {
+    const html = `<html lang="es"><head><title>Peugeot 404 a escala 1:18</title><script type="application/ld+json">{"@type":"Product","name":"Peugeot 404 1:18","sku":"P404","offers":{"price":"24990","priceCurrency":"CLP"}}</script></head></html>`;
+    expect(extractProduct(html, 'https://x.example/p')).toMatchObject({ ok: true, product: { sku: 'P404' } });
+  });
+
   it('hostile names stay inert text (bounded), never markup', () => {
     const r = extractProduct(page('hostile.html'), 'https://x.example/p');
     expect(r.ok).toBe(true);

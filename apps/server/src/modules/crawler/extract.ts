@@ -375,13 +375,22 @@ const BLOCKED =
 const NOT_FOUND =
   /\b404\b|page not found|p[aá]gina no encontrada|no (hemos )?encontrad|no existe|producto no disponible en este momento y no/i;
 
-function pageKind(f: PageFacts): { reason: PageRefusal; detail: string } | null {
+/** A block page (captcha, access denied) says so whatever else it carries. */
+function blockPage(f: PageFacts): { reason: PageRefusal; detail: string } | null {
   const heading = `${f.title} | ${f.h1}`;
   if (BLOCKED.test(heading) || (f.text.length < 2_000 && BLOCKED.test(f.text))) {
     return { reason: 'página de bloqueo', detail: clip(heading, 120) };
   }
-  if (NOT_FOUND.test(heading)) return { reason: 'página no encontrada', detail: clip(heading, 120) };
   return null;
+}
+
+/**
+ * A soft 404 (answered 200 with a "not found" page) is named only when no product was read: a product
+ * called "Peugeot 404" is a product.
+ */
+function notFoundPage(f: PageFacts): { reason: PageRefusal; detail: string } | null {
+  const heading = `${f.title} | ${f.h1}`;
+  return NOT_FOUND.test(heading) ? { reason: 'página no encontrada', detail: clip(heading, 120) } : null;
 }
 
 /**
@@ -390,7 +399,7 @@ function pageKind(f: PageFacts): { reason: PageRefusal; detail: string } | null 
  */
 export function extractProduct(html: string, pageUrl: string): Extraction {
   const facts = collectFacts(html);
-  const blocked = pageKind(facts);
+  const blocked = blockPage(facts);
   if (blocked) return { ok: false, ...blocked };
   const canonical = facts.canonical ? safeResolve(facts.canonical, pageUrl) : null;
 
@@ -440,6 +449,8 @@ export function extractProduct(html: string, pageUrl: string): Extraction {
       canonical,
     );
   }
+  const notFound = notFoundPage(facts);
+  if (notFound) return { ok: false, ...notFound };
   if (listLike) return { ok: false, reason: 'página de categoría', detail: 'lista de productos' };
   return { ok: false, reason: 'sin datos de producto', detail: clip(facts.title, 120) };
 }
