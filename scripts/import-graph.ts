@@ -131,7 +131,7 @@ export function serverPart(rel: string): ServerPart {
   if (m)
     return m[1] === 'ingest' ? { kind: 'ingest', file: m[2] } : { kind: 'feature', name: m[1], file: m[2] };
   if (p.startsWith('market/')) return { kind: 'market', file: p.slice('market/'.length) };
-  if (/^(lib|db|plugins)\//.test(p) || p === 'config.ts') return { kind: 'base' };
+  if (/^(lib|db|plugins|platform)\//.test(p) || p === 'config.ts') return { kind: 'base' };
   return { kind: 'root' };
 }
 

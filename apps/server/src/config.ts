@@ -42,6 +42,22 @@ export const configSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** Directory of the built web app; default apps/web/dist next to this package. */
   WEB_DIST: z.string().optional(),
+  /**
+   * Feed URLs (and later crawled pages) may resolve to private, loopback or link-local addresses. Off in
+   * production (a feed URL must not reach the internal network); the tests' local servers need it on.
+   */
+  FETCH_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Largest feed accepted (bytes, after decompression). */
+  FEED_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(300 * 1024 * 1024),
+  /** API-key ingest: requests per minute per key. */
+  INGEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;
