@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, idSchema, shortText } from './common.js';
 import { MIN_PASSWORD_LENGTH, MODULE_CODES } from './constants.js';
 import { MESSAGES } from './messages.js';
+import type { ImportProgress } from './operations.js';
 
 // Contract of the account and license endpoints (seed 000 §3, §7). Server routes, the web client and
 // the tests import these schemas; nothing re-declares them.
@@ -36,6 +37,8 @@ export const userProfile = z.object({
   email: z.string(),
   currency: z.string().nullable(),
   timezone: z.string(),
+  /** Administers the organisation (Operaciones: sellers, feed sources, API keys). */
+  is_admin: z.boolean(),
 });
 export type UserProfile = z.infer<typeof userProfile>;
 
@@ -221,4 +224,6 @@ export interface ExporterServerEvents {
   'task:done': (payload: ExporterTaskProgress) => void;
   'task:failed': (payload: ExporterTaskProgress) => void;
   notification: (payload: ExporterNotification) => void;
+  /** Operaciones: live progress of an import run (rows read, written, rejected). */
+  'import:progress': (payload: ImportProgress) => void;
 }

@@ -13,6 +13,7 @@ export * from './listing-state.js';
 export * from './messages.js';
 export * from './metrics/pricing.js';
 export * from './notifications.js';
+export * from './operations.js';
 export * from './pricing.js';
 export * from './product-list.js';
 export * from './promotions.js';

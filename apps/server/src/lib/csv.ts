@@ -6,9 +6,16 @@ export const CSV_BOM = '\uFEFF';
 
 export type CsvValue = string | number | null;
 
+/**
+ * Text that a spreadsheet would run as a formula (it begins with =, +, -, @, a tab or a carriage return)
+ * gets a leading apostrophe: outside data (a feed's title "=HYPERLINK(…)") is shown, never run. Numbers
+ * are written as numbers and are not touched.
+ */
+export const neutraliseFormula = (s: string) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+
 export const csvCell = (v: CsvValue) => {
   if (v === null) return '';
-  const s = typeof v === 'number' ? String(v).replace('.', ',') : v;
+  const s = typeof v === 'number' ? String(v).replace('.', ',') : neutraliseFormula(v);
   return /[";,\r\n]/.test(s) && typeof v !== 'number' ? `"${s.replace(/"/g, '""')}"` : s;
 };
 

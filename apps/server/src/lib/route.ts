@@ -28,6 +28,10 @@ export type RouteHandler<D extends RouteDef> = (
 export interface RouteExtras {
   /** Fastify route config (e.g. `{ rateLimit }`). */
   config?: Record<string, unknown>;
+  /** Extra onRequest hooks (after the JWT check when the route has one): e.g. an API-key check. */
+  onRequest?: onRequestHookHandler[];
+  /** Largest request body of this route (bytes), when it is not the app's. */
+  bodyLimit?: number;
   /** Extra preHandlers, run after authentication, the module check and validation. */
   preHandler?: preHandlerHookHandler[];
 }
@@ -69,6 +73,7 @@ export function registerRoute<D extends RouteDef>(
     const modules = routeModules(def);
     if (modules.length) onRequest.push(app.requireModule(...(modules as [ModuleCode, ...ModuleCode[]])));
   }
+  if (extras.onRequest) onRequest.push(...extras.onRequest);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
@@ -87,6 +92,7 @@ export function registerRoute<D extends RouteDef>(
     onRequest,
     ...(extras.preHandler ? { preHandler: extras.preHandler } : {}),
     ...(extras.config ? { config: extras.config } : {}),
+    ...(extras.bodyLimit ? { bodyLimit: extras.bodyLimit } : {}),
     handler: handler as never,
   });
 }

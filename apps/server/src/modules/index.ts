@@ -5,6 +5,7 @@ import brandComparatorRoutes from './brand-comparator/routes.js';
 import dashboardRoutes from './dashboard/routes.js';
 import detailRoutes from './detail/routes.js';
 import exporterPlugin from './exporter/plugin.js';
+import feedsRoutes from './feeds/routes.js';
 import imageVerificationRoutes from './image-verification/routes.js';
 import jobsPlugin from './jobs/plugin.js';
 import licensesRoutes from './licenses/routes.js';
@@ -38,5 +39,6 @@ export const modules: FastifyPluginAsync[] = [
   reportsRoutes, // reports + subscriptions: /v1/navigation-reports/*, /v1/subscriptions/* ('report' job, scheduler)
   imageVerificationRoutes, // image verification: GET /v1/image-verification/{items,kpis,items.xlsx,check,pictures/:file}, PUT review
   notificationsRoutes, // notifications: /v1/notifications/* (list, read, subscriptions, unsubscribe); dispatch + digest jobs
+  feedsRoutes, // Operaciones: /v1/operations/* (sellers, sources, runs, API keys), POST /v1/ingest/observations; 'feed-import' job, scheduler
   mediaRoutes, // product pictures: GET /media/products/:key.svg, /media/reference/:key.svg (public)
 ];

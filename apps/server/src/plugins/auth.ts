@@ -24,6 +24,8 @@ export interface Principal {
   timezone: string;
   currency: string | null;
   pivotId: number | null;
+  /** Administers the organisation (Operaciones). */
+  isAdmin: boolean;
   license: License;
 }
 
@@ -56,7 +58,7 @@ export async function loadPrincipal(
   claims: { sub: number; ver: number },
 ): Promise<Principal | null> {
   const { rows } = await pool.query(
-    `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active,
+    `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active, u.is_admin,
             l.id as license_id,
             coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
@@ -90,6 +92,7 @@ export async function loadPrincipal(
     timezone: u.timezone,
     currency: u.currency,
     pivotId: u.pivot_id,
+    isAdmin: u.is_admin === true,
     license: u.license_id
       ? {
           id: u.license_id,

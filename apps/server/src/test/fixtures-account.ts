@@ -204,17 +204,24 @@ export async function seedAccountFixture(target: Seedable): Promise<AccountFixtu
   };
 
   const hash = await hashPassword(FIXTURE_PASSWORD);
-  const user = async (orgId: number, email: string, name: string, pivot: number, active = true) =>
+  const user = async (
+    orgId: number,
+    email: string,
+    name: string,
+    pivot: number,
+    active = true,
+    admin = false,
+  ) =>
     (
       await q<FixtureUser>(
-        `insert into users (org_id, email, name, password_hash, currency, pivot_id, is_active)
-         values ($1, $2, $3, $4, 'CLP', $5, $6)
+        `insert into users (org_id, email, name, password_hash, currency, pivot_id, is_active, is_admin)
+         values ($1, $2, $3, $4, 'CLP', $5, $6, $7)
          returning id, org_id, email, name, token_version`,
-        [orgId, email, name, hash, pivot, active],
+        [orgId, email, name, hash, pivot, active, admin],
       )
     )[0];
   const users = {
-    demo: await user(orgs.demo, 'demo@example.com', 'Usuaria Demo', S.sur),
+    demo: await user(orgs.demo, 'demo@example.com', 'Usuaria Demo', S.sur, true, true),
     limited: await user(orgs.limited, 'limited@example.com', 'Usuario Limitado', S.cinco),
     inactive: await user(orgs.demo, 'inactive@example.com', 'Usuario Inactivo', S.sur, false),
   };

@@ -233,6 +233,13 @@ export const appRoutes: ScreenRoute[] = [
     lazy: () => import('../features/notifications/pages/NotificationsPage.js'),
   },
   {
+    path: 'operations',
+    name: 'Operations',
+    module: null,
+    title: 'Operaciones',
+    lazy: () => import('../features/operations/pages/OperationsPage.js'),
+  },
+  {
     path: 'notifications-subscriptions',
     name: 'NotificationsSubscriptions',
     module: null,

@@ -156,7 +156,11 @@ async function send(
   if (opts.pivotId !== undefined && opts.pivotId !== null) headers[PIVOT_HEADER] = String(opts.pivotId);
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
-  else if (body !== undefined) {
+  else if (typeof Blob !== 'undefined' && body instanceof Blob) {
+    // a file sent as it is (feed uploads)
+    headers['Content-Type'] = 'application/octet-stream';
+    payload = body;
+  } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);
   }

@@ -4,6 +4,7 @@ import {
   type ExporterTaskProgress,
   exporterNotification,
   exporterTaskProgress,
+  importProgress,
   MESSAGES,
 } from '@vigia/domain';
 import { io, type Socket } from 'socket.io-client';
@@ -25,6 +26,7 @@ const EVENT_SCHEMAS: { [E in ExporterEventName]: ZodType<ExporterEvents[E]> } = 
   'task:done': exporterTaskProgress,
   'task:failed': exporterTaskProgress,
   notification: exporterNotification,
+  'import:progress': importProgress,
 };
 
 type AnyHandler = (payload: never) => void;

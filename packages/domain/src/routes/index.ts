@@ -7,6 +7,7 @@ import { imageVerificationRoutes } from './image-verification.js';
 import { licensesRoutes } from './licenses.js';
 import { mediaRoutes } from './media.js';
 import { notificationsRoutes } from './notifications.js';
+import { ingestRoutes, operationsRoutes } from './operations.js';
 import { pricingRoutes } from './pricing.js';
 import { productListRoutes } from './product-list.js';
 import { promotionsRoutes } from './promotions.js';
@@ -24,9 +25,11 @@ export {
   dashboardRoutes,
   detailRoutes,
   imageVerificationRoutes,
+  ingestRoutes,
   licensesRoutes,
   mediaRoutes,
   notificationsRoutes,
+  operationsRoutes,
   pricingRoutes,
   productListRoutes,
   promotionsRoutes,
@@ -54,6 +57,8 @@ export const routes = {
   subscriptions: subscriptionsRoutes,
   imageVerification: imageVerificationRoutes,
   notifications: notificationsRoutes,
+  operations: operationsRoutes,
+  ingest: ingestRoutes,
 };
 
 /** The same routes as one flat list (tests, OpenAPI, the bench). */

@@ -350,6 +350,7 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
       brands: number[];
       classifications: number[];
       pivot: number;
+      admin: boolean;
     }) => {
       const { rows: o } = await c.query<{ id: number }>(
         'insert into organisations (name) values ($1) returning id',
@@ -370,8 +371,8 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
         a.classifications,
       ]);
       await c.query(
-        `insert into users (org_id, email, name, password_hash, currency, pivot_id) values ($1, $2, $3, $4, 'CLP', $5)`,
-        [o[0].id, a.email, a.name, a.hash, a.pivot],
+        `insert into users (org_id, email, name, password_hash, currency, pivot_id, is_admin) values ($1, $2, $3, $4, 'CLP', $5, $6)`,
+        [o[0].id, a.email, a.name, a.hash, a.pivot, a.admin],
       );
     };
     await account({
@@ -386,6 +387,7 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
       brands: ownBrands.map((b) => b.id),
       classifications: roots,
       pivot: demoPivots[0],
+      admin: true, // configures Operaciones (sellers, feed sources, API keys)
     });
     await account({
       org: 'Comercial Limitada',
@@ -399,6 +401,7 @@ async function seedAccounts(pool: pg.Pool, sellers: SellerDef[], cat: Catalogue)
       brands: [],
       classifications: [],
       pivot: limitedPivot,
+      admin: false,
     });
   });
 }

@@ -12,13 +12,14 @@ export interface ProfileRow {
   pivot_id: number | null;
   pivot_name: string | null;
   token_version: number;
+  is_admin: boolean;
 }
 
 /** A user's profile with the name of the pivot seller. */
 export async function getProfile(db: Queryable, userId: number): Promise<ProfileRow | null> {
   const { rows } = await db.query<ProfileRow>(
     `select u.id, u.org_id, u.name, u.email, u.timezone, u.currency, u.pivot_id, s.name as pivot_name,
-            u.token_version
+            u.token_version, u.is_admin
        from users u
        left join sellers s on s.id = u.pivot_id
       where u.id = $1`,

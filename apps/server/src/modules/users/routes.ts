@@ -18,6 +18,7 @@ function profileOf(u: ProfileRow): UserProfile {
     email: u.email,
     currency: u.currency,
     timezone: u.timezone,
+    is_admin: u.is_admin,
   };
 }
 

@@ -42,6 +42,7 @@ describe('GET /v1/users/me/', () => {
       email: 'demo@example.com',
       currency: 'CLP',
       timezone: 'America/Santiago',
+      is_admin: true,
     });
   });
 

@@ -248,7 +248,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
     // as a FetchError.
     const out = new PassThrough();
     const last = stages[stages.length - 1];
-    pipeline([res.body, ...stages] as unknown as Parameters<typeof pipeline>).catch((err: unknown) => {
+    pipeline([res.body, ...stages] as unknown as readonly NodeJS.ReadWriteStream[]).catch((err: unknown) => {
       out.destroy(toFetchError(err, signal));
     });
     last.pipe(out);

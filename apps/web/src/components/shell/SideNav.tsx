@@ -10,6 +10,7 @@ import Inventory2RoundedIcon from '@mui/icons-material/Inventory2Rounded';
 import LocalOfferRoundedIcon from '@mui/icons-material/LocalOfferRounded';
 import NotificationsRoundedIcon from '@mui/icons-material/NotificationsRounded';
 import PriceChangeRoundedIcon from '@mui/icons-material/PriceChangeRounded';
+import SettingsInputComponentRoundedIcon from '@mui/icons-material/SettingsInputComponentRounded';
 import ViewListRoundedIcon from '@mui/icons-material/ViewListRounded';
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
@@ -25,6 +26,7 @@ import Typography from '@mui/material/Typography';
 import { APP_VERSION } from '@vigia/domain';
 import { type ReactElement, useEffect, useMemo, useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router';
+import { useIsAdmin } from '../../lib/admin.js';
 import { useLicense } from '../../lib/license.js';
 import { useUserSettings } from '../../lib/settings.js';
 import { T } from '../../lib/texts.js';
@@ -50,6 +52,7 @@ const ICONS: Record<NavIcon, ReactElement> = {
   reports: <AssessmentRoundedIcon />,
   productList: <ViewListRoundedIcon />,
   notifications: <NotificationsRoundedIcon />,
+  operations: <SettingsInputComponentRoundedIcon />,
 };
 
 function LinkItem({
@@ -199,10 +202,11 @@ export function SideNav({
 }) {
   const { modules, appConfig } = useLicense();
   const { pivotId } = useUserSettings();
+  const isAdmin = useIsAdmin();
   const { pathname, search } = useLocation();
   const menu = useMemo<NavEntry[]>(
-    () => visibleMenu(modules, { pivotId, appConfig }),
-    [modules, pivotId, appConfig],
+    () => visibleMenu(modules, { pivotId, appConfig, isAdmin }),
+    [modules, pivotId, appConfig, isAdmin],
   );
   const mini = isDesktop && collapsed;
 

@@ -13,7 +13,8 @@ export type NavIcon =
   | 'images'
   | 'reports'
   | 'productList'
-  | 'notifications';
+  | 'notifications'
+  | 'operations';
 
 export interface NavLinkItem {
   kind: 'link';
@@ -29,12 +30,16 @@ export interface NavLinkItem {
    * the selected pivot is in its app-config list, exactly as its home card.
    */
   pivotGated?: string;
+  /** Shown to the organisation's administrators only (Operaciones). */
+  adminOnly?: boolean;
 }
 
 /** What a pivot-gated item is checked against: the selected pivot and the app config. */
 export interface MenuPivotGate {
   pivotId: number | null;
   appConfig: Pick<AppConfig, PivotListKey>;
+  /** The user administers the organisation (admin-only items). */
+  isAdmin?: boolean;
 }
 
 export interface NavGroup {
@@ -130,6 +135,7 @@ export const MENU: NavEntry[] = [
     icon: 'notifications',
     alsoActiveOn: ['notifications-subscriptions'],
   }),
+  link('Operaciones', 'operations', null, { icon: 'operations', adminOnly: true }),
 ];
 
 /**
@@ -141,8 +147,9 @@ export function visibleMenu(
   gate?: MenuPivotGate,
   menu: NavEntry[] = MENU,
 ): NavEntry[] {
-  const granted = (i: { module: ModuleCode | null; pivotGated?: string }) =>
+  const granted = (i: { module: ModuleCode | null; pivotGated?: string; adminOnly?: boolean }) =>
     (i.module === null || modules.includes(i.module)) &&
+    (!i.adminOnly || gate?.isAdmin === true) &&
     (!i.pivotGated || (!!gate && screenShownForPivot(i.pivotGated, gate.pivotId, gate.appConfig)));
   const out: NavEntry[] = [];
   for (const entry of menu) {

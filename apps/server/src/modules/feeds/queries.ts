@@ -1,0 +1,235 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKey, FeedSource, ImportRun, OperationsSeller } from '@vigia/domain';
+import type { Queryable } from '../../db/database.js';
+
+// SQL of Operaciones: sellers with freshness, sources, runs, rejections, API keys.
+
+/** A seller is stale when nothing was imported for it within this many hours of its schedule (or 26 h). */
+export const STALE_GRACE_HOURS = 26;
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** Sellers the organisation sees on Operaciones: its license's and those it registered. */
+export async function listSellers(
+  db: Queryable,
+  orgId: number,
+  licenseId: number,
+): Promise<OperationsSeller[]> {
+  const { rows } = await db.query(
+    `select s.id, s.name, s.country, s.currency, s.url, s.org_id = $1 as registered,
+            exists (select 1 from license_pivots lp where lp.license_id = $2 and lp.seller_id = s.id) as own,
+            greatest((select max(finished_at) from import_runs r where r.seller_id = s.id and r.status = 'succeeded'),
+                     (select max(observed_at) from ingest_runs i where i.seller_id = s.id and i.status = 'succeeded')) as last_import_at,
+            (select min(extract(epoch from (src.next_run_at - now())))
+               from import_sources src where src.seller_id = s.id and src.org_id = $1 and src.deleted_at is null
+                and src.schedule is not null) as next_in_s
+       from sellers s
+      where s.org_id = $1 or s.id in (select seller_id from license_sellers where license_id = $2
+                                      union select seller_id from license_pivots where license_id = $2)
+      order by s.org_id = $1 desc, s.name`,
+    [orgId, licenseId],
+  );
+  const now = Date.now();
+  return rows.map((r) => {
+    const last = r.last_import_at ? new Date(r.last_import_at).getTime() : null;
+    // Stale: never imported, or older than the grace period (a scheduled source whose next run time
+    // already passed counts as overdue too).
+    const overdue = r.next_in_s !== null && Number(r.next_in_s) < -3600;
+    const stale = last === null || now - last > STALE_GRACE_HOURS * 3_600_000 || overdue;
+    return {
+      id: r.id,
+      name: r.name,
+      country: r.country,
+      currency: r.currency,
+      url: r.url,
+      own: r.own,
+      registered: r.registered === true,
+      last_import_at: iso(r.last_import_at),
+      stale,
+    };
+  });
+}
+
+/** Whether the organisation may configure data for a seller (licensed to it or registered by it). */
+export async function sellerVisible(db: Queryable, orgId: number, licenseId: number, sellerId: number) {
+  const { rowCount } = await db.query(
+    `select 1 from sellers s where s.id = $3
+        and (s.org_id = $1 or exists (select 1 from license_sellers where license_id = $2 and seller_id = s.id)
+             or exists (select 1 from license_pivots where license_id = $2 and seller_id = s.id))`,
+    [orgId, licenseId, sellerId],
+  );
+  return rowCount === 1;
+}
+
+const RUN_COLUMNS = `r.id, r.source_id, r.source_kind, r.seller_id, r.status, r.trigger, r.created_at, r.started_at,
+  r.finished_at, r.rows_read, r.rows_written, r.rows_changed, r.rows_rejected, r.unpublished, r.error`;
+
+// biome-ignore lint/suspicious/noExplicitAny: a row of RUN_COLUMNS
+export function runOut(r: any): ImportRun {
+  return {
+    id: Number(r.id),
+    source_id: r.source_id,
+    source_kind: r.source_kind,
+    seller_id: r.seller_id,
+    status: r.status,
+    trigger: r.trigger,
+    created_at: iso(r.created_at)!,
+    started_at: iso(r.started_at),
+    finished_at: iso(r.finished_at),
+    duration_ms:
+      r.started_at && r.finished_at
+        ? new Date(r.finished_at).getTime() - new Date(r.started_at).getTime()
+        : null,
+    rows_read: r.rows_read,
+    rows_written: r.rows_written,
+    rows_changed: r.rows_changed,
+    rows_rejected: r.rows_rejected,
+    unpublished: r.unpublished,
+    error: r.error,
+  };
+}
+
+export async function listRuns(db: Queryable, orgId: number, sourceId?: number): Promise<ImportRun[]> {
+  const { rows } = await db.query(
+    `select ${RUN_COLUMNS} from import_runs r
+      where r.org_id = $1 and ($2::int is null or r.source_id = $2)
+      order by r.created_at desc, r.id desc limit 100`,
+    [orgId, sourceId ?? null],
+  );
+  return rows.map(runOut);
+}
+
+export async function getRun(db: Queryable, orgId: number, runId: number): Promise<ImportRun | null> {
+  const { rows } = await db.query(
+    `select ${RUN_COLUMNS} from import_runs r where r.id = $1 and r.org_id = $2`,
+    [runId, orgId],
+  );
+  return rows[0] ? runOut(rows[0]) : null;
+}
+
+const SOURCE_COLUMNS = `s.id, s.org_id, s.seller_id, s.kind, s.name, s.origin, s.url, s.format, s.encoding, s.mapping,
+  s.schedule, s.mode, s.file_path, s.created_at,
+  (select row_to_json(x) from (select ${RUN_COLUMNS} from import_runs r where r.source_id = s.id
+    order by r.created_at desc, r.id desc limit 1) x) as last_run`;
+
+export interface SourceRecord extends FeedSource {
+  org_id: number;
+  file_path: string | null;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a row of SOURCE_COLUMNS
+function sourceOut(r: any): SourceRecord {
+  return {
+    id: r.id,
+    org_id: r.org_id,
+    seller_id: r.seller_id,
+    kind: r.kind,
+    name: r.name,
+    origin: r.origin,
+    url: r.url,
+    format: r.format,
+    encoding: r.encoding,
+    mapping: r.mapping ?? {},
+    schedule: r.schedule,
+    mode: r.mode,
+    has_file: r.origin === 'upload' && !!r.file_path,
+    file_path: r.file_path,
+    created_at: iso(r.created_at)!,
+    last_run: r.last_run ? runOut(r.last_run) : null,
+  };
+}
+
+export const publicSource = ({ org_id: _o, file_path: _f, ...s }: SourceRecord): FeedSource => s;
+
+export async function listSources(db: Queryable, orgId: number): Promise<SourceRecord[]> {
+  const { rows } = await db.query(
+    `select ${SOURCE_COLUMNS} from import_sources s where s.org_id = $1 and s.deleted_at is null order by s.id`,
+    [orgId],
+  );
+  return rows.map(sourceOut);
+}
+
+export async function getSource(db: Queryable, orgId: number, id: number): Promise<SourceRecord | null> {
+  const { rows } = await db.query(
+    `select ${SOURCE_COLUMNS} from import_sources s where s.id = $1 and s.org_id = $2 and s.deleted_at is null`,
+    [id, orgId],
+  );
+  return rows[0] ? sourceOut(rows[0]) : null;
+}
+
+export async function orgTimezone(db: Queryable, orgId: number): Promise<string> {
+  const { rows } = await db.query<{ timezone: string }>('select timezone from organisations where id = $1', [
+    orgId,
+  ]);
+  return rows[0]?.timezone ?? 'America/Santiago';
+}
+
+// ───────── API keys ─────────
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+// biome-ignore lint/suspicious/noExplicitAny: an api_keys row
+const keyOut = (r: any): ApiKey => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  seller_ids: r.seller_ids,
+  created_at: iso(r.created_at)!,
+  last_used_at: iso(r.last_used_at),
+  revoked_at: iso(r.revoked_at),
+});
+
+/** A new key: `vk_<8 hex>_<secret>`; only its SHA-256 is stored. Returns the key (shown once) and the row. */
+export async function createApiKey(
+  db: Queryable,
+  orgId: number,
+  userId: number,
+  name: string,
+  sellerIds: number[],
+): Promise<{ key: string; item: ApiKey }> {
+  const prefix = `vk_${randomBytes(4).toString('hex')}`;
+  const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  const { rows } = await db.query(
+    `insert into api_keys (org_id, name, prefix, key_hash, seller_ids, created_by)
+     values ($1, $2, $3, $4, $5, $6) returning *`,
+    [orgId, name, prefix, sha256(key), [...new Set(sellerIds)].sort((a, b) => a - b), userId],
+  );
+  return { key, item: keyOut(rows[0]) };
+}
+
+export async function listApiKeys(db: Queryable, orgId: number): Promise<ApiKey[]> {
+  const { rows } = await db.query('select * from api_keys where org_id = $1 order by id desc', [orgId]);
+  return rows.map(keyOut);
+}
+
+export async function revokeApiKey(db: Queryable, orgId: number, id: number): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'update api_keys set revoked_at = coalesce(revoked_at, now()) where id = $1 and org_id = $2',
+    [id, orgId],
+  );
+  return rowCount === 1;
+}
+
+export interface KeyPrincipal {
+  id: number;
+  orgId: number;
+  prefix: string;
+  sellerIds: number[];
+}
+
+/** The key's record when it is valid and not revoked (its last use is recorded); null otherwise. */
+export async function verifyApiKey(db: Queryable, key: string): Promise<KeyPrincipal | null> {
+  const m = /^(vk_[0-9a-f]{8})_[A-Za-z0-9_-]{20,100}$/.exec(key);
+  if (!m) return null;
+  const { rows } = await db.query(
+    'select id, org_id, prefix, key_hash, seller_ids from api_keys where prefix = $1 and revoked_at is null',
+    [m[1]],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  const a = Buffer.from(sha256(key), 'hex');
+  const b = Buffer.from(r.key_hash, 'hex');
+  if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+  await db.query('update api_keys set last_used_at = now() where id = $1', [r.id]);
+  return { id: r.id, orgId: r.org_id, prefix: r.prefix, sellerIds: r.seller_ids };
+}
