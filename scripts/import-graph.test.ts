@@ -44,6 +44,19 @@ describe('server import graph', () => {
     expect(serverViolation(edge('market/scope.ts', 'modules/pricing/index.ts'))).toMatch(/must not/);
     expect(serverViolation(edge('lib/scope.ts', 'market/index.ts'))).toMatch(/must not/);
     expect(serverViolation(edge('modules/pricing/rollup.ts', 'modules/ingest/registry.ts'))).toBeNull();
+    expect(serverViolation(edge('platform/jobs/queue.ts', 'modules/reports/index.ts'))).toMatch(
+      /platform must not/,
+    );
+    expect(serverViolation(edge('platform/media/routes.ts', 'modules/demo/generator.ts'))).toMatch(
+      /platform must not/,
+    );
+    expect(serverViolation(edge('platform/mail/email-job.ts', 'platform/jobs/queue.ts'))).toMatch(
+      /index\.ts/,
+    );
+    expect(serverViolation(edge('platform/mail/email-job.ts', 'platform/jobs/index.ts'))).toBeNull();
+    expect(serverViolation(edge('modules/reports/tasks.ts', 'platform/jobs/queue.ts'))).toMatch(/index\.ts/);
+    expect(serverViolation(edge('modules/reports/jobs.ts', 'platform/jobs/index.ts'))).toBeNull();
+    expect(serverViolation(edge('lib/mailer.ts', 'platform/mail/index.ts'))).toMatch(/platform/);
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts')])).toHaveLength(1);
     expect(cycles([edge('a.ts', 'b.ts'), edge('b.ts', 'a.ts', true)])).toHaveLength(0);
   });
@@ -56,6 +69,18 @@ describe('web import graph', () => {
 
   it('features → other features only through their index; components and lib → no feature, no app/', () => {
     expect(violations(web, webViolation, WEB_KNOWN_EXCEPTIONS)).toEqual([]);
+  });
+
+  it('the rules catch the wrong arrows', () => {
+    const edge = (from: string, to: string): Edge => ({
+      from: `apps/web/src/${from}`,
+      to: `apps/web/src/${to}`,
+      typeOnly: false,
+    });
+    expect(webViolation(edge('features/pricing/Page.tsx', 'app/Shell.tsx'))).toMatch(/app\//);
+    expect(webViolation(edge('features/pricing/Page.tsx', 'features/reports/List.tsx'))).toMatch(/index/);
+    expect(webViolation(edge('features/pricing/Page.tsx', 'features/reports/index.ts'))).toBeNull();
+    expect(webViolation(edge('components/Table.tsx', 'features/reports/index.ts'))).toMatch(/feature/);
   });
 
   it('has no import cycle', () => {

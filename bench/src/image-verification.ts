@@ -20,8 +20,8 @@ const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import
 /** Pictures per second of the measure alone (pictures already encoded) and of drawing + measuring. */
 async function throughput(): Promise<Row[]> {
   const pictures = (await import(
-    built('modules/demo/pictures.js')
-  )) as typeof import('../../apps/server/src/modules/demo/pictures.js');
+    built('platform/media/pictures.js')
+  )) as typeof import('../../apps/server/src/platform/media/pictures.js');
   const similarity = (await import(
     built('modules/image-verification/similarity.js')
   )) as typeof import('../../apps/server/src/modules/image-verification/similarity.js');

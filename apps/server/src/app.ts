@@ -15,6 +15,7 @@ import { redactUrl } from './lib/redact.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
 import { modules } from './modules/index.js';
+import { readModelsOf } from './platform/read-model.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 
@@ -99,6 +100,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   for (const mod of modules) await app.register(mod);
+
+  // The read models the features registered (platform/read-model.ts): the change signal is listened to
+  // and the warm-ups start once the app is ready; both stop when it closes.
+  const readModels = readModelsOf(deps.db.pool);
+  app.addHook('onReady', async () => {
+    await readModels.start(app.log);
+  });
+  app.addHook('onClose', async () => {
+    await readModels.close();
+  });
 
   // The built web app at /, with SPA fallback for every non-API path.
   const webDist = deps.config.WEB_DIST ?? DEFAULT_WEB_DIST;

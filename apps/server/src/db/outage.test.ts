@@ -8,7 +8,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { enqueue, registerJobHandler, unregisterJobHandler, waitForJob } from '../modules/jobs/queue.js';
+import { enqueue, registerJobHandler, unregisterJobHandler, waitForJob } from '../platform/jobs/queue.js';
 import {
   type AccountFixture,
   authHeader,

@@ -10,6 +10,19 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The server has no room for this work right now (a full worker-thread queue, platform/pool): 503 with
+ * `Retry-After`, so that a burst is answered at once instead of waiting without limit.
+ */
+export class BusyError extends AppError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'El servidor está ocupado; intenta nuevamente en unos segundos.',
+  ) {
+    super(503, 'server_busy', message);
+  }
+}
+
 export const badRequest = (detail: string, field?: string, code = 'invalid_input') =>
   new AppError(400, code, detail, field);
 export const unauthorized = (detail = 'Token inválido o expirado', code = 'not_authenticated') =>

@@ -5,7 +5,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 
 // E-mail (ARCHITECTURE.md "Server"): nodemailer over SMTP_URL when it is set; otherwise every message
 // is written as an .eml file to DATA_DIR/outbox/ and its path logged, so a person on a laptop can open it.
-// Code never sends inline from a request: it enqueues an 'email' job (modules/mail), whose handler
+// Code never sends inline from a request: it enqueues an 'email' job (platform/mail), whose handler
 // calls this.
 
 export interface MailMessage {

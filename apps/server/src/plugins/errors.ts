@@ -1,7 +1,7 @@
 import { MESSAGES } from '@vigia/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError, DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../lib/errors.js';
+import { AppError, BusyError, DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../lib/errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -32,7 +32,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send({ detail: `${field}: ${message}`, code: 'validation_error', field, requestId });
     }
     if (err instanceof AppError) {
-      if (err.statusCode >= 500) req.log.error({ err }, 'application error');
+      if (err instanceof BusyError) {
+        req.log.warn({ code: err.code }, 'server busy');
+        reply.header('retry-after', String(err.retryAfterSeconds));
+      } else if (err.statusCode >= 500) req.log.error({ err }, 'application error');
       return reply
         .code(err.statusCode)
         .send({ detail: err.message, code: err.code, ...(err.field ? { field: err.field } : {}), requestId });

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { pictureUrl } from '../modules/demo/pictures.js';
+import { pictureUrl } from '../platform/media/index.js';
 import {
   insertClassification,
   insertOrgWithLicense,
@@ -9,7 +9,7 @@ import {
 } from './fixtures.js';
 
 // Image verification fixture: a brand (Polarix) with three reference pictures and listings at three
-// sellers showing one kind of difference each (demo/pictures.ts), entered through the real ingest path
+// sellers showing one kind of difference each (platform/media/pictures.ts), entered through the real ingest path
 // (the image-verification roll-up creates the checks and queues the pairs).
 //
 //   seller 7 (pivot)        a1 identical (EAN A) → correct    b1 cropped (EAN B) → for review

@@ -4,17 +4,9 @@ import { formatNumber } from '@vigia/domain';
 
 // Vigía's look: purple primary, pink secondary, quiet surfaces, compact tables with tabular numbers.
 
-export const BRAND = {
-  purple: '#6a1b9a',
-  purpleDark: '#4a148c',
-  purpleLight: '#9c4dcc',
-  pink: '#d81b60',
-  pinkLight: '#ff5c8d',
-  ink: '#1f1535',
-  surface: '#f6f4fa',
-  /** The brand gradient (login panel, product mark). */
-  gradient: 'linear-gradient(135deg, #4a148c 0%, #6a1b9a 42%, #ad1457 78%, #d81b60 100%)',
-} as const;
+import { BRAND } from '../lib/brand.js';
+
+export { BRAND };
 
 import { POSITION } from '../components/data/position-colors.js';
 

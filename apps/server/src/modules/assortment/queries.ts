@@ -477,9 +477,3 @@ async function topProducts(
   }
   return rows.map(({ candidates: _c, ...r }) => r);
 }
-
-/** Changes whenever any seller's data changes (sellers.ingest_seq is bumped by every ingest run). */
-export async function selectDataVersion(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ v: string | null }>('select sum(ingest_seq) as v from sellers');
-  return Number(rows[0].v ?? 0);
-}

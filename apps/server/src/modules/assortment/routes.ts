@@ -25,6 +25,8 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
+import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
@@ -33,7 +35,6 @@ import {
   selectAssortmentFigures,
   selectBrandIdsByName,
   selectBrandNames,
-  selectDataVersion,
   selectProducts,
   selectSellers,
 } from './queries.js';
@@ -45,6 +46,11 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const XLSX_MAX_ROWS = 10_000;
+/** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const xlsxTasks = {
+  rollup: task(moduleBeside(import.meta.url, './download'), 'assortmentXlsx', assortmentXlsx),
+  products: task(moduleBeside(import.meta.url, './download'), 'productsXlsx', productsXlsx),
+};
 
 interface Scope {
   pivot: number;
@@ -112,19 +118,14 @@ async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Ma
   return rates;
 }
 
-// Whole answers per (scope, period, group), kept while no ingest run has changed the data: the screens
-// ask the same question again on every visit, sort and page.
-const memo = new Map<string, AssortmentResult>();
+// Whole answers per (scope, period, group) at the market's data version (the read-model holder,
+// platform/read-model.ts): the screens ask the same question again on every visit, sort and page.
 const MEMO_SIZE = 64;
 
-async function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
-  const key = JSON.stringify([s, group, today(), await selectDataVersion(pool)]);
-  const hit = memo.get(key);
-  if (hit) return hit;
-  const answer = await computeAnswer(pool, s, group);
-  memo.set(key, answer);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  return answer;
+function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
+  return readModelsOf(pool)
+    .memo<AssortmentResult>('assortment-answers', MEMO_SIZE)
+    .answer([s, group, today()], () => computeAnswer(pool, s, group));
 }
 
 async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
@@ -257,7 +258,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-        await assortmentXlsx(kind, rows),
+        await writeFile(reply, xlsxTasks.rollup, kind, rows),
       );
     });
   }
@@ -271,7 +272,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-        await productsXlsx(out.items, kind === 'stock'),
+        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock'),
       );
     });
   }

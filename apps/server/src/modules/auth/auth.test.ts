@@ -1,6 +1,7 @@
 import { MESSAGES } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
+import { waitForJob } from '../../platform/jobs/queue.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import {
   type AccountFixture,
@@ -11,7 +12,6 @@ import {
   tokenFor,
 } from '../../test/fixtures-account.js';
 import { readOutbox, resetLinkOf } from '../../test/mail.js';
-import { waitForJob } from '../jobs/queue.js';
 import { hashResetToken } from './reset-email.js';
 
 let ctx: TestContext;

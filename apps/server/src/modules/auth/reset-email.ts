@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EmailJob } from '../mail/index.js';
+import type { EmailJob } from '../../platform/mail/index.js';
 
 /** A reset link is valid for 24 hours and for one use. */
 export const RESET_TOKEN_TTL_SECONDS = 24 * 3600;

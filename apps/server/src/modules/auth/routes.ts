@@ -5,10 +5,10 @@ import { badRequest, unauthorized } from '../../lib/errors.js';
 import { signToken, verifyToken } from '../../lib/jwt.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
+import { disconnectUser } from '../../platform/exporter/index.js';
+import { wakeJobWorkers } from '../../platform/jobs/index.js';
+import { enqueueEmail } from '../../platform/mail/index.js';
 import { loadPrincipal } from '../../plugins/auth.js';
-import { disconnectUser } from '../exporter/index.js';
-import { wakeJobWorkers } from '../jobs/index.js';
-import { enqueueEmail } from '../mail/index.js';
 import {
   findUsableResetToken,
   findUserByEmail,

@@ -1,7 +1,8 @@
 import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
-import { type PivotModel, selectChangedIds } from '../pricing/index.js';
+import { readModelsOf, touches } from '../../platform/read-model.js';
+import { getPivotModel, heldPivots, type PivotModel, selectChangedIds } from '../pricing/index.js';
 import { type ListingState, selectStatesAt } from './queries.js';
 
 // The brand comparator's price history in memory (docs/metrics.md "Brand price comparator", docs/
@@ -15,6 +16,8 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // pivot listings it rewrote (pricing_changes) and their offers' listings are read again. Every price
 // change of a listing in the model rewrites a pricing row or offer (refreshPricingForListings at ingest),
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
+// The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
+// every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
 
 /**
  * Columns of the stored intervals; a listing's are contiguous and sorted by valid_from. Prices are kept
@@ -291,16 +294,13 @@ interface PoolHistory {
   closed: boolean;
 }
 
-const histories = new WeakMap<pg.Pool, PoolHistory>();
-
-function poolHistory(pool: pg.Pool): PoolHistory {
-  let h = histories.get(pool);
-  if (!h) {
-    h = { store: new HistoryStore(), pivots: new Map(), closed: false };
-    histories.set(pool, h);
-  }
-  return h;
-}
+/** The process's history (a store of the read-model holder). */
+const poolHistory = (pool: pg.Pool): PoolHistory =>
+  readModelsOf(pool).state('comparator-history', () => ({
+    store: new HistoryStore(),
+    pivots: new Map(),
+    closed: false,
+  }));
 
 /** Loads the whole history of the model's listings (a pivot not loaded yet, or a pruned change log). */
 function startLoad(pool: pg.Pool, h: PoolHistory, p: PivotHistory, model: PivotModel) {
@@ -524,8 +524,7 @@ export async function pricesAt(
 
 /** Waits for the loads in progress (tests). */
 export async function historySettled(pool: pg.Pool): Promise<void> {
-  const h = histories.get(pool);
-  if (!h) return;
+  const h = poolHistory(pool);
   await Promise.all([...h.pivots.values()].map((p) => p.busy));
 }
 
@@ -537,8 +536,37 @@ export async function warmHistory(pool: pg.Pool, model: PivotModel): Promise<voi
 
 /** Stops the loads in progress after their current batch and waits for them (server close). */
 export async function stopHistory(pool: pg.Pool): Promise<void> {
-  const h = histories.get(pool);
-  if (!h) return;
+  const h = poolHistory(pool);
   h.closed = true;
   await historySettled(pool);
+}
+
+/**
+ * The history in the read-model holder: every licensed pivot's loaded after start-up (stopped at close),
+ * and the pivots loaded brought to their pricing models' new versions when the change signal names a
+ * change (after the pricing models', which subscribe first).
+ */
+export function comparatorReadModels(pool: pg.Pool): void {
+  const holder = readModelsOf(pool);
+  holder.warmUp(
+    'comparator-history',
+    async () => {
+      const { rows } = await pool.query<{ seller_id: number }>(
+        'select distinct seller_id from license_pivots order by seller_id',
+      );
+      for (const p of rows) {
+        if (poolHistory(pool).closed) return;
+        await warmHistory(pool, await getPivotModel(pool, p.seller_id));
+      }
+    },
+    { stop: () => stopHistory(pool), inTests: true },
+  );
+  holder.subscribe('comparator-history', async (changes) => {
+    if (!touches(changes, ['listings', 'matches', 'products'])) return;
+    const h = poolHistory(pool);
+    const held = new Set(heldPivots(pool));
+    for (const [pivot, p] of h.pivots)
+      if (!h.closed && p.version !== null && held.has(pivot))
+        await historyFor(pool, await getPivotModel(pool, pivot));
+  });
 }

@@ -5,8 +5,8 @@ import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { today } from '../../market/index.js';
-import { getPivotModel, resolveScope, scored } from '../pricing/index.js';
-import { stopHistory, warmHistory } from './history.js';
+import { resolveScope, scored } from '../pricing/index.js';
+import { comparatorReadModels } from './history.js';
 import { brandComparator } from './service.js';
 
 // Brand price comparator (issue 14; the seed shows only its card): module dpm, the DPM filters.
@@ -15,23 +15,9 @@ import { brandComparator } from './service.js';
 export default async function brandComparatorRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
 
-  // The trend's price history in memory (history.ts): loaded in the background after start-up for every
-  // licensed pivot; requests arriving meanwhile read the database.
-  let warmup: Promise<void> | null = null;
-  app.addHook('onReady', async () => {
-    warmup = (async () => {
-      const { rows } = await pool.query<{ seller_id: number }>(
-        'select distinct seller_id from license_pivots order by seller_id',
-      );
-      for (const p of rows) await warmHistory(pool, await getPivotModel(pool, p.seller_id));
-    })().catch((err: Error) =>
-      app.log.warn({ err: err.message }, 'brand comparator history: warm-up stopped'),
-    );
-  });
-  app.addHook('onClose', async () => {
-    await stopHistory(pool);
-    await warmup;
-  });
+  // The trend's price history in memory (history.ts): loaded after start-up for every licensed pivot
+  // (requests arriving meanwhile read the database) and kept current by the change signal.
+  comparatorReadModels(pool);
 
   registerRoute(app, routes.brandComparator.comparator, async (req) => {
     const q = req.query;

@@ -9,6 +9,7 @@ import {
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
 import type pg from 'pg';
+import type { ReadModels } from '../../platform/read-model.js';
 import {
   groupOut,
   memoOn,
@@ -115,8 +116,9 @@ export function averageIndexesByDay(
  * that moves by a day, or another window or filter that leaves a brand's products and counted offers as
  * they were, reuses the days it shares with an earlier question (a few MB at most).
  */
-const dayAverages = new Map<string, (number | null)[]>();
 const DAY_AVERAGES_SIZE = 8192;
+const dayAveragesOf = (models: ReadModels) =>
+  models.memo<(number | null)[]>('comparator-day-averages', DAY_AVERAGES_SIZE, false);
 
 /** What averageIndexesByDay reads of a scored set for `positions` (their rows and counted offers). */
 function positionsDigest(set: ScoredSet, positions: number[]): string {
@@ -133,17 +135,18 @@ function positionsDigest(set: ScoredSet, positions: number[]): string {
 }
 
 /** A brand's trend (averageIndexesByDay), reusing the days already computed for the same inputs. */
-export function brandTrend(set: ScoredSet, positions: number[], prices: TrendPrices): (number | null)[][] {
+export function brandTrend(
+  models: ReadModels,
+  set: ScoredSet,
+  positions: number[],
+  prices: TrendPrices,
+): (number | null)[][] {
   if (!prices.dayKeys) return averageIndexesByDay(set, positions, prices);
+  const dayAverages = dayAveragesOf(models);
   const digest = positionsDigest(set, positions);
   const keys = prices.dayKeys.map((k) => `${k}|${digest}`);
   const out = keys.map((k) => {
-    const hit = dayAverages.get(k);
-    if (hit) {
-      dayAverages.delete(k); // most recently used last
-      dayAverages.set(k, hit);
-    }
-    return hit;
+    return dayAverages.get(k);
   });
   const missing = out.flatMap((v, d) => (v ? [] : [d]));
   if (missing.length) {
@@ -151,7 +154,6 @@ export function brandTrend(set: ScoredSet, positions: number[], prices: TrendPri
     missing.forEach((d, j) => {
       out[d] = computed[j];
       dayAverages.set(keys[d], computed[j]);
-      if (dayAverages.size > DAY_AVERAGES_SIZE) dayAverages.delete(dayAverages.keys().next().value as string);
     });
   }
   return out as (number | null)[][];
@@ -199,7 +201,10 @@ export async function brandComparator(
   const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
   const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
   const trendOf = new Map(
-    chosen.map((brandId) => [brandId, brandTrend(set, positionsOf.get(brandId) ?? [], prices)]),
+    chosen.map((brandId) => [
+      brandId,
+      brandTrend(resolved.models, set, positionsOf.get(brandId) ?? [], prices),
+    ]),
   );
 
   const own = new Set(q.own);

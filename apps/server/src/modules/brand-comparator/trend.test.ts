@@ -1,5 +1,6 @@
 import { addDays, PRICE_MODES } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readModelsOf } from '../../platform/read-model.js';
 import { seedTrendMarket, TREND_COMPETITORS, TREND_PIVOT } from '../../test/brand-comparator-fixture.js';
 import { referenceTrend } from '../../test/brand-comparator-reference.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
@@ -33,6 +34,7 @@ function setOf(model: PivotModel, mode: (typeof PRICE_MODES)[number], window: bo
   const resolved: Resolved = {
     model,
     sellers: new Map(),
+    models: readModelsOf(ctx.db.pool),
     scope: {
       pivot: TREND_PIVOT,
       competitors: TREND_COMPETITORS,
@@ -74,9 +76,13 @@ async function expectReference(model: PivotModel) {
         const want = await referenceTrend(pool, set, positions, days, mode, rates);
         expect(averageIndexesByDay(set, positions, prices)).toEqual(want);
         expect(averageIndexesByDay(set, positions, fromDb)).toEqual(want);
-        expect(brandTrend(set, positions, prices)).toEqual(want);
-        expect(brandTrend(set, positions, movedPrices)).toEqual(want.slice(2));
-        expect(brandTrend(set, positions, prices.only([1, 4, 9]))).toEqual([want[1], want[4], want[9]]);
+        expect(brandTrend(readModelsOf(ctx.db.pool), set, positions, prices)).toEqual(want);
+        expect(brandTrend(readModelsOf(ctx.db.pool), set, positions, movedPrices)).toEqual(want.slice(2));
+        expect(brandTrend(readModelsOf(ctx.db.pool), set, positions, prices.only([1, 4, 9]))).toEqual([
+          want[1],
+          want[4],
+          want[9],
+        ]);
         compared += want.flat().filter((v) => v !== null).length;
       }
     }

@@ -5,6 +5,7 @@ import {
   quickFindResponse,
 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readModelsOf } from '../../platform/read-model.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { authHeader, tokenFor } from '../../test/fixtures-account.js';
@@ -306,8 +307,8 @@ describe('memoised answers follow new data', () => {
   it('a competitor ingest after an answer was memoised changes the next answer', async () => {
     const before = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
     expect(before.price_index).toEqual([90.03, null, null]); // no comparison: see the default period
-    const { selectDataVersion } = await import('./queries.js');
-    const version = await selectDataVersion(ctx.db.pool);
+    const models = readModelsOf(ctx.db.pool);
+    const version = await models.version();
     // Rival C's C1 drops from 1200 to 800: today's index is 100 × 900 / min(1100, 800) = 112.5, the
     // closed days stay → (105.263 + 2 × 94.737 + 90 + 2 × 81.818 + 112.5) / 7 = 94.41
     await observe(ctx.db.pool, 50, new Date(Date.now() - 30_000), [
@@ -321,7 +322,7 @@ describe('memoised answers follow new data', () => {
         normalPrice: 800,
       },
     ]);
-    expect(await selectDataVersion(ctx.db.pool)).toBeGreaterThan(version);
+    expect(await models.version()).toBeGreaterThan(version);
     const after = cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', {})).json()));
     expect(after.price_index).toEqual([94.41, null, null]);
   });

@@ -346,13 +346,3 @@ export async function insertStoredDays(
     ],
   );
 }
-
-/**
- * Changes whenever data enters: part of the response memo's key. Every committed ingest run bumps its
- * seller's `ingest_seq` in its own transaction, so the sum grows with each commit, in whatever order
- * runs of different sellers commit (the highest run id would not: a run started earlier can commit later).
- */
-export async function selectDataVersion(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ v: string | null }>('select sum(ingest_seq) as v from sellers');
-  return Number(rows[0].v ?? 0);
-}

@@ -14,13 +14,13 @@ import {
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { type Resolved, scored } from '../pricing/index.js';
 import { bucketPairs, computeDays, countFigures, type DayFigures, periodFigures } from './days.js';
 import {
   type FiguresScope,
   insertStoredDays,
   selectCurrentDiscounts,
-  selectDataVersion,
   selectEventCounts,
   selectMonitoringSince,
   selectRollupDays,
@@ -33,7 +33,8 @@ import {
 //    from dashboard_day_figures;
 //  - today: the daily roll-up, listing_current, and the price index of the pricing model (the same
 //    scoring as the DPM screens);
-//  - whole answers are memoised per process by (scope, period, data version).
+//  - whole answers are memoised per process by (scope, period, pricing model version) at the market's data
+//    version (the read-model holder, platform/read-model.ts).
 
 const round2 = (v: number | null | undefined) =>
   v === null || v === undefined ? null : Math.round(v * 100) / 100;
@@ -146,7 +147,6 @@ function rounded(f: ReturnType<typeof periodFigures>) {
 /** No previous period (no comparison): every figure null. */
 const NO_FIGURES = rounded(periodFigures([]));
 
-const memo = new Map<string, DashboardPreResponse>();
 const MEMO_SIZE = 32;
 
 export async function dashboardPre(
@@ -172,64 +172,61 @@ export async function dashboardPre(
   const previousTo = addDays(period.from, -1);
   const previousFrom = addDays(period.from, -length);
 
-  const version = await selectDataVersion(pool);
-  const key = JSON.stringify([s, period, todayDay, version, model.version]);
-  const hit = memo.get(key);
-  if (hit) return hit;
+  return readModelsOf(pool)
+    .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
+    .answer([s, period, todayDay, model.version], async () => {
+      const current = periodFigures(await periodDays(pool, s, q.resolved, period.from, period.to, todayDay));
+      // A previous period that starts before monitoring did — or on its first day, when every listing is
+      // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
+      // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
+      // would mislead).
+      const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
+      const comparable = monitoringSince !== null && previousFrom > monitoringSince;
+      // Both periods' closed days in one computation when they are missing (e.g. a new scope).
+      if (comparable && previousFrom < todayDay)
+        await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));
+      const previous = comparable
+        ? periodFigures(await periodDays(pool, s, q.resolved, previousFrom, previousTo, todayDay))
+        : null;
+      const events = await selectEventCounts(pool, {
+        sellers: [s.pivot, ...s.competitors],
+        roots: s.roots,
+        from: period.from,
+        to: period.to,
+        previousFrom,
+      });
 
-  const current = periodFigures(await periodDays(pool, s, q.resolved, period.from, period.to, todayDay));
-  // A previous period that starts before monitoring did — or on its first day, when every listing is
-  // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
-  // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
-  // would mislead).
-  const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
-  const comparable = monitoringSince !== null && previousFrom > monitoringSince;
-  // Both periods' closed days in one computation when they are missing (e.g. a new scope).
-  if (comparable && previousFrom < todayDay)
-    await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));
-  const previous = comparable
-    ? periodFigures(await periodDays(pool, s, q.resolved, previousFrom, previousTo, todayDay))
-    : null;
-  const events = await selectEventCounts(pool, {
-    sellers: [s.pivot, ...s.competitors],
-    roots: s.roots,
-    from: period.from,
-    to: period.to,
-    previousFrom,
-  });
-
-  const cur: Record<DashboardCardKey, number | null> = {
-    ...rounded(current),
-    new: events.new_current,
-    unpublished: events.unpublished_current,
-  };
-  const prev: Record<DashboardCardKey, number | null> = {
-    ...(previous ? rounded(previous) : NO_FIGURES),
-    new: events.new_previous,
-    unpublished: events.unpublished_previous,
-  };
-  const card = (k: DashboardCardKey): DashboardCard => ({
-    key: k,
-    title: DASHBOARD_CARD_TITLES[k],
-    unit: UNITS[k],
-    value: cur[k],
-    previous: comparable ? prev[k] : null,
-    change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
-    link: DASHBOARD_CARD_LINKS[k],
-  });
-  const answer: DashboardPreResponse = {
-    pivot_id: s.pivot,
-    sellers: s.competitors,
-    currency: s.currency,
-    from_date: period.from,
-    to_date: period.to,
-    previous_from_date: previousFrom,
-    previous_to_date: previousTo,
-    comparison: comparable ? 'available' : 'no_data',
-    monitoring_since: monitoringSince,
-    groups: DASHBOARD_GROUPS.map((g) => ({ key: g.key, title: g.title, cards: g.cards.map(card) })),
-  };
-  memo.set(key, answer);
-  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  return answer;
+      const cur: Record<DashboardCardKey, number | null> = {
+        ...rounded(current),
+        new: events.new_current,
+        unpublished: events.unpublished_current,
+      };
+      const prev: Record<DashboardCardKey, number | null> = {
+        ...(previous ? rounded(previous) : NO_FIGURES),
+        new: events.new_previous,
+        unpublished: events.unpublished_previous,
+      };
+      const card = (k: DashboardCardKey): DashboardCard => ({
+        key: k,
+        title: DASHBOARD_CARD_TITLES[k],
+        unit: UNITS[k],
+        value: cur[k],
+        previous: comparable ? prev[k] : null,
+        change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
+        link: DASHBOARD_CARD_LINKS[k],
+      });
+      const answer: DashboardPreResponse = {
+        pivot_id: s.pivot,
+        sellers: s.competitors,
+        currency: s.currency,
+        from_date: period.from,
+        to_date: period.to,
+        previous_from_date: previousFrom,
+        previous_to_date: previousTo,
+        comparison: comparable ? 'available' : 'no_data',
+        monitoring_since: monitoringSince,
+        groups: DASHBOARD_GROUPS.map((g) => ({ key: g.key, title: g.title, cards: g.cards.map(card) })),
+      };
+      return answer;
+    });
 }

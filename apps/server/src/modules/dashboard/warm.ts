@@ -2,7 +2,7 @@ import { addDays } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
-import { enqueue, type JobLogger, registerJobHandler } from '../jobs/index.js';
+import { enqueue, type JobLogger, registerJobHandler } from '../../platform/jobs/index.js';
 import { closedDays } from './service.js';
 
 // Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license's default

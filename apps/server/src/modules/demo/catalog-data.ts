@@ -11,7 +11,7 @@ export interface LeafSpec {
   attrs: string[][]; // attribute lists combined into names (mixed radix)
   size?: string[]; // pack sizes ("1 kg", "6 x 350 ml"); formatted per seller
   price: [number, number]; // base price range in CLP
-  icon: string; // media icon (modules/media/svg.ts)
+  icon: string; // media icon (platform/media/svg.ts)
   brands: string; // brand family key
   weight: number; // relative number of items in the catalogue
   model?: string; // model-code prefix (appliances, technology)

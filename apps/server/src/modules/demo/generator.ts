@@ -1,3 +1,4 @@
+import { demoPictureKind, pictureUrl } from '../../platform/media/index.js';
 import type { Observation } from '../ingest/index.js';
 import {
   BRAND_FAMILIES,
@@ -11,7 +12,6 @@ import {
 } from './catalog-data.js';
 import { weekday } from './dates.js';
 import type { PromoEvent, SellerDef } from './market.js';
-import { demoPictureKind, pictureUrl } from './pictures.js';
 import { ean13CheckDigit, h32, Rng, u01 } from './random.js';
 
 // The pure part of the demo generator: catalogue, which seller carries what, and every listing's

@@ -1,10 +1,12 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { historyCsv, historyXlsx, warmXlsx } from './download.js';
+import { moduleBeside, task, warmExportPool } from '../../platform/pool/index.js';
+import { historyCsv, historyXlsx, warmInput } from './download.js';
 
 describe('XLSX of a price history', () => {
-  it('the start-up warm-up builds its workbooks without failing', async () => {
-    await expect(warmXlsx(2)).resolves.toBeUndefined();
+  it('the start-up warm-up builds its workbooks in the export pool without failing', async () => {
+    const xlsx = task(moduleBeside(import.meta.url, './download'), 'historyXlsx', historyXlsx);
+    await expect(warmExportPool(xlsx, [warmInput()], 2)).resolves.toBeUndefined();
   });
 
   it('one header row and one row per day, readable back', async () => {

@@ -56,11 +56,11 @@ export async function historyXlsx(input: HistoryDownloadInput): Promise<Buffer> 
 }
 
 /**
- * Builds a few small workbooks in the background once the server is ready: the first XLSX downloads
- * of a fresh process took 180, 66, 43… ms (ExcelJS and its zip code being compiled) against ~18 ms
- * once warm. Never fails the caller.
+ * A small history to write a few workbooks with once the server is ready (detail/routes.ts): the first
+ * XLSX downloads of a fresh thread took 180, 66, 43… ms (ExcelJS and its zip code being compiled) against
+ * ~18 ms once warm.
  */
-export async function warmXlsx(times = 6): Promise<void> {
+export function warmInput(): HistoryDownloadInput {
   const prices: QmiHistoryPoint[] = Array.from({ length: 31 }, (_, i) => ({
     date: `2026-01-${String(i + 1).padStart(2, '0')}`,
     price: 1990 + i,
@@ -70,16 +70,7 @@ export async function warmXlsx(times = 6): Promise<void> {
     price_type: 'SALE' as const,
     stock_out: false,
   }));
-  for (let i = 0; i < times; i++) {
-    await historyXlsx({
-      sellerName: 'Vigía',
-      productId: `warm-${i}`,
-      name: 'Calentamiento',
-      currency: 'CLP',
-      prices,
-    });
-    await new Promise((r) => setImmediate(r)); // requests go first
-  }
+  return { sellerName: 'Vigía', productId: 'warm', name: 'Calentamiento', currency: 'CLP', prices };
 }
 
 /** A safe file name: letters, digits, '-', '_' and '.'. */

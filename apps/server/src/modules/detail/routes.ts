@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { optionalPivot, resolveCurrency, resolveSellers } from '../../market/index.js';
-import { historyCsv, historyFileName, historyXlsx, warmXlsx } from './download.js';
+import { moduleBeside, task, warmExportPool, writeFile } from '../../platform/pool/index.js';
+import { historyCsv, historyFileName, historyXlsx, warmInput } from './download.js';
 import {
   historicalComplete,
   NOT_FOUND,
@@ -19,12 +20,21 @@ import {
  * A listing outside the license or unknown answers 200 without `_id` (the page's not-found view);
  * a seller, pivot or currency REQUESTED outside the license is a 403.
  */
+/** The downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const historyTasks = {
+  csv: task(moduleBeside(import.meta.url, './download'), 'historyCsv', historyCsv),
+  xlsx: task(moduleBeside(import.meta.url, './download'), 'historyXlsx', historyXlsx),
+};
+
 export default async function detailRoutes(app: FastifyInstance) {
-  // The first XLSX downloads of a process compile ExcelJS (download.ts warmXlsx); tests skip it.
+  // The first XLSX downloads of a thread compile ExcelJS (download.ts warmInput): the export pool's
+  // threads write a few small ones first; tests skip it.
   if (!process.env.VITEST) {
     app.addHook('onReady', async () => {
       setTimeout(() => {
-        warmXlsx().catch((err) => app.log.warn({ err }, 'XLSX warm-up failed'));
+        warmExportPool(historyTasks.xlsx, [warmInput()]).catch((err) =>
+          app.log.warn({ err }, 'XLSX warm-up failed'),
+        );
       }, 500).unref();
     });
   }
@@ -109,7 +119,9 @@ export default async function detailRoutes(app: FastifyInstance) {
         prices: h.prices,
       };
       const csv = b.format === 'csv';
-      const file = csv ? historyCsv(input) : await historyXlsx(input);
+      const file = csv
+        ? await writeFile(reply, historyTasks.csv, input)
+        : await writeFile(reply, historyTasks.xlsx, input);
       return (
         reply
           .header(

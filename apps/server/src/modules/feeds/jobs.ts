@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
-import { emitToUser } from '../exporter/index.js';
-import { enqueue, registerJobHandler } from '../jobs/index.js';
+import { emitToUser } from '../../platform/exporter/index.js';
+import { enqueue, registerJobHandler } from '../../platform/jobs/index.js';
 import { executeRun, type RunHooks } from './import.js';
 
 // The feed import job, declared in one place: its queue, payload schema, handler and registration

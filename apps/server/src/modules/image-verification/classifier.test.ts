@@ -1,10 +1,10 @@
 import { classifySimilarity, type ImageClass } from '@vigia/domain';
 import { describe, expect, it } from 'vitest';
-import { PICTURE_KINDS, type PictureKind, pictureFileOf, renderPicture } from '../demo/index.js';
+import { PICTURE_KINDS, type PictureKind, pictureFileOf, renderPicture } from '../../platform/media/index.js';
 import { measureSimilarity } from './similarity.js';
 
 // The classifier on a generated labelled set: 24 products (different drawings, brands and codes, so
-// different colours) × the 7 kinds of difference the demo market draws (demo/pictures.ts), each kind
+// different colours) × the 7 kinds of difference the demo market draws (platform/media/pictures.ts), each kind
 // labelled with the class a person would give it. Accuracy per class is printed and asserted ≥ 0.9:
 // the severity of each picture is drawn inside its kind's range, and the ranges reach close to the
 // thresholds (a 12 % crop or a 15 % watermark is meant to need a look), so a few pictures at the edge of

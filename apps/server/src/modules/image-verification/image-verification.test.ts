@@ -2,6 +2,7 @@ import { imageCheckDetail, imageItemsResponse, imageKpis } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactUrl } from '../../lib/redact.js';
+import { pictureUrl } from '../../platform/media/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import {
@@ -11,7 +12,6 @@ import {
   seedImageFixture,
 } from '../../test/image-verification-fixture.js';
 import { tokenOf } from '../../test/pricing-fixture.js';
-import { pictureUrl } from '../demo/pictures.js';
 import { backfillScores, scorePending } from './score-job.js';
 
 // API tests of image verification over the fixture (test/image-verification-fixture.ts): the checks come

@@ -1,14 +1,13 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { routes } from '@vigia/domain';
-import { isPictureFile, renderPicture } from '../demo/index.js';
-import { renderProductSvg } from '../media/index.js';
+import { isPictureFile, renderPicture, renderProductSvg } from '../../platform/media/index.js';
 
 // Where the pictures of a check come from, for the screen and for the measure alike (one path, so the
 // measure sees the bytes the browser shows):
-//   /v1/image-verification/pictures/<file>   the demo market's raster pictures (demo/pictures.ts), drawn
+//   /v1/image-verification/pictures/<file>   the demo market's raster pictures (platform/media/pictures.ts), drawn
 //                                            once and cached under DATA_DIR/pictures/ (immutable per name);
-//   /media/products|reference/<key>.svg       the older SVG drawings (media/svg.ts), rasterised by sharp;
+//   /media/products|reference/<key>.svg       the older SVG drawings (platform/media/svg.ts), rasterised by sharp;
 //   http(s)://…                               a seller's or brand's real picture, fetched (10 s, 15 MB).
 
 const PICTURES_PREFIX = routes.imageVerification.picture.path.replace(':file', '');

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
+import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
 import { upsertReview } from './queries.js';
@@ -17,6 +18,8 @@ const defs = routes.imageVerification;
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const NOT_FOUND = { detail: 'No se ha encontrado el recurso solicitado.', code: 'not_found' };
 const XLSX_PATH = defs.itemsXlsx.path;
+/** The XLSX is written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const itemsXlsxTask = task(moduleBeside(import.meta.url, './download'), 'imageItemsXlsx', imageItemsXlsx);
 
 export default async function imageVerificationRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
@@ -57,7 +60,7 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
         'content-disposition',
         `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
       )
-      .send(await imageItemsXlsx(res.items));
+      .send(await writeFile(reply, itemsXlsxTask, res.items));
   });
 
   registerRoute(app, defs.item, async (req, reply) => {

@@ -1,7 +1,7 @@
 import { classifySimilarity } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
-import { enqueue, type JobLogger, registerJobHandler } from '../jobs/index.js';
+import { enqueue, type JobLogger, registerJobHandler } from '../../platform/jobs/index.js';
 import { type CheckClassifiedEvent, emitCheckClassified } from './events.js';
 import { loadPicture } from './pictures.js';
 import { measureSimilarity, type SimilarityResult } from './similarity.js';

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { bumpChanges } from '../../platform/change-signal.js';
 import { diffBatch } from './diff.js';
 import { categoryCacheOf, clearCategoryCaches } from './dimensions.js';
 import { matchByEan } from './ean-match.js';
@@ -34,6 +35,8 @@ export { type RollupContext, type RollupUpdater, registerRollup };
  * observations of one seller at one instant to `ingestObservations`, which in ONE transaction runs the
  * steps of `applyBatch`, each in a file of its own:
  *   lock       (lock.ts)        takes the seller's row lock, bumps its ingest_seq, refuses a run older than its last;
+ *   signal     (platform/change-signal.ts) bumps the seller's 'listings' version of the change signal: every
+ *                               process's read models learn of the run when it commits (NOTIFY);
  *   diff       (diff.ts)        finds the observations that differ from what is stored (hashing.ts), the listings a
  *                               full run no longer shows, and checks the candidates' currencies;
  *   roll-ups   (rollup-steps.ts) `before`: a roll-up may look at the touched listings before anything is written;
@@ -123,6 +126,7 @@ async function applyBatch(
 ): Promise<{ result: IngestResult; next: (() => SellerState) | null }> {
   for (let i = 0; i < observations.length; i++) validate(observations[i], i);
   const seller = await lockSeller(client, run);
+  await bumpChanges(client, [run.sellerId], 'listings');
   const { seq, epoch, prevCrawl, lastT } = seller;
   const { state, batch, cand, missing } = await diffBatch(client, known, run, observations, seller);
   const n = batch.length;

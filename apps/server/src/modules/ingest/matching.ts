@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
+import { bumpChangesOfListings } from '../../platform/change-signal.js';
 import { matchChangeHooks } from './registry.js';
 
 // Matching beyond EAN equality (PRODUCT.md "match"): a published listing without EAN and without a live
@@ -129,10 +130,9 @@ export async function suggestTitleMatches(pool: pg.Pool, opts: SuggestOptions = 
        returning product_id`,
       [best.map((b) => b.group_id), best.map((b) => b.product_id), best.map((b) => confidenceOf(b.sim, min))],
     );
-    await syncListingCurrent(
-      client,
-      inserted.map((r) => r.product_id),
-    );
+    const suggested = inserted.map((r) => r.product_id);
+    await syncListingCurrent(client, suggested);
+    await bumpChangesOfListings(client, suggested, 'matches');
     return { suggested: inserted.length, method };
   });
 }
@@ -173,6 +173,8 @@ async function decide(
       return; // already decided that way
     }
     await syncListingCurrent(client, [productId]);
+    // Every process's read models learn of the decision when it commits (platform/change-signal.ts).
+    await bumpChangesOfListings(client, [productId], 'matches');
     // What features derive from match groups follows (e.g. the pricing read model: pricing/rollup.ts
     // subscribes with registerMatchChangeHook).
     for (const h of matchChangeHooks) await h.fn(client, [productId]);

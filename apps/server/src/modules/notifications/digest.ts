@@ -2,8 +2,8 @@ import { isoDateInZone, type NotificationNamespace } from '@vigia/domain';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { withTransaction } from '../../db/database.js';
-import { enqueue } from '../jobs/index.js';
-import { enqueueEmail } from '../mail/index.js';
+import { enqueue } from '../../platform/jobs/index.js';
+import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail } from './email.js';
 
 // The daily digest (channel 'email_digest'): at each full hour the job 'notifications:digest' sends, to

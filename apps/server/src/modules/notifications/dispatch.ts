@@ -9,7 +9,7 @@ import {
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
-import { enqueueEmail } from '../mail/index.js';
+import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail, type MailLine } from './email.js';
 import { loadClassPaths, loadRecipients, namespaceLicensed, type Recipient } from './recipients.js';
 import type { EventItem } from './rollup.js';

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { formatDateTime, NAMESPACE_LABELS, type NotificationNamespace } from '@vigia/domain';
 import type { Config } from '../../config.js';
-import type { EmailJob } from '../mail/index.js';
+import type { EmailJob } from '../../platform/mail/index.js';
 
 // Notification e-mails (immediate and daily digest) and their signed one-click unsubscribe links: one per
 // namespace in the message, GET /v1/notifications/unsubscribe?u=&ns=&sig= (public; the signature is an

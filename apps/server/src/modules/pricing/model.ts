@@ -1,6 +1,7 @@
 import { effectivePriceFor, foldText, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
+import { readModelsOf, touches } from '../../platform/read-model.js';
 import { ensurePricingPivot } from './maintain.js';
 import {
   type OfferRecord,
@@ -14,7 +15,9 @@ import {
 // Requests compute every KPI from it (compute.ts) instead of aggregating tens of thousands of rows in
 // SQL each time. It is refreshed before use whenever pricing_pivots.version moved: only the pivot
 // listings logged in pricing_changes since the copy's version are reloaded (a full reload when that log
-// was pruned). Loads of one pivot are shared by concurrent requests.
+// was pruned). Loads of one pivot are shared by concurrent requests. The copies live in the process's
+// read-model holder (platform/read-model.ts): loaded after start-up, refreshed in the background when the
+// change signal names a change of listings, matches or products (pricingReadModels).
 
 /** Effective prices per price mode (metrics/pricing.ts effectivePriceFor). */
 export type ModePrices = Record<PriceMode, number | null>;
@@ -332,7 +335,8 @@ function freshEntries(rows: RowRecord[], offers: OfferRecord[]): Entry[] {
   return rows.map((r) => ({ row: toRow(r), offers: byRow.get(r.product_id) ?? [] }));
 }
 
-const store = new WeakMap<pg.Pool, Map<number, VersionedSlot<PivotModel>>>();
+const slotsOf = (pool: pg.Pool) =>
+  readModelsOf(pool).state('pricing-models', () => new Map<number, VersionedSlot<PivotModel>>());
 
 async function load(
   pool: pg.Pool,
@@ -371,11 +375,7 @@ export async function getPivotModel(
     await ensurePricingPivot(pool, pivot);
     v = (await selectModelVersion(pool, pivot)) ?? 0;
   }
-  let slots = store.get(pool);
-  if (!slots) {
-    slots = new Map();
-    store.set(pool, slots);
-  }
+  const slots = slotsOf(pool);
   let slot = slots.get(pivot);
   if (!slot) {
     slot = emptySlot();
@@ -387,4 +387,30 @@ export async function getPivotModel(
     (m) => m.version >= target,
     (previous) => load(pool, pivot, previous, target),
   );
+}
+
+/** The pivots whose models this process holds. */
+export const heldPivots = (pool: pg.Pool): number[] => [...slotsOf(pool).keys()];
+
+/**
+ * The pricing models in the read-model holder: every licensed pivot's model is loaded after start-up,
+ * and the models held are brought to their new versions when the change signal names a change (the
+ * next request then finds them current).
+ */
+export function pricingReadModels(pool: pg.Pool): void {
+  const holder = readModelsOf(pool);
+  holder.warmUp(
+    'pricing-models',
+    async () => {
+      const { rows } = await pool.query<{ seller_id: number }>(
+        'select distinct seller_id from license_pivots order by seller_id',
+      );
+      for (const p of rows) await getPivotModel(pool, p.seller_id);
+    },
+    { inTests: true },
+  );
+  holder.subscribe('pricing-models', async (changes) => {
+    if (!touches(changes, ['listings', 'matches', 'products'])) return;
+    for (const pivot of heldPivots(pool)) await getPivotModel(pool, pivot);
+  });
 }

@@ -18,7 +18,7 @@ import {
   tallyOf,
 } from './compute.js';
 import './rollup.js';
-import { getPivotModel } from './model.js';
+import { getPivotModel, pricingReadModels } from './model.js';
 import { selectClassificationNodes } from './queries.js';
 import {
   groupOut,
@@ -42,20 +42,9 @@ const CURSOR_ERROR = 'cursor: no pertenece al resultado (¿cambió el orden o lo
 export default async function pricingRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
 
-  // Build and load the model of every licensed pivot in the background after start-up, so that the
-  // first request does not pay for it (a request arriving meanwhile joins the load in progress).
-  let warmup: Promise<void> | null = null;
-  app.addHook('onReady', async () => {
-    warmup = (async () => {
-      const { rows } = await pool.query<{ seller_id: number }>(
-        'select distinct seller_id from license_pivots order by seller_id',
-      );
-      for (const p of rows) await getPivotModel(pool, p.seller_id);
-    })().catch((err) => app.log.error({ err }, 'pricing warm-up failed'));
-  });
-  app.addHook('onClose', async () => {
-    await warmup;
-  });
+  // The models of the licensed pivots: loaded after start-up and kept current by the change signal
+  // (model.ts pricingReadModels, in the process's read-model holder).
+  pricingReadModels(pool);
 
   function page(
     resolved: Resolved,

@@ -21,6 +21,7 @@ import {
   ratesTo,
   resolveMarketScope,
 } from '../../market/index.js';
+import { type ReadModels, readModelsOf } from '../../platform/read-model.js';
 import {
   type BaseScore,
   competitorOffers,
@@ -42,6 +43,8 @@ export interface Resolved {
   scope: PricingScope;
   model: PivotModel;
   sellers: Map<number, SellerInfo>;
+  /** the process's read models (the scored sets' memos) */
+  models: ReadModels;
 }
 
 type ScopeFilters = Filters & { mpi_value: number; priceMode?: PriceMode };
@@ -70,6 +73,7 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
   return {
     model,
     sellers,
+    models: readModelsOf(pool),
     scope: {
       pivot,
       competitors,
@@ -101,31 +105,11 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
  * competitors, currency, price mode, window) — the only full pass over the pivot's offers — and the
  * filtered set per whole selection. The screens ask for items, KPIs and the price range of one selection
  * at once and then page through it; changing a filter, the market range or the price range reuses the
- * base score. A new model version makes new keys; a few recent entries of each are kept.
+ * base score. A new model version makes new keys; a few recent entries of each are kept (memos of the
+ * read-model holder, keyed by the model version: valid only for the very model object they were made from).
  */
-const baseMemo = new Map<string, BaseScore>();
-const scoredMemo = new Map<string, ScoredSet>();
 const BASE_MEMO_SIZE = 6;
 const SCORED_MEMO_SIZE = 12;
-
-function remember<T>(
-  memo: Map<string, T>,
-  size: number,
-  key: string,
-  valid: (v: T) => boolean,
-  make: () => T,
-): T {
-  const hit = memo.get(key);
-  if (hit !== undefined && valid(hit)) {
-    memo.delete(key);
-    memo.set(key, hit);
-    return hit;
-  }
-  const v = make();
-  memo.set(key, v);
-  if (memo.size > size) memo.delete(memo.keys().next().value as string);
-  return v;
-}
 
 export function scored(r: Resolved): ScoredSet {
   const { scope, model } = r;
@@ -140,21 +124,16 @@ export function scored(r: Resolved): ScoredSet {
     [...scope.crawl],
   ]);
   const key = JSON.stringify([baseKey, scope.mpiValue, scope.rows, scope.post]);
-  return remember(
-    scoredMemo,
-    SCORED_MEMO_SIZE,
+  const ofModel = (v: { model: PivotModel }) => v.model === model;
+  return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false).remember(
     key,
-    (v) => v.model === model,
     () => {
-      const base = remember(
-        baseMemo,
-        BASE_MEMO_SIZE,
-        baseKey,
-        (v) => v.model === model,
-        () => computeBaseScore(model, scope),
-      );
+      const base = r.models
+        .memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false)
+        .remember(baseKey, () => computeBaseScore(model, scope), ofModel);
       return filterScore(base, scope);
     },
+    ofModel,
   );
 }
 

@@ -12,6 +12,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { chartOf } from './chart-pool.js';
 import type { WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
@@ -37,54 +38,14 @@ import {
 
 const round2 = (v: number) => Math.round(v * 100) / 100;
 
-// Whole answers are memoised per process by (endpoint, resolved scope, parameters, data version): the
-// read model only changes at ingest, which moves sellers.ingest_seq, or when deleting products removes
-// promotions, which moves promo_versions (migration 102). The license and the scope are
-// checked on every request before the memo is consulted (resolvePromoScope).
-const memos = new WeakMap<pg.Pool, Map<string, unknown>>();
+// Whole answers are memoised per process by (endpoint, resolved scope, parameters) at the market's data
+// version (the read-model holder, platform/read-model.ts: the version moves with every ingest run, match
+// decision and deletion of products). The license and the scope are checked on every request before the
+// memo is consulted (resolvePromoScope).
 const MEMO_SIZE = 64;
 
-async function dataVersion(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ v: string }>(
-    `select coalesce((select sum(ingest_seq) from sellers), 0)::text || ':' ||
-            coalesce((select sum(deleted) from promo_versions), 0)::text as v`,
-  );
-  return rows[0].v;
-}
-
-/** Answers being made, by memo key: concurrent requests for the same answer wait for one. */
-const inFlight = new WeakMap<pg.Pool, Map<string, Promise<unknown>>>();
-
-async function remembered<T>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
-  const k = JSON.stringify([...key, await dataVersion(pool)]);
-  let memo = memos.get(pool);
-  if (!memo) {
-    memo = new Map();
-    memos.set(pool, memo);
-  }
-  if (memo.has(k)) {
-    const hit = memo.get(k) as T;
-    memo.delete(k);
-    memo.set(k, hit);
-    return hit;
-  }
-  let making = inFlight.get(pool);
-  if (!making) {
-    making = new Map();
-    inFlight.set(pool, making);
-  }
-  const pending = making.get(k);
-  if (pending) return pending as Promise<T>;
-  const made = make();
-  making.set(k, made);
-  try {
-    const v = await made;
-    memo.set(k, v);
-    if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-    return v;
-  } finally {
-    making.delete(k);
-  }
+function remembered<T extends object>(pool: pg.Pool, key: unknown[], make: () => Promise<T>): Promise<T> {
+  return readModelsOf(pool).memo<T>('promotions-answers', MEMO_SIZE).answer(key, make);
 }
 
 /** The memo key of a scope: what the answer depends on. */

@@ -1,87 +1,31 @@
-import { Worker } from 'node:worker_threads';
-import { workerSpec } from '../../lib/worker-spec.js';
+import { moduleBeside, task, WorkerPool } from '../../platform/pool/index.js';
 import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
 import { leafGroups, type SellerSpans } from './model.js';
 
-// The range and scatter-plot charts are computed in a pool of THREADS threads (the cores of the target
-// machine), so that concurrent requests use every core and the event loop stays
-// free for the other requests' I/O. A chart is tens of milliseconds of CPU over the sellers' in-memory
-// promotions (model.ts); the columns are in SharedArrayBuffers, so a job sends references, not copies.
-// A thread that fails or exits is replaced; its job is computed here instead (and every job, once three
-// threads in a row were lost).
+// The range and scatter-plot charts are computed in the platform's worker pool (platform/pool), two
+// threads (the cores of the target machine), so that concurrent requests use every core and the event
+// loop stays free for the other requests' I/O. A chart is tens of milliseconds of CPU over the sellers'
+// in-memory promotions (model.ts); the columns are in SharedArrayBuffers, so a job sends references, not
+// copies. The queue is bounded: a burst beyond it is answered 503 with Retry-After. A thread lost under a
+// chart is replaced and the chart computed again on the new thread (the pool's behaviour); the former
+// fall-back to the event loop after three lost threads is gone — it moved the heaviest work of the API
+// onto the loop every other request shares exactly when the machine was in trouble.
+//
+// Charts are not aborted when their client leaves: an answer is memoised and shared by every concurrent
+// request for the same question (answers.ts), so one client's disconnect must not end it for the others.
 
-const THREADS = 2;
+const chartTask = task(moduleBeside(import.meta.url, './distribution'), 'computeChart', computeChart);
 
-interface Pending {
-  job: ChartJob & { id: number };
-  resolve: (v: unknown) => void;
-  reject: (err: Error) => void;
-}
-
-const idle: Worker[] = [];
-const busy = new Map<Worker, Pending>();
-const queue: Pending[] = [];
-let threads = 0;
-let nextId = 1;
-/** Threads lost in a row (none answered in between): from 3 on, charts are computed here. */
-let lostInARow = 0;
-
-function spawn(): Worker {
-  const spec = workerSpec(import.meta.url, 'chart-worker');
-  const w = new Worker(spec.file, { eval: spec.eval });
-  w.unref(); // never keeps the process alive
-  threads++;
-  w.on('message', (res: { id: number; result?: unknown; error?: string }) => {
-    const p = busy.get(w);
-    busy.delete(w);
-    idle.push(w);
-    lostInARow = 0;
-    if (p) {
-      if (res.error !== undefined) p.reject(new Error(res.error));
-      else p.resolve(res.result);
-    }
-    pump();
-  });
-  const lost = () => {
-    const p = busy.get(w);
-    if (!busy.delete(w) && !idle.includes(w)) return; // already dropped
-    const at = idle.indexOf(w);
-    if (at >= 0) idle.splice(at, 1);
-    threads--;
-    lostInARow++;
-    if (p) runHere(p); // the thread died under it
-    pump();
-  };
-  w.on('error', lost);
-  w.on('exit', lost);
-  return w;
-}
-
-function runHere(p: Pending) {
-  try {
-    p.resolve(computeChart(p.job));
-  } catch (e) {
-    p.reject(e as Error);
-  }
-}
-
-function pump() {
-  if (lostInARow >= 3) {
-    // threads do not start here: no more attempts
-    for (let p = queue.shift(); p; p = queue.shift()) runHere(p);
-    return;
-  }
-  // all threads from the first chart on; the longest idle one takes the next job, so that every thread gets
-  // work (and compiles its code) even when requests come one at a time
-  while (threads < THREADS) idle.push(spawn());
-  while (queue.length) {
-    const w = idle.shift();
-    if (!w) return;
-    const p = queue.shift() as Pending;
-    busy.set(w, p);
-    w.postMessage(p.job);
-  }
-}
+export const chartPool = new WorkerPool({
+  name: 'charts',
+  threads: 2,
+  // both threads from the first chart on (each compiles its code once), kept while the server runs
+  minThreads: 2,
+  idleTimeoutMs: 10 * 60_000,
+  maxQueue: 64,
+  heapMb: 256,
+  atomics: 'sync',
+});
 
 /** Only what the chart reads of each seller (its other fields stay here). */
 function shared(job: ChartJob): ChartJob {
@@ -103,11 +47,7 @@ function shared(job: ChartJob): ChartJob {
   return { ...job, models };
 }
 
-/** The chart, computed by a thread of the pool (or here without threads). */
-export function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J>> {
-  if (lostInARow >= 3) return Promise.resolve(computeChart(job)); // threads do not start here (pump)
-  return new Promise((resolve, reject) => {
-    queue.push({ job: { ...shared(job), id: nextId++ }, resolve: resolve as (v: unknown) => void, reject });
-    pump();
-  });
+/** The chart, computed by a thread of the pool. */
+export async function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J>> {
+  return (await chartPool.run(chartTask, [shared(job)])) as ChartResult<J>;
 }

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { TZ_SQL } from '../../market/index.js';
+import { selectSellerVersions } from '../../platform/change-signal.js';
+import { readModelsOf, touches } from '../../platform/read-model.js';
 
 // In-memory copy of promo_spans, per seller and per API process (like the pricing model,
 // modules/pricing/model.ts). The range and scatter-plot answers need every promotion of a window —
@@ -8,8 +10,10 @@ import { TZ_SQL } from '../../market/index.js';
 // gives; scanning the copy's columns takes milliseconds where the same query over promo_spans took
 // seconds on the medium market (docs/metrics.md "Promotions — speed").
 //
-// A seller's copy is valid while its version (sellers.ingest_seq, bumped by every ingest run, and
-// promo_versions.deleted, bumped when deleting products removed promotions) is unchanged. When it
+// A seller's copy is valid while its version (the change signal's, platform/change-signal.ts: the
+// seller's 'listings' version, bumped by every ingest run, and its 'products' version, bumped when its
+// products were deleted) is unchanged. The copies live in the read-model holder, which loads them after
+// start-up and refreshes a seller's when the signal names a change of it (promotionsReadModels). When it
 // moved, only the promotions an ingest run may have changed are reloaded: a run on day D ≥ Dm (Dm =
 // the seller's latest run day when the copy was read; ingest refuses older runs) opens promotions on
 // D, ends open ones on D − 1, deletes ones opened on D or re-opens ones ended on D − 1 (rollup.ts). So
@@ -25,7 +29,7 @@ export const RUNNING = 2_147_483_647;
 /** One seller's promotions, as columns sorted by (product, first day). */
 export interface SellerSpans {
   sellerId: number;
-  /** `ingest_seq:deleted` when read */
+  /** `listings:products` versions when read */
   version: string;
   deleted: string;
   /** the seller's latest succeeded run day (day number) when read; null without runs */
@@ -102,24 +106,11 @@ interface Store {
   sellers: Map<number, VersionedSlot<SellerSpans>>;
 }
 
-const stores = new WeakMap<pg.Pool, Store>();
-
-function storeOf(pool: pg.Pool): Store {
-  let s = stores.get(pool);
-  if (!s) {
-    s = { currencies: [], sellers: new Map() };
-    stores.set(pool, s);
-  }
-  return s;
-}
+const storeOf = (pool: pg.Pool): Store =>
+  readModelsOf(pool).state('promotion-spans', () => ({ currencies: [], sellers: new Map() }));
 
 /** Currency codes by the index the copies store (only grows). */
 export const currenciesOf = (pool: pg.Pool) => storeOf(pool).currencies;
-
-const VERSIONS = `
-select s.id, s.ingest_seq::text as seq, coalesce(v.deleted, 0)::text as deleted
-  from sellers s left join promo_versions v on v.seller_id = s.id
- where s.id = any($1::int[])`;
 
 const LAST_RUN_DAY = `
 select ((max(observed_at) at time zone ${TZ_SQL})::date - date '1970-01-01') as day
@@ -138,13 +129,19 @@ select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
 
 type SpanRecord = [number, number, number, number, number | null, string];
 
-/** Versions of the sellers (absent: no such seller). */
+/** Versions of the sellers' promotions (change signal: `listings:products`; `0:0` never changed). */
 export async function sellerVersions(
   db: pg.Pool | pg.PoolClient,
   sellers: number[],
 ): Promise<Map<number, { version: string; deleted: string }>> {
-  const { rows } = await db.query<{ id: number; seq: string; deleted: string }>(VERSIONS, [sellers]);
-  return new Map(rows.map((r) => [r.id, { version: `${r.seq}:${r.deleted}`, deleted: r.deleted }]));
+  const found = await selectSellerVersions(db, sellers);
+  return new Map(
+    sellers.map((id) => {
+      const v = found.get(id);
+      const deleted = String(v?.products ?? 0);
+      return [id, { version: `${v?.listings ?? 0}:${deleted}`, deleted }];
+    }),
+  );
 }
 
 function empty(sellerId: number, n: number): SellerSpans {
@@ -267,8 +264,23 @@ function atLeast(have: string, want: string): boolean {
   return hs >= ws && hd >= wd;
 }
 
-/** Loads every seller's copy (start-up warm-up). */
-export async function warmSpans(pool: pg.Pool): Promise<void> {
-  const { rows } = await pool.query<{ id: number }>('select id from sellers order by id');
-  for (const r of rows) await sellerSpans(pool, [r.id]);
+/**
+ * The promotions copies in the read-model holder: every seller's is read after start-up (not under the
+ * tests: they read them on first use), and a held copy is brought to its seller's new version when the
+ * change signal names a change of its listings or products.
+ */
+export function promotionsReadModels(pool: pg.Pool): void {
+  const holder = readModelsOf(pool);
+  holder.warmUp('promotion-spans', async () => {
+    const { rows } = await pool.query<{ id: number }>('select id from sellers order by id');
+    for (const r of rows) await sellerSpans(pool, [r.id]);
+  });
+  holder.subscribe('promotion-spans', async (changes) => {
+    const held = [...storeOf(pool).sellers.keys()];
+    const changed =
+      changes === 'all'
+        ? held
+        : held.filter((id) => touches(changes, ['listings', 'products'], new Set([id])));
+    if (changed.length) await sellerSpans(pool, changed);
+  });
 }

@@ -15,7 +15,7 @@ import {
   selectScatter,
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
-import { chartOf } from './chart-pool.js';
+import { chartOf, chartPool } from './chart-pool.js';
 import { checkPromotions } from './check.js';
 import {
   computeChart,
@@ -243,6 +243,21 @@ describe('in-memory promotions (model.ts)', () => {
       compared += s1.rows.length;
     }
     expect(compared).toBeGreaterThan(20);
+  });
+
+  it('answer the same charts when a chart thread is killed under them (the pool runs them again)', async () => {
+    const models = await sellerSpans(db.pool, SELLERS);
+    const c = cases(11)[0];
+    const w = windowScope(db.pool, await scopeOf(c.classes, c.from, c.to, c.currency));
+    const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
+    const expected = computeChart(scatter);
+    const lostBefore = chartPool.lostThreads;
+    const burst = Array.from({ length: 12 }, () => chartOf(scatter));
+    // end every chart thread while the burst is running or waiting
+    await Promise.all(chartPool.threads.map((t) => t.terminate()));
+    for (const r of await Promise.all(burst)) expect(r).toEqual(expected);
+    expect(chartPool.lostThreads).toBeGreaterThan(lostBefore);
+    expect(await chartOf(scatter)).toEqual(expected); // and the pool has threads again
   });
 
   it('refresh only what later runs may change, and equal a copy read whole', async () => {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
+import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import {
   durationAnswer,
   levelAnswer,
@@ -28,7 +29,7 @@ import {
   sheetXlsx,
   typeSheet,
 } from './download.js';
-import { warmSpans } from './model.js';
+import { promotionsReadModels } from './model.js';
 import './rollup.js';
 
 // Promotions API (seed 001 §7 "Promotions"; route table packages/domain/src/routes/promotions.ts;
@@ -40,6 +41,9 @@ import './rollup.js';
 // The memoised answers (answers.ts) are the same objects while valid: each is checked against the
 // route's response schema and serialised once (what the route's serializer does on every reply),
 // then sent as that JSON text.
+/** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
+const sheetXlsxTask = task(moduleBeside(import.meta.url, './download'), 'sheetXlsx', sheetXlsx);
+
 const jsonOf = new WeakMap<object, string>();
 
 function sendJson(reply: FastifyReply, schema: z.ZodType, answer: object): FastifyReply {
@@ -63,18 +67,9 @@ function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
 export default async function promotionsRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
 
-  // Read every seller's promotions into memory (model.ts) in the background after start-up, so that
-  // the first range or scatter plot does not pay for it (a request arriving meanwhile joins the load).
-  // Tests read them on first use.
-  let warmup: Promise<void> | null = null;
-  if (!process.env.VITEST) {
-    app.addHook('onReady', async () => {
-      warmup = warmSpans(pool).catch((err) => app.log.error({ err }, 'promotions warm-up failed'));
-    });
-    app.addHook('onClose', async () => {
-      await warmup;
-    });
-  }
+  // Every seller's promotions in memory (model.ts), loaded after start-up and kept current by the change
+  // signal (the read-model holder).
+  promotionsReadModels(pool);
 
   registerRoute(app, defs.level, async (req, reply) =>
     sendJson(reply, defs.level.response, await levelAnswer(req, pool, req.body)),
@@ -140,7 +135,7 @@ export default async function promotionsRoutes(app: FastifyInstance) {
           ),
         );
     }
-    const file = await sheetXlsx(sheet);
+    const file = await writeFile(reply, sheetXlsxTask, sheet);
     return reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
       .header('content-disposition', `attachment; filename="promociones_${promotion}.xlsx"`)

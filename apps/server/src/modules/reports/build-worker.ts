@@ -1,14 +1,15 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { createPool } from '../../db/database.js';
 import { type ReportParams, reportBuilder } from './builders.js';
 import { openRowSink, type RowSink } from './writer.js';
 
-// The body of a report build, run in a worker thread of its own (build-pool.ts starts it with a heap cap):
-// it opens a small pool on the same database, reads the report's rows in keyset batches (builders.ts) and
-// streams them into the file (writer.ts), telling the main thread what it did through messages. The main
-// thread owns the task's row and the exporter channel; this thread only reads the market and writes the
-// file. A failure it can catch is sent as a message (and the partial file deleted); anything worse (out
-// of memory, a crash) ends the thread and the main thread records it.
+// The body of a report build, run in a thread of the reports pool (build-pool.ts, platform/pool, a capped
+// heap): it opens a small pool on the same database, reads the report's rows in keyset batches
+// (builders.ts) and streams them into the file (writer.ts), telling the main thread what it did through
+// `port`. The main thread owns the task's row and the exporter channel; this thread only reads the market
+// and writes the file. It starts only when the main thread says 'go' (the task is 'running' from then).
+// A failure it can catch is sent as a message (and the partial file deleted); anything worse (out of
+// memory, a crash) ends the thread and the main thread records it.
 
 export interface BuildJob {
   databaseUrl: string;
@@ -19,10 +20,25 @@ export interface BuildJob {
 }
 
 export type BuildMessage =
+  | { type: 'turn' }
   | { type: 'start'; total: number }
   | { type: 'progress'; done: number }
   | { type: 'done'; rows: number; bytes: number }
   | { type: 'error'; message: string };
+
+/** The main thread's answer to 'turn'. */
+export type BuildGo = { go: boolean };
+
+export async function buildReport(job: BuildJob, port: MessagePort): Promise<void> {
+  const post = (m: BuildMessage) => port.postMessage(m);
+  try {
+    const go = new Promise<BuildGo>((resolve) => port.once('message', resolve));
+    post({ type: 'turn' });
+    if ((await go).go) await build(job, post);
+  } finally {
+    port.close();
+  }
+}
 
 async function build(job: BuildJob, post: (m: BuildMessage) => void): Promise<void> {
   const pool = createPool(job.databaseUrl, 2);
@@ -57,9 +73,4 @@ async function build(job: BuildJob, post: (m: BuildMessage) => void): Promise<vo
   } finally {
     await pool.end().catch(() => {});
   }
-}
-
-if (parentPort) {
-  const port = parentPort;
-  await build(workerData as BuildJob, (m) => port.postMessage(m));
 }

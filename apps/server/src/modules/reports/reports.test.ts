@@ -8,6 +8,7 @@ import {
 } from '@vigia/domain';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitForJob } from '../../platform/jobs/queue.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/mail.js';
 import {
@@ -19,7 +20,6 @@ import {
   reportsToken,
   seedReportsFixture,
 } from '../../test/reports-fixture.js';
-import { waitForJob } from '../jobs/queue.js';
 import { setBuildLimits } from './build-pool.js';
 import { signFileLink } from './signing.js';
 import { dispatchDueSubscriptions } from './subscriptions.js';

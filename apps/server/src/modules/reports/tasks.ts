@@ -5,8 +5,8 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
-import { emitToUser } from '../exporter/index.js';
-import { enqueue, type JobContext, registerJobHandler } from '../jobs/index.js';
+import { emitToUser } from '../../platform/exporter/index.js';
+import { enqueue, type JobContext, registerJobHandler } from '../../platform/jobs/index.js';
 import { buildInWorker, stopBuilds } from './build-pool.js';
 import type { ReportParams } from './builders.js';
 

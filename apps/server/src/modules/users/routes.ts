@@ -6,8 +6,8 @@ import { signToken } from '../../lib/jwt.js';
 import { hashPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
+import { disconnectUser } from '../../platform/exporter/index.js';
 import { retireResetTokens, setPasswordHash } from '../auth/index.js';
-import { disconnectUser } from '../exporter/index.js';
 import { getProfile, type ProfileRow, updateProfile } from './queries.js';
 
 function profileOf(u: ProfileRow): UserProfile {

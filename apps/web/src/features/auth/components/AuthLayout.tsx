@@ -5,8 +5,8 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { APP_VERSION } from '@vigia/domain';
 import type { ReactNode } from 'react';
-import { BRAND } from '../../../app/theme.js';
 import { ProductLogo, ProductMark } from '../../../components/shell/ProductMark.js';
+import { BRAND } from '../../../lib/brand.js';
 import { T } from '../../../lib/texts.js';
 
 /** Decorative price line of the brand panel. */

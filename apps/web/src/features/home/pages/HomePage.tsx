@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { formatDate } from '@vigia/domain';
 import { useMemo } from 'react';
 import { Link as RouterLink } from 'react-router';
-import { BRAND } from '../../../app/theme.js';
+import { BRAND } from '../../../lib/brand.js';
 import { useLicense } from '../../../lib/license.js';
 import { appPath } from '../../../lib/paths.js';
 import { useSession } from '../../../lib/session.js';

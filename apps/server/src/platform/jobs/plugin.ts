@@ -4,7 +4,7 @@ import { JobWorker } from './queue.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's job worker (modules/jobs/queue.ts); started on ready, stopped on close. */
+    /** This process's job worker (platform/jobs/queue.ts); started on ready, stopped on close. */
     jobWorker: JobWorker;
   }
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { registerRoute } from '../../lib/route.js';
 import { renderProductSvg } from './svg.js';
 
-// Product pictures (modules/media/svg.ts): GET /media/products/:key.svg and /media/reference/:key.svg.
+// Product pictures (platform/media/svg.ts): GET /media/products/:key.svg and /media/reference/:key.svg.
 // Public (no token: <img> tags cannot send one) and immutable for a key, so browsers and proxies cache
 // them for a year. A key that is not a media key answers the usual JSON 404.
 

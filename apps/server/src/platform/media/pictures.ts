@@ -1,12 +1,12 @@
 import { routePath, routes } from '@vigia/domain';
 import sharp from 'sharp';
-import { MEDIA_KEY, renderProductSvg } from '../media/index.js';
+import { MEDIA_KEY, renderProductSvg } from './svg.js';
 
 // Raster product pictures of the demo market (issue 15): the brand's reference picture of an item and
 // the picture a seller shows for it, with a known kind of difference. Everything follows from the file
 // name, so the same name always gives the same pixels (the bytes are cached on disk by the server).
 //
-//   <key>.png            the brand's reference picture (key = <icon>-<LABEL>-<code>, modules/media/svg.ts)
+//   <key>.png            the brand's reference picture (key = <icon>-<LABEL>-<code>, platform/media/svg.ts)
 //   <key>.<kind>.<ext>   a seller's picture of the same item; the extension is fixed by the kind:
 //     identical.png      the reference itself                                  → correct
 //     recompressed.jpg   re-encoded as JPEG at quality 65–90                   → correct

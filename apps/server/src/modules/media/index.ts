@@ -1,3 +1,0 @@
-// Public face of the media feature: the deterministic product drawings (svg.ts), which the demo market's
-// raster pictures (modules/demo/pictures.ts) are rendered from.
-export { MEDIA_KEY, parseMediaKey, renderProductSvg } from './svg.js';

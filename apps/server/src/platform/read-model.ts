@@ -1,0 +1,313 @@
+import { LRUCache } from 'lru-cache';
+import pg from 'pg';
+import { CHANGE_CHANNEL, type Change, parseChange, selectMarketVersion } from './change-signal.js';
+
+// The read-model holder (docs/architecture.md "Change signal and read models"): one per database pool,
+// so one per API process. What the features keep in memory between requests lives here and follows
+// the change signal (change-signal.ts):
+//   - answer memos (`memo().answer`): whole answers keyed by what they depend on and the market's data
+//     version, read once per answer; an answer whose making straddled a change is made again, so one
+//     answer never mixes data from before and after a change; bounded LRU caches (lru-cache, whose
+//     fetch joins concurrent misses of one key);
+//   - in-memory memos keyed by a model's own version (`memo().remember`: synchronous, O(1));
+//   - column stores (`state`): per key, a value loaded and refreshed by its feature's loader
+//     (lib/versioned-slot.ts freshValue), refreshed in the background when the signal names a change;
+//   - warm-ups: loads run in the background once the app is ready.
+// One LISTEN connection per holder receives the notifications of every process's commits; changes are
+// handed to the subscribers in batches (a burst of ingest runs refreshes each store once).
+
+/** Whatever logs (Fastify's logger, pino). */
+export interface HolderLog {
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** A batch of changes, or 'all' after the listening connection was (re)opened: anything may have changed. */
+export type ChangeBatch = Change[] | 'all';
+
+/** Times an answer is made again when the data changed while it was being made. */
+const ANSWER_ATTEMPTS = 4;
+/** Changes arriving within this delay are handed to the subscribers together. */
+const BATCH_MS = 50;
+/** Wait before opening the listening connection again after it failed. */
+const RECONNECT_MS = 1_000;
+
+export class Memo<V extends NonNullable<unknown>> {
+  private readonly cache: LRUCache<string, V, () => Promise<V>>;
+
+  constructor(
+    private readonly holder: ReadModels,
+    max: number,
+  ) {
+    this.cache = new LRUCache<string, V, () => Promise<V>>({
+      max,
+      fetchMethod: (_key, _stale, { context }) => context(),
+      // a clear() at a change must not fail the requests waiting for an answer being made
+      ignoreFetchAbort: true,
+    });
+  }
+
+  /**
+   * The answer for `key` at the market's data version, read once: kept answers are returned at once;
+   * concurrent requests for a missing one wait for one making. When the version moved while it was made
+   * (a commit happened in between, so its reads may mix both sides), it is dropped and made again at
+   * the new version (at most ANSWER_ATTEMPTS times; the last making is then returned, not kept).
+   */
+  async answer(key: unknown[], make: () => Promise<V>): Promise<V> {
+    let version = await this.holder.version();
+    for (let attempt = 1; ; attempt++) {
+      const k = JSON.stringify([key, version]);
+      const hit = this.cache.get(k);
+      if (hit !== undefined) return hit;
+      const value = (await this.cache.fetch(k, { context: make })) as V;
+      const after = await this.holder.version();
+      if (after === version) return value;
+      this.cache.delete(k);
+      this.holder.stats.remade++;
+      if (attempt >= ANSWER_ATTEMPTS) return value;
+      version = after;
+    }
+  }
+
+  /** A synchronous memo (keys carry the model version they depend on): the kept value or `make()`'s. */
+  remember(key: string, make: () => V, valid: (v: V) => boolean = () => true): V {
+    const hit = this.cache.get(key);
+    if (hit !== undefined && valid(hit)) return hit;
+    const v = make();
+    this.cache.set(key, v);
+    return v;
+  }
+
+  /** A kept value (most recently used from now on). */
+  get(key: string): V | undefined {
+    return this.cache.get(key);
+  }
+
+  set(key: string, value: V): void {
+    this.cache.set(key, value);
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+interface Subscriber {
+  fn: (changes: ChangeBatch) => Promise<void>;
+}
+
+interface WarmUp {
+  fn: () => Promise<void>;
+  stop?: () => Promise<void>;
+  inTests: boolean;
+}
+
+export class ReadModels {
+  private readonly memos = new Map<string, { memo: Memo<NonNullable<unknown>>; answers: boolean }>();
+  private readonly states = new Map<string, unknown>();
+  private readonly subscribers = new Map<string, Subscriber>();
+  private readonly warmUps = new Map<string, WarmUp>();
+  private listener: pg.Client | null = null;
+  private users = 0;
+  private opened = 0;
+  private closing = false;
+  private log: HolderLog | null = null;
+  private pending: Change[] = [];
+  private pendingAll = false;
+  private batchTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private delivering: Promise<void> = Promise.resolve();
+  private warming: Promise<void> = Promise.resolve();
+  /** Counters (tests, diagnostics). */
+  readonly stats = { notified: 0, batches: 0, remade: 0, listening: false };
+
+  constructor(readonly pool: pg.Pool) {}
+
+  /** The market's data version (one query: change-signal.ts selectMarketVersion). */
+  version(): Promise<number> {
+    return selectMarketVersion(this.pool);
+  }
+
+  /**
+   * The memo named `name` (created with room for `max` entries on first use). `answers`: its entries
+   * are answers keyed by the market version (`answer`), dropped at every change; otherwise its keys
+   * carry their own versions and entries leave only by age.
+   */
+  memo<V extends NonNullable<unknown>>(name: string, max: number, answers = true): Memo<V> {
+    let m = this.memos.get(name);
+    if (!m) {
+      m = { memo: new Memo<NonNullable<unknown>>(this, max), answers };
+      this.memos.set(name, m);
+    }
+    return m.memo as unknown as Memo<V>;
+  }
+
+  /**
+   * The store named `name` (made by `init` on first use): a column store's slots (lib/versioned-slot.ts),
+   * loaded and refreshed by its feature's loader, kept as long as the pool.
+   */
+  state<T>(name: string, init: () => T): T {
+    if (!this.states.has(name)) this.states.set(name, init());
+    return this.states.get(name) as T;
+  }
+
+  /** Calls `fn` with every batch of changes (after the memos were cleared). Replaces one of the same name. */
+  subscribe(name: string, fn: (changes: ChangeBatch) => Promise<void>): void {
+    this.subscribers.set(name, { fn });
+  }
+
+  unsubscribe(name: string): void {
+    this.subscribers.delete(name);
+  }
+
+  /**
+   * A load run in the background once the app is ready (after the listening connection is open, so no
+   * change committed meanwhile is missed); `stop` is called at close before waiting for it. Under the
+   * tests only when `inTests`.
+   */
+  warmUp(
+    name: string,
+    fn: () => Promise<void>,
+    opts: { stop?: () => Promise<void>; inTests?: boolean } = {},
+  ) {
+    this.warmUps.set(name, { fn, stop: opts.stop, inTests: opts.inTests ?? false });
+  }
+
+  /** Opens the listening connection and starts the warm-ups (once per holder, however many apps share it). */
+  async start(log: HolderLog): Promise<void> {
+    this.users++;
+    if (this.users > 1) return;
+    this.closing = false;
+    this.log = log;
+    await this.listen().catch((err) => {
+      log.warn({ err }, 'read models: change signal not received yet, retrying');
+      this.scheduleReconnect();
+    });
+    const tests = !!process.env.VITEST;
+    this.warming = (async () => {
+      for (const [name, w] of this.warmUps) {
+        if (this.closing) return;
+        if (tests && !w.inTests) continue;
+        await w.fn().catch((err) => log.warn({ err, name }, 'read models: warm-up failed'));
+      }
+    })();
+  }
+
+  /** Stops listening, stops the warm-ups and waits for them and for the changes being handed out. */
+  async close(): Promise<void> {
+    this.users = Math.max(0, this.users - 1);
+    if (this.users > 0) return;
+    this.closing = true;
+    clearTimeout(this.batchTimer);
+    clearTimeout(this.reconnectTimer);
+    const l = this.listener;
+    this.listener = null;
+    this.stats.listening = false;
+    if (l) await l.end().catch(() => {});
+    for (const w of this.warmUps.values()) await w.stop?.().catch(() => {});
+    await this.warming;
+    await this.delivering;
+  }
+
+  /** Resolves once the changes received so far were handed to every subscriber (tests). */
+  async settled(): Promise<void> {
+    while (this.batchTimer || this.pending.length || this.pendingAll) {
+      await new Promise((r) => setTimeout(r, BATCH_MS));
+    }
+    await this.delivering;
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client(this.pool.options);
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (msg) => {
+      if (msg.channel !== CHANGE_CHANNEL) return;
+      const change = parseChange(msg.payload);
+      if (!change) return;
+      this.stats.notified++;
+      this.pending.push(change);
+      this.schedule();
+    });
+    await client.connect();
+    await client.query(`listen ${CHANGE_CHANNEL}`);
+    if (this.closing) {
+      await client.end().catch(() => {});
+      return;
+    }
+    const again = this.opened++ > 0;
+    this.listener = client;
+    this.stats.listening = true;
+    // After a lost connection, changes may have been missed: every store checks its versions again.
+    if (again) {
+      this.pendingAll = true;
+      this.schedule();
+    }
+  }
+
+  private lost(client: pg.Client) {
+    if (this.listener !== client || this.closing) return;
+    this.listener = null;
+    this.stats.listening = false;
+    this.log?.warn({}, 'read models: change signal connection lost, reconnecting');
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect() {
+    if (this.closing || this.reconnectTimer) return;
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.listen().catch(() => this.scheduleReconnect());
+    }, RECONNECT_MS);
+    this.reconnectTimer.unref();
+  }
+
+  private schedule() {
+    if (this.batchTimer || this.closing) return;
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
+      const batch: ChangeBatch = this.pendingAll ? 'all' : this.pending;
+      this.pending = [];
+      this.pendingAll = false;
+      this.delivering = this.delivering.then(() => this.deliver(batch));
+    }, BATCH_MS);
+  }
+
+  private async deliver(batch: ChangeBatch): Promise<void> {
+    if (this.closing) return;
+    this.stats.batches++;
+    for (const m of this.memos.values()) if (m.answers) m.memo.clear();
+    for (const [name, s] of this.subscribers) {
+      if (this.closing) return;
+      await s
+        .fn(batch)
+        .catch((err) => this.log?.warn({ err, name }, 'read models: refresh after a change failed'));
+    }
+  }
+}
+
+const holders = new WeakMap<pg.Pool, ReadModels>();
+
+/** The read-model holder of a database pool (one per process in production). */
+export function readModelsOf(pool: pg.Pool): ReadModels {
+  let h = holders.get(pool);
+  if (!h) {
+    h = new ReadModels(pool);
+    holders.set(pool, h);
+  }
+  return h;
+}
+
+/** Whether a batch names a change of one of `scopes` (of any seller, or of `sellers` when given). */
+export function touches(
+  batch: ChangeBatch,
+  scopes: readonly Change['scope'][],
+  sellers?: Set<number>,
+): boolean {
+  if (batch === 'all') return true;
+  return batch.some((c) => scopes.includes(c.scope) && (!sellers || sellers.has(c.sellerId)));
+}
