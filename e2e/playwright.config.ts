@@ -50,6 +50,8 @@ export default defineConfig({
           PUBLIC_URL: `http://127.0.0.1:${PORT}`,
           LOG_LEVEL: 'warn',
           LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
+          // the suite's browsers are all the demo user at once, which no analyst is
+          USER_RATE_LIMIT_PER_MINUTE: '60000',
         },
       },
 });

@@ -90,6 +90,7 @@ export async function startServer(
       DEMO_DATA: 'none',
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      USER_RATE_LIMIT_PER_MINUTE: '100000000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -2,11 +2,11 @@
 -- seller and per scope, bumped in the same transaction as the change and broadcast with NOTIFY on the
 -- channel `vigia_changes` (delivered to every listening process when that transaction commits).
 --
---   scope 'listings'       an ingest run of the seller (prices, listings, promotions and every roll-up);
---         'matches'        a person confirmed or rejected a match of one of the seller's listings;
---         'products'       listings of the seller were deleted (operations);
---         'images'         image checks of the seller's listings were recorded;
---         'notifications'  notification events of the seller were recorded.
+--   scope 'listings'  an ingest run of the seller (prices, listings, promotions and every roll-up: the
+--                     notification events and image checks a run records among them);
+--         'matches'   title-match suggestions of the seller's listings, or a person's decision on one;
+--         'products'  listings of the seller were deleted (operations);
+--         'images'    the similarity of image checks of the seller's listings was measured.
 --
 -- A row's version only grows, and every bump happens inside the changing transaction, so the sum of all
 -- versions grows with every committed change, in whatever order concurrent transactions commit (the
@@ -15,7 +15,7 @@
 -- Rows are never deleted (a deleted seller's row stays: the sum must never go back to a value it had).
 create table data_changes (
   seller_id  integer not null,
-  scope      text not null check (scope in ('listings', 'matches', 'products', 'images', 'notifications')),
+  scope      text not null check (scope in ('listings', 'matches', 'products', 'images')),
   version    bigint not null default 0,
   changed_at timestamptz not null default now(),
   primary key (seller_id, scope)

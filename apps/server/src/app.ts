@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -11,17 +12,27 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './lib/errors.js';
 import { swaggerOptions } from './lib/openapi.js';
+import { pgRateLimitStore } from './lib/pg-rate-limit-store.js';
 import { redactUrl } from './lib/redact.js';
 import { registerRoute } from './lib/route.js';
 import './modules/rollups.js'; // every feature's subscriptions to ingest (roll-ups, match-change hooks), in its order
-import { modules } from './modules/index.js';
+import { jobModules, modules } from './modules/index.js';
+import exporterPlugin from './platform/exporter/plugin.js';
+import jobsPlugin from './platform/jobs/plugin.js';
+import mailPlugin from './platform/mail/plugin.js';
 import { readModelsOf } from './platform/read-model.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import userRateLimitPlugin from './plugins/user-rate-limit.js';
+
+/** What a process does (docs/operations.md): HTTP and in-memory models, jobs and schedules, or both. */
+export type Role = 'api' | 'worker' | 'all';
 
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** Default: config.VIGIA_ROLE ('all'). */
+  role?: Role;
 }
 
 declare module 'fastify' {
@@ -36,8 +47,33 @@ export const BODY_LIMIT = 512 * 1024;
 const API_PREFIX = /^\/(v1|v2|api|health|docs|socket\.io|media)(\/|$)/;
 const APP_PATH = /^\/app(\/|$)/;
 
-/** Builds the HTTP application (no listening): used by main.ts, the API tests and the benchmarks. */
+/**
+ * The Content-Security-Policy of every answer. Scripts only from this server (Vite's built modules, no
+ * inline script); styles from this server and inline, because MUI's emotion writes <style> elements at
+ * run time (a nonce would need the HTML rendered per request — the app is static files); images from
+ * this server, data: and blob: URLs (drawn charts, downloads) and https: (a seller's own picture URL);
+ * connections (fetch, socket.io's websocket) to this server only; no plugins, no framing, no <base>.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  frameAncestors: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+};
+
+/**
+ * Builds the application (no listening): used by main.ts, the API tests and the benchmarks. The role
+ * 'worker' gets the platform (jobs, mail, the exporter channel for its events) and the features' jobs,
+ * no routes but /health and no in-memory model; 'api' gets everything but running jobs and schedules.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const role = deps.role ?? deps.config.VIGIA_ROLE;
   const app = Fastify({
     logger:
       deps.config.LOG_LEVEL === 'silent'
@@ -61,7 +97,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // larger one is refused (413) from its Content-Length before it is read.
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true },
+    // maxParamLength: a long path parameter reaches authentication and validation (401, then 400 naming
+    // it) instead of the router's bare 414 (ids in paths: Operaciones' /v1/operations/sources/:id …).
+    routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: true, maxParamLength: 16_384 },
   }).withTypeProvider<ZodTypeProvider>();
 
   app.decorate('deps', deps);
@@ -72,10 +110,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', req.id);
   });
 
-  await app.register(fastifyRateLimit, { global: false });
-  await app.register(fastifySwagger, swaggerOptions);
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
-  await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+  // Security headers on every answer (issue 26, finding 10; docs/architecture.md "Security headers").
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    frameguard: { action: 'deny' },
+    // the app opens no cross-origin windows or resources that need these relaxed
+    crossOriginEmbedderPolicy: false,
+    // HTTPS is the proxy's concern (docs/operations.md): no HSTS from a server that may run on plain HTTP
+    strictTransportSecurity: false,
+  });
+  if (role !== 'worker') {
+    // route limits (the sign-in routes) counted in PostgreSQL: one budget for every API process
+    await app.register(fastifyRateLimit, { global: false, store: pgRateLimitStore(deps.db.pool) });
+    await app.register(fastifySwagger, swaggerOptions);
+    // its own CSP on its pages (hashes of its inline scripts), in place of the app's
+    await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+    await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
+    await app.register(userRateLimitPlugin, { perMinute: deps.config.USER_RATE_LIMIT_PER_MINUTE });
+  }
 
   // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.
   registerRoute(app, systemRoutes.health, async (_req, reply) => {
@@ -98,6 +150,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       clearTimeout(timer);
     }
   });
+
+  // The platform: the job queue (runs jobs in 'worker' and 'all'), mail, the socket.io channel.
+  await app.register(jobsPlugin, { role });
+  await app.register(mailPlugin);
+  await app.register(exporterPlugin);
+  for (const mod of jobModules) await app.register(mod);
+  if (role === 'worker') return app;
 
   for (const mod of modules) await app.register(mod);
 

@@ -40,8 +40,17 @@ export const configSchema = z.object({
     .default(12 * 3600),
   /** Login and password-reset attempts allowed per minute, per e-mail and per IP. */
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /**
+   * Cheap signed-in requests allowed per user and minute (exports: a 40th, report requests: a 60th;
+   * plugins/user-rate-limit.ts).
+   */
+  USER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(60).default(1200),
   /** Directory of the built web app; default apps/web/dist next to this package. */
   WEB_DIST: z.string().optional(),
+  /** What this process does (docs/operations.md): api (HTTP), worker (jobs, schedules) or all. */
+  VIGIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /** A running job without a heartbeat for this long (its worker died) is retried by another worker. */
+  JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   /**
    * Feed URLs (and later crawled pages) may resolve to private, loopback or link-local addresses. Off in
    * production (a feed URL must not reach the internal network); the tests' local servers need it on.

@@ -1,8 +1,9 @@
 import { createServer } from 'node:net';
 import { APP_VERSION } from '@vigia/domain';
-import { buildApp } from './app.js';
+import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
+import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
+import { orphanClusterMessages } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
 
@@ -27,11 +28,28 @@ async function assertPortFree(port: number, host: string): Promise<void> {
   });
 }
 
-/** Start-up: configuration → database → migrations → demo data on an empty database → HTTP. */
+const ROLES: readonly Role[] = ['api', 'worker', 'all'];
+
+/** `--role api|worker|all` (or `--role=…`) on the command line; it wins over VIGIA_ROLE. */
+function roleArgument(argv: string[]): Role | undefined {
+  const i = argv.findIndex((a) => a === '--role' || a.startsWith('--role='));
+  if (i < 0) return undefined;
+  const value = argv[i].includes('=') ? argv[i].slice('--role='.length) : argv[i + 1];
+  if (!ROLES.includes(value as Role))
+    throw new ConfigError(`--role debe ser api, worker o all (no «${value ?? ''}»)`);
+  return value as Role;
+}
+
+/**
+ * Start-up: configuration → database → migrations → demo data on an empty database → HTTP (roles 'api',
+ * 'all') and jobs (roles 'worker', 'all'). Demo data are seeded only by 'all' and 'worker'.
+ */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
+  let role: Role;
   try {
     config = loadConfig();
+    role = roleArgument(process.argv.slice(2)) ?? config.VIGIA_ROLE;
   } catch (err) {
     if (err instanceof ConfigError) {
       console.error(err.message);
@@ -40,7 +58,10 @@ async function main() {
     throw err;
   }
   const t0 = Date.now();
-  await assertPortFree(config.PORT, config.HOST); // before minutes of seeding, not after
+  const listens = role !== 'worker';
+  if (listens) await assertPortFree(config.PORT, config.HOST); // before minutes of seeding, not after
+  // relocated embedded clusters whose DATA_DIR was removed: say where they are and how to remove them
+  for (const line of orphanClusterMessages()) console.warn(line);
   const db = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -52,8 +73,8 @@ async function main() {
 
   const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from sellers');
   // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts).
-  const unfinished = await unfinishedDemoSeed(db.pool);
-  if (unfinished || (rows[0].n === 0 && config.DEMO_DATA !== 'none')) {
+  const unfinished = role === 'api' ? null : await unfinishedDemoSeed(db.pool);
+  if (role !== 'api' && (unfinished || (rows[0].n === 0 && config.DEMO_DATA !== 'none'))) {
     const size = unfinished?.size ?? (config.DEMO_DATA as Exclude<typeof config.DEMO_DATA, 'none'>);
     console.log(
       unfinished
@@ -61,13 +82,20 @@ async function main() {
         : `Base de datos vacía: cargando datos de demostración (${size})…`,
     );
     const t = Date.now();
-    await seedDemoMarket(db.pool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
+    // long work: its own connections, without the requests' statement timeout (db/database.ts)
+    const seedPool = createPool(db.url, 20, { longWork: true });
+    try {
+      await seedDemoMarket(seedPool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
+    } finally {
+      await seedPool.end();
+    }
     console.log(`Datos de demostración cargados en ${((Date.now() - t) / 1000).toFixed(1)} s`);
   }
 
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, db, role });
   try {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    if (listens) await app.listen({ port: config.PORT, host: config.HOST });
+    else await app.ready();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (LISTEN_ERRORS.includes(code ?? '')) {
@@ -79,10 +107,15 @@ async function main() {
   }
 
   const shown = config.HOST === '0.0.0.0' || config.HOST === '127.0.0.1' ? 'localhost' : config.HOST;
-  console.log(
-    `\nVigía ${APP_VERSION} lista en http://${shown}:${config.PORT}  (base de datos ${db.kind}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
-  );
-  if (config.DEMO_DATA !== 'none') {
+  if (!listens)
+    console.log(
+      `\nVigía ${APP_VERSION} trabajando (rol worker: tareas y programaciones; base de datos ${db.kind}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+  else
+    console.log(
+      `\nVigía ${APP_VERSION} lista en http://${shown}:${config.PORT}  (base de datos ${db.kind}, ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
+  if (listens && config.DEMO_DATA !== 'none') {
     for (const acc of DEMO_ACCOUNTS)
       console.log(`  Ingreso demo: ${acc.email} / ${acc.password}  (${acc.description})`);
   }

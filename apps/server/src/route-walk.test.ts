@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { BODY_LIMIT } from './app.js';
+import { type RateClass, rateClassOf, userRateLimits } from './plugins/user-rate-limit.js';
 import { createTestContext, type TestContext } from './test/context.js';
 import { insertOrgWithLicense } from './test/fixtures.js';
 import { type AccountFixture, seedAccountFixture, tokenFor } from './test/fixtures-account.js';
@@ -43,8 +44,9 @@ beforeAll(async () => {
       );
       noModulesUser = rows[0];
     },
-    // The login/reset limits are part of what is walked (a 429 is < 500), but not what is measured.
-    env: { LOGIN_RATE_LIMIT_PER_MINUTE: '100000' },
+    // The login/reset and per-user limits are part of what is walked (a 429 is < 500), but not what is
+    // measured here: 'per-user rate limits' below bursts each class at its real size.
+    env: { LOGIN_RATE_LIMIT_PER_MINUTE: '100000', USER_RATE_LIMIT_PER_MINUTE: '100000000' },
   });
   const { rows } = await ctx.db.pool.query<{ id: number }>(
     'select id from products where seller_id = $1 order by id limit 1',
@@ -138,6 +140,10 @@ function sampleFor(name: string): unknown {
     imageClass: 'forReview',
     decision: 'accepted',
     id: 1,
+    // operations (issue 27): a seller to register, a source, an API key's sellers
+    country: 'CL',
+    origin: 'upload',
+    seller_ids: [S.sur],
     // notifications: list filters, a subscription, the signed unsubscribe link
     namespace: 'prices',
     state: 'unread',
@@ -535,4 +541,66 @@ describe('dates', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().field).toBe('to_date');
   });
+});
+
+// ───────────────────────────── per-user rate limits (issue 26) ─────────────────────────────
+
+describe('per-user rate limits', () => {
+  let limited: TestContext;
+  let fx2: AccountFixture;
+  const PER_MINUTE = 60; // read 60, export 1, report 1 a minute
+  beforeAll(async () => {
+    limited = await createTestContext({
+      seed: async (db) => {
+        fx2 = await seedAccountFixture(db);
+      },
+      env: { USER_RATE_LIMIT_PER_MINUTE: String(PER_MINUTE) },
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  const CLASSES: RateClass[] = ['read', 'export', 'report'];
+  const routesOf = (cls: RateClass) => routeList.filter((d) => d.auth !== false && rateClassOf(d) === cls);
+  const hit = (def: RouteDef, token: string) =>
+    limited.app.inject({
+      method: def.method,
+      url: urlOf({ def }),
+      headers: {
+        authorization: `JWT ${token}`,
+        ...(def.method !== 'GET' ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(def.method !== 'GET' ? { payload: '{}' } : {}),
+    });
+
+  it('every signed-in route belongs to a class, and each class has routes', () => {
+    for (const cls of CLASSES) expect(routesOf(cls).length, cls).toBeGreaterThan(0);
+  });
+
+  it("a burst past a class's budget gets 429 with Retry-After on every route of the class; other classes and users go on", async () => {
+    const limits = userRateLimits(PER_MINUTE);
+    const demo = tokenFor(limited, fx2.users.demo);
+    const other = tokenFor(limited, fx2.users.limited);
+    for (const cls of CLASSES) {
+      const defs = routesOf(cls);
+      // the budget is the class's, shared by its routes: spend it across them
+      for (let i = 0; i < limits[cls]; i++) {
+        const res = await hit(defs[i % defs.length], demo);
+        expect(res.statusCode, `${defs[i % defs.length].id} ${res.body}`).not.toBe(429);
+      }
+      for (const def of defs) {
+        const res = await hit(def, demo);
+        expect(res.statusCode, `${def.id} after the burst`).toBe(429);
+        expect(res.json()).toMatchObject({ code: 'rate_limited' });
+        const retry = Number(res.headers['retry-after']);
+        expect(retry).toBeGreaterThanOrEqual(1);
+        expect(retry).toBeLessThanOrEqual(60);
+      }
+      // another user is not limited by this one
+      expect((await hit(defs[0], other)).statusCode).not.toBe(429);
+    }
+    // the cheap reads' budget was spent first; /health and the public routes are not limited
+    expect((await limited.app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+  }, 300_000);
 });

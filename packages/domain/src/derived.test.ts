@@ -13,6 +13,7 @@ import {
   historyMarker,
   minusMonths,
   modeOfBuckets,
+  periodChange,
   pivotPosition,
   priceExtremes,
   priceHighlight,
@@ -21,6 +22,7 @@ import {
   productDisplayName,
   productListPageAction,
   rankPositions,
+  round2,
   sortByMinPrice,
   variationArrow,
 } from './derived.js';
@@ -55,6 +57,21 @@ describe('price variation = 100 × (1 − current / previous)', () => {
     expect(priceVariationValue(1000, 0)).toBeNull();
     expect(priceVariationValue(null, 1000)).toBeNull();
     expect(priceVariationValue(1000, null)).toBeNull();
+  });
+  it("a period's change (assortment) is the same ratio with the other sign: growth is positive", () => {
+    // 6 products after 7: 100 × (6 − 7) / 7 = −14.2857…; 8900 → 6400: −28.0899 …
+    expect(periodChange(6, 7)).toBeCloseTo(-14.285714, 5);
+    expect(periodChange(1200, 1000)).toBeCloseTo(20, 10);
+    expect(periodChange(1000, 1000)).toBe(0);
+    expect(Object.is(periodChange(1000, 1000), -0)).toBe(false);
+    expect(periodChange(5, 0)).toBeNull();
+    expect(periodChange(null, 3)).toBeNull();
+  });
+  it('rounds answers to 2 decimals, null stays null', () => {
+    expect(round2(14.285714)).toBe(14.29);
+    expect(round2(1.005 * 1000)).toBe(1005);
+    expect(round2(null)).toBeNull();
+    expect(round2(undefined)).toBeNull();
   });
   it('formats signed, one decimal above 10, three otherwise', () => {
     expect(formatVariation(10)).toBe('+10,000%');

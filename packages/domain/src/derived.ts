@@ -67,6 +67,20 @@ export function priceVariation(
   return { variation, arrow: variationArrow(variation), text: formatVariation(variation) };
 }
 
+/**
+ * Change of a figure against the previous period, in % (the assortment's variations of products, total
+ * and average value): 100 × (current − previous) / previous. It is the price variation with the other
+ * sign — a figure that grew is positive and shows an up arrow, as those screens mean it — and is computed
+ * from priceVariationValue so that both share one ratio and one sign rule. null when previous is 0.
+ */
+export function periodChange(
+  current: number | null | undefined,
+  previous: number | null | undefined,
+): number | null {
+  const v = priceVariationValue(current, previous);
+  return v === null ? null : 0 - v;
+}
+
 // ───────────────────────────── ranking ─────────────────────────────
 
 export interface Priced {
@@ -278,6 +292,16 @@ export function productListPageAction(
 
 /** Width of a discount bucket of the mode discount, in percentage points. */
 export const DISCOUNT_BUCKET = 5;
+
+/**
+ * A figure rounded to 2 decimals for an answer (prices in cents, percentages, indexes): the one rounding
+ * of every response (docs/metrics.md "One implementation per formula"); null stays null.
+ */
+export function round2(v: number): number;
+export function round2(v: number | null | undefined): number | null;
+export function round2(v: number | null | undefined): number | null {
+  return v === null || v === undefined ? null : Math.round(v * 100) / 100;
+}
 
 /** Discount % of a promoted price: 100 × (normal − promo) / normal; null unless 0 < promo < normal. */
 export function discountPercent(

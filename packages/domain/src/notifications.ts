@@ -153,8 +153,9 @@ export interface PriceFacts {
   currency: string;
   before: number;
   after: number;
-  rankBefore: number;
-  rankAfter: number;
+  /** Positions in the market (null: none — no price, or nobody else with one). */
+  rankBefore: number | null;
+  rankAfter: number | null;
   /** Repricing: days the new normal price has been held. */
   days?: number;
 }
@@ -162,8 +163,11 @@ export interface PriceFacts {
 export interface GroupFacts {
   seller: string;
   count: number;
-  /** promotions: average discount (%) of the listings; assortment: unused. */
-  avgDiscount?: number;
+  /**
+   * promotions: average discount (%) over the listings that have one (discountPercent: a promotion
+   * priced at 0 or not below the normal price has none); null when none has; assortment: unused.
+   */
+  avgDiscount?: number | null;
   /** promotions start: of them, listings where the seller is now the cheapest. */
   cheapest?: number;
   /** one product's name when count = 1. */
@@ -187,17 +191,17 @@ export function explainPriceEvent(kind: string, f: PriceFacts): Explained {
   if (kind === 'cheapest_gained')
     return {
       title: `${f.seller} es ahora el más barato en ${f.product}`,
-      body: `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y ahora es el más barato del mercado (antes ${ordinal(f.rankBefore)}).`,
+      body: `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y ahora es el más barato del mercado${f.rankBefore === null ? '' : ` (antes ${ordinal(f.rankBefore)})`}.`,
     };
   if (kind === 'cheapest_lost')
     return {
       title: `${f.seller} dejó de ser el más barato en ${f.product}`,
-      body: `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y dejó de ser el más barato del mercado (ahora ${ordinal(f.rankAfter)}).`,
+      body: `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y dejó de ser el más barato del mercado${f.rankAfter === null ? '' : ` (ahora ${ordinal(f.rankAfter)})`}.`,
     };
   // repricing: a new normal price held for days
   return {
     title: `${f.seller} ${pct < 0 ? 'rebajó' : 'subió'} su precio normal de ${f.product}`,
-    body: `${f.seller} ${verb} ${sizePercent(pct)} el precio normal de ${f.product} ${prices} y lo mantiene hace ${plural(f.days ?? 0, 'día', 'días')}: es un cambio permanente, no una oferta (queda ${ordinal(f.rankAfter)} del mercado).`,
+    body: `${f.seller} ${verb} ${sizePercent(pct)} el precio normal de ${f.product} ${prices} y lo mantiene hace ${plural(f.days ?? 0, 'día', 'días')}: es un cambio permanente, no una oferta${f.rankAfter === null ? '' : ` (queda ${ordinal(f.rankAfter)} del mercado)`}.`,
   };
 }
 
@@ -208,13 +212,19 @@ export function explainGroupEvent(kind: string, f: GroupFacts): Explained {
       const cheap = f.cheapest ? `; queda como el más barato en ${formatNumber(f.cheapest)}` : '';
       return {
         title: `${f.seller} inició promociones en ${plural(f.count, 'producto', 'productos')}`,
-        body: `${f.seller} puso en promoción ${what} con un descuento promedio de ${sizePercent(f.avgDiscount ?? 0)}${cheap}.`,
+        body:
+          f.avgDiscount === null || f.avgDiscount === undefined
+            ? `${f.seller} puso en promoción ${what} sin descuento sobre el precio normal${cheap}.`
+            : `${f.seller} puso en promoción ${what} con un descuento promedio de ${sizePercent(f.avgDiscount)}${cheap}.`,
       };
     }
     case 'promotion_end':
       return {
         title: `${f.seller} terminó promociones en ${plural(f.count, 'producto', 'productos')}`,
-        body: `${f.seller} volvió al precio normal en ${what} (descuento promedio que terminó: ${sizePercent(f.avgDiscount ?? 0)}).`,
+        body:
+          f.avgDiscount === null || f.avgDiscount === undefined
+            ? `${f.seller} volvió al precio normal en ${what}.`
+            : `${f.seller} volvió al precio normal en ${what} (descuento promedio que terminó: ${sizePercent(f.avgDiscount)}).`,
       };
     case 'stock_out':
       return {

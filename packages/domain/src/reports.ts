@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { emailSchema, idSchema, shortText } from './common.js';
-import { DEFAULT_REPORT_TYPE, REPORT_FORMATS } from './constants.js';
+import { DEFAULT_REPORT_TYPE, type ModuleCode, REPORT_FORMATS } from './constants.js';
 import { calendarDay } from './dates.js';
 
 // Contract of the reports and subscriptions endpoints (seed 001 §3 "Reports state", "Report request",
@@ -15,6 +15,24 @@ export const REPORT_TYPE_LABELS: Record<ReportType, string> = {
   promotions: 'Promociones',
   assortment: 'Surtido',
 };
+/**
+ * The modules whose data each report type carries: the license must grant one of them (besides
+ * 'reports') to request, subscribe to or receive it (issue 26 finding 0). match = the DPM/navigation
+ * comparison, prices = the listings' price history (the DPM and navigation screens), promotions and
+ * assortment = their modules' read models.
+ */
+export const REPORT_TYPE_MODULES: Record<ReportType, readonly [ModuleCode, ...ModuleCode[]]> = {
+  match: ['dpm', 'ecommerce_navigation'],
+  prices: ['dpm', 'ecommerce_navigation'],
+  promotions: ['promotions'],
+  assortment: ['assortment'],
+};
+/** Whether a license's modules grant a report type's data. */
+export const reportTypeLicensed = (type: ReportType, modules: readonly string[]) =>
+  REPORT_TYPE_MODULES[type].some((m) => modules.includes(m));
+/** The report types a license's modules grant, in the list's order. */
+export const licensedReportTypes = (modules: readonly string[]): ReportType[] =>
+  REPORT_TYPES.filter((t) => reportTypeLicensed(t, modules));
 export const REPORT_FORMAT_LABELS = { xlsx: 'XLSX', csv: 'CSV' } as const;
 /** Longest date range of one report (days, both ends included). */
 export const REPORT_MAX_DAYS = 366;

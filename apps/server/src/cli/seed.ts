@@ -4,6 +4,7 @@
 // every table (drop schema public cascade) and migrates again.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
@@ -47,7 +48,12 @@ async function main() {
 
   const config = loadConfig();
   const t0 = Date.now();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  // long work: no statement timeout (db/database.ts DB_TIMEOUTS is for the server's requests)
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    longWork: true,
+  });
   try {
     console.log(`Base de datos ${db.kind}${db.kind === 'embedded' ? ` en ${config.DATA_DIR}/pg` : ''}`);
     await migrate(db.pool);
@@ -63,7 +69,20 @@ async function main() {
         return;
       }
       console.log('--reset: borrando todas las tablas…');
-      await db.pool.query('drop schema public cascade; create schema public');
+      if (db.adminUrl) {
+        // embedded: as the superuser (an earlier version's cluster has objects of the superuser in it),
+        // the new schema owned by the application's role again (db/roles.ts)
+        const admin = new pg.Client({ connectionString: db.adminUrl });
+        await admin.connect();
+        try {
+          const role = decodeURIComponent(new URL(db.url).username);
+          await admin.query(
+            `drop schema public cascade; create schema public authorization "${role.replace(/"/g, '""')}"`,
+          );
+        } finally {
+          await admin.end();
+        }
+      } else await db.pool.query('drop schema public cascade; create schema public');
       clearIngestCaches();
       await migrate(db.pool);
     }

@@ -1,5 +1,7 @@
 import pg from 'pg';
+import { isDatabaseUnavailable } from '../lib/errors.js';
 import { clusterLayout, clusterPassword, startEmbeddedPostgres } from './embedded.js';
+import { APP_ROLE, appRolePassword, ensureAppRole } from './roles.js';
 
 // numeric → number, bigint → number (ids and counts stay far below 2^53), date → 'yyyy-MM-dd' string.
 pg.types.setTypeParser(1700, (v) => Number.parseFloat(v));
@@ -22,7 +24,10 @@ export type DatabaseKind = 'embedded' | 'external';
 export interface Database {
   pool: pg.Pool;
   kind: DatabaseKind;
+  /** The application's connection (its own role, not a superuser: db/roles.ts). */
   url: string;
+  /** Embedded only: the superuser's URL to the same database (set-up and `seed --reset`; never requests). */
+  adminUrl?: string;
   close(): Promise<void>;
 }
 
@@ -43,8 +48,45 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-export function createPool(url: string, max = 20): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
+/**
+ * How long the server waits on its database (issue 26 finding 7: a hung PostgreSQL must get a 503 within
+ * seconds, not pin every request for as long as it hangs). See docs/operations.md "Database timeouts".
+ */
+export const DB_TIMEOUTS = {
+  /** Opening a connection, or waiting for a free one of the pool. */
+  connectMs: 5_000,
+  /** Server-side cap of one statement (sessions doing long work raise it for themselves). */
+  statementMs: 30_000,
+  /** A session left idle inside a transaction is ended by the server after this. */
+  idleInTransactionMs: 60_000,
+  /**
+   * A connection checked out for longer than this, while no byte came from the database on any of the
+   * pool's connections for as long, makes the pool ask whether the database still answers.
+   */
+  suspectAfterMs: 2_000,
+  /** How long that question (a fresh connection and `select 1`) may take before the database counts as hung. */
+  probeMs: 5_000,
+};
+
+export interface PoolOptions {
+  /** statement_timeout of the pool's sessions (ms); default DB_TIMEOUTS.statementMs. */
+  statementTimeoutMs?: number;
+  /**
+   * A pool of long work (the demo seed, one-shot tools): no statement timeout, no limit on waiting for a
+   * connection, no hang check — it waits for the database instead of failing.
+   */
+  longWork?: boolean;
+}
+
+export function createPool(url: string, max = 20, opts: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
+    statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
+    idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
+  });
   // A client losing its connection (the database stopped or restarted) must not crash the process: idle
   // clients report it to the pool, and every client keeps a listener of its own for the time it is checked
   // out (pg emits 'error' on the client — twice when the server ends the connection — besides failing its
@@ -54,7 +96,84 @@ export function createPool(url: string, max = 20): pg.Pool {
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
+  if (!opts.longWork) watchForHang(pool, url);
   return pool;
+}
+
+type Destroyable = { connection?: { stream?: { destroy(): void } } };
+const cut = (c: pg.Client) => (c as unknown as Destroyable).connection?.stream?.destroy();
+
+/** Whether the database at `url` fails to answer a fresh connection's `select 1` in time (not: refuses it). */
+async function databaseHung(url: string): Promise<boolean> {
+  const c = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: DB_TIMEOUTS.probeMs,
+    query_timeout: DB_TIMEOUTS.probeMs,
+  });
+  c.on('error', () => {});
+  try {
+    await c.connect();
+    await c.query('select 1');
+    return false;
+  } catch (err) {
+    return /timeout/i.test((err as Error).message ?? '');
+  } finally {
+    cut(c);
+  }
+}
+
+/**
+ * A PostgreSQL that is stopped (SIGSTOP), frozen or cut off without a reset keeps every query sent to it
+ * waiting: no error ever comes, and the server-side statement_timeout cannot fire. So while a connection
+ * has been checked out for more than `suspectAfterMs` and nothing at all came from the database on any
+ * connection for as long, the pool asks the database, on a fresh connection, whether it answers (within
+ * `probeMs`: generous, so that a machine merely overloaded is not taken for a hung database); when that
+ * times out too, every connection of the pool is cut — their queries fail at once with "Connection
+ * terminated" (a 503 with Retry-After, plugins/errors.ts) — and new ones wait at most `connectMs`. A slow
+ * query on a database that answers is left alone (its own statement_timeout bounds it). Back after
+ * SIGCONT, the pool connects again by itself.
+ */
+function watchForHang(pool: pg.Pool, url: string): void {
+  const all = new Set<pg.Client>();
+  const out = new Map<pg.Client, number>();
+  /** When the database last sent anything on one of the pool's connections. */
+  let heard = Date.now();
+  pool.on('connect', (c) => {
+    all.add(c);
+    heard = Date.now();
+    (c as unknown as { connection?: { stream?: NodeJS.EventEmitter } }).connection?.stream?.on('data', () => {
+      heard = Date.now();
+    });
+  });
+  pool.on('remove', (c) => {
+    all.delete(c);
+    out.delete(c);
+  });
+  pool.on('acquire', (c) => out.set(c, Date.now()));
+  pool.on('release', (_err: Error | undefined, c: pg.Client) => out.delete(c));
+  let probing = false;
+  const timer = setInterval(() => {
+    if (probing || pool.ending) return;
+    const now = Date.now();
+    if (now - heard <= DB_TIMEOUTS.suspectAfterMs) return;
+    let suspect = false;
+    for (const since of out.values()) if (now - since > DB_TIMEOUTS.suspectAfterMs) suspect = true;
+    if (!suspect) return;
+    probing = true;
+    databaseHung(url)
+      .then((hung) => {
+        if (hung) for (const c of all) cut(c);
+      })
+      .finally(() => {
+        probing = false;
+      });
+  }, 500);
+  timer.unref();
+  const end = pool.end.bind(pool);
+  pool.end = (() => {
+    clearInterval(timer);
+    return end();
+  }) as typeof pool.end;
 }
 
 /** Opens the configured database: external by DATABASE_URL, otherwise embedded in DATA_DIR/pg. */
@@ -67,9 +186,11 @@ export async function openDatabase(opts: {
   pgLog?: (m: string) => void;
   /** Restart the embedded PostgreSQL when it stops on its own (the server; not one-shot tools). */
   supervise?: boolean;
+  /** One-shot tools doing long work (the seed CLI): PoolOptions.longWork. */
+  longWork?: boolean;
 }): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = createPool(opts.databaseUrl);
+    const pool = createPool(opts.databaseUrl, 20, { longWork: opts.longWork });
     return { pool, kind: 'external', url: opts.databaseUrl, close: () => pool.end() };
   }
   const log = opts.log ?? (() => {});
@@ -85,13 +206,18 @@ export async function openDatabase(opts: {
     log,
     pgLog: opts.pgLog,
   });
-  const url = embedded.url.replace(/\/postgres$/, '/vigia');
-  await ensureDatabase(url);
-  const pool = createPool(url);
+  // the application's own role owns the database; the superuser connection is not kept (db/roles.ts)
+  const url = await ensureAppRole(embedded.url, {
+    role: APP_ROLE,
+    password: appRolePassword(opts.dataDir),
+    database: 'vigia',
+  });
+  const pool = createPool(url, 20, { longWork: opts.longWork });
   return {
     pool,
     kind: 'embedded',
     url,
+    adminUrl: embedded.url.replace(/\/postgres$/, '/vigia'),
     close: async () => {
       await pool.end();
       await embedded.stop();
@@ -105,6 +231,7 @@ export async function withTransaction<T>(
   fn: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  let failed: Error | undefined;
   try {
     await client.query('begin');
     const result = await fn(client);
@@ -112,9 +239,10 @@ export async function withTransaction<T>(
     return result;
   } catch (err) {
     await client.query('rollback').catch(() => {});
+    failed = isDatabaseUnavailable(err) ? (err as Error) : undefined;
     throw err;
   } finally {
-    client.release();
+    client.release(failed); // a connection that failed (cut, timed out) leaves the pool
   }
 }
 

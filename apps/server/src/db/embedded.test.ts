@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +17,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, openDatabase } from './database.js';
-import { LEGACY_PASSWORD, packagedBinaries, startEmbeddedPostgres } from './embedded.js';
+import {
+  LEGACY_PASSWORD,
+  orphanClusterMessages,
+  orphanClusters,
+  packagedBinaries,
+  startEmbeddedPostgres,
+} from './embedded.js';
 
 // Where and how the embedded PostgreSQL runs (db/embedded.ts): started as `npm start` starts it — the
 // server as a process — from folders the postgres user cannot enter, and its superuser password.
@@ -82,6 +98,8 @@ describe.skipIf(!asRoot)('as root, from a folder the postgres user cannot enter'
     expect(await first.healthy(port), first.output()).toBe(true);
     const location = readFileSync(join(dataDir, 'pg-location'), 'utf8').trim();
     expect(location.startsWith(join(systemDir, 'clusters'))).toBe(true);
+    // the cluster knows its DATA_DIR, so a removed DATA_DIR's leftover is reported (orphanClusters)
+    expect(readFileSync(join(location, '..', 'data-dir'), 'utf8').trim()).toBe(dataDir);
     expect(first.output()).toContain(`Base de datos embebida en ${location}`);
     expect(first.output()).toContain(`Binarios de PostgreSQL copiados a ${systemDir}/postgres-`);
     expect(first.output()).toContain('Migraciones aplicadas');
@@ -115,6 +133,41 @@ describe.skipIf(!asRoot)('as root, from a folder the postgres user cannot enter'
   }, 180_000);
 });
 if (!asRoot) console.log('embedded.test.ts: relocation tests skipped — they need the tests to run as root');
+
+describe('relocated clusters left behind (issue 26, finding 10)', () => {
+  it("a removed DATA_DIR's relocated cluster is reported with how to remove it; live ones are not", () => {
+    const systemDir = tempDir(0o755);
+    const cluster = (hash: string, dataDir: string | null) => {
+      const dir = join(systemDir, 'clusters', hash);
+      mkdirSync(join(dir, 'pg'), { recursive: true });
+      if (dataDir) writeFileSync(join(dir, 'data-dir'), `${dataDir}\n`);
+      return dir;
+    };
+    // alive: its DATA_DIR exists and points to it
+    const liveData = tempDir(0o755);
+    const live = cluster('aaaa', liveData);
+    writeFileSync(join(liveData, 'pg-location'), `${join(live, 'pg')}\n`);
+    // removed: its DATA_DIR is gone
+    const removedData = join(tempDir(0o755), 'borrado');
+    const removed = cluster('bbbb', removedData);
+    // re-created empty at the same path: its pg-location is gone, so the cluster is no longer its
+    const recreatedData = tempDir(0o755);
+    const recreated = cluster('cccc', recreatedData);
+    // relocated before owners were recorded: unknown, not listed
+    cluster('dddd', null);
+
+    expect(orphanClusters(systemDir).sort((a, b) => a.dir.localeCompare(b.dir))).toEqual([
+      { dir: removed, dataDir: removedData },
+      { dir: recreated, dataDir: recreatedData },
+    ]);
+    const lines = orphanClusterMessages(systemDir);
+    expect(lines).toHaveLength(2);
+    expect(lines.join('\n')).toContain(
+      `sigue en ${removed} y ocupa espacio; si ya no la necesita, bórrela con: sudo rm -rf ${removed}`,
+    );
+    expect(orphanClusters(join(systemDir, 'nada'))).toEqual([]);
+  });
+});
 
 describe('start-up failures are one line', () => {
   it('a data folder PostgreSQL refuses (mode 0755), and a busy port', async () => {
@@ -177,8 +230,10 @@ describe('the superuser password', () => {
       expect(statSync(secretFile).mode & 0o777).toBe(0o600);
       const secret = readFileSync(secretFile, 'utf8').trim();
       expect(secret.length).toBeGreaterThanOrEqual(24);
-      expect(await tryLogin(db.url, LEGACY_PASSWORD)).toBe('28P01');
-      expect(await tryLogin(db.url, secret)).toBe('ok');
+      // the superuser's URL (the app itself connects as its own role: db/roles.ts)
+      const adminUrl = db.adminUrl as string;
+      expect(await tryLogin(adminUrl, LEGACY_PASSWORD)).toBe('28P01');
+      expect(await tryLogin(adminUrl, secret)).toBe('ok');
       expect(new URL(db.url).hostname).toBe('127.0.0.1');
     } finally {
       await db.close();
@@ -186,7 +241,7 @@ describe('the superuser password', () => {
     // A new data directory never had the old password.
     const fresh = await openDatabase({ dataDir: tempDir(0o755) });
     try {
-      expect(await tryLogin(fresh.url, LEGACY_PASSWORD)).toBe('28P01');
+      expect(await tryLogin(fresh.adminUrl as string, LEGACY_PASSWORD)).toBe('28P01');
     } finally {
       await fresh.close();
     }

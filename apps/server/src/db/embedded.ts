@@ -6,6 +6,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -200,7 +201,10 @@ export function clusterLayout(dataDir: string, log: (m: string) => void = () => 
   }
   const user = postgresUser();
   const binaries = reachableBinaries(bins, user, log);
-  if (recorded) return { dir: recorded, binaries, runAs: user, relocated: 'recorded' };
+  if (recorded) {
+    recordOwner(recorded, dataDir);
+    return { dir: recorded, binaries, runAs: user, relocated: 'recorded' };
+  }
   const local = join(dataDir, 'pg');
   if (canReach(dataDir, user)) return { dir: local, binaries, runAs: user };
   if (existsSync(join(local, 'PG_VERSION'))) {
@@ -214,12 +218,66 @@ export function clusterLayout(dataDir: string, log: (m: string) => void = () => 
   mkdirSync(dirname(dir), { recursive: true, mode: 0o755 });
   for (const d of [SYSTEM_DIR, join(SYSTEM_DIR, 'clusters'), dirname(dir)]) chmodSync(d, 0o755);
   writeFileSync(locationFile, `${dir}\n`);
+  recordOwner(dir, dataDir);
   return {
     dir,
     binaries,
     runAs: user,
     relocated: `el usuario ${PG_SYSTEM_USER} no puede entrar en ${dataDir}`,
   };
+}
+
+// ───────────────────────────── relocated clusters left behind ─────────────────────────────
+
+/** Beside a relocated cluster (…/clusters/<hash>/pg): the DATA_DIR it belongs to. */
+const CLUSTER_OWNER_FILE = 'data-dir';
+
+/** Records which DATA_DIR a relocated cluster belongs to (a removed DATA_DIR then shows its leftover). */
+function recordOwner(clusterDir: string, dataDir: string): void {
+  const file = join(dirname(clusterDir), CLUSTER_OWNER_FILE);
+  try {
+    if (!existsSync(file)) writeFileSync(file, `${resolve(dataDir)}\n`);
+  } catch {
+    // not ours to write (another layout): nothing to record
+  }
+}
+
+export interface OrphanCluster {
+  /** …/clusters/<hash>: what to delete */
+  dir: string;
+  /** the DATA_DIR it belonged to */
+  dataDir: string;
+}
+
+/**
+ * Relocated clusters whose DATA_DIR is gone (deleted, or now pointing elsewhere): they hold the whole
+ * database and nothing will use them again (issue 26, finding 10). Clusters relocated before the owner
+ * was recorded are not listed (their DATA_DIR is unknown; docs/operations.md says how to find them).
+ */
+export function orphanClusters(systemDir = SYSTEM_DIR): OrphanCluster[] {
+  const root = join(systemDir, 'clusters');
+  if (!existsSync(root)) return [];
+  const out: OrphanCluster[] = [];
+  for (const hash of readdirSync(root)) {
+    const dir = join(root, hash);
+    const ownerFile = join(dir, CLUSTER_OWNER_FILE);
+    if (!existsSync(ownerFile)) continue;
+    const dataDir = readFileSync(ownerFile, 'utf8').trim();
+    const location = join(dataDir, LOCATION_FILE);
+    const pointsHere =
+      existsSync(location) && resolve(readFileSync(location, 'utf8').trim()) === resolve(join(dir, 'pg'));
+    if (!pointsHere) out.push({ dir, dataDir });
+  }
+  return out;
+}
+
+/** One line per orphan cluster, saying how to remove it (printed at start-up). */
+export function orphanClusterMessages(systemDir = SYSTEM_DIR): string[] {
+  return orphanClusters(systemDir).map(
+    (o) =>
+      `Aviso: la base de datos embebida de ${o.dataDir} (carpeta borrada o movida) sigue en ${o.dir} y ocupa espacio; ` +
+      `si ya no la necesita, bórrela con: sudo rm -rf ${o.dir}`,
+  );
 }
 
 // ───────────────────────────── running a cluster ─────────────────────────────
@@ -306,7 +364,7 @@ async function takeOverLeftovers(dir: string, log: (m: string) => void): Promise
   if (!existsSync(pidFile)) return;
   const pmPid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   if (!Number.isInteger(pmPid) || pmPid <= 0 || !pidAlive(pmPid) || !/postgres/.test(cmdline(pmPid))) return;
-  const ownerFile = join(dir, OWNER_FILE);
+  const ownerFile = join(dir, CLUSTER_OWNER_FILE);
   const owner = existsSync(ownerFile) ? Number(readFileSync(ownerFile, 'utf8').trim()) : 0;
   if (!owner || (owner !== process.pid && pidAlive(owner) && /node|vigia/.test(cmdline(owner)))) {
     throw new StartupError(
@@ -595,8 +653,13 @@ export async function startEmbeddedPostgres(dir: string, opts: StartOptions): Pr
 
 /** The superuser password of a data directory's cluster: generated once into DATA_DIR/secrets/pg_password. */
 export function clusterPassword(dataDir: string): string {
+  return dataDirSecret(dataDir, 'pg_password');
+}
+
+/** A secret of a data directory: generated once into DATA_DIR/secrets/<name> (mode 0600, folder 0700). */
+export function dataDirSecret(dataDir: string, name: string): string {
   const dir = join(dataDir, 'secrets');
-  const file = join(dir, 'pg_password');
+  const file = join(dir, name);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(24).toString('base64url');

@@ -45,6 +45,8 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
   const applied: string[] = [];
   await withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock(727274)');
+    // a migration may rewrite a large table: no statement timeout for it (DB_TIMEOUTS is for requests)
+    await client.query('set local statement_timeout = 0');
     await client.query(
       'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
     );

@@ -47,9 +47,11 @@ const UNAVAILABLE_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now: starting up or recovering
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout (the database is too slow to answer now)
+  '25P03', // idle_in_transaction_session_timeout ended the session
 ]);
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|Cannot use a pool after calling end/i;
+  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|connection error|Client was closed|Cannot use a pool after calling end/i;
 
 /**
  * Whether an error means "the database cannot be reached right now" (stopped, restarting, unreachable,

@@ -13,6 +13,7 @@ import type {
   FastifyRequest,
   onRequestHookHandler,
   preHandlerHookHandler,
+  preValidationHookHandler,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -38,7 +39,8 @@ export interface RouteExtras {
 
 /**
  * The answers a route declares: its own, plus the error shape of 400 (input), 401/403 (signed-in routes),
- * 429 (rate-limited routes only: the others never send it), 500 and 503 (database unavailable).
+ * 429 (rate-limited routes: every signed-in route, per user, and the sign-in routes; the others never
+ * send it), 500 and 503 (database unavailable).
  */
 function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodType> {
   const out: Record<number, z.ZodType> = {};
@@ -47,7 +49,7 @@ function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodT
     out[401] = apiErrorSchema;
     out[403] = apiErrorSchema;
   }
-  if (rateLimited) out[429] = apiErrorSchema;
+  if (rateLimited || def.auth) out[429] = apiErrorSchema;
   out[500] = apiErrorSchema;
   out[503] = apiErrorSchema; // the database is unreachable for a moment (Retry-After; docs/operations.md)
   const own = isResponseRecord(def.response) ? def.response : { 200: def.response };
@@ -58,7 +60,8 @@ function responsesOf(def: RouteDef, rateLimited: boolean): Record<number, z.ZodT
 /**
  * Registers one route of the table (packages/domain/src/routes) with its handler. One order for every
  * route: authentication (onRequest — before the body is read or validated), then the module the def
- * names, then validation of params/query/body, then the handler. The schemas, operationId and
+ * names, then the user's rate limit (plugins/user-rate-limit.ts), then validation of params/query/body,
+ * then the handler. The schemas, operationId and
  * security of the OpenAPI document come from the def.
  */
 export function registerRoute<D extends RouteDef>(
@@ -68,10 +71,12 @@ export function registerRoute<D extends RouteDef>(
   extras: RouteExtras = {},
 ): void {
   const onRequest: onRequestHookHandler[] = [];
+  const preValidation: preValidationHookHandler[] = [];
   if (def.auth !== false) {
     onRequest.push(app.authenticate as onRequestHookHandler);
     const modules = routeModules(def);
     if (modules.length) onRequest.push(app.requireModule(...(modules as [ModuleCode, ...ModuleCode[]])));
+    preValidation.push(app.limitUser(def) as preValidationHookHandler);
   }
   if (extras.onRequest) onRequest.push(...extras.onRequest);
   app.withTypeProvider<ZodTypeProvider>().route({
@@ -90,6 +95,7 @@ export function registerRoute<D extends RouteDef>(
       response: responsesOf(def, Boolean(extras.config?.rateLimit)),
     },
     onRequest,
+    ...(preValidation.length ? { preValidation } : {}),
     ...(extras.preHandler ? { preHandler: extras.preHandler } : {}),
     ...(extras.config ? { config: extras.config } : {}),
     ...(extras.bodyLimit ? { bodyLimit: extras.bodyLimit } : {}),

@@ -1,4 +1,4 @@
-import { convertPrice } from '@vigia/domain';
+import { convertPrice, round2 } from '@vigia/domain';
 import type { Queryable } from '../db/database.js';
 
 // Exchange rates (docs/metrics.md "Currency conversion"): prices convert through CLP with the latest
@@ -10,7 +10,7 @@ import type { Queryable } from '../db/database.js';
 export type Rates = Map<string, number>;
 
 /** Rounds a converted price to cents (display rounds further per currency). */
-export const cents = (v: number | null): number | null => (v === null ? null : Math.round(v * 100) / 100);
+export const cents = (v: number | null): number | null => round2(v);
 
 /** CLP per unit of every currency with a rate on or before `asOf` (CLP = 1). */
 export async function selectClpRates(db: Queryable, asOf: string): Promise<Map<string, number>> {

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import exporterPlugin from '../platform/exporter/plugin.js';
-import jobsPlugin from '../platform/jobs/plugin.js';
-import mailPlugin from '../platform/mail/plugin.js';
 import mediaRoutes from '../platform/media/routes.js';
+import './dashboard/jobs.js';
+import './feeds/jobs.js';
+import './image-verification/jobs.js';
+import './notifications/jobs.js';
 import assortmentRoutes from './assortment/routes.js';
 import authRoutes from './auth/routes.js';
 import brandComparatorRoutes from './brand-comparator/routes.js';
@@ -15,17 +16,22 @@ import notificationsRoutes from './notifications/routes.js';
 import pricingRoutes from './pricing/routes.js';
 import productListRoutes from './product-list/routes.js';
 import promotionsRoutes from './promotions/routes.js';
+import reportsJobs from './reports/jobs.js';
 import reportsRoutes from './reports/routes.js';
 import usersRoutes from './users/routes.js';
 
 /**
- * Every feature module's routes plugin, registered by app.ts in this order.
+ * Every feature's jobs (modules/<feature>/jobs.ts: its queues with their payload schemas, schedules and
+ * start-up work, declared when the file is imported above). Those that need the app (e.g. to reach the
+ * exporter channel) export a plugin, registered by app.ts in every role, before the routes.
+ */
+export const jobModules: FastifyPluginAsync[] = [reportsJobs];
+
+/**
+ * Every feature module's routes plugin, registered by app.ts in this order (roles 'api' and 'all').
  * A feature adds one line here; its routes live in modules/<feature>/routes.ts.
  */
 export const modules: FastifyPluginAsync[] = [
-  jobsPlugin, // job queue worker (start on ready, stop on close)
-  mailPlugin, // 'email' job handler
-  exporterPlugin, // socket.io exporter channel on /socket.io
   authRoutes, // login, refresh, password reset
   usersRoutes, // /v1/users/me/
   licensesRoutes, // license data, trees, app-config

@@ -5,7 +5,7 @@ import type pg from 'pg';
 // transaction; PostgreSQL notifies every listening process (read-model.ts) when that transaction commits.
 
 /** What changed: every scope a reader may depend on (the table's check constraint lists the same). */
-export type ChangeScope = 'listings' | 'matches' | 'products' | 'images' | 'notifications';
+export type ChangeScope = 'listings' | 'matches' | 'products' | 'images';
 
 /** The NOTIFY channel (bump_changes in migration 210). */
 export const CHANGE_CHANNEL = 'vigia_changes';
@@ -19,31 +19,23 @@ export interface Change {
 /**
  * Records a change of the sellers' data of `scope` — call it inside the transaction that makes the change
  * (a client between begin and commit): the bump and its notification become visible at that commit, and
- * vanish with a rollback.
+ * vanish with a rollback. `listings`: the sellers are those of these listings (products.id) instead.
  */
 export async function bumpChanges(
   client: pg.PoolClient | pg.Client,
   sellers: number[],
   scope: ChangeScope,
+  of: 'sellers' | 'listings' = 'sellers',
 ): Promise<void> {
   if (!sellers.length) return;
-  await client.query('select bump_changes($1::int[], $2)', [sellers, scope]);
+  const ids =
+    of === 'sellers'
+      ? '$1::int[]'
+      : 'array(select distinct seller_id from products where id = any($1::bigint[]))';
+  await client.query(`select bump_changes(${ids}, $2)`, [sellers, scope]);
 }
 
-/** The sellers of listings (products) — for a change named by listing ids. */
-export async function bumpChangesOfListings(
-  client: pg.PoolClient | pg.Client,
-  productIds: number[],
-  scope: ChangeScope,
-): Promise<void> {
-  if (!productIds.length) return;
-  await client.query(
-    'select bump_changes(array(select distinct seller_id from products where id = any($1::bigint[])), $2)',
-    [productIds, scope],
-  );
-}
-
-const SCOPES = new Set<string>(['listings', 'matches', 'products', 'images', 'notifications']);
+const SCOPES = new Set<string>(['listings', 'matches', 'products', 'images']);
 
 /** A notification's payload (`{"s":seller,"k":scope}`), or null when it is not one. */
 export function parseChange(payload: string | undefined): Change | null {
@@ -58,13 +50,18 @@ export function parseChange(payload: string | undefined): Change | null {
   }
 }
 
+/** The scopes the analyses' answers read (a measured image check changes none of them). */
+export const ANSWER_SCOPES: readonly ChangeScope[] = ['listings', 'matches', 'products'];
+
 /**
- * The market's data version: the sum of every (seller, scope) version. It grows with every committed
- * change (each bumps a row inside its own transaction), whatever order concurrent changes commit in.
+ * The market's data version: the sum of the (seller, scope) versions of ANSWER_SCOPES. It grows with
+ * every committed change of them (each bumps a row inside its own transaction), whatever order
+ * concurrent changes commit in.
  */
 export async function selectMarketVersion(db: pg.Pool | pg.PoolClient): Promise<number> {
   const { rows } = await db.query<{ v: number }>(
-    'select coalesce(sum(version), 0)::int8 as v from data_changes',
+    'select coalesce(sum(version), 0)::int8 as v from data_changes where scope = any($1::text[])',
+    [ANSWER_SCOPES],
   );
   return rows[0].v;
 }

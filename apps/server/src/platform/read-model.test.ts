@@ -1,14 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app.js';
-import { createPool, type Database } from '../db/database.js';
+import type { Database } from '../db/database.js';
 import type { VersionedSlot } from '../lib/versioned-slot.js';
 import { rejectMatch } from '../modules/ingest/matching.js';
 import type { PivotModel } from '../modules/pricing/index.js';
-import { createTestContext, type TestContext } from '../test/context.js';
+import { createSecondApp, createTestContext, type TestContext } from '../test/context.js';
 import { observe } from '../test/fixtures.js';
 import { type PricingFixture, SELLERS, seedPricingFixture, tokenOf } from '../test/pricing-fixture.js';
-import { bumpChanges, selectMarketVersion } from './change-signal.js';
+import { bumpChanges, type ChangeScope, selectMarketVersion } from './change-signal.js';
 import { readModelsOf } from './read-model.js';
 
 // The change signal and the read-model holder across two app instances on one database (each with its
@@ -18,6 +17,7 @@ import { readModelsOf } from './read-model.js';
 
 let one: TestContext;
 let fx: PricingFixture;
+let second: Awaited<ReturnType<typeof createSecondApp>>;
 let db2: Database;
 let two: FastifyInstance;
 let token: string;
@@ -34,16 +34,14 @@ beforeAll(async () => {
       );
     },
   });
-  const pool = createPool(one.db.url, 5);
-  db2 = { pool, kind: 'external', url: one.db.url, close: () => pool.end() };
-  two = await buildApp({ config: one.config, db: db2 });
-  await two.ready();
+  second = await createSecondApp(one);
+  two = second.app;
+  db2 = second.db;
   token = tokenOf(one.config.JWT_SECRET, fx.users.analyst, fx.users.orgAnalyst);
 });
 
 afterAll(async () => {
-  await two?.close();
-  await db2?.close();
+  await second?.close();
   await one?.close();
 });
 
@@ -217,6 +215,18 @@ describe('answers of the holder', () => {
     // kept at that version: asked again, the same object without a making
     expect(await memo.answer(['sales'], make)).toBe(answer);
     expect(makings).toBe(2);
+    // a later change drops it (older than the version now) once the signal arrives
+    await holder.settled();
+    expect(memo.size).toBe(1);
+    const client = await one.db.pool.connect();
+    try {
+      await client.query('begin');
+      await bumpChanges(client, [SELLERS.a], 'products');
+      await client.query('commit');
+    } finally {
+      client.release();
+    }
+    await within(2_000, () => memo.size === 0);
   });
 
   it('concurrent misses wait for one making; the memo is bounded', async () => {
@@ -240,32 +250,32 @@ describe('answers of the holder', () => {
     expect(memo.size).toBe(3);
   });
 
-  it('a change rolled back is neither counted nor notified', async () => {
+  it('a change rolled back is neither counted nor notified; an image check moves no answer', async () => {
     const holder = readModelsOf(one.db.pool);
+    const bump = async (scope: ChangeScope, end: 'commit' | 'rollback') => {
+      const client = await one.db.pool.connect();
+      try {
+        await client.query('begin');
+        await bumpChanges(client, [SELLERS.b], scope);
+        await client.query(end);
+      } finally {
+        client.release();
+      }
+    };
     const version = await holder.version();
     const notified = holder.stats.notified;
-    const client = await one.db.pool.connect();
-    try {
-      await client.query('begin');
-      await bumpChanges(client, [SELLERS.b], 'images');
-      await client.query('rollback');
-    } finally {
-      client.release();
-    }
+    await bump('listings', 'rollback');
     await new Promise((r) => setTimeout(r, 300));
     expect(await holder.version()).toBe(version);
     expect(holder.stats.notified).toBe(notified);
-    // committed, it is both
-    const c2 = await one.db.pool.connect();
-    try {
-      await c2.query('begin');
-      await bumpChanges(c2, [SELLERS.b], 'images');
-      await c2.query('commit');
-    } finally {
-      c2.release();
-    }
+    // an image check is notified, but the answers (listings, matches, products) stay valid
+    await bump('images', 'commit');
+    await within(2_000, () => holder.stats.notified === notified + 1);
+    expect(await holder.version()).toBe(version);
+    // committed, a change of listings is both
+    await bump('listings', 'commit');
     expect(await holder.version()).toBe(version + 1);
-    await within(2_000, () => holder.stats.notified > notified);
+    await within(2_000, () => holder.stats.notified === notified + 2);
   });
 
   it('the listening connection comes back after it was cut, and the stores check everything again', async () => {

@@ -1,6 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
-import { CHANGE_CHANNEL, type Change, parseChange, selectMarketVersion } from './change-signal.js';
+import {
+  ANSWER_SCOPES,
+  CHANGE_CHANNEL,
+  type Change,
+  parseChange,
+  selectMarketVersion,
+} from './change-signal.js';
 
 // The read-model holder (docs/architecture.md "Change signal and read models"): one per database pool,
 // so one per API process. What the features keep in memory between requests lives here and follows
@@ -42,7 +48,7 @@ export class Memo<V extends NonNullable<unknown>> {
     this.cache = new LRUCache<string, V, () => Promise<V>>({
       max,
       fetchMethod: (_key, _stale, { context }) => context(),
-      // a clear() at a change must not fail the requests waiting for an answer being made
+      // dropping an older version's answer being made must not fail the requests waiting for it
       ignoreFetchAbort: true,
     });
   }
@@ -87,12 +93,14 @@ export class Memo<V extends NonNullable<unknown>> {
     this.cache.set(key, value);
   }
 
-  get size(): number {
-    return this.cache.size;
+  /** Drops the answers kept at another version than `version` (made by `answer`). */
+  dropOlder(version: number): void {
+    const current = `,${version}]`;
+    for (const k of [...this.cache.keys()]) if (!k.endsWith(current)) this.cache.delete(k);
   }
 
-  clear(): void {
-    this.cache.clear();
+  get size(): number {
+    return this.cache.size;
   }
 }
 
@@ -134,7 +142,8 @@ export class ReadModels {
 
   /**
    * The memo named `name` (created with room for `max` entries on first use). `answers`: its entries
-   * are answers keyed by the market version (`answer`), dropped at every change; otherwise its keys
+   * are answers keyed by the market version (`answer`), those of older versions dropped at every change
+   * of ANSWER_SCOPES; otherwise its keys
    * carry their own versions and entries leave only by age.
    */
   memo<V extends NonNullable<unknown>>(name: string, max: number, answers = true): Memo<V> {
@@ -155,7 +164,7 @@ export class ReadModels {
     return this.states.get(name) as T;
   }
 
-  /** Calls `fn` with every batch of changes (after the memos were cleared). Replaces one of the same name. */
+  /** Calls `fn` with every batch of changes (after the older answers were dropped). Replaces one of the same name. */
   subscribe(name: string, fn: (changes: ChangeBatch) => Promise<void>): void {
     this.subscribers.set(name, { fn });
   }
@@ -280,7 +289,11 @@ export class ReadModels {
   private async deliver(batch: ChangeBatch): Promise<void> {
     if (this.closing) return;
     this.stats.batches++;
-    for (const m of this.memos.values()) if (m.answers) m.memo.clear();
+    // the answers kept of an older version: no request will ask for them again
+    if (touches(batch, ANSWER_SCOPES)) {
+      const version = await this.version().catch(() => null);
+      if (version !== null) for (const m of this.memos.values()) if (m.answers) m.memo.dropOlder(version);
+    }
     for (const [name, s] of this.subscribers) {
       if (this.closing) return;
       await s

@@ -2,6 +2,7 @@ import { MODULE_CODES, MODULE_HEADER, type ModuleCode, PIVOT_HEADER } from '@vig
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
+import type { Queryable } from '../db/database.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import { verifyToken } from '../lib/jwt.js';
 
@@ -52,13 +53,27 @@ export function readBearer(header: string | undefined): string | null {
   return m ? m[1] : null;
 }
 
-/** Loads user and license for a token's claims; null when the user is gone, inactive or the token is stale. */
-export async function loadPrincipal(
-  pool: pg.Pool,
-  claims: { sub: number; ver: number },
-): Promise<Principal | null> {
+/** A user as stored now: active or not, the token generation, and the organisation's license today. */
+export interface UserAccess extends Principal {
+  isActive: boolean;
+  tokenVersion: number;
+  /** the session asked about (a token's sid) was revoked by a logout */
+  sessionRevoked: boolean;
+}
+
+/**
+ * Loads a user and the license of their organisation as they are now (null when the user does not
+ * exist). Requests (loadPrincipal) and every background delivery (issue 26: reports, digests, socket
+ * events) read access through this one function.
+ */
+export async function loadUserAccess(
+  pool: Queryable,
+  userId: number,
+  sid: string | null = null,
+): Promise<UserAccess | null> {
   const { rows } = await pool.query(
     `select u.id, u.org_id, u.email, u.name, u.timezone, u.currency, u.pivot_id, u.token_version, u.is_active, u.is_admin,
+            ($2::text is not null and exists (select 1 from revoked_sessions r where r.sid = $2)) as session_revoked,
             l.id as license_id,
             coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
@@ -71,10 +86,10 @@ export async function loadPrincipal(
             and (l.starts_on is null or l.starts_on <= current_date)
             and (l.ends_on is null or l.ends_on >= current_date)
       where u.id = $1`,
-    [claims.sub],
+    [userId, sid],
   );
   const u = rows[0];
-  if (!u?.is_active || u.token_version !== claims.ver) return null;
+  if (!u) return null;
   const empty: License = {
     id: 0,
     sellers: [],
@@ -92,6 +107,9 @@ export async function loadPrincipal(
     timezone: u.timezone,
     currency: u.currency,
     pivotId: u.pivot_id,
+    isActive: u.is_active,
+    tokenVersion: u.token_version,
+    sessionRevoked: u.session_revoked,
     isAdmin: u.is_admin === true,
     license: u.license_id
       ? {
@@ -107,6 +125,21 @@ export async function loadPrincipal(
         }
       : empty,
   };
+}
+
+/**
+ * Loads user and license for a token's claims; null when the user is gone or inactive, or the token is
+ * revoked (older than a password change, or of a session ended by logout). One query, every request, in
+ * every process: revocation needs no cache.
+ */
+export async function loadPrincipal(
+  pool: Queryable,
+  claims: { sub: number; ver: number; sid?: string },
+): Promise<Principal | null> {
+  const access = await loadUserAccess(pool, claims.sub, claims.sid ?? null);
+  if (!access?.isActive || access.tokenVersion !== claims.ver || access.sessionRevoked) return null;
+  const { isActive: _a, tokenVersion: _v, sessionRevoked: _r, ...principal } = access;
+  return principal;
 }
 
 async function authPlugin(app: FastifyInstance, opts: { pool: pg.Pool; secret: string }) {

@@ -17,15 +17,21 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own on the shared test server. */
+/**
+ * A fresh, migrated database of its own on the shared test server, owned by the application's role and
+ * migrated and used as it, as the server does (db/roles.ts).
+ */
 export async function createTestDatabase(): Promise<Database> {
   const adminUrl = inject('pgAdminUrl');
+  const appUrl = new URL(inject('pgAppUrl'));
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  const owner =
+    appUrl.username === new URL(adminUrl).username ? '' : ` owner "${decodeURIComponent(appUrl.username)}"`;
+  await admin.query(`create database ${name}${owner}`);
   await admin.end();
-  const url = new URL(adminUrl);
+  const url = appUrl;
   url.pathname = `/${name}`;
   const pool = createPool(url.toString(), 10);
   await migrate(pool);
@@ -71,6 +77,29 @@ export async function createTestContext(
       await app.close();
       await db.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A second app on the test context's database with a pool of its own — what a second API process
+ * would be (its own read-model holder and LISTEN connection, its own socket.io server).
+ */
+export async function createSecondApp(ctx: TestContext): Promise<{
+  app: FastifyInstance;
+  db: Database;
+  close(): Promise<void>;
+}> {
+  const pool = createPool(ctx.db.url, 5);
+  const db: Database = { pool, kind: 'external', url: ctx.db.url, close: () => pool.end() };
+  const app = await buildApp({ config: ctx.config, db });
+  await app.ready();
+  return {
+    app,
+    db,
+    close: async () => {
+      await app.close();
+      await pool.end();
     },
   };
 }

@@ -4,10 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { clusterLayout, StartupError, startEmbeddedPostgres } from '../db/embedded.js';
+import { APP_ROLE, ensureAppRole } from '../db/roles.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgAdminUrl: string;
+    /** The application's role on the test server (not a superuser, as the app runs: db/roles.ts). */
+    pgAppUrl: string;
   }
 }
 
@@ -19,7 +22,9 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) {
+    // an outside server: its URL for both (whoever runs the tests chose the role)
     project.provide('pgAdminUrl', process.env.TEST_DATABASE_URL);
+    project.provide('pgAppUrl', process.env.TEST_DATABASE_URL);
     return;
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'vigia-test-pg-'));
@@ -42,6 +47,12 @@ export default async function setup(project: TestProject) {
     throw err;
   }
   project.provide('pgAdminUrl', server.url);
+  // every test database is owned by one application role, created here once (db/roles.ts)
+  const password = randomBytes(18).toString('base64url');
+  project.provide(
+    'pgAppUrl',
+    await ensureAppRole(server.url, { role: APP_ROLE, password, database: 'vigia_test' }),
+  );
   return async () => {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });

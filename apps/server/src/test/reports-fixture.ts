@@ -4,7 +4,8 @@ import { insertOrgWithLicense } from './fixtures.js';
 import { type PricingFixture, seedPricingFixture, tokenOf } from './pricing-fixture.js';
 
 // Reports tests' fixture: the hand-computed pricing market (pricing-fixture.ts, docs/metrics.md "Worked
-// example") plus an organisation with the 'reports' module (and dpm, to compare with the DPM API) and two
+// example") plus an organisation with the 'reports' module (and dpm, to compare with the DPM API, and the
+// promotions and assortment modules whose report types it asks for) and two
 // of its users, and a user of another organisation.
 
 export interface ReportsFixture extends PricingFixture {
@@ -18,7 +19,7 @@ export async function seedReportsFixture(pool: pg.Pool): Promise<ReportsFixture>
     sellers: [7, 8, 9],
     pivots: [5],
     currencies: ['CLP', 'USD', 'MXN'],
-    modules: ['dpm', 'ecommerce_navigation', 'reports'],
+    modules: ['dpm', 'ecommerce_navigation', 'promotions', 'assortment', 'reports'],
   });
   const otherOrg = await insertOrgWithLicense(pool, {
     orgName: 'Otra SA',

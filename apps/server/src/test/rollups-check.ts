@@ -53,11 +53,10 @@ select day::text as day, seller_id, classification_id, brand_id, currency,
        coalesce(sum(effective) filter (where published and cur = currency), 0)::numeric(16,2) as effective_price_sum,
        count(normal_price) filter (where published and cur = currency)::int as normal_priced,
        coalesce(sum(normal_price) filter (where published and cur = currency), 0)::numeric(16,2) as normal_price_sum,
-       count(*) filter (where published and price_type <> 'NORMAL' and cur = currency and normal_price > 0
-                          and promo < normal_price)::int as discounted,
-       coalesce(sum(round(100 * (normal_price - promo) / normal_price, 4))
-               filter (where published and price_type <> 'NORMAL' and cur = currency and normal_price > 0
-                         and promo < normal_price), 0)::numeric(14,4) as discount_pct_sum,
+       count(vigia_discount_pct(normal_price, promo))
+             filter (where published and price_type <> 'NORMAL' and cur = currency)::int as discounted,
+       coalesce(sum(round(vigia_discount_pct(normal_price, promo), 4))
+               filter (where published and price_type <> 'NORMAL' and cur = currency), 0)::numeric(14,4) as discount_pct_sum,
        count(*) filter (where is_new)::int as new_listings,
        count(*) filter (where gone)::int as unpublished,
        count(*) filter (where published and stock_out and before_stock_out = false)::int as went_out_of_stock,

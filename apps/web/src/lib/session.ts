@@ -1,4 +1,4 @@
-import { loginResponse, type SessionUser, sessionUser } from '@vigia/domain';
+import { authRoutes, loginResponse, type SessionUser, sessionUser } from '@vigia/domain';
 import { useSyncExternalStore } from 'react';
 import { connectExporter, disconnectExporter } from './exporter.js';
 import { localStore, STORAGE_KEYS } from './storage.js';
@@ -100,6 +100,17 @@ export function completeLogin(response: unknown): boolean {
  * them refetch without a token).
  */
 export function logout(): void {
+  // The server revokes the token and its refresh chain (a copy of it stolen meanwhile stops working):
+  // fire and forget, kept alive across the navigation to /login; the token is in the body, so this
+  // never triggers a refresh.
+  const token = getToken();
+  if (token && typeof fetch === 'function')
+    void fetch(authRoutes.logout.path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify({ token }),
+      keepalive: true,
+    }).catch(() => {});
   // The seed's token, brands and sellers — and the user's profile (name, e-mail): nothing personal is
   // left in the browser after logout.
   localStore().remove(STORAGE_KEYS.token, STORAGE_KEYS.brands, STORAGE_KEYS.sellers, STORAGE_KEYS.user);

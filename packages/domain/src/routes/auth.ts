@@ -31,6 +31,18 @@ export const authRoutes = {
     response: refreshResponse,
     summary: 'Renueva un token vigente (no vencido ni revocado)',
   }),
+  logout: defineRoute({
+    id: 'auth.logout',
+    method: 'POST',
+    path: '/v1/auth-token-logout/',
+    module: null,
+    auth: false,
+    body: refreshBody,
+    response: okSchema,
+    summary: 'Cierra la sesión: revoca el token y toda su cadena de renovaciones',
+    description:
+      'Responde 200 también con un token ya vencido o revocado. El token va en el cuerpo (como en la renovación), de modo que cerrar sesión nunca dispara otra renovación.',
+  }),
   passwordReset: defineRoute({
     id: 'auth.passwordReset',
     method: 'POST',

@@ -85,10 +85,9 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
       maxDays: ASSORTMENT_MAX_PERIOD_DAYS,
       defaultFrom: (to) => addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
       now,
+      notAfterToday: true,
     },
   );
-  if (period.to > today(now))
-    throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
   const length = daysInclusive(period.from, period.to);
   const sellers = [pivot, ...competitors];
   return {

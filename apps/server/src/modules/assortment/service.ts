@@ -3,22 +3,21 @@ import {
   ASSORTMENT_ALL_SELLERS,
   type AssortmentRow,
   NO_BRAND_NAME,
+  periodChange,
+  round2,
   SELLER_NOT_FOUND,
+  share,
 } from '@vigia/domain';
 import type { AssortmentFigureRow, SellerRow } from './queries.js';
 
 // Assortment figures (docs/metrics.md "Assortment") from the roll-up rows of a selection: one row per
 // brand or per seller, the summary row first. Pure functions: the tests work them out by hand.
 
-const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 /** Variations keep three decimals: the seed's display shows three when |v| ≤ 10 (formatVariation). */
 const round3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
 
-/** 100 × (current − previous) / previous; null when previous is 0 or absent. */
-export function variation(current: number | null, previous: number | null): number | null {
-  if (current === null || previous === null || previous === 0) return null;
-  return (100 * (current - previous)) / previous;
-}
+/** The assortment's variations: domain periodChange (100 × (current − previous) / previous). */
+const variation = periodChange;
 
 /** Sums of one group (a brand, a seller or all), values already in the requested currency. */
 export interface Sums {
@@ -88,9 +87,9 @@ export function figuresOf(
     average_value: round2(average),
     previous_average_value: round2(prevAverage),
     average_variation: round3(variation(average, prevAverage)),
-    participation: base ? round2((100 * s.published) / base) : null,
+    participation: base ? round2(share(s.published, base)) : null,
     out_of_stock: s.published - s.inStock,
-    availability: s.published ? round2((100 * s.inStock) / s.published) : null,
+    availability: round2(share(s.inStock, s.published)),
     went_out_of_stock: s.wentOut,
     back_in_stock: s.backIn,
     previous_went_out_of_stock: s.prevWentOut,

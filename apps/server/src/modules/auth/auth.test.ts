@@ -1,7 +1,7 @@
 import { MESSAGES } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
-import { waitForJob } from '../../platform/jobs/queue.js';
+import { jobsOf, waitForJob } from '../../platform/jobs/queue.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import {
   type AccountFixture,
@@ -38,11 +38,7 @@ const login = (email: string, password: string, remoteAddress?: string) =>
   post('/v1/auth-token/', { email, password }, remoteAddress);
 
 async function emailJobs(to: string) {
-  const { rows } = await ctx.db.pool.query<{ id: number; status: string; payload: Record<string, unknown> }>(
-    "select id, status, payload from jobs where queue = 'email' and payload->>'to' = $1 order by id",
-    [to],
-  );
-  return rows;
+  return (await jobsOf(ctx.db.pool, 'email')).filter((j) => (j.payload as { to?: string }).to === to);
 }
 
 describe('POST /v1/auth-token/', () => {

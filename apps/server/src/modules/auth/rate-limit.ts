@@ -6,8 +6,10 @@ import { AppError } from '../../lib/errors.js';
 // Per IP: the route's `config.rateLimit` (@fastify/rate-limit, onRequest, before the body is read).
 // Per e-mail: keyBy() below, a preHandler on the validated body. Both are needed on one route, and the
 // plugin runs only one `rateLimit` per request, so the second uses `createRateLimit`, which does not.
-// Counters live in this process's memory (one store per app); several processes would share a Redis
-// store (`redis` option of the plugin).
+//
+// Counters live in PostgreSQL (lib/pg-rate-limit-store.ts, table rate_limit_counters, migration 222), so several
+// API processes count one budget (issue 24 item 5): an attacker spreading guesses over the processes
+// behind a proxy gets no more tries. One upsert per attempt; these routes are rare next to the app's.
 
 /**
  * The limits, scaled by LOGIN_RATE_LIMIT_PER_MINUTE (default 10: login 10/min per e-mail and 30/min per
@@ -18,6 +20,7 @@ export function rateLimits(perMinute: number) {
     loginPerIp: { max: perMinute * 3, timeWindow: 60_000 },
     loginPerEmail: { max: perMinute, timeWindow: 60_000 },
     refreshPerIp: { max: perMinute * 6, timeWindow: 60_000 },
+    logoutPerIp: { max: perMinute * 6, timeWindow: 60_000 },
     resetPerIp: { max: perMinute, timeWindow: 60_000 },
     resetPerEmail: { max: Math.max(5, Math.floor(perMinute / 2)), timeWindow: 3_600_000 },
     confirmPerIp: { max: perMinute * 2, timeWindow: 60_000 },
@@ -35,11 +38,14 @@ export const TOO_MANY = 'Demasiados intentos, espera un momento.';
 export function keyBy(
   app: FastifyInstance,
   limit: { max: number; timeWindow: number },
+  name: string,
   key: (req: FastifyRequest) => string | null | undefined,
 ) {
   const check = app.createRateLimit({
     ...limit,
     keyGenerator: (req: FastifyRequest) => key(req) ?? '',
+    // the store's key for this limiter (createRateLimit has no route of its own)
+    ...({ storeKey: name } as object),
   });
   return async (req: FastifyRequest, reply: { header(name: string, value: unknown): unknown }) => {
     if (!key(req)) return;

@@ -2,11 +2,16 @@ import { authRoutes as defs, MESSAGES, type SessionUser } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { withTransaction } from '../../db/database.js';
 import { badRequest, unauthorized } from '../../lib/errors.js';
-import { signToken, verifyToken } from '../../lib/jwt.js';
+import {
+  MAX_SESSION_SECONDS,
+  newSessionId,
+  signSessionToken,
+  signToken,
+  verifyToken,
+} from '../../lib/jwt.js';
 import { DUMMY_HASH_PROMISE, hashPassword, verifyPassword } from '../../lib/password.js';
 import { registerRoute } from '../../lib/route.js';
-import { disconnectUser } from '../../platform/exporter/index.js';
-import { wakeJobWorkers } from '../../platform/jobs/index.js';
+import { disconnectSession, disconnectUser } from '../../platform/exporter/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { loadPrincipal } from '../../plugins/auth.js';
 import {
@@ -56,7 +61,7 @@ export default async function authRoutes(app: FastifyInstance) {
   const { config, db } = app.deps;
   const RATE_LIMITS = rateLimits(config.LOGIN_RATE_LIMIT_PER_MINUTE);
   const tokenFor = (u: { id: number; org_id: number; token_version: number }) =>
-    signToken(
+    signSessionToken(
       { sub: u.id, org: u.org_id, ver: u.token_version },
       config.JWT_SECRET,
       config.TOKEN_TTL_SECONDS,
@@ -77,7 +82,7 @@ export default async function authRoutes(app: FastifyInstance) {
     },
     {
       config: { rateLimit: RATE_LIMITS.loginPerIp },
-      preHandler: [keyBy(app, RATE_LIMITS.loginPerEmail, bodyEmail)],
+      preHandler: [keyBy(app, RATE_LIMITS.loginPerEmail, 'login-email', bodyEmail)],
     },
   );
 
@@ -87,14 +92,47 @@ export default async function authRoutes(app: FastifyInstance) {
     async (req) => {
       const claims = verifyToken(req.body.token, config.JWT_SECRET);
       if (!claims) throw unauthorized();
-      // Revoked (password changed → token_version bumped) or inactive users get no new token.
+      // Revoked (password changed → token_version bumped; session ended by logout) or inactive users
+      // get no new token.
       const principal = await loadPrincipal(db.pool, claims);
       if (!principal) throw unauthorized();
+      // The same session (sid) and its start: the chain ends with it, MAX_SESSION_SECONDS after login
+      // (verifyToken refuses older ones; signToken caps the expiry).
       return {
-        token: tokenFor({ id: principal.userId, org_id: principal.orgId, token_version: claims.ver }),
+        token: signToken(
+          {
+            sub: principal.userId,
+            org: principal.orgId,
+            ver: claims.ver,
+            sid: claims.sid ?? newSessionId(),
+            sat: claims.sat ?? claims.iat,
+          },
+          config.JWT_SECRET,
+          config.TOKEN_TTL_SECONDS,
+        ),
       };
     },
     { config: { rateLimit: RATE_LIMITS.refreshPerIp } },
+  );
+
+  registerRoute(
+    app,
+    defs.logout,
+    async (req) => {
+      const claims = verifyToken(req.body.token, config.JWT_SECRET);
+      // An expired or unknown token has nothing left to revoke (no refresh accepts it).
+      if (claims?.sid) {
+        await db.pool.query(
+          `insert into revoked_sessions (sid, user_id, expires_at)
+           values ($1, $2, to_timestamp($3)) on conflict (sid) do nothing`,
+          [claims.sid, claims.sub, (claims.sat ?? claims.iat) + MAX_SESSION_SECONDS],
+        );
+        await db.pool.query('delete from revoked_sessions where expires_at < now()');
+        disconnectSession(app, claims.sub, claims.sid);
+      }
+      return { detail: 'Sesión cerrada' };
+    },
+    { config: { rateLimit: RATE_LIMITS.logoutPerIp } },
   );
 
   registerRoute(
@@ -108,13 +146,12 @@ export default async function authRoutes(app: FastifyInstance) {
           await insertResetToken(client, user.id, hash, RESET_TOKEN_TTL_SECONDS);
           await enqueueEmail(client, passwordResetEmail(user, resetLink(config.PUBLIC_URL, user.id, token)));
         });
-        wakeJobWorkers(); // the e-mail job is visible now that the transaction committed
       }
       return { detail: MESSAGES.recoverySentBody };
     },
     {
       config: { rateLimit: RATE_LIMITS.resetPerIp },
-      preHandler: [keyBy(app, RATE_LIMITS.resetPerEmail, bodyEmail)],
+      preHandler: [keyBy(app, RATE_LIMITS.resetPerEmail, 'reset-email', bodyEmail)],
     },
   );
 

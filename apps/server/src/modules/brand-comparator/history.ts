@@ -2,7 +2,13 @@ import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
-import { getPivotModel, heldPivots, type PivotModel, selectChangedIds } from '../pricing/index.js';
+import {
+  getPivotModel,
+  heldPivots,
+  licensedPivots,
+  type PivotModel,
+  selectChangedIds,
+} from '../pricing/index.js';
 import { type ListingState, selectStatesAt } from './queries.js';
 
 // The brand comparator's price history in memory (docs/metrics.md "Brand price comparator", docs/
@@ -551,12 +557,9 @@ export function comparatorReadModels(pool: pg.Pool): void {
   holder.warmUp(
     'comparator-history',
     async () => {
-      const { rows } = await pool.query<{ seller_id: number }>(
-        'select distinct seller_id from license_pivots order by seller_id',
-      );
-      for (const p of rows) {
+      for (const pivot of await licensedPivots(pool)) {
         if (poolHistory(pool).closed) return;
-        await warmHistory(pool, await getPivotModel(pool, p.seller_id));
+        await warmHistory(pool, await getPivotModel(pool, pivot));
       }
     },
     { stop: () => stopHistory(pool), inTests: true },

@@ -1,10 +1,9 @@
-import { ASSORTMENT_DEFAULT_PERIOD_DAYS, addDays, routes } from '@vigia/domain';
+import { ASSORTMENT_DEFAULT_PERIOD_DAYS, ASSORTMENT_MAX_PERIOD_DAYS, addDays, routes } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
-import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
-import { today } from '../../market/index.js';
+import { resolvePeriod } from '../../market/index.js';
 import { resolveScope, scored } from '../pricing/index.js';
 import { comparatorReadModels } from './history.js';
 import { brandComparator } from './service.js';
@@ -21,10 +20,15 @@ export default async function brandComparatorRoutes(app: FastifyInstance) {
 
   registerRoute(app, routes.brandComparator.comparator, async (req) => {
     const q = req.query;
-    const now = today();
-    const to = q.to_date ?? now;
-    if (to > now) throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
-    const from = q.from_date ?? addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1));
+    const { from, to } = resolvePeriod(
+      { from: q.from_date, to: q.to_date },
+      { from: 'from_date', to: 'to_date' },
+      {
+        maxDays: ASSORTMENT_MAX_PERIOD_DAYS,
+        defaultFrom: (t) => addDays(t, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
+        notAfterToday: true,
+      },
+    );
     const resolved = await resolveScope(requesterOf(req), pool, q);
     return brandComparator(pool, resolved, scored(resolved), {
       from,

@@ -6,6 +6,7 @@ import {
   type BrandComparatorResponse,
   daysInclusive,
   priceIndex,
+  round2,
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
 import type pg from 'pg';
@@ -25,8 +26,6 @@ import { pricesAt, type TrendPrices } from './history.js';
 // against each competitor over the products matched there — the pricing feature's scoring (DPM by
 // e-commerce restricted to the brand's products), so the numbers agree with DPM by brand — and its trend:
 // the same average at evenly spaced days of the period, from the price history of the same listings.
-
-const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 
 /** The trend's days: `points` days evenly spread over [from, to], the last one `to`. */
 export function trendDays(from: string, to: string, points = BRAND_COMPARATOR_TREND_POINTS): string[] {

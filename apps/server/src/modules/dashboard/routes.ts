@@ -13,7 +13,6 @@ import {
 import { resolveScope, selectPricingKpis } from '../pricing/index.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
-import { scheduleDashboardWarmUp } from './warm.js';
 
 /**
  * Dashboard (seed 001 §2 'dashboard', §7): indicators, card groups and quick find. No module code in
@@ -21,8 +20,7 @@ import { scheduleDashboardWarmUp } from './warm.js';
  */
 export default async function dashboardRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
-  // Closed-day figures are computed off the request path (warm.ts).
-  scheduleDashboardWarmUp(app);
+  // Closed-day figures are computed off the request path (warm.ts, the 'dashboard-warm' job of jobs.ts).
 
   registerRoute(app, defs.indicators, async (req) => {
     const b = req.body;

@@ -10,6 +10,7 @@ import {
   type DashboardCardKey,
   type DashboardPreResponse,
   daysInclusive,
+  round2,
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
@@ -35,9 +36,6 @@ import {
 //    scoring as the DPM screens);
 //  - whole answers are memoised per process by (scope, period, pricing model version) at the market's data
 //    version (the read-model holder, platform/read-model.ts).
-
-const round2 = (v: number | null | undefined) =>
-  v === null || v === undefined ? null : Math.round(v * 100) / 100;
 
 const UNITS: Record<DashboardCardKey, DashboardCard['unit']> = {
   availability: 'percent',
@@ -162,10 +160,9 @@ export async function dashboardPre(
       maxDays: DASHBOARD_MAX_PERIOD_DAYS,
       defaultFrom: (to) => addDays(to, -(DASHBOARD_DEFAULT_PERIOD_DAYS - 1)),
       now,
+      notAfterToday: true,
     },
   );
-  if (period.to > todayDay)
-    throw badRequest('to_date: la fecha final no puede ser posterior a hoy', 'to_date');
   const { scope: ps, model } = q.resolved;
   const s: Scope = { pivot: ps.pivot, competitors: ps.competitors, roots: q.roots, currency: ps.currency };
   const length = daysInclusive(period.from, period.to);

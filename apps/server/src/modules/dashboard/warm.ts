@@ -1,8 +1,7 @@
 import { addDays } from '@vigia/domain';
-import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
-import { enqueue, type JobLogger, registerJobHandler } from '../../platform/jobs/index.js';
+import type { JobLogger } from '../../platform/jobs/index.js';
 import { closedDays } from './service.js';
 
 // Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license's default
@@ -13,7 +12,6 @@ import { closedDays } from './service.js';
 // visit after midnight — finds them. Each run computes only the days not stored yet (one new day a day).
 
 export const WARM_QUEUE = 'dashboard-warm';
-const WARM_EVERY_MS = 30 * 60_000;
 
 /** Period lengths the dashboard offers (web presets: 7, 30 and 90 days ending today). */
 export const DASHBOARD_PRESET_DAYS = [7, 30, 90] as const;
@@ -75,30 +73,4 @@ export async function warmDashboard(
     }
   }
   return { from, to, scopes, pruned };
-}
-
-/** Registers the job and schedules it at ready and periodically (the dashboard routes plugin). */
-export function scheduleDashboardWarmUp(app: FastifyInstance): void {
-  const { pool } = app.deps.db;
-  registerJobHandler(WARM_QUEUE, async (_payload, ctx) => {
-    const t = Date.now();
-    const r = await warmDashboard(ctx.pool, ctx.log);
-    ctx.log.info({ ...r, ms: Date.now() - t }, 'dashboard warm-up done');
-  });
-  const kick = () => {
-    // one pending warm-up is enough (several processes may share the queue)
-    pool
-      .query(`select 1 from jobs where queue = $1 and status in ('queued', 'running') limit 1`, [WARM_QUEUE])
-      .then((r) => (r.rowCount ? undefined : enqueue(pool, WARM_QUEUE, {}, { maxAttempts: 2 })))
-      .catch((err) => app.log.warn({ err }, 'dashboard warm-up not scheduled'));
-  };
-  // Test runs call warmDashboard themselves: no background job racing a test database.
-  if (process.env.VITEST) return;
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    kick(); // not awaited: listen never waits for it
-    timer = setInterval(kick, WARM_EVERY_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
 }

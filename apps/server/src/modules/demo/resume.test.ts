@@ -125,7 +125,7 @@ describe('a demo load killed half-way', () => {
       `La carga de datos de demostración (tiny, hasta ${TODAY}) quedó interrumpida`,
     );
     server.child.kill('SIGTERM');
-    expect(await server.exited).toBe(0);
+    expect(await server.exited, server.output()).toBe(0);
 
     await seedDemoMarket(reference.pool, { size: 'tiny', today: TODAY });
     const [a, b] = await Promise.all([fingerprint(killed), fingerprint(reference)]);

@@ -14,7 +14,7 @@ import { FetchError, safeFetch } from '../../platform/http/safe-fetch.js';
 import type { Principal } from '../../plugins/auth.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { createRun, sellerTermsOf } from './import.js';
-import { attachFeedsApp, enqueueFeedImport, registerFeedJobs } from './jobs.js';
+import { enqueueFeedImport } from './jobs.js';
 import { FeedError, parseFeed } from './parse.js';
 import { ingestPushedRows } from './push.js';
 import {
@@ -38,8 +38,6 @@ import { rowToObservation, type SellerTerms } from './row.js';
 // the ingest API"). Every route but the machine ingest needs a signed-in ADMINISTRATOR of an organisation
 // with a license in force; the machine ingest needs an API key scoped to the seller.
 
-/** How often each process looks for scheduled sources that are due. */
-export const SCHEDULE_TICK_MS = 60_000;
 /** Rows shown by the preview. */
 const PREVIEW_ROWS = 20;
 /** Largest machine-ingest body (JSON batch or NDJSON). */
@@ -66,25 +64,7 @@ declare module 'fastify' {
 export default async function feedsRoutesPlugin(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const { config } = app.deps;
-  registerFeedJobs();
-  attachFeedsApp(app);
-
-  // ───────── scheduled sources ─────────
-  let timer: NodeJS.Timeout | null = null;
-  const tick = async () => {
-    try {
-      await enqueueDueSources(app);
-    } catch (err) {
-      app.log.warn({ err }, 'feeds scheduler tick failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void tick(), SCHEDULE_TICK_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
+  // Scheduled sources are queued by the 'feeds-tick' schedule of jobs.ts (worker role).
 
   // Uploaded files arrive as a binary body (read as a stream, limited as it is written).
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
@@ -487,35 +467,3 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
 }
 
 /** Scheduled sources whose time came: one run each (queued with its job), and their next time. */
-export async function enqueueDueSources(app: FastifyInstance): Promise<number> {
-  const { pool } = app.deps.db;
-  return withTransaction(pool, async (c) => {
-    const { rows } = await c.query<{
-      id: number;
-      org_id: number;
-      seller_id: number;
-      kind: 'feed' | 'crawl';
-      schedule: string;
-      created_by: number | null;
-      timezone: string;
-    }>(
-      `select s.id, s.org_id, s.seller_id, s.kind, s.schedule, s.created_by, o.timezone
-         from import_sources s join organisations o on o.id = s.org_id
-        where s.deleted_at is null and s.schedule is not null and s.next_run_at <= now()
-          and not exists (select 1 from import_runs r where r.source_id = s.id and r.status in ('queued', 'running'))
-        for update of s skip locked`,
-    );
-    for (const s of rows) {
-      const runId = await createRun(c, s, 'schedule', s.created_by);
-      await enqueueFeedImport(c, runId);
-      let next: Date | null = null;
-      try {
-        next = nextCronRun(parseCron(s.schedule), s.timezone, new Date());
-      } catch {
-        next = null;
-      }
-      await c.query('update import_sources set next_run_at = $2 where id = $1', [s.id, next]);
-    }
-    return rows.length;
-  });
-}

@@ -50,6 +50,17 @@ async function allMeasured() {
 }
 afterAll(() => ctx?.close());
 
+describe('change signal', () => {
+  it("measured checks bump their sellers' 'images' version", async () => {
+    const { rows } = await ctx.db.pool.query<{ ok: boolean }>(
+      `select bool_and(d.version > 0) and count(d.seller_id) = count(*) as ok
+         from (select distinct p.seller_id from image_checks c join products p on p.id = c.product_id) s
+         left join data_changes d on d.seller_id = s.seller_id and d.scope = 'images'`,
+    );
+    expect(rows[0].ok).toBe(true);
+  });
+});
+
 async function get(url: string, token: string | null = analyst) {
   const res = await ctx.app.inject({
     method: 'GET',

@@ -4,11 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
-import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { download, moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
 import { upsertReview } from './queries.js';
-import { backfillScores } from './score-job.js';
 import { findCheck, findItems, findKpis } from './service.js';
 
 // Image verification (issue 15; contract packages/domain/src/image-verification.ts; measure and classes
@@ -34,34 +33,25 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
     if (token) req.headers.authorization = `JWT ${token}`;
   });
 
-  // Backfill at start, in the background: readiness does not wait for it, and a database that is not
-  // reachable yet (or an app built without one, e.g. the OpenAPI export) only logs a warning.
-  app.addHook('onReady', async () => {
-    backfillScores(pool)
-      .then(
-        (waiting) =>
-          waiting && app.log.info({ waiting }, 'image verification: pictures queued for measuring'),
-      )
-      .catch((err: Error) => app.log.warn({ err: err.message }, 'image verification: backfill not enqueued'));
-  });
-
   registerRoute(app, defs.items, (req) => findItems(pool, requesterOf(req), req.query));
   registerRoute(app, defs.kpis, (req) => findKpis(pool, requesterOf(req), req.query));
 
-  registerRoute(app, defs.itemsXlsx, async (req, reply) => {
-    const res = await findItems(pool, requesterOf(req), {
-      ...req.query,
-      limit: IMAGE_XLSX_MAX_ROWS,
-      skip: 0,
-    });
-    return reply
-      .header('content-type', XLSX_TYPE)
-      .header(
-        'content-disposition',
-        `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
-      )
-      .send(await writeFile(reply, itemsXlsxTask, res.items));
-  });
+  registerRoute(app, defs.itemsXlsx, (req, reply) =>
+    download(async () => {
+      const res = await findItems(pool, requesterOf(req), {
+        ...req.query,
+        limit: IMAGE_XLSX_MAX_ROWS,
+        skip: 0,
+      });
+      return reply
+        .header('content-type', XLSX_TYPE)
+        .header(
+          'content-disposition',
+          `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
+        )
+        .send(await writeFile(reply, itemsXlsxTask, res.items));
+    }),
+  );
 
   registerRoute(app, defs.item, async (req, reply) => {
     const check = await findCheck(pool, requesterOf(req), req.query.id);

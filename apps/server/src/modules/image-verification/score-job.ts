@@ -1,7 +1,9 @@
 import { classifySimilarity } from '@vigia/domain';
 import type pg from 'pg';
+import { z } from 'zod';
 import type { Queryable } from '../../db/database.js';
-import { enqueue, type JobLogger, registerJobHandler } from '../../platform/jobs/index.js';
+import { bumpChanges } from '../../platform/change-signal.js';
+import { defineJob, enqueue, type JobLogger } from '../../platform/jobs/index.js';
 import { type CheckClassifiedEvent, emitCheckClassified } from './events.js';
 import { loadPicture } from './pictures.js';
 import { measureSimilarity, type SimilarityResult } from './similarity.js';
@@ -21,14 +23,12 @@ const BATCH = 16;
 const BUDGET_MS = 20_000;
 const MAX_ATTEMPTS = 3;
 
-/** Enqueues the scoring job unless one is already waiting (a running one re-enqueues itself if needed). */
-export async function enqueueScoring(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query(`select 1 from jobs where queue = $1 and status = 'queued' limit 1`, [
-    SCORE_QUEUE,
-  ]);
-  if (rows.length) return false;
+/**
+ * Enqueues the scoring job; one waiting is enough (a 'short' queue: a second enqueue adds nothing, and a
+ * running one re-enqueues itself if needed).
+ */
+export async function enqueueScoring(db: Queryable): Promise<void> {
   await enqueue(db, SCORE_QUEUE, {});
-  return true;
 }
 
 /**
@@ -163,6 +163,8 @@ export async function scorePending(
         pairs.map((p) => p.reference_url),
         pairs.map((p) => p.image_url),
       ]);
+      // the checks' sellers changed (the change signal: every process learns of it at commit)
+      await bumpChanges(client, [...new Set(rows.map((r) => r.seller_id as number))], 'images');
       await client.query('commit');
       events = rows.map((r) => ({
         checkId: Number(r.id),
@@ -186,11 +188,19 @@ export async function scorePending(
   return { measured, failed, more, rate: seconds > 0 ? measured / seconds : 0 };
 }
 
-registerJobHandler(SCORE_QUEUE, async (_payload, ctx) => {
-  const run = await scorePending(ctx.pool, ctx.config.DATA_DIR, ctx.log);
-  ctx.log.info(
-    { measured: run.measured, failed: run.failed, perSecond: Math.round(run.rate * 10) / 10 },
-    'image verification: pictures measured',
-  );
-  if (run.more) await enqueueScoring(ctx.pool);
-});
+/** The scoring job's declaration (jobs.ts). */
+export function defineScoreJob(): void {
+  defineJob({
+    queue: SCORE_QUEUE,
+    payload: z.object({}),
+    policy: 'short',
+    handler: async (_payload, ctx) => {
+      const run = await scorePending(ctx.pool, ctx.config.DATA_DIR, ctx.log);
+      ctx.log.info(
+        { measured: run.measured, failed: run.failed, perSecond: Math.round(run.rate * 10) / 10 },
+        'image verification: pictures measured',
+      );
+      if (run.more) await enqueueScoring(ctx.pool);
+    },
+  });
+}

@@ -8,6 +8,7 @@ import {
   type ImageKpis,
   type ImageKpisQuery,
   isoDateInZone,
+  round2,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import {
@@ -137,7 +138,7 @@ export function detailOf(r: CheckRow & ScoreRow): ImageCheckDetail {
           colour: r.colour ?? 1,
           hashDistance: r.hash_distance ?? 0,
           region: r.region as { x: number; y: number; side: number },
-          diffMap: (r.diff_map as number[]).map((v) => Math.round(v * 100) / 100),
+          diffMap: (r.diff_map as number[]).map((v) => round2(v)),
           gridSide: DIFF_GRID,
           outline: outlineOf(r.diff_map as number[]),
           scoredAt: (r.scored_at as Date).toISOString(),

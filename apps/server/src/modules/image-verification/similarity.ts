@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { round2 } from '@vigia/domain';
 import sharp from 'sharp';
 
 // The similarity of a seller's picture to the brand's reference picture, in [0, 1], from the pixels
@@ -294,7 +295,7 @@ export async function measureSimilarity(reference: Buffer, image: Buffer): Promi
         for (let i = wx * STEP; i < wx * STEP + WIN; i++) d += dist[j * N + i];
       const colourWin = clamp01(1 - d / (WIN * WIN) / CHROMA_SCALE);
       const v = identical ? 0 : clamp01(1 - clamp01(yWin[wy * DIFF_GRID + wx]) * colourWin);
-      diffMap.push(Math.round(v * 100) / 100);
+      diffMap.push(round2(v));
     }
   return {
     similarity: Math.round(similarity * 10_000) / 10_000,

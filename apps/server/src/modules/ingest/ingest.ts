@@ -83,9 +83,10 @@ export async function ingestObservations(
     await ensureObsTable(client);
     for (const r of rollupUpdaters) await r.prepare?.(client);
     // The working set is in memory: index probes cost about a sequential read (default 4× would make the
-    // planner scan whole tables to join a few changed listings).
+    // planner scan whole tables to join a few changed listings). A run and its roll-ups are long work: their
+    // statements may take longer than the pool's statement_timeout (db/database.ts DB_TIMEOUTS).
     await client.query(
-      `begin; set local random_page_cost = 1.1${options.durable === false ? '; set local synchronous_commit = off' : ''}`,
+      `begin; set local random_page_cost = 1.1; set local statement_timeout = '10min'${options.durable === false ? '; set local synchronous_commit = off' : ''}`,
     );
     const { result, next } = await applyBatch(
       client,

@@ -1,7 +1,8 @@
+import { foldText } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { notFound } from '../../lib/errors.js';
-import { bumpChangesOfListings } from '../../platform/change-signal.js';
+import { bumpChanges } from '../../platform/change-signal.js';
 import { matchChangeHooks } from './registry.js';
 
 // Matching beyond EAN equality (PRODUCT.md "match"): a published listing without EAN and without a live
@@ -37,12 +38,12 @@ export function confidenceOf(similarity: number, minSimilarity: number): number 
   return Math.round(Math.min(MAX_CONFIDENCE, Math.max(MIN_CONFIDENCE, c)) * 1000) / 1000;
 }
 
-/** Lower-case, accent-free words of a title; "1kg" → "1", "kg"; "1,5" stays one word. */
+/**
+ * Words of a title, folded as every search folds (domain foldText: lower case, accents off); "1kg" →
+ * "1", "kg"; "1,5" stays one word.
+ */
 export function titleTokens(title: string): Set<string> {
-  const norm = title
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
+  const norm = foldText(title)
     .replace(/(\d)([a-z])/g, '$1 $2')
     .replace(/([a-z])(\d)/g, '$1 $2');
   return new Set(norm.split(/[^a-z0-9,]+/).filter((w) => w && w !== ','));
@@ -132,7 +133,7 @@ export async function suggestTitleMatches(pool: pg.Pool, opts: SuggestOptions = 
     );
     const suggested = inserted.map((r) => r.product_id);
     await syncListingCurrent(client, suggested);
-    await bumpChangesOfListings(client, suggested, 'matches');
+    await bumpChanges(client, suggested, 'matches', 'listings');
     return { suggested: inserted.length, method };
   });
 }
@@ -174,7 +175,7 @@ async function decide(
     }
     await syncListingCurrent(client, [productId]);
     // Every process's read models learn of the decision when it commits (platform/change-signal.ts).
-    await bumpChangesOfListings(client, [productId], 'matches');
+    await bumpChanges(client, [productId], 'matches', 'listings');
     // What features derive from match groups follows (e.g. the pricing read model: pricing/rollup.ts
     // subscribes with registerMatchChangeHook).
     for (const h of matchChangeHooks) await h.fn(client, [productId]);

@@ -2,7 +2,6 @@ import { isoDateInZone, type NotificationNamespace } from '@vigia/domain';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { withTransaction } from '../../db/database.js';
-import { enqueue } from '../../platform/jobs/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail } from './email.js';
 
@@ -79,20 +78,4 @@ export async function sendDigests(pool: pg.Pool, config: Config, now = new Date(
     });
   }
   return sent;
-}
-
-/** The next full hour after `now`. */
-export function nextHour(now = new Date()): Date {
-  const t = new Date(now);
-  t.setUTCMinutes(0, 0, 0);
-  return new Date(t.getTime() + 3_600_000);
-}
-
-/** Makes sure one digest job is waiting (the job re-queues itself every hour). */
-export async function scheduleDigest(pool: pg.Pool, now = new Date()): Promise<void> {
-  const { rows } = await pool.query(
-    `select 1 from jobs where queue = $1 and status in ('queued', 'running') limit 1`,
-    [DIGEST_QUEUE],
-  );
-  if (!rows.length) await enqueue(pool, DIGEST_QUEUE, {}, { runAt: nextHour(now), maxAttempts: 3 });
 }

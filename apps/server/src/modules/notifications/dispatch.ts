@@ -105,6 +105,22 @@ export function match(
   return { items, size, sub };
 }
 
+/** A stored position (null or absent: none). */
+const rankOf = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** Average discount % over the items that have one (null when none has: promotions priced at 0 …). */
+function averageDiscount(items: UserItem[]): number | null {
+  let sum = 0;
+  let n = 0;
+  for (const x of items) {
+    const d = x.item[4];
+    if (d === null || d === undefined) continue;
+    sum += d;
+    n++;
+  }
+  return n ? sum / n : null;
+}
+
 function linkOf(e: EventRow, items: UserItem[]): string {
   if (e.namespace === 'prices' || items.length === 1) return `/app/product/${items[0].pivotListing}`;
   if (e.namespace === 'promotions') return '/app/promotions-by-day';
@@ -143,14 +159,14 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
                   currency: String(e.facts.currency),
                   before: Number(e.facts.before),
                   after: Number(e.facts.after),
-                  rankBefore: Number(e.facts.rankBefore),
-                  rankAfter: Number(e.facts.rankAfter),
+                  rankBefore: rankOf(e.facts.rankBefore),
+                  rankAfter: rankOf(e.facts.rankAfter),
                   days: Number(e.facts.days ?? 0),
                 })
               : explainGroupEvent(e.kind, {
                   seller,
                   count: m.items.length,
-                  avgDiscount: m.items.reduce((s, x) => s + x.item[4], 0) / m.items.length,
+                  avgDiscount: averageDiscount(m.items),
                   cheapest: m.items.reduce((s, x) => s + x.item[5], 0),
                   product,
                 });

@@ -2,7 +2,7 @@ import type { ExporterNotification, ExporterServerEvents } from '@vigia/domain';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
-import { waitForJob } from '../../platform/jobs/queue.js';
+import { jobsOf, waitForJob } from '../../platform/jobs/queue.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertOrgWithLicense, observe } from '../../test/fixtures.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/mail.js';
@@ -75,10 +75,9 @@ afterAll(async () => {
 
 /** Waits for the queued dispatch job (the worker runs it) to finish. */
 async function dispatched() {
-  const { rows } = await ctx.db.pool.query<{ id: number }>(
-    `select id from jobs where queue = 'notifications:dispatch' order by id desc limit 1`,
-  );
-  if (rows.length) await waitForJob(ctx.db.pool, rows[0].id, { timeoutMs: 20_000 });
+  const jobs = await jobsOf(ctx.db.pool, 'notifications:dispatch');
+  const last = jobs[jobs.length - 1];
+  if (last) await waitForJob(ctx.db.pool, last.id, { timeoutMs: 20_000 });
 }
 
 const api = (who: keyof typeof users, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>

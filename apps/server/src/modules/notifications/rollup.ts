@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { TZ_SQL } from '../../market/index.js';
+import { enqueue, JOB_SCHEMA } from '../../platform/jobs/index.js';
 import { type RollupContext, registerRollup } from '../ingest/index.js';
 import {
   evaluate,
@@ -50,8 +51,8 @@ interface Row {
   shared: boolean;
 }
 
-/** [listing id, brand id, classification id, match group id, discount %, cheapest 0/1] */
-export type EventItem = [number, number | null, number | null, number, number, number];
+/** [listing id, brand id, classification id, match group id, discount % (null: none), cheapest 0/1] */
+export type EventItem = [number, number | null, number | null, number, number | null, number];
 
 export interface ChangeEventRow {
   namespace: 'prices' | 'promotions' | 'assortment';
@@ -180,7 +181,14 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
     for (const g of out.group) {
       const agg = aggregated.get(g.kind) ?? { kind: g.kind, items: [] };
       if (!aggregated.has(g.kind)) aggregated.set(g.kind, agg);
-      agg.items.push([id, r.brand_id, r.classification_id, gid, round(g.discount), g.cheapest ? 1 : 0]);
+      agg.items.push([
+        id,
+        r.brand_id,
+        r.classification_id,
+        gid,
+        g.discount === null ? null : round(g.discount),
+        g.cheapest ? 1 : 0,
+      ]);
     }
     for (const p of out.price) {
       events.push({
@@ -190,7 +198,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
         occurred_at: t.toISOString(),
         size: round(Math.abs(((p.after - p.before) / p.before) * 100)),
         facts: { ...p, currency: r.currency },
-        items: [[id, r.brand_id, r.classification_id, gid, 0, p.rankAfter === 1 ? 1 : 0]],
+        items: [[id, r.brand_id, r.classification_id, gid, null, p.rankAfter === 1 ? 1 : 0]],
       });
     }
   }
@@ -232,7 +240,7 @@ async function matchedListings(client: pg.PoolClient, sellerId: number): Promise
 }
 
 // ONE statement writes what a run decided: the new trusted states, the suppressed counts of the day, the
-// change events and — when there are events — the dispatch job (queued as queueDispatch does).
+// change events; writeRun then queues the dispatch job (queueDispatch) when there are events.
 const WRITE_SQL = `
   with states as (
     insert into notif_listing_state (product_id, seller_id, group_id, currency, price, normal, promo, stock_out,
@@ -258,8 +266,8 @@ const WRITE_SQL = `
       from jsonb_to_recordset($17::jsonb)
            x(namespace text, kind text, seller_id int, occurred_at timestamptz, size real, facts jsonb, items jsonb)
     returning 1
-  ), ${waitingDispatch('exists (select 1 from events)')}
-  ${insertDispatch('exists (select 1 from events)')}`;
+  )
+  select 1`;
 
 async function writeRun(
   client: pg.PoolClient,
@@ -290,28 +298,22 @@ async function writeRun(
     [...suppressed.values()],
     JSON.stringify(events),
   ]);
-}
-
-// A queued dispatch job, locked until the caller's transaction ends (see queueDispatch), and the insert
-// of a new one when none could be locked; `when`: a further condition of both.
-function waitingDispatch(when = 'true'): string {
-  return `waiting as (select id from jobs where queue = '${DISPATCH_QUEUE}' and status = 'queued' and ${when}
-                       limit 1 for update skip locked)`;
-}
-function insertDispatch(when = 'true'): string {
-  return `insert into jobs (queue, payload, max_attempts)
-          select '${DISPATCH_QUEUE}', '{}', 10 where ${when} and not exists (select 1 from waiting)`;
+  if (events.length) await queueDispatch(client);
 }
 
 /**
  * One queued dispatch job is enough: it handles everything not dispatched yet. The queued job found is
  * locked until the caller's transaction ends, so no worker can lease it (and look for events) before
- * this transaction's events are committed; one already being leased is skipped and a new job queued.
- * (Only checking that a job is queued let a worker lease it between the check and the commit: the
- * events then waited for the next run's dispatch.)
+ * this transaction's events are committed; one already being leased (or locked by another transaction)
+ * is skipped and a new job queued. (Only checking that a job is queued let a worker lease it between the
+ * check and the commit: the events then waited for the next run's dispatch.)
  */
 export async function queueDispatch(client: Queryable): Promise<void> {
-  await client.query(`with ${waitingDispatch()} ${insertDispatch()}`);
+  const { rows } = await client.query(
+    `select id from ${JOB_SCHEMA}.job where name = $1 and state = 'created' limit 1 for update skip locked`,
+    [DISPATCH_QUEUE],
+  );
+  if (!rows.length) await enqueue(client, DISPATCH_QUEUE, {}, { maxAttempts: 10 });
 }
 
 registerRollup('notifications', notificationsRollup);

@@ -9,11 +9,7 @@ import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { assertClassificationsLicensed } from '../../market/index.js';
-import { emitToUser } from '../../platform/exporter/index.js';
-import { enqueue, registerJobHandler } from '../../platform/jobs/index.js';
 import './sources.js';
-import { DIGEST_QUEUE, nextHour, scheduleDigest, sendDigests } from './digest.js';
-import { deliver, fanOut } from './dispatch.js';
 import { verifyUnsubscribe } from './email.js';
 import {
   licensedNamespaces,
@@ -27,7 +23,6 @@ import {
   userTimezone,
 } from './queries.js';
 import { defaultSubscription } from './recipients.js';
-import { DISPATCH_QUEUE } from './rollup.js';
 
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${title}</title>
@@ -35,33 +30,9 @@ const page = (title: string, text: string) =>
 <body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; color: #2d1b3d">
 <h1 style="color: #6a1b9a">${title}</h1><p>${text}</p></body></html>`;
 
-/** Notifications: list, unread count, mark read, subscriptions, one-click unsubscribe; the delivery jobs. */
+/** Notifications: list, unread count, mark read, subscriptions, one-click unsubscribe (jobs: jobs.ts). */
 export default async function notificationsRoutes(app: FastifyInstance) {
   const { db, config } = app.deps;
-
-  registerJobHandler(DISPATCH_QUEUE, async (_p, ctx) => {
-    await fanOut(ctx.pool);
-    await deliver(ctx.pool, ctx.config, (userId, n) => emitToUser(app, userId, 'notification', n));
-  });
-  registerJobHandler(DIGEST_QUEUE, async (_p, ctx) => {
-    await sendDigests(ctx.pool, ctx.config);
-    await enqueue(ctx.pool, DIGEST_QUEUE, {}, { runAt: nextHour(), maxAttempts: 3 });
-  });
-  // Not awaited (listen never waits for it), and a database that cannot be reached only logs: the
-  // next start or ingest schedules them.
-  app.addHook('onReady', async () => {
-    const schedule = async () => {
-      await scheduleDigest(db.pool);
-      // Events written while no server ran (the seed CLI, a restart) are dispatched now.
-      await db.pool.query(
-        `insert into jobs (queue, payload, max_attempts) select $1, '{}', 10
-          where exists (select 1 from change_events where dispatched_at is null)
-            and not exists (select 1 from jobs where queue = $1 and status = 'queued')`,
-        [DISPATCH_QUEUE],
-      );
-    };
-    schedule().catch((err) => app.log.warn({ err }, 'notification jobs not scheduled'));
-  });
 
   registerRoute(app, defs.list, async (req) => {
     const p = principalOf(req);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
+import { jobsOf } from '../../platform/jobs/queue.js';
 import { createTestDatabase } from '../../test/context.js';
 import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
 import { evaluate, isMassStockOut, type ListingState, rankAmong, stateOf } from './rules.js';
@@ -82,8 +83,8 @@ describe('change events at ingest (hand-built history)', () => {
   });
 
   it('queues one dispatch job for the events', async () => {
-    const { rows } = await db.pool.query(`select status from jobs where queue = 'notifications:dispatch'`);
-    expect(rows).toEqual([{ status: 'queued' }]);
+    const jobs = await jobsOf(db.pool, 'notifications:dispatch');
+    expect(jobs.map((j) => j.status)).toEqual(['queued']);
   });
 });
 
@@ -108,11 +109,22 @@ describe('rules (pure)', () => {
     ...p,
   });
 
-  it('ranks with ties sharing the place', () => {
+  it('ranks as the screens do: ties (within the tolerance) share the place, no price has no place', () => {
     expect(rankAmong(900, [1000, 1050])).toBe(1);
     expect(rankAmong(1000, [1000, 1050])).toBe(1);
     expect(rankAmong(1100, [1000, 1050])).toBe(3);
-    expect(rankAmong(null, [1000])).toBe(2);
+    // 1000 and 1000 × (1 + 1e-10) are the same price on the screens (INDEX_EPSILON): a tie, not 2nd
+    expect(rankAmong(1000 * (1 + 1e-10), [1000, 1050])).toBe(1);
+    expect(rankAmong(null, [1000])).toBeNull();
+    expect(rankAmong(1000, [])).toBeNull();
+  });
+
+  it('a promotion priced at 0 carries no discount; a real one its discount %', () => {
+    // the effective price ignores a price of 0: the listing stays at its normal price of 1000
+    const zero = evaluate(base, seen({ promo: true, price: 1000, normal: 1000 }), [900], t0);
+    expect(zero.group).toEqual([{ kind: 'promotion_start', discount: null, cheapest: false }]);
+    const real = evaluate(base, seen({ promo: true, price: 800, normal: 1000 }), [900], t0);
+    expect(real.group).toEqual([{ kind: 'promotion_start', discount: 20, cheapest: true }]);
   });
 
   it('a price ×5 away is suspicious; ÷100 too; a zero price too; a ×4.9 move is not', () => {

@@ -1,3 +1,5 @@
+import { discountPercent, rankingPosition } from '@vigia/domain';
+
 // The change-event rules (docs/metrics.md "Notifications"): what one ingest run's new state of a matched
 // listing means against its last trusted state. Pure: the roll-up (rollup.ts) reads the rows, these
 // functions decide, the roll-up writes. Thresholds are named here and nowhere else.
@@ -55,33 +57,33 @@ export interface PriceEvent {
   kind: PriceKind;
   before: number;
   after: number;
-  rankBefore: number;
-  rankAfter: number;
+  /** Position in the market (null: none, as on the screens: no price, or nobody else with one). */
+  rankBefore: number | null;
+  rankAfter: number | null;
   days?: number;
 }
 
 export interface Outcome {
-  /** Aggregated per seller run: this listing's part (discount % for promotions, cheapest flag). */
-  group: { kind: GroupKind; discount: number; cheapest: boolean }[];
+  /**
+   * Aggregated per seller run: this listing's part (discount % for promotions — null when the promotion
+   * has none, domain discountPercent — and the cheapest flag).
+   */
+  group: { kind: GroupKind; discount: number | null; cheapest: boolean }[];
   price: PriceEvent[];
   suppressed: SuppressReason[];
   next: ListingState;
 }
 
-/** 1-based position of `price` among the other sellers' prices (lowest first; ties share the place). */
-export function rankAmong(price: number | null, others: number[]): number {
-  if (price === null) return others.length + 1;
-  let below = 0;
-  for (const o of others) if (o < price) below++;
-  return below + 1;
+/**
+ * 1-based position of `price` among the other sellers' prices: the screens' ranking (domain
+ * rankingPosition: prices within the tie tolerance share the place; no position without a price of mine
+ * or of another seller).
+ */
+export function rankAmong(price: number | null, others: number[]): number | null {
+  return rankingPosition(price, others);
 }
 
 const pct = (before: number, after: number) => ((after - before) / before) * 100;
-
-function discountOf(s: { price: number | null; normal: number | null }): number {
-  if (s.price === null || s.normal === null || s.normal <= 0 || s.price >= s.normal) return 0;
-  return ((s.normal - s.price) / s.normal) * 100;
-}
 
 function isSuspicious(trusted: number | null, seen: number | null): boolean {
   if (seen === null || trusted === null) return false;
@@ -115,7 +117,7 @@ export function stateOf(o: Observed): ListingState {
 export function evaluate(s: ListingState | null, o: Observed, others: number[], t: Date): Outcome {
   const out: Outcome = { group: [], price: [], suppressed: [], next: s ? { ...s } : stateOf(o) };
   if (!s) {
-    if (o.isNew && o.published) out.group.push({ kind: 'new_listing', discount: 0, cheapest: false });
+    if (o.isNew && o.published) out.group.push({ kind: 'new_listing', discount: null, cheapest: false });
     return out;
   }
   const n = out.next;
@@ -142,19 +144,24 @@ export function evaluate(s: ListingState | null, o: Observed, others: number[], 
     if (s.stockEventAt && t.getTime() - s.stockEventAt.getTime() < RULES.flappingMs) {
       out.suppressed.push('flapping');
     } else {
-      out.group.push({ kind: o.stockOut ? 'stock_out' : 'stock_back', discount: 0, cheapest: false });
+      out.group.push({ kind: o.stockOut ? 'stock_out' : 'stock_back', discount: null, cheapest: false });
       n.stockEventAt = t;
     }
   }
 
   // Position and promotions: the effective price against the rest of the group.
+  // (out of stock: not competing, after everyone)
   const rankBefore = s.stockOut ? others.length + 1 : rankAmong(s.price, others);
   const rankAfter = o.stockOut ? others.length + 1 : rankAmong(o.price, others);
   if (o.promo !== s.promo) {
     out.group.push(
       o.promo
-        ? { kind: 'promotion_start', discount: discountOf(o), cheapest: rankAfter === 1 && rankBefore > 1 }
-        : { kind: 'promotion_end', discount: discountOf(s), cheapest: false },
+        ? {
+            kind: 'promotion_start',
+            discount: discountPercent(o.normal, o.price),
+            cheapest: rankAfter === 1 && rankBefore !== 1,
+          }
+        : { kind: 'promotion_end', discount: discountPercent(s.normal, s.price), cheapest: false },
     );
   } else if (o.price !== null && s.price !== null && o.price !== s.price && !o.stockOut && others.length) {
     const move = pct(s.price, o.price);
@@ -192,7 +199,7 @@ export function evaluate(s: ListingState | null, o: Observed, others: number[], 
 }
 
 /** A pending normal-price change held repricingDays becomes a 'repricing' event (or is dropped). */
-export function confirmPending(n: ListingState, rank: number, t: Date, out: Outcome): void {
+export function confirmPending(n: ListingState, rank: number | null, t: Date, out: Outcome): void {
   if (!n.pendingSince || n.pendingFrom === null || n.normal === null) return;
   const held = t.getTime() - n.pendingSince.getTime();
   if (held < RULES.repricingDays * DAY_MS) return;

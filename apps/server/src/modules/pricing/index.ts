@@ -3,6 +3,6 @@
 // price index scoring — priceIndex in packages/domain, the scoring in compute.ts — instead of copying it).
 export { memoOn, type ScoredSet, tallyBy, tallyBySeller } from './compute.js';
 export { type KpiRow, selectPricingKpis } from './kpi.js';
-export { getPivotModel, heldPivots, type PivotModel } from './model.js';
+export { getPivotModel, heldPivots, licensedPivots, type PivotModel } from './model.js';
 export { selectChangedIds } from './queries.js';
 export { groupOut, type Resolved, resolveScope, scored, sellerGroupOut } from './service.js';

@@ -389,6 +389,14 @@ export async function getPivotModel(
   );
 }
 
+/** Every pivot some license names (the models loaded after start-up). */
+export async function licensedPivots(pool: pg.Pool): Promise<number[]> {
+  const { rows } = await pool.query<{ seller_id: number }>(
+    'select distinct seller_id from license_pivots order by seller_id',
+  );
+  return rows.map((r) => r.seller_id);
+}
+
 /** The pivots whose models this process holds. */
 export const heldPivots = (pool: pg.Pool): number[] => [...slotsOf(pool).keys()];
 
@@ -402,10 +410,7 @@ export function pricingReadModels(pool: pg.Pool): void {
   holder.warmUp(
     'pricing-models',
     async () => {
-      const { rows } = await pool.query<{ seller_id: number }>(
-        'select distinct seller_id from license_pivots order by seller_id',
-      );
-      for (const p of rows) await getPivotModel(pool, p.seller_id);
+      for (const pivot of await licensedPivots(pool)) await getPivotModel(pool, pivot);
     },
     { inTests: true },
   );

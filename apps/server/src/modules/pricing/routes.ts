@@ -1,4 +1,4 @@
-import { pricingRoutes as defs, type PricingSortField, type SortDirection } from '@vigia/domain';
+import { pricingRoutes as defs, type PricingSortField, round2, type SortDirection } from '@vigia/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
@@ -26,7 +26,6 @@ import {
   kpiResponse,
   type Resolved,
   resolveScope,
-  round2,
   scored,
   sellerGroupOut,
   splitOut,

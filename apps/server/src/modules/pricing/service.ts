@@ -8,6 +8,7 @@ import {
   type PricingKpisResponse,
   type PricingTally,
   rankingIcon,
+  round2,
   SELLER_NOT_FOUND,
   share,
 } from '@vigia/domain';
@@ -136,9 +137,6 @@ export function scored(r: Resolved): ScoredSet {
     ofModel,
   );
 }
-
-export const round2 = (n: number | null | undefined) =>
-  n === null || n === undefined ? null : Math.round(n * 100) / 100;
 
 export function splitOut(t: PricingTally) {
   const split = t.split();

@@ -1,4 +1,5 @@
 import {
+  discountPercent,
   type Filters,
   PROMOTION_KIND_PRICE_TYPE,
   type PromotionItemsResponse,
@@ -7,7 +8,9 @@ import {
   type PromotionPricesResponse,
   type PromotionRangeResponse,
   type PromotionScatterResponse,
+  round2,
   type ScatterBody,
+  share,
 } from '@vigia/domain';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
@@ -24,19 +27,9 @@ import {
   selectTypePrices,
   selectWeeks,
 } from './queries.js';
-import {
-  levelItems,
-  type PromoScope,
-  pct,
-  pricesOut,
-  resolvePromoScope,
-  typeItems,
-  weeksOf,
-} from './service.js';
+import { levelItems, type PromoScope, pricesOut, resolvePromoScope, typeItems, weeksOf } from './service.js';
 
 // The answers of the promotions endpoints (routes.ts serves them; download.ts turns them into XLSX).
-
-const round2 = (v: number) => Math.round(v * 100) / 100;
 
 // Whole answers are memoised per process by (endpoint, resolved scope, parameters) at the market's data
 // version (the read-model holder, platform/read-model.ts: the version moves with every ingest run, match
@@ -120,7 +113,7 @@ export async function durationAnswer(
               total,
               days: own.map((r) => ({
                 day: r.day,
-                percentage: pct(r.count, total) ?? 0,
+                percentage: round2(share(r.count, total)) ?? 0,
                 count: r.count,
                 running: r.running,
                 prices: pricesOut(r),
@@ -174,7 +167,7 @@ export async function rangeAnswer(
               const count = own
                 .filter((c) => Math.min(ranges, c.range) === i + 1)
                 .reduce((n, c) => n + c.count, 0);
-              return { price: pct(count, total) ?? 0, count };
+              return { price: round2(share(count, total)) ?? 0, count };
             });
             return { ...s, total, prices };
           }),
@@ -284,10 +277,7 @@ export async function pricesAnswer(
           price_type: r.price_type,
           normal_price: r.normal === null ? null : round2(r.normal),
           promotion_price: r.promo === null ? null : round2(r.promo),
-          discount:
-            r.normal !== null && r.promo !== null && r.normal > 0 && r.promo < r.normal
-              ? round2((100 * (r.normal - r.promo)) / r.normal)
-              : null,
+          discount: round2(discountPercent(r.normal, r.promo)),
           first_day: r.first_day,
           last_day: r.end_day,
           running: r.running,

@@ -49,9 +49,8 @@ const PRICE_SUMS = (p: string, cond: string) => `
   count(v.normal_price) filter (where ${cond})::int as ${p}_normal_n,
   coalesce(sum(v.promo_price) filter (where ${cond}), 0)::numeric as ${p}_promo,
   count(v.promo_price) filter (where ${cond})::int as ${p}_promo_n,
-  coalesce(sum(100 * (v.normal_price - v.promo_price) / v.normal_price)
-           filter (where ${cond} and v.normal_price > 0 and v.promo_price < v.normal_price), 0)::numeric as ${p}_disc,
-  count(*) filter (where ${cond} and v.normal_price > 0 and v.promo_price < v.normal_price)::int as ${p}_disc_n`;
+  coalesce(sum(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_disc,
+  count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n`;
 const MEASURES = (p: string) =>
   `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n`;
 const SPANS_OF = '($1::int is null or v.seller_id = $1)';

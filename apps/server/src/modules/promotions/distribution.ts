@@ -1,3 +1,4 @@
+import { round2 } from '@vigia/domain';
 import { leafGroups, type SellerSpans } from './model.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
@@ -595,9 +596,6 @@ export function niceStep(span: number, buckets = 20): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
 }
 
-/** Rounded to cents (the range points). */
-export const roundCents = (v: number) => Math.round(v * 100) / 100;
-
 /** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
 export type ChartJob =
   | { kind: 'scatter'; models: SellerSpans[]; scope: WindowScope; sample: number }
@@ -611,6 +609,6 @@ export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
   return (
     job.kind === 'scatter'
       ? scatterChart(job.models, job.scope, niceStep, job.sample)
-      : rangeChart(job.models, job.scope, job.ranges, roundCents)
+      : rangeChart(job.models, job.scope, job.ranges, round2)
   ) as ChartResult<J>;
 }

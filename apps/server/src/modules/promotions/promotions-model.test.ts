@@ -1,5 +1,7 @@
+import { round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
+import { selectClpRates } from '../../market/index.js';
 import { createTestDatabase } from '../../test/context.js';
 import {
   insertClassification,
@@ -26,7 +28,7 @@ import {
   type WindowScope,
 } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
-import { type ScopeValues, selectClpRates, selectLeaves } from './queries.js';
+import { type ScopeValues, selectLeaves } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
 
@@ -144,7 +146,6 @@ function windowScope(pool: typeof db.pool, v: ScopeValues): WindowScope {
   };
 }
 
-const round2 = (v: number) => Math.round(v * 100) / 100;
 const byKey = <T extends { seller_id: number }>(rows: T[], k: (r: T) => number) =>
   [...rows].sort((x, y) => x.seller_id - y.seller_id || k(x) - k(y));
 
@@ -170,7 +171,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     const w = windowScope(db.pool, v);
     // range (the endpoint asks one classification; the figures take any)
     const raw = await selectRangePoints(db.pool, v, c.ranges);
-    const points = raw ? raw.map(round2) : [];
+    const points = raw ? raw.map((p) => round2(p)) : [];
     const sqlCounts = points.length ? await selectRangeCounts(db.pool, v, points.slice(1, -1)) : [];
     const chart = rangeChart(models, w, c.ranges, round2);
     expect(chart.points).toEqual(points);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { clpMap } from '../../market/index.js';
 
 // SQL of the promotion screens. They read the promotions read model only (promo_daily, promo_spans;
 // migrations/100_promotions.sql), never price history. Every function takes the scope as values:
@@ -221,9 +222,9 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
        select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
               case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
               sp.promo_price * f.factor as promo, case when sp.promo_price * f.factor is not null then 1 else 0 end as promo_n,
-              case when f.factor is not null and sp.normal_price > 0 and sp.promo_price < sp.normal_price
-                   then 100 * (sp.normal_price - sp.promo_price) / sp.normal_price end as disc,
-              case when f.factor is not null and sp.normal_price > 0 and sp.promo_price < sp.normal_price then 1 else 0 end as disc_n,
+              case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
+              case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
+                   then 1 else 0 end as disc_n,
               1 as running
          from promo_spans sp
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
@@ -343,16 +344,14 @@ export async function selectScopeFacts(
        (select coalesce(json_agg(json_build_object('leaf', c.id, 'cls', sel.id)), '[]')
           from unnest($1::int[]) sel(id) join classifications c on sel.id = any(c.path)) as pairs,
        (select coalesce(json_agg(json_build_object('currency', currency, 'clp', clp)), '[]')
-          from (select distinct on (currency) currency, clp_per_unit::float8 as clp from fx_rates
-                 where day <= $3::date order by currency, day desc) r) as rates,
+          from (select currency, clp_per_unit::float8 as clp from vigia_fx_rates_on($3::date)) r) as rates,
        (select coalesce(json_agg(json_build_object('id', id, 'name', name, 'color', color)), '[]')
           from sellers where id = any($4::int[])) as sellers`,
     [q.asked, q.roots, q.day, q.sellers],
   );
   const f = rows[0];
   const names = new Map(f.nodes.map((n) => [n.id, n.name]));
-  const rates = new Map(f.rates.map((r) => [r.currency, r.clp]));
-  if (!rates.has('CLP')) rates.set('CLP', 1);
+  const rates = clpMap(f.rates.map((r) => [r.currency, r.clp]));
   const byId = new Map(f.sellers.map((r) => [r.id, r]));
   return {
     outside: f.outside,
@@ -376,16 +375,4 @@ export async function selectLeaves(
     [classes],
   );
   return { leaves: rows.map((r) => r.leaf), classes: rows.map((r) => r.cls) };
-}
-
-/** CLP per unit of every currency, latest on or before `day` (CLP itself 1). */
-export async function selectClpRates(db: Queryable, day: string): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ currency: string; clp: number }>(
-    `select distinct on (currency) currency, clp_per_unit::float8 as clp from fx_rates
-      where day <= $1::date order by currency, day desc`,
-    [day],
-  );
-  const m = new Map(rows.map((r) => [r.currency, r.clp]));
-  if (!m.has('CLP')) m.set('CLP', 1);
-  return m;
 }

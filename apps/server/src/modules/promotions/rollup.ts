@@ -79,8 +79,8 @@ select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_
 // earlier run of D started them). A key has a row only on days with an event: its rows of D − 1 and D are
 // rewritten as its latest row before D − 1 plus the events (recounted from promo_spans) up to that day,
 // and deleted where that day has no event any more.
-const DISC = `case when v.normal_price > 0 and v.promo_price < v.normal_price
-                   then 100 * (v.normal_price - v.promo_price) / v.normal_price end`;
+// Discount %: the one SQL definition (migrations/050_market_formulas.sql, domain discountPercent).
+const DISC = 'vigia_discount_pct(v.normal_price, v.promo_price)';
 const MEASURES = ['', '_normal', '_normal_n', '_promo', '_promo_n', '_disc', '_disc_n'] as const;
 type Part = 's' | 'e';
 /** Column of a measure: started, s_normal, … / ended, e_normal, … */

@@ -23,8 +23,8 @@ describe('promotions helpers', () => {
   });
 
   it('defaults the window to the 90 days before today (promotion search type 3)', () => {
-    expect(windowOf({}, '2026-11-24')).toEqual({ from: '2026-08-26', to: '2026-11-24' });
-    expect(windowOf({ to_date: '2026-03-31' }, '2026-11-24')).toEqual({
+    expect(windowOf({}, new Date('2026-11-24T15:00:00Z'))).toEqual({ from: '2026-08-26', to: '2026-11-24' });
+    expect(windowOf({ to_date: '2026-03-31' }, new Date('2026-11-24T15:00:00Z'))).toEqual({
       from: '2025-12-31',
       to: '2026-03-31',
     });

@@ -1,8 +1,6 @@
 import {
-  DEFAULT_TIMEZONE,
+  addDays,
   type Filters,
-  isCalendarDate,
-  isoDateInZone,
   PROMOTION_KIND_PRICE_TYPE,
   PROMOTION_KINDS,
   PROMOTION_MAX_DAYS,
@@ -11,12 +9,14 @@ import {
   type PromotionItem,
   type PromotionPrices,
   type PromotionWeek,
+  round2,
+  share,
 } from '@vigia/domain';
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requesterOf } from '../../lib/scope.js';
-import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
+import { resolveCurrency, resolvePeriod, resolvePivot, resolveSellers, today } from '../../market/index.js';
 import {
   type ScopeValues,
   selectScopeFacts,
@@ -45,31 +45,17 @@ export interface PromoScope {
 }
 
 const DEFAULT_COLOR = '#9e9e9e';
-const DAY_MS = 86_400_000;
-
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-export const daysBetween = (a: string, b: string) =>
-  Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
-
 /**
- * The window: `from_date`..`to_date` (inclusive Santiago days). Without `from_date` it starts 90 days
- * before `to_date` (promotion search type 3: an expiration date 90 days before today); without
- * `to_date` it ends today.
+ * The window: `from_date`..`to_date` (inclusive market days; the market core's resolvePeriod). Without
+ * `from_date` it starts 90 days before `to_date` (promotion search type 3: an expiration date 90 days
+ * before today); without `to_date` it ends today.
  */
-export function windowOf(
-  f: Pick<Filters, 'from_date' | 'to_date'>,
-  today = isoDateInZone(new Date(), DEFAULT_TIMEZONE),
-) {
-  if (f.from_date && !isCalendarDate(f.from_date))
-    throw badRequest('from_date: fecha inexistente', 'from_date');
-  if (f.to_date && !isCalendarDate(f.to_date)) throw badRequest('to_date: fecha inexistente', 'to_date');
-  const to = f.to_date ?? today;
-  const from = f.from_date ?? addDays(to, -PROMOTION_SEARCH_TYPE_DAYS);
-  if (from > to) throw badRequest('to_date: la fecha final es anterior a la inicial', 'to_date');
-  if (daysBetween(from, to) + 1 > PROMOTION_MAX_DAYS)
-    throw badRequest(`from_date: el período no puede superar ${PROMOTION_MAX_DAYS} días`, 'from_date');
-  return { from, to };
+export function windowOf(f: Pick<Filters, 'from_date' | 'to_date'>, now?: Date) {
+  return resolvePeriod(
+    { from: f.from_date, to: f.to_date },
+    { from: 'from_date', to: 'to_date' },
+    { maxDays: PROMOTION_MAX_DAYS, defaultFrom: (to) => addDays(to, -PROMOTION_SEARCH_TYPE_DAYS), now },
+  );
 }
 
 /**
@@ -105,7 +91,7 @@ export async function resolvePromoScope(
   const facts = await selectScopeFacts(pool, {
     asked,
     roots: principal.license.classifications,
-    day: window instanceof Error ? isoDateInZone(new Date(), DEFAULT_TIMEZONE) : window.to,
+    day: window instanceof Error ? today() : window.to,
     sellers: sellerIds,
   });
   if (facts.outside.length)
@@ -142,8 +128,8 @@ export async function resolvePromoScope(
   };
 }
 
-export const pct = (num: number, den: number) => (den > 0 ? Math.round((10_000 * num) / den) / 100 : null);
-const round2 = (v: number | null) => (v === null || v === undefined ? null : Math.round(v * 100) / 100);
+/** A share % of an answer: domain `share` (100 × num / den; null when den is 0), rounded to 2 decimals. */
+const pct = (num: number, den: number) => round2(share(num, den));
 
 export function pricesOut(
   r: { normal: number | null; promotion: number | null; discount: number | null } | undefined,

@@ -1,5 +1,6 @@
 import {
   DEFAULT_PRICE_MODE,
+  discountPercent,
   effectivePriceFor,
   isCheaper,
   type PriceType,
@@ -8,6 +9,8 @@ import {
   productDisplayName,
   type ReportFormat,
   type ReportType,
+  round2,
+  share,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { cents, loadFx, selectRates } from '../../market/index.js';
@@ -73,7 +76,6 @@ export async function* keysetPages<T>(
   }
 }
 
-const round2 = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
 const yesNo = (b: boolean) => (b ? 'Sí' : 'No');
 
 export class ReportDataError extends Error {}
@@ -353,10 +355,7 @@ async function promotionsBuilder(db: Queryable, p: ReportParams): Promise<Report
           const last = r.last_day === null || r.last_day > p.to ? p.to : r.last_day;
           const normal = fx.convert(r.normal_price, r.currency, p.currency, day);
           const promo = fx.convert(r.promo_price, r.currency, p.currency, day);
-          const discount =
-            r.normal_price && r.promo_price && r.normal_price > 0 && r.promo_price < r.normal_price
-              ? round2((100 * (r.normal_price - r.promo_price)) / r.normal_price)
-              : null;
+          const discount = round2(discountPercent(r.normal_price, r.promo_price));
           return [
             names.get(r.seller_id) ?? String(r.seller_id),
             r.product_id,
@@ -421,7 +420,7 @@ async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<Report
             r.in_stock,
             cents(value),
             value === null || r.priced === 0 ? null : cents(value / r.priced),
-            round2((100 * r.published) / (totals.get(r.seller_id) || 1)),
+            round2(share(r.published, totals.get(r.seller_id) ?? 0)) ?? 0,
             r.new_listings,
             r.unpublished,
             r.went_out_of_stock,

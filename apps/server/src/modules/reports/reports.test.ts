@@ -625,7 +625,7 @@ describe('subscriptions', () => {
     await waitTask(taskId);
     const jobOf = async () =>
       (
-        await ctx.db.pool.query<{ email_job_id: number | null }>(
+        await ctx.db.pool.query<{ email_job_id: string | null }>(
           'select email_job_id from report_deliveries where task_id = $1',
           [taskId],
         )

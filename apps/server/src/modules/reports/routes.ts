@@ -1,5 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { reportsRoutes, subscriptionsRoutes } from '@vigia/domain';
+import {
+  REPORT_TYPE_MODULES,
+  type ReportType,
+  reportsRoutes,
+  reportTypeLicensed,
+  subscriptionsRoutes,
+} from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { withTransaction } from '../../db/database.js';
@@ -8,24 +14,15 @@ import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
 import { readFileLink, signFileLink } from './signing.js';
-import {
-  dispatchDueSubscriptions,
-  listSubscriptions,
-  registerSubscriptionDelivery,
-  subscribe,
-  unsubscribe,
-  unsubscribeByLink,
-} from './subscriptions.js';
+import { listSubscriptions, subscribe, unsubscribe, unsubscribeByLink } from './subscriptions.js';
 import {
   activeTasks,
   announceTask,
-  attachReportsApp,
   createTask,
-  deleteExpiredReportFiles,
   getTask,
   listTasks,
   MAX_ACTIVE_TASKS,
-  registerReportHandler,
+  settleAbandonedTasks,
   taskIdOfGsUrl,
   taskOut,
 } from './tasks.js';
@@ -35,10 +32,17 @@ import {
 
 /** How long a link from /sign-report/ works. */
 export const SIGNED_LINK_SECONDS = 15 * 60;
-/** How often each process looks for due subscriptions and expired files. */
-export const SCHEDULER_TICK_MS = 60_000;
 
 const gone = (detail: string) => new AppError(410, 'gone', detail);
+
+/** A report type carries its module's data: the license must grant that module too (issue 26, finding 0). */
+function requireReportType(modules: readonly string[], type: ReportType): void {
+  if (!reportTypeLicensed(type, modules))
+    throw forbidden(
+      `Módulo no incluido en la licencia: ${REPORT_TYPE_MODULES[type].join(' o ')}`,
+      'module_not_licensed',
+    );
+}
 
 const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
@@ -53,36 +57,17 @@ const page = (title: string, text: string) =>
 export default async function reportsRoutesPlugin(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const { config } = app.deps;
-  registerReportHandler();
-  registerSubscriptionDelivery();
-  attachReportsApp(app);
-
-  let timer: NodeJS.Timeout | null = null;
-  const tick = async () => {
-    try {
-      await dispatchDueSubscriptions(pool, config);
-      await deleteExpiredReportFiles(pool);
-    } catch (err) {
-      app.log.warn({ err }, 'reports scheduler tick failed');
-    }
-  };
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void tick(), SCHEDULER_TICK_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
-  });
-
   // ───────── reports ─────────
 
   registerRoute(app, reportsRoutes.create, async (req) => {
     const who = requesterOf(req);
     const b = req.body;
+    requireReportType(who.principal.license.modules, b.report_type);
     const pivot = resolvePivot(who, b.pivot_id ?? null);
     const sellers = resolveSellers(who, b.sellers ?? null, pivot);
     const currency = resolveCurrency(who, b.currency ?? null);
     const { userId, license } = who.principal;
+    await settleAbandonedTasks({ pool, config, log: req.log }, userId); // slots count only live tasks
     if ((await activeTasks(pool, userId)) >= MAX_ACTIVE_TASKS)
       throw new AppError(
         429,
@@ -158,6 +143,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
 
   registerRoute(app, subscriptionsRoutes.subscribe, async (req) => {
     const who = requesterOf(req);
+    requireReportType(who.principal.license.modules, req.body.report_type);
     const pivot = resolvePivot(who, null);
     const scope = {
       pivot,

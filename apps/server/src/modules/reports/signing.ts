@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { strictBase64url } from '../../lib/jwt.js';
 
 // Signed links (HMAC-SHA256, key derived from JWT_SECRET and the link's purpose, so nothing new to
 // configure and a link of one kind never verifies as the other). Short enough for a path segment
@@ -16,11 +17,16 @@ function macOf(secret: string, purpose: LinkPurpose, parts: readonly (string | n
   return createHmac('sha256', key).update(parts.join('|')).digest().subarray(0, MAC_BYTES);
 }
 
+/** The MAC as written (canonical base64url only: one spelling per link) matches the one computed. */
 function macMatches(given: string, want: Buffer): boolean {
-  if (!/^[A-Za-z0-9_-]+$/.test(given)) return false;
-  const buf = Buffer.from(given, 'base64url');
-  return buf.length === want.length && timingSafeEqual(buf, want);
+  const buf = strictBase64url(given);
+  return buf !== null && buf.length === want.length && timingSafeEqual(buf, want);
 }
+
+/** A decimal without leading zeros (one spelling per number), at most `digits` long. */
+const canonicalInt = (digits: number) => new RegExp(`^(?:0|[1-9]\\d{0,${digits - 1}})$`);
+const USER_ID = canonicalInt(10);
+const EXPIRY = canonicalInt(12);
 
 export interface FileLinkPayload {
   /** task id */
@@ -40,12 +46,7 @@ export function signFileLink(secret: string, p: FileLinkPayload): string {
 /** The payload of a file link whose MAC is right (expired or not); null when tampered or malformed. */
 export function readFileLink(secret: string, token: string): FileLinkPayload | null {
   const parts = token.split('.');
-  if (
-    parts.length !== 4 ||
-    !UUID.test(parts[0]) ||
-    !/^\d{1,10}$/.test(parts[1]) ||
-    !/^\d{1,12}$/.test(parts[2])
-  )
+  if (parts.length !== 4 || !UUID.test(parts[0]) || !USER_ID.test(parts[1]) || !EXPIRY.test(parts[2]))
     return null;
   const p = { t: parts[0], u: Number(parts[1]), e: Number(parts[2]) };
   return macMatches(parts[3], macOf(secret, 'report-file', [p.t, p.u, p.e])) ? p : null;
@@ -63,7 +64,7 @@ export function signUnsubscribe(secret: string, s: UnsubscribeTarget): string {
 
 /** The subscription id an unsubscribe token names (its MAC is checked against the row: unsubscribeValid). */
 export function unsubscribeIdOf(token: string): number | null {
-  const m = /^(\d{1,10})\.[A-Za-z0-9_-]+$/.exec(token);
+  const m = /^(0|[1-9]\d{0,9})\.[A-Za-z0-9_-]+$/.exec(token);
   return m ? Number(m[1]) : null;
 }
 

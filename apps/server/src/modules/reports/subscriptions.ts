@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
 import { forbidden, notFound } from '../../lib/errors.js';
-import { wakeJobWorkers } from '../../platform/jobs/index.js';
+import { jobRowSql } from '../../platform/jobs/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import type { ReportParams } from './builders.js';
 import { localIsoDay, nextRunAt } from './schedule.js';
@@ -97,7 +97,7 @@ const SUB_SELECT = `
     left join lateral (select * from report_deliveries d where d.subscription_id = s.id
                         order by d.created_at desc, d.id desc limit 1) d on true
     left join export_tasks t on t.id = d.task_id
-    left join jobs j on j.id = d.email_job_id`;
+    left join lateral (${jobRowSql('d.email_job_id')}) j on true`;
 
 function itemOut(r: SubscriptionRow & DeliveryJoin): SubscriptionItem {
   return {
@@ -263,7 +263,6 @@ export async function dispatchDueSubscriptions(
     }
     return tasks;
   });
-  wakeJobWorkers();
   for (const t of created) announceTask(config, t);
   return created.map((t) => t.id);
 }

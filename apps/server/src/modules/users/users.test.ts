@@ -76,6 +76,7 @@ describe('PATCH /v1/users/me/ (profile)', () => {
       email: 'demo@example.com',
       currency: 'USD',
       timezone: 'America/Lima',
+      is_admin: true,
     });
     expect((await get(token)).json().timezone).toBe('America/Lima');
 

@@ -1,8 +1,9 @@
+import { rmSync } from 'node:fs';
 import type { ExporterServerEvents } from '@vigia/domain';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
-import { createTestContext, type TestContext } from '../../test/context.js';
+import { createSecondApp, createTestContext, type TestContext } from '../../test/context.js';
 import {
   type AccountFixture,
   authHeader,
@@ -31,8 +32,10 @@ afterAll(() => ctx?.close());
 
 type ClientSocket = Socket<ExporterServerEvents>;
 
-function open(opts: { token?: string; auth?: string; transports?: string[] } = {}): ClientSocket {
-  const socket: ClientSocket = connect(base, {
+function open(
+  opts: { token?: string; auth?: string; transports?: string[]; url?: string } = {},
+): ClientSocket {
+  const socket: ClientSocket = connect(opts.url ?? base, {
     path: '/socket.io',
     query: opts.token !== undefined ? { token: opts.token } : {},
     auth: opts.auth !== undefined ? { token: opts.auth } : {},
@@ -54,6 +57,31 @@ const refused = (s: ClientSocket) =>
     s.once('connect', () => reject(new Error('connected, but should have been refused')));
     s.once('connect_error', resolve);
   });
+
+/**
+ * A new user connects to `url`; its password changes through the first app; its connection is closed by
+ * the server. Returns the fresh token of the answer.
+ */
+async function passwordChangeCloses(email: string, url: string): Promise<string> {
+  const { rows } = await ctx.db.pool.query(
+    `insert into users (org_id, email, name, password_hash) values ($1, $2, 'S', 'x')
+     returning id, org_id, token_version`,
+    [fx.orgs.limited, email],
+  );
+  const token = tokenFor(ctx, rows[0]);
+  const socket = open({ token, url });
+  await connected(socket);
+  const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+  const res = await ctx.app.inject({
+    method: 'PATCH',
+    url: '/v1/users/me/',
+    headers: authHeader(token),
+    payload: { password: `clave-nueva-${email}` },
+  });
+  expect(res.statusCode).toBe(200);
+  expect(await closed).toBe('io server disconnect');
+  return res.json().token;
+}
 
 describe('exporter channel', () => {
   it("connects with a valid token and receives events of its own user's room only", async () => {
@@ -113,31 +141,67 @@ describe('exporter channel', () => {
   });
 
   it('closes the connections of a user whose password changes', async () => {
-    const { rows } = await ctx.db.pool.query(
-      `insert into users (org_id, email, name, password_hash) values ($1, 'socket@example.com', 'S', 'x')
-       returning id, org_id, token_version`,
-      [fx.orgs.limited],
-    );
-    const token = tokenFor(ctx, rows[0]);
-    const socket = open({ token });
-    await connected(socket);
-    const closed = new Promise<string>((resolve) => socket.once('disconnect', resolve));
-    const res = await ctx.app.inject({
-      method: 'PATCH',
-      url: '/v1/users/me/',
-      headers: authHeader(token),
-      payload: { password: 'clave-nueva-socket' },
-    });
-    expect(res.statusCode).toBe(200);
-    expect(await closed).toBe('io server disconnect');
+    const fresh = await passwordChangeCloses('socket@example.com', base);
     // the fresh token of the answer connects again
-    await connected(open({ token: res.json().token }));
+    await connected(open({ token: fresh }));
   });
 
   it('emitToUser is harmless for a user with no connection', () => {
     expect(emitToUser(ctx.app, 987654, 'task:progress', { id: 'x', status: 'queued', progress: 0 })).toBe(
       true,
     );
+  });
+});
+
+describe('exporter channel across processes (PostgreSQL adapter)', () => {
+  // A second app on the same database with its own pool, as a second API process would be.
+  let second: Awaited<ReturnType<typeof createSecondApp>>;
+  let secondUrl: string;
+  beforeAll(async () => {
+    second = await createSecondApp(ctx);
+    secondUrl = await second.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(() => second?.close());
+
+  const progress = {
+    id: '6f1c2b1e-0000-4000-8000-000000000002',
+    status: 'running' as const,
+    progress: 0.5,
+  };
+
+  it('an event emitted in one process reaches the user connected to the other, and only that user', async () => {
+    const onSecond = open({ token: tokenFor(ctx, fx.users.demo), url: secondUrl });
+    const otherUser = open({ token: tokenFor(ctx, fx.users.limited), url: secondUrl });
+    await Promise.all([connected(onSecond), connected(otherUser)]);
+    const leaked: unknown[] = [];
+    otherUser.on('task:progress', (p) => leaked.push(p));
+    const got = new Promise((resolve) => onSecond.once('task:progress', resolve));
+    // emitted by the first app (say, the process that runs the report), not the one holding the socket
+    expect(emitToUser(ctx.app, fx.users.demo.id, 'task:progress', progress)).toBe(true);
+    expect(await got).toEqual(progress);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(leaked).toEqual([]);
+    // the first process counts the connection held by the second
+    expect(await connectionsOf(ctx.app, fx.users.demo.id)).toBe(1);
+  });
+
+  it("a password change in one process closes the user's connections in the other", async () => {
+    await passwordChangeCloses('socket2@example.com', secondUrl);
+  });
+
+  it("closing one process leaves the other's connections open", async () => {
+    const onFirst = open({ token: tokenFor(ctx, fx.users.demo) });
+    await connected(onFirst);
+    let dropped = false;
+    onFirst.on('disconnect', () => {
+      dropped = true;
+    });
+    await second.app.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(dropped).toBe(false);
+    const got = new Promise((resolve) => onFirst.once('task:progress', resolve));
+    emitToUser(ctx.app, fx.users.demo.id, 'task:progress', progress);
+    expect(await got).toEqual(progress);
   });
 });
 
@@ -157,10 +221,13 @@ describe('exporter channel shutdown', () => {
     });
     await connected(socket);
     const closed = new Promise((resolve) => socket.once('disconnect', resolve));
+    // the app's own close (the test database's drop after it is timed apart: seconds on a busy machine)
     const started = Date.now();
-    await other.close();
+    await other.app.close();
     await closed;
     expect(Date.now() - started).toBeLessThan(5000);
+    await other.db.close();
+    rmSync(other.config.DATA_DIR, { recursive: true, force: true });
     expect(
       emitToUser(other.app, rows[0].id, 'task:progress', { id: 'x', status: 'queued', progress: 0 }),
     ).toBe(false);

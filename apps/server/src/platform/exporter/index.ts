@@ -1,2 +1,2 @@
 // Public face of the exporter feature (the socket channel): closing a user's sockets.
-export { disconnectUser, emitToUser } from './channel.js';
+export { disconnectSession, disconnectUser, emitToUser } from './channel.js';

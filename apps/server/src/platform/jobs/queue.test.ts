@@ -2,17 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { type Config, loadConfig } from '../../config.js';
 import { type Database, withTransaction } from '../../db/database.js';
 import { createTestContext, createTestDatabase } from '../../test/context.js';
 import {
-  backoffMs,
+  defineJob,
+  defineSchedule,
   enqueue,
   getJob,
+  JOB_SCHEMA,
   type JobLogger,
-  JobWorker,
-  type JobWorkerOptions,
+  JobRunner,
+  type JobRunnerOptions,
+  jobsOf,
   registerJobHandler,
   unregisterJobHandler,
   waitForJob,
@@ -20,7 +25,7 @@ import {
 
 let db: Database;
 let config: Config;
-const workers: JobWorker[] = [];
+const runners: JobRunner[] = [];
 const quiet: JobLogger = { info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
@@ -32,120 +37,92 @@ beforeAll(async () => {
   });
 });
 afterEach(async () => {
-  await Promise.all(workers.splice(0).map((w) => w.stop()));
+  await Promise.all(runners.splice(0).map((w) => w.stop()));
 });
 afterAll(async () => {
   await db?.close();
   if (config) rmSync(config.DATA_DIR, { recursive: true, force: true });
 });
 
-function startWorker(opts: Partial<JobWorkerOptions> = {}): JobWorker {
-  const worker = new JobWorker({ pool: db.pool, config, log: quiet, pollMs: 50, backoffBaseMs: 20, ...opts });
-  workers.push(worker);
-  worker.start();
-  return worker;
+async function startRunner(opts: Partial<JobRunnerOptions> = {}): Promise<JobRunner> {
+  const runner = new JobRunner({
+    pool: db.pool,
+    config,
+    log: quiet,
+    pollMs: 100,
+    schedules: false,
+    startupWork: false,
+    ...opts,
+  });
+  runners.push(runner);
+  await runner.start();
+  return runner;
 }
 
 /** A queue name of its own per test: the handler registry is process-wide. */
 const queueName = () => `test-${randomBytes(4).toString('hex')}`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('job queue', () => {
-  it('runs a job and marks it succeeded', async () => {
+describe('job queue (pg-boss)', () => {
+  it('runs a job, validated by its zod schema, and marks it succeeded', async () => {
     const queue = queueName();
-    const seen: { payload: unknown; attempt: number; maxAttempts: number }[] = [];
-    registerJobHandler<{ n: number }>(queue, async (payload, ctx) => {
-      seen.push({ payload, attempt: ctx.job.attempt, maxAttempts: ctx.job.maxAttempts });
+    const seen: { n: number; attempt: number; maxAttempts: number }[] = [];
+    const job = defineJob({
+      queue,
+      payload: z.object({ n: z.number().int() }),
+      maxAttempts: 3,
+      handler: async ({ n }, ctx) => {
+        seen.push({ n, attempt: ctx.job.attempt, maxAttempts: ctx.job.maxAttempts });
+      },
     });
-    startWorker();
-    const id = await enqueue(db.pool, queue, { n: 7 }, { maxAttempts: 3 });
-    const job = await waitForJob(db.pool, id);
-    expect(job).toMatchObject({ status: 'succeeded', attempts: 1, last_error: null, locked_by: null });
-    expect(job.finished_at).toBeInstanceOf(Date);
-    expect(seen).toEqual([{ payload: { n: 7 }, attempt: 1, maxAttempts: 3 }]);
+    await startRunner();
+    const id = await job.enqueue(db.pool, { n: 7 });
+    const done = await waitForJob(db.pool, id);
+    expect(done).toMatchObject({ status: 'succeeded', attempts: 1, max_attempts: 3, queue });
+    expect(seen).toEqual([{ n: 7, attempt: 1, maxAttempts: 3 }]);
+    // a payload that breaks the schema is refused at enqueue, not at run time
+    await expect(enqueue(db.pool, queue, { n: 'siete' })).rejects.toThrow();
     unregisterJobHandler(queue);
   });
 
-  it('retries a failed attempt with backoff and records the error', async () => {
+  it('retries a failed attempt with back-off, then succeeds; fails for good after maxAttempts', async () => {
     const queue = queueName();
-    const runs: number[] = [];
-    registerJobHandler(queue, async (_p, ctx) => {
-      runs.push(Date.now());
-      if (ctx.job.attempt < 3) throw new Error(`fallo transitorio ${ctx.job.attempt}`);
-    });
-    startWorker({ backoffBaseMs: 100 });
-    const id = await enqueue(db.pool, queue, {});
-    // after the first failure: back in the queue, error recorded, run_at in the future
-    const afterFirst = await waitForJob(db.pool, id, {
-      until: (j) => j.status === 'queued' && j.attempts === 1,
-    });
-    expect(afterFirst.attempts).toBe(1);
-    expect(afterFirst.last_error).toBe('fallo transitorio 1');
-    const job = await waitForJob(db.pool, id);
-    expect(job.status).toBe('succeeded');
-    expect(job.attempts).toBe(3);
-    expect(runs).toHaveLength(3);
-    // 100 ms, then 200 ms (exponential); allow scheduling slack below
-    expect(runs[1] - runs[0]).toBeGreaterThanOrEqual(90);
-    expect(runs[2] - runs[1]).toBeGreaterThanOrEqual(190);
-    unregisterJobHandler(queue);
-  });
+    const at: number[] = [];
+    registerJobHandler(
+      queue,
+      async (p: { fail: number }, ctx) => {
+        at.push(Date.now());
+        if (ctx.job.attempt <= p.fail) throw new Error(`intento ${ctx.job.attempt} falló`);
+      },
+      { retryDelaySeconds: 1, maxAttempts: 3 },
+    );
+    await startRunner();
+    const id = await enqueue(db.pool, queue, { fail: 1 });
+    const job = await waitForJob(db.pool, id, { timeoutMs: 15_000 });
+    expect(job).toMatchObject({ status: 'succeeded', attempts: 2 });
+    // back-off: the second attempt waited at least the first delay (1 s, doubled with jitter)
+    expect(at[1] - at[0]).toBeGreaterThanOrEqual(900);
 
-  it('fails for good after max_attempts, keeping the last error', async () => {
-    const queue = queueName();
-    let runs = 0;
-    registerJobHandler(queue, async () => {
-      runs++;
-      throw new Error(`sin conexión (intento ${runs})`);
-    });
-    startWorker();
-    const id = await enqueue(db.pool, queue, { x: 1 }, { maxAttempts: 3 });
-    const job = await waitForJob(db.pool, id, { statuses: ['failed'] });
-    expect(job).toMatchObject({ status: 'failed', attempts: 3, last_error: 'sin conexión (intento 3)' });
-    expect(job.finished_at).toBeInstanceOf(Date);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(runs).toBe(3); // not run again
+    const doomed = await enqueue(db.pool, queue, { fail: 9 }, { maxAttempts: 2 });
+    const failed = await waitForJob(db.pool, doomed, { timeoutMs: 15_000 });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2 });
+    expect(failed.last_error).toBe('intento 2 falló');
     unregisterJobHandler(queue);
-  });
+  }, 30_000);
 
-  it('redacts the stored payload once the job is finished, if the handler asks', async () => {
+  it('redacts the stored payload once the job is finished', async () => {
     const queue = queueName();
     registerJobHandler<{ secret: string; to: string }>(queue, async () => {}, {
-      redact: (p) => ({ to: p.to, redacted: true }),
+      redact: ({ to }) => ({ to, redacted: true }),
     });
-    startWorker();
+    await startRunner();
     const id = await enqueue(db.pool, queue, { secret: 's3cr3t', to: 'a@b.cl' });
     const job = await waitForJob(db.pool, id);
     expect(job.payload).toEqual({ to: 'a@b.cl', redacted: true });
     unregisterJobHandler(queue);
   });
 
-  it('wakes at once on enqueue instead of waiting for the next poll', async () => {
-    const queue = queueName();
-    registerJobHandler(queue, async () => {});
-    startWorker({ pollMs: 60_000 });
-    await new Promise((r) => setTimeout(r, 50)); // first (empty) poll done
-    const t = Date.now();
-    const id = await enqueue(db.pool, queue, {});
-    await waitForJob(db.pool, id, { timeoutMs: 5000 });
-    expect(Date.now() - t).toBeLessThan(2000);
-    unregisterJobHandler(queue);
-  });
-
-  it('honours runAt and leaves jobs of queues without a handler alone', async () => {
-    const queue = queueName();
-    registerJobHandler(queue, async () => {});
-    startWorker();
-    const later = await enqueue(db.pool, queue, {}, { runAt: new Date(Date.now() + 400) });
-    const orphan = await enqueue(db.pool, `${queue}-nobody`, {});
-    await new Promise((r) => setTimeout(r, 200));
-    expect((await getJob(db.pool, later))!.status).toBe('queued');
-    const job = await waitForJob(db.pool, later);
-    expect(job.status).toBe('succeeded');
-    expect((await getJob(db.pool, orphan))!.status).toBe('queued');
-    unregisterJobHandler(queue);
-  });
-
-  it('enqueues inside a transaction: the job exists only if it commits', async () => {
+  it('a job enqueued in a transaction exists only if it commits', async () => {
     const queue = queueName();
     await expect(
       withTransaction(db.pool, async (client) => {
@@ -153,80 +130,181 @@ describe('job queue', () => {
         throw new Error('rollback');
       }),
     ).rejects.toThrow('rollback');
-    const committed = await withTransaction(db.pool, (client) => enqueue(client, queue, { n: 2 }));
-    const { rows } = await db.pool.query('select id, payload from jobs where queue = $1', [queue]);
-    expect(rows).toEqual([{ id: committed, payload: { n: 2 } }]);
+    await withTransaction(db.pool, (client) => enqueue(client, queue, { n: 2 }));
+    expect((await jobsOf(db.pool, queue)).map((j) => j.payload)).toEqual([{ n: 2 }]);
   });
 
-  it('runs each job exactly once with several workers on one table (SKIP LOCKED)', async () => {
+  it('wakes a worker in another process at once (LISTEN/NOTIFY), not at its next poll', async () => {
     const queue = queueName();
-    const runs = new Map<number, number>();
-    registerJobHandler<{ n: number }>(queue, async ({ n }) => {
-      runs.set(n, (runs.get(n) ?? 0) + 1);
-      await new Promise((r) => setTimeout(r, 5));
-    });
-    const ids = [];
-    for (let n = 0; n < 40; n++) ids.push(await enqueue(db.pool, queue, { n }));
-    startWorker({ concurrency: 3 });
-    startWorker({ concurrency: 3 });
-    startWorker({ concurrency: 3 });
-    for (const id of ids) expect((await waitForJob(db.pool, id)).status).toBe('succeeded');
-    expect(runs.size).toBe(40);
-    expect([...runs.values()].every((c) => c === 1)).toBe(true);
-    const { rows } = await db.pool.query<{ n: number }>(
-      'select count(distinct locked_by)::int as n from jobs where queue = $1',
-      [queue],
-    );
-    expect(rows[0].n).toBe(0); // locks released
+    registerJobHandler(queue, async () => {});
+    // no local wake-up and a one-minute poll: only the NOTIFY sent at commit can start the job
+    await startRunner({ pollMs: 60_000, localWake: false });
+    await sleep(300); // the runner's first poll found nothing
+    const t = Date.now();
+    const id = await withTransaction(db.pool, (client) => enqueue(client, queue, {}));
+    await waitForJob(db.pool, id, { timeoutMs: 5000, intervalMs: 10 });
+    expect(Date.now() - t).toBeLessThan(2000);
     unregisterJobHandler(queue);
   });
 
-  it('recovers jobs abandoned by a dead worker (lease timeout)', async () => {
-    const queue = queueName();
-    const { rows } = await db.pool.query<{ id: number }>(
-      `insert into jobs (queue, status, attempts, max_attempts, locked_at, locked_by) values
-         ($1, 'running', 1, 5, now() - interval '1 hour', 'dead-worker'),
-         ($1, 'running', 2, 2, now() - interval '1 hour', 'dead-worker'),
-         ($1, 'running', 1, 5, now(), 'live-worker')
-       returning id`,
-      [queue],
+  it('per-queue concurrency: a full slow queue does not delay an e-mail', async () => {
+    const slow = queueName();
+    const mail = queueName();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let slowRunning = 0;
+    registerJobHandler(
+      slow,
+      async () => {
+        slowRunning++;
+        await gate;
+      },
+      { concurrency: 2 },
     );
-    const worker = new JobWorker({ pool: db.pool, config, log: quiet, leaseTimeoutMs: 60_000 });
-    expect(await worker.reapAbandoned()).toBe(2);
-    const [retried, exhausted, live] = await Promise.all(rows.map((r) => getJob(db.pool, r.id)));
-    expect(retried).toMatchObject({ status: 'queued', locked_by: null });
-    expect(retried!.last_error).toMatch(/lease expired/);
-    expect(exhausted).toMatchObject({ status: 'failed' });
-    expect(live).toMatchObject({ status: 'running', locked_by: 'live-worker' });
+    registerJobHandler(mail, async () => {});
+    await startRunner();
+    const slowIds = [];
+    for (let i = 0; i < 5; i++) slowIds.push(await enqueue(db.pool, slow, { i }));
+    await sleep(500);
+    expect(slowRunning).toBe(2); // the slow queue's limit
+    const t = Date.now();
+    const id = await enqueue(db.pool, mail, {});
+    expect((await waitForJob(db.pool, id, { timeoutMs: 3000 })).status).toBe('succeeded');
+    expect(Date.now() - t).toBeLessThan(2000);
+    release();
+    for (const s of slowIds) expect((await waitForJob(db.pool, s)).status).toBe('succeeded');
+    unregisterJobHandler(slow);
+    unregisterJobHandler(mail);
   });
 
-  it('stop() waits for the running job', async () => {
+  it('dedupe keys: on a short queue one waiting job per key, whatever the number of enqueues', async () => {
+    const queue = queueName();
+    registerJobHandler(queue, async () => {}, { policy: 'short' });
+    const [a, b] = await Promise.all([enqueue(db.pool, queue, {}), enqueue(db.pool, queue, {})]);
+    expect(b).toBe(a);
+    const c = await enqueue(db.pool, queue, {}, { singletonKey: 'seller-5' });
+    expect(c).not.toBe(a);
+    expect(await enqueue(db.pool, queue, {}, { singletonKey: 'seller-5' })).toBe(c);
+    expect(await jobsOf(db.pool, queue)).toHaveLength(2);
+    unregisterJobHandler(queue);
+  });
+
+  it('keeps cron schedules in the market’s time zone', async () => {
+    const queue = queueName();
+    registerJobHandler(queue, async () => {});
+    defineSchedule({ queue, cron: '0 3 * * *' });
+    await startRunner({ schedules: true });
+    const { rows } = await db.pool.query(
+      `select cron, timezone from ${JOB_SCHEMA}.schedule where name = $1`,
+      [queue],
+    );
+    expect(rows).toEqual([{ cron: '0 3 * * *', timezone: DEFAULT_TIMEZONE }]);
+    unregisterJobHandler(queue);
+  });
+
+  it('a job whose worker died (no heartbeat past its lease) is retried by another worker', async () => {
+    const queue = queueName();
+    const runs: number[] = [];
+    registerJobHandler(queue, async (_p, ctx) => {
+      runs.push(ctx.job.attempt);
+    });
+    const id = await enqueue(db.pool, queue, {});
+    // a dead worker's leftovers: fetched (active), its lease expired long ago
+    await db.pool.query(
+      `update ${JOB_SCHEMA}.job set state = 'active', started_on = now() - interval '1 hour',
+              expire_in = interval '2 seconds' where id = $1`,
+      [id],
+    );
+    const runner = await startRunner({ leaseSeconds: 2 });
+    await runner.maintain();
+    const job = await waitForJob(db.pool, id, { timeoutMs: 15_000 });
+    expect(job).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(runs).toEqual([2]);
+    unregisterJobHandler(queue);
+  }, 30_000);
+
+  it('a running job keeps its lease by heartbeat (not retried while it runs)', async () => {
+    const queue = queueName();
+    let runs = 0;
+    registerJobHandler(queue, async () => {
+      runs++;
+      await sleep(3500);
+    });
+    const runner = await startRunner({ leaseSeconds: 2 });
+    const id = await enqueue(db.pool, queue, {});
+    await waitForJob(db.pool, id, { statuses: ['running'] });
+    await sleep(2500);
+    await runner.maintain(); // would expire it without the heartbeat
+    expect((await waitForJob(db.pool, id)).status).toBe('succeeded');
+    expect(runs).toBe(1);
+    unregisterJobHandler(queue);
+  }, 20_000);
+
+  it('prunes finished jobs (archived, then deleted)', async () => {
+    const queue = queueName();
+    registerJobHandler(queue, async () => {});
+    const runner = await startRunner({ archiveAfterSeconds: 1, deleteAfterSeconds: 1 });
+    const id = await enqueue(db.pool, queue, {});
+    await waitForJob(db.pool, id);
+    await sleep(1200);
+    await runner.maintain();
+    const archived = await db.pool.query(`select 1 from ${JOB_SCHEMA}.archive where id = $1`, [id]);
+    expect(archived.rowCount).toBe(1);
+    await db.pool.query(
+      `update ${JOB_SCHEMA}.archive set archived_on = now() - interval '1 minute' where id = $1`,
+      [id],
+    );
+    await runner.maintain();
+    expect(await getJob(db.pool, id)).toBeNull();
+    unregisterJobHandler(queue);
+  });
+
+  it('stop() lets the running job finish', async () => {
     const queue = queueName();
     let finished = false;
     registerJobHandler(queue, async () => {
-      await new Promise((r) => setTimeout(r, 200));
+      await sleep(300);
       finished = true;
     });
-    const worker = startWorker();
+    const runner = await startRunner();
     const id = await enqueue(db.pool, queue, {});
     await waitForJob(db.pool, id, { statuses: ['running'] });
-    await worker.stop();
+    await runner.stop();
     expect(finished).toBe(true);
     expect((await getJob(db.pool, id))!.status).toBe('succeeded');
     unregisterJobHandler(queue);
   });
 
-  it('computes exponential backoff with a cap', () => {
-    expect([1, 2, 3, 4].map((n) => backoffMs(n, 5000, 3_600_000))).toEqual([5000, 10_000, 20_000, 40_000]);
-    expect(backoffMs(30, 5000, 3_600_000)).toBe(3_600_000);
+  it('stop() hands back a job still running after the grace period; another worker runs it', async () => {
+    const queue = queueName();
+    const runs: number[] = [];
+    let block = true;
+    registerJobHandler(queue, async (_p, ctx) => {
+      runs.push(ctx.job.attempt);
+      while (block) await sleep(50);
+    });
+    const first = await startRunner({ stopGraceMs: 200 });
+    const id = await enqueue(db.pool, queue, {});
+    await waitForJob(db.pool, id, { statuses: ['running'] });
+    await first.stop();
+    expect((await getJob(db.pool, id))!.status).toBe('queued');
+    block = false;
+    await startRunner();
+    expect((await waitForJob(db.pool, id)).status).toBe('succeeded');
+    expect(runs).toEqual([1, 1]); // the handed-back attempt did not count
+    unregisterJobHandler(queue);
   });
 });
 
 describe('jobs plugin', () => {
-  it('starts the worker with the app and stops it on close', async () => {
+  it('runs jobs in the role all, and the role api only enqueues', async () => {
     const ctx = await createTestContext();
+    const api = await createTestContext({ env: { VIGIA_ROLE: 'api' } });
     try {
-      expect(ctx.app.jobWorker.isRunning).toBe(true);
+      expect(ctx.app.jobRunner?.isRunning).toBe(true);
+      expect(api.app.jobRunner).toBeNull();
       const queue = queueName();
       const seen: string[] = [];
       registerJobHandler<{ m: string }>(queue, async ({ m }, jobCtx) => {
@@ -236,10 +314,15 @@ describe('jobs plugin', () => {
       const id = await enqueue(ctx.db.pool, queue, { m: 'hola' });
       expect((await waitForJob(ctx.db.pool, id)).status).toBe('succeeded');
       expect(seen).toEqual(['hola']);
+      // the api role's database keeps its job waiting: no runner there
+      const waiting = await enqueue(api.db.pool, queue, { m: 'chao' });
+      await sleep(500);
+      expect((await getJob(api.db.pool, waiting))!.status).toBe('queued');
       unregisterJobHandler(queue);
     } finally {
       await ctx.close();
+      await api.close();
     }
-    expect(ctx.app.jobWorker.isRunning).toBe(false);
+    expect(ctx.app.jobRunner?.isRunning).toBe(false);
   });
 });

@@ -14,13 +14,14 @@ export {
 
 /**
  * The pool of the file downloads (every XLSX/CSV answer written in memory: image verification, assortment,
- * promotions, product history): ExcelJS runs here, off the event loop, two at a time, sixteen waiting at
- * most (a burst beyond that is answered 503 with Retry-After at once), each thread's heap capped.
+ * promotions, product history): ExcelJS runs here, off the event loop, two at a time, eight waiting at
+ * most (a burst beyond that is answered 503 with Retry-After at once: a download waits for at most about
+ * five others' time), each thread's heap capped.
  */
 export const exportPool = new WorkerPool({
   name: 'exports',
   threads: 2,
-  maxQueue: 16,
+  maxQueue: 8,
   heapMb: 256,
   youngMb: 32,
   // one thread stays (ExcelJS compiled in it: detail/routes.ts warms it); the second ends when idle
@@ -39,6 +40,14 @@ export function abortOnDisconnect(reply: FastifyReply): AbortSignal {
   };
   reply.raw.once('close', onClose);
   return controller.signal;
+}
+
+/**
+ * A whole download (its SQL, then its file) under the export pool's bound: at most threads + maxQueue
+ * downloads under way in the process, the others refused at once (503 with Retry-After).
+ */
+export function download<T>(fn: () => Promise<T>): Promise<T> {
+  return exportPool.withSlot(fn);
 }
 
 /** Writes a download in the export pool, abandoned if the client disconnects. */

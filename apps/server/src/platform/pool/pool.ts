@@ -165,6 +165,25 @@ export class WorkerPool {
     return this.#piscina;
   }
 
+  #slots = 0;
+
+  /**
+   * Runs `fn` — the whole of a request whose heavy part runs in this pool (its SQL, then its task) — only
+   * when fewer than `threads + maxQueue` such requests are under way; otherwise refuses at once with a
+   * BusyError. So a burst is bounded before its queries, not only at the thread's queue: the rows a
+   * download reads and maps on the event loop count too.
+   */
+  async withSlot<T>(fn: () => Promise<T>): Promise<T> {
+    const s = this.spec;
+    if (this.#slots >= s.threads + s.maxQueue) throw new BusyError(s.retryAfterSeconds);
+    this.#slots++;
+    try {
+      return await fn();
+    } finally {
+      this.#slots--;
+    }
+  }
+
   /** Tasks waiting for a thread now. */
   get queued(): number {
     return this.#piscina?.queueSize ?? 0;

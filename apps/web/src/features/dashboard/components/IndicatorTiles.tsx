@@ -13,14 +13,15 @@ import {
   formatNumber,
   formatPercent,
   type GeneralPreResponse,
+  share,
 } from '@vigia/domain';
 import { KpiCard } from '../../../components/data/KpiCard.js';
 import { inRangeLabel } from '../../../components/data/position.js';
 
-function share(part: number, total: number): string {
-  return total > 0
-    ? `${formatPercent((100 * part) / total)} de los comparables`
-    : 'Sin productos comparables';
+/** The share of the comparable products (domain `share`, the one definition of a share %). */
+function ofComparables(part: number, total: number): string {
+  const pct = share(part, total);
+  return pct === null ? 'Sin productos comparables' : `${formatPercent(pct)} de los comparables`;
 }
 
 /** The indicators across the top of the dashboard (seed 001 §1). */
@@ -62,7 +63,7 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
           value={n(data?.products_with_match)}
           caption={
             data && data.monitored_products > 0
-              ? `${formatPercent((100 * data.products_with_match) / data.monitored_products)} de los monitoreados`
+              ? `${formatPercent(share(data.products_with_match, data.monitored_products) ?? 0)} de los monitoreados`
               : undefined
           }
           help="Productos monitoreados que encontramos en al menos un competidor seleccionado."
@@ -94,7 +95,7 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
           tone="cheaper"
           loading={busy}
           value={n(data?.cheapest)}
-          caption={share(data?.cheapest ?? 0, comparable)}
+          caption={ofComparables(data?.cheapest ?? 0, comparable)}
           help="Productos con índice de precios ≤ 100: tu precio es el más bajo o igual al más bajo."
         />
         <KpiCard
@@ -103,7 +104,7 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
           tone="neutral"
           loading={busy}
           value={n(data?.in_range)}
-          caption={share(data?.in_range ?? 0, comparable)}
+          caption={ofComparables(data?.in_range ?? 0, comparable)}
           help={`Productos con índice entre 100 y ${100 + DEFAULT_MPI_VALUE}: dentro del rango de mercado.`}
         />
         <KpiCard
@@ -112,7 +113,7 @@ export function IndicatorTiles({ data, loading }: { data: GeneralPreResponse | n
           tone="dearer"
           loading={busy}
           value={n(data?.more_expensive)}
-          caption={share(data?.more_expensive ?? 0, comparable)}
+          caption={ofComparables(data?.more_expensive ?? 0, comparable)}
           help={`Productos con índice sobre ${100 + DEFAULT_MPI_VALUE}: más caros que el mercado.`}
         />
         <KpiCard

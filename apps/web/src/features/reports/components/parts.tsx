@@ -5,6 +5,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  licensedReportTypes,
   REPORT_FORMAT_LABELS,
   REPORT_FORMATS,
   REPORT_TYPE_LABELS,
@@ -12,8 +13,9 @@ import {
   type ReportFormat,
   type ReportType,
 } from '@vigia/domain';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { StateMessage } from '../../../components/page/StateMessage.js';
+import { useLicense } from '../../../lib/license.js';
 import { RT } from '../lib/texts.js';
 
 /** Loading (spinner + text), error (message + retry) or empty state of a list; null when it has rows. */
@@ -79,8 +81,27 @@ export function ChoiceField<V extends string | number>(props: {
   );
 }
 
+/**
+ * The report types the license grants (each needs the module whose data it carries, as the server
+ * checks: REPORT_TYPE_MODULES); a value outside them (an old link) turns into the first granted one.
+ */
 export function ReportTypeField(p: { id: string; value: ReportType; onChange: (v: ReportType) => void }) {
-  return <ChoiceField {...p} label={RT.type} options={REPORT_TYPES} labelOf={(t) => REPORT_TYPE_LABELS[t]} />;
+  const license = useLicense();
+  const types = license.loaded ? licensedReportTypes(license.modules) : REPORT_TYPES;
+  const value = types.includes(p.value) || !types.length ? p.value : types[0];
+  const { onChange } = p;
+  useEffect(() => {
+    if (value !== p.value) onChange(value);
+  }, [value, p.value, onChange]);
+  return (
+    <ChoiceField
+      {...p}
+      value={value}
+      label={RT.type}
+      options={types.length ? types : [p.value]}
+      labelOf={(t) => REPORT_TYPE_LABELS[t]}
+    />
+  );
 }
 
 export function ReportFormatField(p: {

@@ -1,0 +1,262 @@
+import { readFileSync } from 'node:fs';
+import { addDays, dashboardPreResponse, isoDateInZone, reportTasksResponse } from '@vigia/domain';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signToken } from './lib/jwt.js';
+import type { Observation } from './modules/ingest/index.js';
+import { checkPromotions } from './modules/promotions/check.js';
+import { createTestContext, type TestContext } from './test/context.js';
+import {
+  insertClassification,
+  insertOrgWithLicense,
+  insertSeller,
+  insertUser,
+  observe,
+  seedReferenceData,
+} from './test/fixtures.js';
+
+// One figure, every route that shows it (issue 25): the discount % of a promotion. Hand-built market,
+// runs at 16:00Z (midday in Santiago) of days T−3 … T−1 (T = today in Santiago):
+//
+//   listing  seller      EAN   T−3    T−2             T−1
+//   PA       5 Pivote    A     1000   1000            1000
+//   PB       5 Pivote    B     1000   1000            1000
+//   RA       7 Rival     A     1000   SALE at 0       1000        → a promotion priced at 0, 1 day, ended
+//   RB       7 Rival     B     1000   SALE 800        SALE 800    → 20 %, 2 days, running
+//
+// The one definition (domain discountPercent / SQL vigia_discount_pct) gives a discount only when
+// 0 < promo < normal: RA has none, RB 20 %. Every screen, report and notification must say so — before,
+// Promociones counted RA as a 100 % discount (average 60 %) and the notifications as 0 % (average 10 %).
+
+const T = (n: number) => addDays(isoDateInZone(new Date(), 'America/Santiago'), -n);
+
+let ctx: TestContext;
+let token: string;
+let leaf: number;
+let userId: number;
+
+/** Listing `id` (PA, RA: EAN …11; PB, RB: EAN …22). */
+const item = (id: string, p: Partial<Observation> = {}): Observation => ({
+  productId: id,
+  ean: id.endsWith('A') ? '7800000000011' : '7800000000022',
+  name: `Producto ${id}`,
+  brand: 'Marca',
+  classificationId: leaf,
+  normalPrice: 1000,
+  ...p,
+});
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    seed: async (db) => {
+      const pool = db.pool;
+      await seedReferenceData(pool);
+      await insertSeller(pool, { id: 5, name: 'Pivote' });
+      await insertSeller(pool, { id: 7, name: 'Rival' });
+      leaf = await insertClassification(pool, 'Leches');
+      const { orgId } = await insertOrgWithLicense(pool, {
+        sellers: [7],
+        pivots: [5],
+        currencies: ['CLP'],
+        modules: ['promotions', 'dpm', 'reports'],
+      });
+      userId = await insertUser(pool, orgId, 'figuras@example.com');
+      await pool.query(
+        `insert into notification_subscriptions (user_id, namespace, enabled, channel, min_size)
+         values ($1, 'promotions', true, 'app', 0)`,
+        [userId],
+      );
+      const at = (n: number) => `${T(n)}T16:00:00Z`;
+      for (const n of [3, 2, 1]) {
+        await observe(pool, 5, at(n), [item('PA'), item('PB')]);
+        await observe(pool, 7, at(n), [
+          item('RA', n === 2 ? { salePrice: 0 } : {}),
+          item('RB', n < 3 ? { salePrice: 800 } : {}),
+        ]);
+      }
+    },
+  });
+  const { rows } = await ctx.db.pool.query<{ org_id: number }>('select org_id from users where id = $1', [
+    userId,
+  ]);
+  token = signToken({ sub: userId, org: rows[0].org_id, ver: 0 }, ctx.config.JWT_SECRET, 3600);
+}, 120_000);
+afterAll(() => ctx?.close());
+
+const auth = () => ({ authorization: `JWT ${token}` });
+async function promo(path: string, payload: object) {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: `/v1/promotion/${path}`,
+    headers: { ...auth(), 'x-module-authorization': 'promotions' },
+    payload: { from_date: T(3), to_date: T(1), currency: 'CLP', ...payload },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res;
+}
+async function xlsx(buf: Buffer): Promise<unknown[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf as unknown as ArrayBuffer);
+  const out: unknown[][] = [];
+  for (const ws of wb.worksheets)
+    ws.eachRow({ includeEmpty: false }, (row) => {
+      out.push((row.values as unknown[]).slice(1));
+    });
+  return out;
+}
+// biome-ignore lint/suspicious/noExplicitAny: the answers are read loosely here, parsed by their own tests
+type Any = any;
+const rival = (body: Any) => body.items.find((i: Any) => i.seller.id === 7).classifications[0];
+
+describe('discount %: a promotion priced at 0 has none, on every route that shows it', () => {
+  it('Promociones por tipo: the sale promotions average 20 % (RB only)', async () => {
+    const { body } = { body: (await promo('type', { classificationsIds: [leaf] })).json() };
+    expect(rival(body).sale.prices.discount).toBe(20);
+  });
+
+  it('Promociones por duración: 1 day (RA at 0) has no discount, 2 days (RB) 20 %', async () => {
+    const body = (await promo('duration', { classification: leaf })).json();
+    const days = rival(body).days.map((d: Any) => [d.day, d.count, d.prices.discount]);
+    expect(days).toEqual([
+      [1, 1, null],
+      [2, 1, 20],
+    ]);
+  });
+
+  it('the drill-down lists RA without a discount and RB with 20 %', async () => {
+    const body = (
+      await promo('prices', {
+        classificationsIds: [leaf],
+        promotion: 'type',
+        kind: 'sale',
+        seller_id: 7,
+        classification: leaf,
+      })
+    ).json();
+    const got = body.items.map((p: Any) => [p.name, p.promotion_price, p.discount]).sort();
+    expect(got).toEqual([
+      ['Producto RA', 0, null],
+      ['Producto RB', 800, 20],
+    ]);
+  });
+
+  it('the Promociones downloads carry the same figures', async () => {
+    const res = await promo('download', {
+      promotion: 'prices',
+      drilldown: 'type',
+      kind: 'sale',
+      seller_id: 7,
+      classification: leaf,
+      classificationsIds: [leaf],
+    });
+    const rows = await xlsx(res.rawPayload);
+    const ra = rows.find((r) => r.includes('Producto RA'));
+    const rb = rows.find((r) => r.includes('Producto RB'));
+    expect(ra).toBeDefined();
+    expect(rb).toContain(20);
+    expect(ra).not.toContain(100);
+    const dur = await xlsx(
+      (await promo('download', { promotion: 'duration', classificationsIds: [leaf] })).rawPayload,
+    );
+    expect(dur.flat()).not.toContain(100);
+  });
+
+  it('the dashboard: average and mode discount 20 %, monetary discount 200', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/dashboard/pre',
+      headers: auth(),
+      payload: {},
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = dashboardPreResponse.parse(res.json());
+    const card = (k: string) => body.groups.flatMap((g) => g.cards).find((c) => c.key === k)?.value;
+    expect([card('average_discount'), card('mode_discount'), card('monetary_discount')]).toEqual([
+      20, 20, 200,
+    ]);
+  });
+
+  it('the promotions report: RA without a discount, RB 20 %', async () => {
+    const req = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/',
+      headers: auth(),
+      payload: { report_type: 'promotions', format: 'xlsx', from_date: T(3), to_date: T(1) },
+    });
+    expect(req.statusCode, req.body).toBe(200);
+    const id = req.json().id as string;
+    const deadline = Date.now() + 30_000;
+    let task: Any;
+    for (;;) {
+      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers: auth() });
+      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
+      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
+      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const signed = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/sign-report/',
+      headers: auth(),
+      payload: { gs_url: task.gs_url },
+    });
+    const file = await ctx.app.inject({ method: 'GET', url: signed.json().url });
+    const rows = await xlsx(file.rawPayload);
+    const header = rows[0];
+    const col = header.indexOf('Descuento (%)');
+    expect(col).toBeGreaterThan(0);
+    const of = (sku: string) => rows.find((r) => r[1] === sku);
+    expect(of('RA')?.[col] ?? null).toBeNull();
+    expect(of('RB')?.[col]).toBe(20);
+  });
+
+  it('the notifications: a start averaging 20 % (RA has none), an end without a discount', async () => {
+    const deadline = Date.now() + 30_000;
+    let results: { kind: string; body: string }[] = [];
+    for (;;) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/v1/notifications/?page_size=100',
+        headers: auth(),
+      });
+      expect(res.statusCode).toBe(200);
+      results = res.json().results;
+      if (results.length >= 2 || Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const start = results.find((n) => n.kind === 'promotion_start');
+    const end = results.find((n) => n.kind === 'promotion_end');
+    expect(start?.body).toBe('Rival puso en promoción 2 productos tuyos con un descuento promedio de 20 %.');
+    expect(end?.body).toBe('Rival volvió al precio normal en Producto PA.');
+  });
+});
+
+describe('migration 230', () => {
+  it('takes out of the stored sums exactly what the old rule added for a promotion priced at 0', async () => {
+    const pool = ctx.db.pool;
+    expect(await checkPromotions(pool)).toEqual([]);
+    // the old roll-up counted RA (normal 1000, promotion 0) as a 100 % discount: put that back …
+    await pool.query(
+      `update promo_type_cum c set s_disc = s_disc + 100, s_disc_n = s_disc_n + 1
+                       where seller_id = 7 and price_type = 'SALE' and day >= $1::date`,
+      [T(2)],
+    );
+    await pool.query(
+      `update promo_type_cum c set e_disc = e_disc + 100, e_disc_n = e_disc_n + 1
+                       where seller_id = 7 and price_type = 'SALE' and day >= $1::date`,
+      [T(2)],
+    );
+    await pool.query(
+      `update promo_duration_cum c set e_disc = e_disc + 100, e_disc_n = e_disc_n + 1
+                       where seller_id = 7 and duration = 1 and day >= $1::date`,
+      [T(2)],
+    );
+    expect((await checkPromotions(pool)).length).toBeGreaterThan(0);
+    // … and the migration takes it out again
+    await pool.query(
+      readFileSync(new URL('../migrations/230_discount_needs_positive_promo.sql', import.meta.url), 'utf8'),
+    );
+    expect(await checkPromotions(pool)).toEqual([]);
+  });
+});

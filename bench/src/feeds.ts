@@ -1,0 +1,141 @@
+// npm run feeds -w @vigia/bench -- [--data-dir DIR] [--items 100000]
+// Feed import, end to end (issue 27): a generated Merchant XML feed of N items for one new seller, served by
+// a local HTTP server on 127.0.0.1, imported by the real import run (safe fetcher → streamed parse → one
+// ingest transaction with every roll-up), then the same feed again (nothing changed). Reports seconds,
+// rows per second and the growth of the process's resident memory (peak RSS during the run minus RSS
+// before it), on a seeded market (default: the bench's small database, /tmp/vigia-bench-small; any data
+// dir seeded by the server works). Runs the built server's modules (npm run build).
+
+import { once } from 'node:events';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
+if (!existsSync(new URL(built('main.js')))) {
+  console.error('Falta el servidor compilado: ejecute primero npm run build');
+  process.exit(2);
+}
+const { openDatabase } = (await import(
+  built('db/database.js')
+)) as typeof import('../../apps/server/src/db/database.js');
+const { migrate } = (await import(
+  built('db/migrate.js')
+)) as typeof import('../../apps/server/src/db/migrate.js');
+const { loadConfig } = (await import(built('config.js'))) as typeof import('../../apps/server/src/config.js');
+const { executeRun } = (await import(
+  built('modules/feeds/index.js')
+)) as typeof import('../../apps/server/src/modules/feeds/index.js');
+await import(built('modules/rollups.js')); // every roll-up, as in the server
+
+const args = process.argv.slice(2);
+const arg = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dataDir = arg('data-dir') ?? process.env.BENCH_DATA_DIR ?? '/tmp/vigia-bench-small';
+const items = Number(arg('items') ?? 100_000);
+if (!existsSync(join(dataDir, 'pg'))) {
+  console.error(`No hay base de datos sembrada en ${dataDir}/pg`);
+  process.exit(2);
+}
+
+// ───────── the feed, written to disk (never held in memory) ─────────
+const dir = mkdtempSync(join(tmpdir(), 'vigia-bench-feed-'));
+const file = join(dir, 'feed.xml');
+{
+  const out = createWriteStream(file);
+  const write = async (s: string) => {
+    if (!out.write(s)) await once(out, 'drain');
+  };
+  await write(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:g="http://base.google.com/ns/1.0"><channel><title>Bench</title>\n',
+  );
+  for (let i = 0; i < items; i++) {
+    const price = 990 + ((i * 7919) % 500_000);
+    const sale = i % 5 === 0 ? `<g:sale_price>${Math.round(price * 0.85)} CLP</g:sale_price>` : '';
+    await write(
+      `<item><g:id>BENCH-${i}</g:id><title>Producto de prueba ${i} marca ${i % 300}</title>` +
+        `<description>Descripción larga del producto ${i}, con detalles que el importador no guarda. ${'Lorem ipsum dolor sit amet. '.repeat(4)}</description>` +
+        `<link>https://tienda-bench.example/p/${i}</link><g:image_link>https://tienda-bench.example/img/${i}.jpg</g:image_link>` +
+        `<g:price>${price} CLP</g:price>${sale}<g:availability>${i % 17 === 0 ? 'out of stock' : 'in stock'}</g:availability>` +
+        `<g:brand>Marca ${i % 300}</g:brand><g:gtin>${String(7800000000000 + i)}</g:gtin><g:mpn>MPN-${i}</g:mpn>` +
+        `<g:product_type>Categoría ${i % 20} &gt; Sub ${i % 7}</g:product_type><g:condition>new</g:condition></item>\n`,
+    );
+  }
+  await write('</channel></rss>\n');
+  out.end();
+  await once(out, 'finish');
+}
+const bytes = statSync(file).size;
+const server = createServer((_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/xml', 'content-length': String(bytes) });
+  createReadStream(file).pipe(res);
+});
+server.listen(0, '127.0.0.1');
+await once(server, 'listening');
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.xml`;
+
+const db = await openDatabase({ dataDir });
+const MiB = 2 ** 20;
+try {
+  await migrate(db.pool);
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    FETCH_ALLOW_PRIVATE: 'true',
+    JWT_SECRET: 'b'.repeat(32),
+  });
+  const { rows: org } = await db.pool.query<{ id: number }>(
+    'select id from organisations order by id limit 1',
+  );
+  const { rows: seller } = await db.pool.query<{ id: number }>(
+    `insert into sellers (id, name, country, currency, color, org_id)
+     values (nextval('registered_seller_id_seq'), 'Tienda bench feed', 'CL', 'CLP', '#455a64', $1) returning id`,
+    [org[0].id],
+  );
+  const sellerId = seller[0].id;
+  const { rows: src } = await db.pool.query<{ id: number }>(
+    `insert into import_sources (org_id, seller_id, name, origin, url, format, mode)
+     values ($1, $2, 'Bench', 'url', $3, 'merchant-xml', 'full') returning id`,
+    [org[0].id, sellerId, url],
+  );
+  const { rows: counts } = await db.pool.query<{ n: number }>('select count(*)::int as n from products');
+  console.log(
+    `Feed de ${items.toLocaleString('es-CL')} productos (${(bytes / MiB).toFixed(1)} MB) para el eCommerce ${sellerId}; ` +
+      `la base tiene ${counts[0].n.toLocaleString('es-CL')} publicaciones`,
+  );
+
+  const runOnce = async (label: string) => {
+    const { rows: run } = await db.pool.query<{ id: string }>(
+      `insert into import_runs (org_id, source_id, source_kind, seller_id, trigger) values ($1, $2, 'feed', $3, 'cli') returning id`,
+      [org[0].id, src[0].id, sellerId],
+    );
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const timer = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 50);
+    const t = performance.now();
+    const done = await executeRun({ pool: db.pool, config }, Number(run[0].id));
+    const seconds = (performance.now() - t) / 1000;
+    clearInterval(timer);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const { rows } = await db.pool.query('select * from import_runs where id = $1', [run[0].id]);
+    const r = rows[0];
+    console.log(
+      `${label}: ${done.status} en ${seconds.toFixed(1)} s · ${Math.round(r.rows_read / seconds).toLocaleString('es-CL')} filas/s · ` +
+        `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected} · ` +
+        `RSS ${(before / MiB).toFixed(0)} → pico ${(peak / MiB).toFixed(0)} MB (crecimiento ${((peak - before) / MiB).toFixed(0)} MB)`,
+    );
+  };
+  await runOnce('Primera importación');
+  await runOnce('El mismo feed otra vez');
+} finally {
+  server.close();
+  await db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
