@@ -19,7 +19,7 @@ import { migrate } from '../db/migrate.js';
 import { collectRows, FeedError, parseFeed, sellerTermsOf } from '../modules/feeds/index.js';
 import { ingestObservations } from '../modules/ingest/index.js';
 import '../modules/rollups.js'; // every roll-up, also those of feature modules
-import { FetchError, safeFetch } from '../platform/http/safe-fetch.js';
+import { FetchError, safeFetch } from '../platform/http/index.js';
 
 const USAGE =
   'Uso: npm run ingest -- feed <archivo|url> --seller <id> [--format merchant-xml|merchant-tsv|csv] [--map campo=Columna,…] [--encoding auto|utf-8|latin1] [--mode full|delta]';

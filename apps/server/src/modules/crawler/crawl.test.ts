@@ -218,7 +218,7 @@ describe('a crawl run', () => {
     const runId = await newRun(sourceId);
     const { executeCrawlRun: run } = await import('./run.js');
     const { crawlHooks } = await import('./jobs.js');
-    const counts = await run({ pool: db.pool, config }, runId, crawlHooks(config, db.pool));
+    const counts = await run({ pool: db.pool, config }, runId, crawlHooks(null, db.pool));
     expect(counts.extracted).toBe(0);
     expect(counts.rejected).toBeGreaterThanOrEqual(PAGES);
     const after = (

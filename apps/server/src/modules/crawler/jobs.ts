@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
-import { emitToUser } from '../../platform/exporter/index.js';
-import { enqueue, registerJobHandler } from '../../platform/jobs/index.js';
+import { defineJob, enqueue, type JobEmit } from '../../platform/jobs/index.js';
+import { registerRunQueuer } from '../feeds/index.js';
 import { type CrawlHooks, executeCrawlRun } from './run.js';
 
 // The crawl job, declared in one place: its queue, payload schema, handler and registration.
@@ -17,19 +15,13 @@ export async function enqueueCrawl(db: Queryable, runId: number): Promise<void> 
   await enqueue(db, CRAWL_QUEUE, { runId } satisfies z.infer<typeof crawlPayload>, { maxAttempts: 5 });
 }
 
-const apps = new WeakMap<Config, FastifyInstance>();
-export function attachCrawlerApp(app: FastifyInstance): void {
-  apps.set(app.deps.config, app);
-}
-
 /** Live progress on the exporter channel (the same 'import:progress' event as feed imports), and the
  * administrators told once when a seller's pages stop giving products. */
-export function crawlHooks(config: Config, pool: Queryable): CrawlHooks {
+export function crawlHooks(emit: JobEmit | null, pool: Queryable): CrawlHooks {
   return {
     onProgress: (run, c) => {
-      const app = apps.get(config);
-      if (!app || !run.requested_by) return;
-      emitToUser(app, run.requested_by, 'import:progress', {
+      if (!emit || !run.requested_by) return;
+      emit(run.requested_by, 'import:progress', {
         run_id: Number(run.id),
         source_id: run.source_id,
         status: c.status,
@@ -56,9 +48,15 @@ export function crawlHooks(config: Config, pool: Queryable): CrawlHooks {
   };
 }
 
-export function registerCrawlJobs(): void {
-  registerJobHandler<unknown>(CRAWL_QUEUE, async (payload, ctx) => {
-    const { runId } = crawlPayload.parse(payload);
-    await executeCrawlRun({ pool: ctx.pool, config: ctx.config }, runId, crawlHooks(ctx.config, ctx.pool));
-  });
-}
+defineJob({
+  queue: CRAWL_QUEUE,
+  payload: crawlPayload,
+  maxAttempts: 5,
+  // a crawl is long and polite: it takes few resources, but one at a time per worker keeps hosts calm
+  concurrency: 1,
+  handler: async ({ runId }, ctx) => {
+    await executeCrawlRun({ pool: ctx.pool, config: ctx.config }, runId, crawlHooks(ctx.emit, ctx.pool));
+  },
+});
+// Runs of crawl sources (manual, scheduled) are queued here.
+registerRunQueuer('crawl', enqueueCrawl);

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { FetchError, type SafeFetchOptions, safeFetch } from '../../platform/http/safe-fetch.js';
+import { FetchError, type SafeFetchOptions, safeFetch } from '../../platform/http/index.js';
 import type { Observation } from '../ingest/index.js';
 import { extractProduct } from './extract.js';
 import { backoffWithJitter, retryAfterMs } from './politeness.js';

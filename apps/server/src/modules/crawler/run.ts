@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
-import { FetchError, safeFetch } from '../../platform/http/safe-fetch.js';
+import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
 import { HostScheduler, parseRobots, type Robots } from './politeness.js';
 import { type PageOutcome, readPage } from './read-page.js';

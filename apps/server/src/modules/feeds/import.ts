@@ -3,7 +3,7 @@ import type { FeedEncoding, FeedFormat, FeedMapping } from '@vigia/domain';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
-import { FetchError, safeFetch } from '../../platform/http/safe-fetch.js';
+import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
 import { FeedError, type FeedItem, parseFeed } from './parse.js';
 import { rowToObservation, type SellerTerms } from './row.js';

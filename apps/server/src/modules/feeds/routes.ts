@@ -10,7 +10,7 @@ import { CSV_BOM, csvLine } from '../../lib/csv.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
-import { FetchError, safeFetch } from '../../platform/http/safe-fetch.js';
+import { FetchError, safeFetch } from '../../platform/http/index.js';
 import type { Principal } from '../../plugins/auth.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { createRun, sellerTermsOf } from './import.js';
