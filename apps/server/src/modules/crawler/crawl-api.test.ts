@@ -51,7 +51,12 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-const api = (method: 'GET' | 'POST', url: string, payload?: object, u: 'demo' | 'limited' = 'demo') =>
+const api = (
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  payload?: object,
+  u: 'demo' | 'limited' = 'demo',
+) =>
   ctx.app.inject({
     method,
     url,
@@ -153,6 +158,25 @@ describe('crawl sources on Operaciones', () => {
     expect(rejected.items.map((p: { reason: string }) => p.reason)).toContain('robots.txt lo prohíbe');
     expect((await api('GET', `/v1/operations/runs/${firstRun}/pages?state=nada`)).statusCode).toBe(400);
   });
+
+  it('takes up to 100,000 pasted URLs (a body over the default limit), not one more', async () => {
+    const many = Array.from({ length: 100_000 }, (_, i) => `${base}/p/${i}`);
+    const ok = await api('POST', '/v1/operations/crawl-sources', {
+      seller_id: sellerId,
+      name: 'Catálogo entero',
+      urls: many,
+    });
+    expect(ok.statusCode, ok.body.slice(0, 300)).toBe(200);
+    expect(ok.json().crawl.urls).toBe(100_000);
+    const over = await api('POST', '/v1/operations/crawl-sources', {
+      seller_id: sellerId,
+      name: 'Demasiadas',
+      urls: [...many, `${base}/p/x`],
+    });
+    expect(over.statusCode).toBe(400);
+    expect(over.body).toContain('urls');
+    await api('DELETE', `/v1/operations/sources/${ok.json().id}`);
+  }, 60_000);
 
   it('retries only the failed pages in a new run', async () => {
     back = true;
