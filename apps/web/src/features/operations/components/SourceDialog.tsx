@@ -148,6 +148,22 @@ export function SourceDialog({
                   helperText={OT.crawlUrlsHelp(urls.length)}
                   slotProps={{ htmlInput: { spellCheck: false } }}
                 />
+                <Button variant="outlined" component="label" sx={{ alignSelf: 'flex-start' }}>
+                  {OT.crawlUrlsFile}
+                  <input
+                    hidden
+                    type="file"
+                    aria-label={OT.crawlUrlsFile}
+                    accept=".txt,.csv,text/plain"
+                    onChange={(e) => {
+                      const f = e.target.files?.[0];
+                      if (f)
+                        void f
+                          .text()
+                          .then((t) => setUrlsText((prev) => (prev.trim() ? `${prev.trimEnd()}\n${t}` : t)));
+                    }}
+                  />
+                </Button>
                 <TextField
                   id="source-sitemaps"
                   label={OT.crawlSitemaps}

@@ -88,6 +88,7 @@ export const OT = {
   kindCrawl: 'Rastreo de páginas',
   crawlUrls: 'URL de páginas de producto (una por línea)',
   crawlUrlsHelp: (n: number) => `${formatNumber(n)} URL (hasta 100.000)`,
+  crawlUrlsFile: 'Cargar URL desde un archivo de texto',
   crawlSitemaps: 'Sitemaps (uno por línea; índices y .xml.gz incluidos)',
   crawlPattern: 'Patrón de URL (opcional)',
   crawlPatternHelp: 'Solo las URL de los sitemaps que contienen este texto, o /expresión regular/.',
