@@ -33,7 +33,10 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   // a competitor of its own, so the demo market's listings are left alone
   const auth = await page.request.post('/v1/auth-token/', { data: DEMO });
   const { token } = await auth.json();
-  const sellerName = `Rastreo e2e ${Date.now()}`;
+  // unique names: a reused data dir keeps the sources of earlier runs
+  const stamp = Date.now();
+  const sellerName = `Rastreo e2e ${stamp}`;
+  const sourceName = `Páginas e2e ${stamp}`;
   const seller = await page.request.post('/v1/operations/sellers', {
     headers: { authorization: `JWT ${token}` },
     data: { name: sellerName, country: 'CL', currency: 'CLP' },
@@ -47,7 +50,7 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   const dialog = page.getByRole('dialog', { name: 'Agregar fuente' });
   await dialog.getByLabel('eCommerce').click();
   await page.getByRole('option', { name: new RegExp(`^${sellerName}`) }).click();
-  await dialog.getByLabel('Nombre de la fuente').fill('Páginas e2e');
+  await dialog.getByLabel('Nombre de la fuente').fill(sourceName);
   await dialog.getByLabel('Tipo de fuente').click();
   await page.getByRole('option', { name: 'Rastreo de páginas' }).click();
   await dialog
@@ -57,9 +60,9 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   await dialog.getByRole('button', { name: 'Guardar' }).click();
   await expect(dialog).toBeHidden();
 
-  const source = page.getByTestId('ops-source').filter({ hasText: 'Páginas e2e' });
+  const source = page.getByTestId('ops-source').filter({ hasText: sourceName });
   await expect(source).toContainText('3 URL');
-  await source.getByRole('button', { name: 'Importar ahora: Páginas e2e' }).click();
+  await source.getByRole('button', { name: `Importar ahora: ${sourceName}` }).click();
   const state = source.getByTestId('run-state');
   await expect(state).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   await expect(state.getByTestId('crawl-counts')).toHaveText(
@@ -67,7 +70,7 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   );
 
   // the run's pages: the failed one first, then the rejected one with its reason
-  const run = page.getByTestId('ops-run').filter({ hasText: 'Páginas e2e' }).first();
+  const run = page.getByTestId('ops-run').filter({ hasText: sourceName }).first();
   await run.getByRole('button', { name: /Ver páginas/ }).click();
   const pages = page.getByRole('dialog', { name: /Páginas del rastreo/ });
   await expect(pages.getByTestId('crawl-page')).toHaveCount(1);
