@@ -52,6 +52,9 @@ export default defineConfig({
           LOGIN_RATE_LIMIT_PER_MINUTE: '1000',
           // the suite's browsers are all the demo user at once, which no analyst is
           USER_RATE_LIMIT_PER_MINUTE: '60000',
+          // the crawl spec serves its product pages on 127.0.0.1, quickly
+          FETCH_ALLOW_PRIVATE: 'true',
+          CRAWLER_DELAY_MS: '50',
         },
       },
 });

@@ -74,6 +74,12 @@ export const configSchema = z.object({
     .default(300 * 1024 * 1024),
   /** API-key ingest: requests per minute per key. */
   INGEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** The crawler's User-Agent names Vigía and this contact page (sites' operators read it in their logs). */
+  CRAWLER_CONTACT_URL: z.string().url().max(300).default('https://vigia.example/bot'),
+  /** Milliseconds between two requests to one host (a robots.txt Crawl-delay can only raise it). */
+  CRAWLER_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(2_000),
+  /** Requests in flight per host. */
+  CRAWLER_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
 });
 
 export type RawConfig = z.infer<typeof configSchema>;

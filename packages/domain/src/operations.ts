@@ -100,12 +100,17 @@ export const feedSource = z.object({
   name: z.string(),
   origin: z.enum(['upload', 'url']),
   url: z.string().nullable(),
-  format: z.enum(FEED_FORMATS),
+  /** a crawl source's pages are read as schema.org data ('schema-org') */
+  format: z.enum([...FEED_FORMATS, 'schema-org']),
   encoding: z.enum(FEED_ENCODINGS),
   mapping: feedMapping,
   schedule: z.string().nullable(),
   mode: z.enum(FEED_MODES),
   has_file: z.boolean(),
+  /** What a crawl source visits (null for a feed): how many URLs were listed, its sitemaps, the pattern. */
+  crawl: z
+    .object({ urls: z.number(), sitemaps: z.array(z.string()), pattern: z.string().nullable() })
+    .nullable(),
   created_at: z.string(),
   last_run: z.lazy(() => importRun).nullable(),
 });
@@ -130,6 +135,27 @@ export const feedSourceBody = z
   })
   .refine((b) => b.origin !== 'url' || !!b.url, { path: ['url'], message: 'falta la URL del feed' });
 export type FeedSourceBody = z.input<typeof feedSourceBody>;
+
+/** Most pages one crawl source lists (pasted URLs, one per line). */
+export const CRAWL_MAX_URLS = 100_000;
+const crawlUrl = z.url({ protocol: /^https?$/ }).max(2048);
+
+/** A crawl source (issue 28): product-page URLs and/or sitemaps (index and .xml.gz), an optional pattern. */
+export const crawlSourceBody = z
+  .object({
+    seller_id: idSchema,
+    name: shortText(120).min(1),
+    urls: z.array(crawlUrl).max(CRAWL_MAX_URLS, `como máximo ${CRAWL_MAX_URLS} URL`).default([]),
+    sitemaps: z.array(crawlUrl).max(100).default([]),
+    /** URLs of the sitemaps kept: a substring, or a regular expression between slashes */
+    pattern: z.string().trim().max(200).nullable().optional(),
+    schedule: cronSchema.nullable().optional(),
+  })
+  .refine((b) => b.urls.length > 0 || b.sitemaps.length > 0, {
+    path: ['urls'],
+    message: 'indique al menos una URL de producto o un sitemap',
+  });
+export type CrawlSourceBody = z.input<typeof crawlSourceBody>;
 
 /** Changes to a source (the mapping confirmed on the preview, the schedule, the mode …). */
 export const feedSourcePatchBody = z.object({
@@ -166,12 +192,43 @@ export const importRun = z.object({
   rows_rejected: z.number(),
   unpublished: z.number(),
   error: z.string().nullable(),
+  /** A crawl run's pages by state (null for other runs). */
+  pages: z
+    .object({
+      planned: z.number(),
+      unchanged: z.number(),
+      extracted: z.number(),
+      rejected: z.number(),
+      failed: z.number(),
+    })
+    .nullable()
+    .optional(),
 });
 export type ImportRun = z.infer<typeof importRun>;
 export const importRunsQuery = z.object({ source_id: idSchema.optional() });
 export const importRunsResponse = z.object({ items: z.array(importRun) });
 export type ImportRunsResponse = z.infer<typeof importRunsResponse>;
 export const importStartedResponse = z.object({ run: importRun });
+
+export const CRAWL_PAGE_STATES = ['planned', 'unchanged', 'extracted', 'rejected', 'failed'] as const;
+export const crawlPagesQuery = z.object({
+  state: z.enum(CRAWL_PAGE_STATES).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const crawlPage = z.object({
+  seq: z.number(),
+  url: z.string(),
+  state: z.enum(CRAWL_PAGE_STATES),
+  http_status: z.number().nullable(),
+  reason: z.string().nullable(),
+  detail: z.string().nullable(),
+  product_id: z.string().nullable(),
+  fetched_at: z.string().nullable(),
+});
+export type CrawlPage = z.infer<typeof crawlPage>;
+export const crawlPagesResponse = z.object({ items: z.array(crawlPage), total: z.number() });
+export type CrawlPagesResponse = z.infer<typeof crawlPagesResponse>;
 
 export const previewBody = z.object({
   format: z.enum(FEED_FORMATS).optional(),

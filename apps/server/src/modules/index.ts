@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import mediaRoutes from '../platform/media/routes.js';
+import './crawler/jobs.js';
 import './dashboard/jobs.js';
 import './feeds/jobs.js';
 import './image-verification/jobs.js';

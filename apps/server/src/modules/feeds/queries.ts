@@ -68,7 +68,11 @@ export async function sellerVisible(db: Queryable, orgId: number, licenseId: num
 }
 
 const RUN_COLUMNS = `r.id, r.source_id, r.source_kind, r.seller_id, r.status, r.trigger, r.created_at, r.started_at,
-  r.finished_at, r.rows_read, r.rows_written, r.rows_changed, r.rows_rejected, r.unpublished, r.error`;
+  r.finished_at, r.rows_read, r.rows_written, r.rows_changed, r.rows_rejected, r.unpublished, r.error,
+  case when r.source_kind = 'crawl' then (select json_build_object(
+    'planned', count(*), 'unchanged', count(*) filter (where p.state = 'unchanged'),
+    'extracted', count(*) filter (where p.state = 'extracted'), 'rejected', count(*) filter (where p.state = 'rejected'),
+    'failed', count(*) filter (where p.state = 'failed')) from crawl_run_pages p where p.run_id = r.id) end as pages`;
 
 // biome-ignore lint/suspicious/noExplicitAny: a row of RUN_COLUMNS
 export function runOut(r: any): ImportRun {
@@ -92,6 +96,7 @@ export function runOut(r: any): ImportRun {
     rows_rejected: r.rows_rejected,
     unpublished: r.unpublished,
     error: r.error,
+    pages: r.pages ?? null,
   };
 }
 
@@ -115,6 +120,8 @@ export async function getRun(db: Queryable, orgId: number, runId: number): Promi
 
 const SOURCE_COLUMNS = `s.id, s.org_id, s.seller_id, s.kind, s.name, s.origin, s.url, s.format, s.encoding, s.mapping,
   s.schedule, s.mode, s.file_path, s.created_at,
+  case when jsonb_typeof(s.settings->'urls') = 'array' then jsonb_array_length(s.settings->'urls') else 0 end as crawl_urls,
+  s.settings->'sitemaps' as crawl_sitemaps, s.settings->>'pattern' as crawl_pattern,
   (select row_to_json(x) from (select ${RUN_COLUMNS} from import_runs r where r.source_id = s.id
     order by r.created_at desc, r.id desc limit 1) x) as last_run`;
 
@@ -139,6 +146,14 @@ function sourceOut(r: any): SourceRecord {
     schedule: r.schedule,
     mode: r.mode,
     has_file: r.origin === 'upload' && !!r.file_path,
+    crawl:
+      r.kind === 'crawl'
+        ? {
+            urls: r.crawl_urls,
+            sitemaps: Array.isArray(r.crawl_sitemaps) ? r.crawl_sitemaps : [],
+            pattern: r.crawl_pattern ?? null,
+          }
+        : null,
     file_path: r.file_path,
     created_at: iso(r.created_at)!,
     last_run: r.last_run ? runOut(r.last_run) : null,

@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, mkdirSync, renameSync, rmSync } fr
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ingestRoutes, operationsRoutes, type PreviewResponse } from '@vigia/domain';
+import { type FeedFormat, ingestRoutes, operationsRoutes, type PreviewResponse } from '@vigia/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { withTransaction } from '../../db/database.js';
@@ -14,7 +14,7 @@ import { FetchError, safeFetch } from '../../platform/http/index.js';
 import type { Principal } from '../../plugins/auth.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { createRun, sellerTermsOf } from './import.js';
-import { enqueueFeedImport } from './jobs.js';
+import { enqueueRunOf } from './jobs.js';
 import { FeedError, parseFeed } from './parse.js';
 import { ingestPushedRows } from './push.js';
 import {
@@ -46,7 +46,8 @@ const INGEST_MAX_ROWS = 10_000;
 
 const PALETTE = ['#5e35b1', '#00838f', '#ef6c00', '#2e7d32', '#ad1457', '#4e342e', '#283593', '#827717'];
 
-function adminOf(req: FastifyRequest): Principal {
+/** The signed-in administrator of an organisation with a license in force (every Operaciones route). */
+export function adminOf(req: FastifyRequest): Principal {
   const p = principalOf(req);
   if (!p.isAdmin) throw forbidden('Operaciones es solo para administradores de la organización', 'not_admin');
   if (!p.license.id) throw forbidden('La organización no tiene una licencia vigente', 'no_license');
@@ -152,6 +153,27 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     if (!s) throw notFound('No existe esa fuente');
     return s;
   };
+
+  registerRoute(
+    app,
+    operationsRoutes.createCrawlSource,
+    async (req) => {
+      const p = adminOf(req);
+      const b = req.body;
+      if (!(await sellerVisible(pool, p.orgId, p.license.id, b.seller_id)))
+        throw badRequest('seller_id: eCommerce fuera de la licencia de la organización', 'seller_id');
+      const next = await nextRunOf(p.orgId, b.schedule);
+      const settings = { urls: [...new Set(b.urls)], sitemaps: b.sitemaps, pattern: b.pattern || null };
+      const { rows } = await pool.query<{ id: number }>(
+        `insert into import_sources (org_id, seller_id, kind, name, origin, url, format, mode, settings, schedule,
+                                   next_run_at, created_by)
+       values ($1, $2, 'crawl', $3, 'url', null, 'schema-org', 'delta', $4, $5, $6, $7) returning id`,
+        [p.orgId, b.seller_id, b.name, JSON.stringify(settings), b.schedule ?? null, next, p.userId],
+      );
+      return publicSource(await sourceOr404(p.orgId, rows[0].id));
+    },
+    { bodyLimit: 24 * 1024 * 1024 },
+  );
 
   registerRoute(app, operationsRoutes.sources, async (req) => {
     const p = adminOf(req);
@@ -275,7 +297,8 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
   registerRoute(app, operationsRoutes.preview, async (req) => {
     const p = adminOf(req);
     const s = await sourceOr404(p.orgId, req.params.id);
-    const format = req.body.format ?? s.format;
+    if (s.kind === 'crawl') throw badRequest('Una fuente de rastreo no tiene vista previa de filas');
+    const format = (req.body.format ?? s.format) as FeedFormat;
     const encoding = req.body.encoding ?? s.encoding;
     const mapping = req.body.mapping ?? s.mapping;
     const terms = (await sellerTermsOf(pool, s.seller_id)) as SellerTerms;
@@ -358,7 +381,7 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
       );
       if (rows[0]) return Number(rows[0].id);
       const id = await createRun(c, s, 'manual', p.userId);
-      await enqueueFeedImport(c, id);
+      await enqueueRunOf(c, s.kind, id);
       return id;
     });
     const run = await getRun(pool, p.orgId, runId);
@@ -388,6 +411,76 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
       .header('cache-control', 'private, no-store')
       .header('content-disposition', `attachment; filename="${name}"`)
       .send(text);
+  });
+
+  // ───────── crawl runs' pages (issue 28) ─────────
+
+  registerRoute(app, operationsRoutes.runPages, async (req) => {
+    const p = adminOf(req);
+    const run = await getRun(pool, p.orgId, req.params.id);
+    if (!run) throw notFound('No existe esa ejecución');
+    const q = req.query;
+    const { rows } = await pool.query(
+      `select seq, url, state, http_status, reason, detail, product_id, fetched_at, count(*) over ()::int as total
+         from crawl_run_pages where run_id = $1 and ($2::text is null or state = $2)
+        order by seq limit $3 offset $4`,
+      [run.id, q.state ?? null, q.page_size, (q.page - 1) * q.page_size],
+    );
+    let total = rows[0]?.total ?? 0;
+    if (!rows.length && q.page > 1) {
+      const c = await pool.query<{ n: number }>(
+        'select count(*)::int as n from crawl_run_pages where run_id = $1 and ($2::text is null or state = $2)',
+        [run.id, q.state ?? null],
+      );
+      total = c.rows[0].n;
+    }
+    return {
+      total,
+      items: rows.map((r) => ({
+        seq: r.seq,
+        url: r.url,
+        state: r.state,
+        http_status: r.http_status,
+        reason: r.reason,
+        detail: r.detail,
+        product_id: r.product_id,
+        fetched_at: r.fetched_at ? new Date(r.fetched_at).toISOString() : null,
+      })),
+    };
+  });
+
+  registerRoute(app, operationsRoutes.retryFailed, async (req) => {
+    const p = adminOf(req);
+    const old = await getRun(pool, p.orgId, req.params.id);
+    if (!old) throw notFound('No existe esa ejecución');
+    if (old.source_kind !== 'crawl' || old.source_id === null)
+      throw badRequest('Solo las ejecuciones de rastreo reintentan páginas');
+    const s = await sourceOr404(p.orgId, old.source_id);
+    const runId = await withTransaction(pool, async (c) => {
+      await c.query('select id from import_sources where id = $1 for update', [s.id]);
+      const { rows: busy } = await c.query(
+        `select 1 from import_runs where source_id = $1 and status in ('queued', 'running') limit 1`,
+        [s.id],
+      );
+      if (busy.length) throw new AppError(409, 'run_pending', 'La fuente ya tiene una ejecución en curso');
+      const { rows: failed } = await c.query<{ n: number }>(
+        `select count(*)::int as n from crawl_run_pages where run_id = $1 and state = 'failed'`,
+        [old.id],
+      );
+      if (!failed[0].n) throw badRequest('La ejecución no tiene páginas fallidas');
+      const id = await createRun(c, s, 'manual', p.userId);
+      // The new run's pages are planned up front: the crawl visits only these.
+      await c.query(
+        `insert into crawl_run_pages (run_id, seq, url)
+         select $2, row_number() over (order by seq), url from crawl_run_pages where run_id = $1 and state = 'failed'`,
+        [old.id, id],
+      );
+      await enqueueRunOf(c, 'crawl', id);
+      return id;
+    });
+    const run = await getRun(pool, p.orgId, runId);
+    if (!run) throw notFound();
+    return { run };
   });
 
   // ───────── API keys ─────────

@@ -25,6 +25,8 @@ export class FetchError extends Error {
     readonly code: FetchErrorCode,
     message: string,
     readonly status?: number,
+    /** the server's Retry-After header on a 429 or 503, as it wrote it */
+    readonly retryAfter?: string | null,
   ) {
     super(message);
   }
@@ -219,7 +221,12 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
     }
     if (res.statusCode < 200 || res.statusCode >= 300) {
       discard(res.body);
-      throw new FetchError('http_status', `el servidor respondió ${res.statusCode}`, res.statusCode);
+      throw new FetchError(
+        'http_status',
+        `el servidor respondió ${res.statusCode}`,
+        res.statusCode,
+        h('retry-after'),
+      );
     }
     const declared = Number(h('content-length') ?? Number.NaN);
     if (Number.isFinite(declared) && declared > maxBytes) {

@@ -1,5 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  type CrawlPage,
+  type CrawlSourceBody,
   type FeedSource,
   type FeedSourceBody,
   type FeedSourcePatchBody,
@@ -75,6 +77,19 @@ export function useImportProgress(): Record<number, ImportProgress> {
 }
 
 export const createSeller = (body: SellerCreateBody) => callRoute(R.createSeller, { body });
+export const createCrawlSource = (body: CrawlSourceBody) => callRoute(R.createCrawlSource, { body });
+export const retryFailed = (runId: number) => callRoute(R.retryFailed, { params: { id: runId } });
+export const useRunPages = (runId: number, state: CrawlPageState | '', page: number, pageSize: number) =>
+  useQuery({
+    queryKey: ['operations', 'run-pages', runId, state, page, pageSize] as const,
+    queryFn: ({ signal }) =>
+      callRoute(
+        R.runPages,
+        { params: { id: runId }, query: { ...(state ? { state } : {}), page, page_size: pageSize } },
+        { signal },
+      ),
+  });
+export type CrawlPageState = CrawlPage['state'];
 export const createSource = (body: FeedSourceBody) => callRoute(R.createSource, { body });
 export const updateSource = (id: number, body: FeedSourcePatchBody) =>
   callRoute(R.updateSource, { params: { id }, body });

@@ -26,7 +26,12 @@ export function RunState({ run, live }: { run: ImportRun; live?: ImportProgress 
       >
         {OT.progress(read, written, rejected)}
       </Typography>
-      {status === 'failed' && (live?.error ?? run.error) && (
+      {run.pages && (
+        <Typography variant="caption" color="text.secondary" component="div" data-testid="crawl-counts">
+          {OT.crawlProgress(run.pages)}
+        </Typography>
+      )}
+      {(status === 'failed' || run.pages) && (live?.error ?? run.error) && (
         <Typography variant="caption" color="error" component="div" sx={{ maxWidth: 360 }}>
           {live?.error ?? run.error}
         </Typography>

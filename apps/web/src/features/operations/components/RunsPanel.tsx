@@ -7,10 +7,12 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { formatDateTime, formatNumber, type ImportProgress } from '@vigia/domain';
+import { formatDateTime, formatNumber, type ImportProgress, type ImportRun } from '@vigia/domain';
+import { useState } from 'react';
 import { notify } from '../../../lib/notifier.js';
 import { downloadRejections, useRuns, useSources } from '../api/operations.js';
 import { formatDuration, OT } from '../lib/texts.js';
+import { CrawlPagesDialog } from './CrawlPagesDialog.js';
 import { ListState, Section } from './parts.js';
 import { RunState } from './RunState.js';
 
@@ -19,6 +21,7 @@ export function RunsPanel({ progress }: { progress: Record<number, ImportProgres
   const runs = useRuns();
   const sources = useSources();
   const items = runs.data?.items ?? [];
+  const [pagesOf, setPagesOf] = useState<ImportRun | null>(null);
   const sourceName = (id: number | null) =>
     id === null ? OT.trigger.api : (sources.data?.items.find((s) => s.id === id)?.name ?? `#${id}`);
   const state = ListState({
@@ -66,6 +69,15 @@ export function RunsPanel({ progress }: { progress: Record<number, ImportProgres
                     {formatNumber(r.rows_rejected)}
                   </TableCell>
                   <TableCell align="right">
+                    {r.pages && (
+                      <Button
+                        size="small"
+                        onClick={() => setPagesOf(r)}
+                        aria-label={`${OT.viewPages} (#${r.id})`}
+                      >
+                        {OT.viewPages}
+                      </Button>
+                    )}
                     {r.rows_rejected > 0 && (
                       <Button
                         size="small"
@@ -82,6 +94,7 @@ export function RunsPanel({ progress }: { progress: Record<number, ImportProgres
           </Table>
         </TableContainer>
       )}
+      {pagesOf && <CrawlPagesDialog run={pagesOf} onClose={() => setPagesOf(null)} />}
     </Section>
   );
 }

@@ -93,8 +93,14 @@ export function SourcesPanel({ progress }: { progress: Record<number, ImportProg
                     <TableCell>
                       {s.name}
                       <Typography variant="caption" color="text.secondary" component="div">
-                        {s.origin === 'url' ? s.url : OT.originUpload} ·{' '}
-                        {s.mode === 'full' ? OT.modeFull : OT.modeDelta}
+                        {s.crawl ? (
+                          OT.crawlSummary(s.crawl)
+                        ) : (
+                          <>
+                            {s.origin === 'url' ? s.url : OT.originUpload} ·{' '}
+                            {s.mode === 'full' ? OT.modeFull : OT.modeDelta}
+                          </>
+                        )}
                       </Typography>
                     </TableCell>
                     <TableCell>{sellerName(s.seller_id)}</TableCell>
@@ -123,13 +129,15 @@ export function SourcesPanel({ progress }: { progress: Record<number, ImportProg
                         >
                           {going ? OT.importing : OT.importNow}
                         </Button>
-                        <Button
-                          size="small"
-                          onClick={() => setMapping(s)}
-                          aria-label={`${OT.mapColumns}: ${s.name}`}
-                        >
-                          {OT.mapColumns}
-                        </Button>
+                        {s.kind === 'feed' && (
+                          <Button
+                            size="small"
+                            onClick={() => setMapping(s)}
+                            aria-label={`${OT.mapColumns}: ${s.name}`}
+                          >
+                            {OT.mapColumns}
+                          </Button>
+                        )}
                         <Button
                           size="small"
                           color="error"
@@ -152,7 +160,8 @@ export function SourcesPanel({ progress }: { progress: Record<number, ImportProg
           onClose={() => setAdding(false)}
           onCreated={(s) => {
             setAdding(false);
-            if (s.format !== 'merchant-xml' && (s.has_file || s.origin === 'url')) setMapping(s);
+            if (s.kind === 'feed' && s.format !== 'merchant-xml' && (s.has_file || s.origin === 'url'))
+              setMapping(s);
           }}
         />
       )}

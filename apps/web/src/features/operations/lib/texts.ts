@@ -1,4 +1,4 @@
-import { type FeedField, type FeedFormat, formatNumber } from '@vigia/domain';
+import { type CrawlPage, type FeedField, type FeedSource, formatNumber, type ImportRun } from '@vigia/domain';
 
 // Spanish texts of Operaciones (ours: the seeds have no such screen).
 
@@ -83,6 +83,44 @@ export const OT = {
   lastUse: 'Último uso',
   neverUsed: 'Nunca',
   failed: 'No fue posible completar la acción',
+  kind: 'Tipo de fuente',
+  kindFeed: 'Feed (archivo o URL)',
+  kindCrawl: 'Rastreo de páginas',
+  crawlUrls: 'URL de páginas de producto (una por línea)',
+  crawlUrlsHelp: (n: number) => `${formatNumber(n)} URL (hasta 100.000)`,
+  crawlUrlsFile: 'Cargar URL desde un archivo de texto',
+  crawlSitemaps: 'Sitemaps (uno por línea; índices y .xml.gz incluidos)',
+  crawlPattern: 'Patrón de URL (opcional)',
+  crawlPatternHelp: 'Solo las URL de los sitemaps que contienen este texto, o /expresión regular/.',
+  crawlNeedsUrl: 'Indica al menos una URL de producto o un sitemap.',
+  crawlSummary: (c: NonNullable<FeedSource['crawl']>) =>
+    [
+      c.urls ? `${formatNumber(c.urls)} URL` : null,
+      c.sitemaps.length
+        ? `${formatNumber(c.sitemaps.length)} sitemap${c.sitemaps.length === 1 ? '' : 's'}`
+        : null,
+      c.pattern ? `patrón «${c.pattern}»` : null,
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  crawlProgress: (p: NonNullable<ImportRun['pages']>) =>
+    `${formatNumber(p.planned)} planificadas · ${formatNumber(p.unchanged)} sin cambios (304) · ${formatNumber(p.extracted)} extraídas · ${formatNumber(p.rejected)} rechazadas · ${formatNumber(p.failed)} fallidas`,
+  viewPages: 'Ver páginas',
+  pagesTitle: (id: number) => `Páginas del rastreo #${id}`,
+  pagesLoading: 'Cargando páginas…',
+  pagesError: 'No fue posible obtener las páginas',
+  pagesEmpty: 'Ninguna página en este estado',
+  pagesFilter: 'Estado',
+  pagesAll: 'Todas',
+  retryFailed: 'Reintentar fallidas',
+  retryQueued: 'Se encoló un rastreo con las páginas fallidas',
+  pageState: {
+    planned: 'Planificada',
+    unchanged: 'Sin cambios (304)',
+    extracted: 'Extraída',
+    rejected: 'Rechazada',
+    failed: 'Fallida',
+  } satisfies Record<CrawlPage['state'], string>,
   col: {
     name: 'Nombre',
     country: 'País',
@@ -111,6 +149,9 @@ export const OT = {
     price: 'Precio',
     sale: 'Oferta',
     result: 'Resultado',
+    url: 'URL',
+    http: 'HTTP',
+    reason: 'Motivo',
   },
   status: { queued: 'En cola', running: 'Importando', succeeded: 'Completada', failed: 'Fallida' } as const,
   trigger: { manual: 'Manual', schedule: 'Programada', cli: 'Línea de comandos', api: 'API' } as Record<
@@ -121,7 +162,8 @@ export const OT = {
     `${formatNumber(read)} leídas · ${formatNumber(written)} escritas · ${formatNumber(rejected)} rechazadas`,
 };
 
-export const FORMAT_LABELS: Record<FeedFormat, string> = {
+export const FORMAT_LABELS: Record<FeedSource['format'], string> = {
+  'schema-org': 'Rastreo de páginas (schema.org)',
   'merchant-xml': 'Google Merchant XML (RSS/Atom)',
   'merchant-tsv': 'Google Merchant TSV',
   csv: 'CSV/TSV con columnas asignadas',
