@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
+import { enqueueSellerMatching } from '../matching/index.js';
 import { HostScheduler, parseRobots, type Robots } from './politeness.js';
 import { type PageOutcome, readPage } from './read-page.js';
 import { readSitemap, urlPattern } from './sitemap.js';
@@ -511,6 +512,8 @@ async function landPages(
         batch.map((d) => d.outcome.reason),
       ],
     );
+    // Listings that arrived or changed are matched to the pivots' catalogues by a worker job (one waits per seller).
+    if (observations.size) await enqueueSellerMatching(client, run.seller_id);
     // Rejected and failed pages are the run's rejections too (Operaciones lists and exports them).
     const bad = batch.filter((d) => d.outcome.state === 'rejected' || d.outcome.state === 'failed');
     if (bad.length) {
