@@ -126,7 +126,7 @@ describe('crawl sources on Operaciones', () => {
     expect(src.kind).toBe('crawl');
     expect(src.crawl).toEqual({ urls: 4, sitemaps: [], pattern: null });
     sourceId = src.id;
-    const started = await api('POST', `/v1/operations/sources/${sourceId}/import`);
+    const started = await api('POST', `/v1/operations/source-imports/${sourceId}`);
     expect(started.statusCode, started.body).toBe(200);
     firstRun = started.json().run.id;
     const run = await waitRun(firstRun);
