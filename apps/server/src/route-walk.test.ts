@@ -150,6 +150,9 @@ function sampleFor(name: string): unknown {
     country: 'CL',
     origin: 'upload',
     seller_ids: [S.sur],
+    // a crawl source (issue 28)
+    urls: ['https://tienda.example/p/1'],
+    sitemaps: [],
     // notifications: list filters, a subscription, the signed unsubscribe link
     namespace: 'prices',
     state: 'unread',

@@ -145,8 +145,13 @@ export const crawlSourceBody = z
   .object({
     seller_id: idSchema,
     name: shortText(120).min(1),
-    urls: z.array(crawlUrl).max(CRAWL_MAX_URLS, `como máximo ${CRAWL_MAX_URLS} URL`).default([]),
-    sitemaps: z.array(crawlUrl).max(100).default([]),
+    // the count is checked before each item (a body of 100,000 wrong items is refused at once)
+    urls: z
+      .array(z.unknown())
+      .max(CRAWL_MAX_URLS, `como máximo ${CRAWL_MAX_URLS} URL`)
+      .pipe(z.array(crawlUrl))
+      .default([]),
+    sitemaps: z.array(z.unknown()).max(100).pipe(z.array(crawlUrl)).default([]),
     /** URLs of the sitemaps kept: a substring, or a regular expression between slashes */
     pattern: z.string().trim().max(200).nullable().optional(),
     schedule: cronSchema.nullable().optional(),

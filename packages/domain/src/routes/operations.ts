@@ -158,7 +158,7 @@ export const operationsRoutes = {
   runPages: defineRoute({
     id: 'operations.runPages',
     method: 'GET',
-    path: '/v1/operations/runs/:id/pages',
+    path: '/v1/operations/run-pages/:id',
     module: null,
     auth: true,
     params: runParams,
@@ -169,7 +169,7 @@ export const operationsRoutes = {
   retryFailed: defineRoute({
     id: 'operations.retryFailed',
     method: 'POST',
-    path: '/v1/operations/runs/:id/retry-failed',
+    path: '/v1/operations/run-retries/:id',
     module: null,
     auth: true,
     params: runParams,

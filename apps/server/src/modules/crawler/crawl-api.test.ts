@@ -143,20 +143,20 @@ describe('crawl sources on Operaciones', () => {
   });
 
   it('lists the run pages paged, by state, with reason and HTTP status', async () => {
-    const all = await api('GET', `/v1/operations/runs/${firstRun}/pages?page_size=2&page=2`);
+    const all = await api('GET', `/v1/operations/run-pages/${firstRun}?page_size=2&page=2`);
     expect(all.statusCode, all.body).toBe(200);
     expect(all.json().total).toBe(4);
     expect(all.json().items.map((p: { seq: number }) => p.seq)).toEqual([3, 4]);
-    const failed = (await api('GET', `/v1/operations/runs/${firstRun}/pages?state=failed`)).json();
+    const failed = (await api('GET', `/v1/operations/run-pages/${firstRun}?state=failed`)).json();
     expect(failed.items).toHaveLength(1);
     expect(failed.items[0]).toMatchObject({
       url: `${base}/vuelve`,
       http_status: 404,
       reason: 'página no encontrada (404)',
     });
-    const rejected = (await api('GET', `/v1/operations/runs/${firstRun}/pages?state=rejected`)).json();
+    const rejected = (await api('GET', `/v1/operations/run-pages/${firstRun}?state=rejected`)).json();
     expect(rejected.items.map((p: { reason: string }) => p.reason)).toContain('robots.txt lo prohíbe');
-    expect((await api('GET', `/v1/operations/runs/${firstRun}/pages?state=nada`)).statusCode).toBe(400);
+    expect((await api('GET', `/v1/operations/run-pages/${firstRun}?state=nada`)).statusCode).toBe(400);
   });
 
   it('takes up to 100,000 pasted URLs (a body over the default limit), not one more', async () => {
@@ -181,12 +181,12 @@ describe('crawl sources on Operaciones', () => {
   it('retries only the failed pages in a new run', async () => {
     back = true;
     const before = hits.get('/refrigerador');
-    const res = await api('POST', `/v1/operations/runs/${firstRun}/retry-failed`);
+    const res = await api('POST', `/v1/operations/run-retries/${firstRun}`);
     expect(res.statusCode, res.body).toBe(200);
     const run = await waitRun(res.json().run.id);
     expect(run.pages).toEqual({ planned: 1, unchanged: 0, extracted: 1, rejected: 0, failed: 0 });
     expect(hits.get('/refrigerador')).toBe(before); // the others were not visited again
-    const again = await api('POST', `/v1/operations/runs/${run.id}/retry-failed`);
+    const again = await api('POST', `/v1/operations/run-retries/${run.id}`);
     expect(again.statusCode).toBe(400);
   });
 });
