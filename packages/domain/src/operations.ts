@@ -153,7 +153,7 @@ export const crawlSourceBody = z
       .default([]),
     sitemaps: z.array(z.unknown()).max(100).pipe(z.array(crawlUrl)).default([]),
     /** URLs of the sitemaps kept: a substring, or a regular expression between slashes */
-    pattern: z.string().trim().max(200).nullable().optional(),
+    pattern: shortText(200).nullable().optional(),
     schedule: cronSchema.nullable().optional(),
   })
   .refine((b) => b.urls.length > 0 || b.sitemaps.length > 0, {
