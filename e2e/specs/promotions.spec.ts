@@ -73,7 +73,9 @@ test.describe('Promociones', () => {
       .first()
       .click();
     const dialog = page.getByRole('dialog');
-    await expect(dialog.getByText(/promociones de .* productos, que suman .* días-producto/)).toBeVisible({ timeout: 20_000 });
+    await expect(dialog.getByText(/promociones de .* productos, que suman .* días-producto/)).toBeVisible({
+      timeout: 20_000,
+    });
     const link = dialog.locator('a[href*="/app/product/"]').first();
     await expect(link).toBeVisible();
     const download = page.waitForEvent('download');
