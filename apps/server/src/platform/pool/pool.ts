@@ -104,6 +104,9 @@ function dispatcherFile(): string {
   return own.endsWith('.ts') ? new URL('./tsx-worker.mjs', own).href : new URL('./worker.js', own).href;
 }
 
+/** A call the dispatcher answers without loading a module (worker.ts). */
+const NOOP = { module: '', name: 'noop', args: [] };
+
 const isAbort = (err: unknown) => (err as { name?: string } | null)?.name === 'AbortError';
 const isOutOfMemory = (err: unknown) =>
   (err as { code?: string } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -230,7 +233,10 @@ export class WorkerPool {
         if (err instanceof Error && err.message === 'Task queue is at limit') {
           throw new BusyError(s.retryAfterSeconds);
         }
-        if (isAbort(err)) throw new ThreadFailure('aborted', s.name, s.heapMb, 'aborted');
+        if (isAbort(err)) {
+          this.#afterAbort(piscina);
+          throw new ThreadFailure('aborted', s.name, s.heapMb, 'aborted');
+        }
         if (isOutOfMemory(err)) {
           throw new ThreadFailure('out_of_memory', s.name, s.heapMb, (err as Error).message);
         }
@@ -243,6 +249,25 @@ export class WorkerPool {
         throw err;
       }
     }
+  }
+
+  /**
+   * Piscina ends the thread of an aborted running task but starts no other one for the tasks still
+   * waiting (it only keeps `minThreads`, 0 here): they would wait for ever. A no-op task submitted now makes
+   * it start a thread, which then takes the waiting tasks in order; when even that is refused (the queue is
+   * full), the instance is retired as after a thread's failure, so its waiting tasks run again on a fresh one.
+   */
+  #afterAbort(piscina: Piscina): void {
+    queueMicrotask(() => {
+      if (this.#closed || this.#piscina !== piscina || piscina.queueSize === 0) return;
+      if (piscina.threads.length >= this.spec.threads) return;
+      piscina.run(NOOP).catch((err: unknown) => {
+        if (this.#piscina !== piscina || this.#retired.has(piscina)) return;
+        this.#piscina = null;
+        this.#retired.set(piscina, err instanceof Error ? err : new Error(String(err)));
+        piscina.close({ force: true }).catch(() => {});
+      });
+    });
   }
 
   /** Ends every thread (running tasks fail with kind 'closed'); the pool refuses tasks afterwards. */

@@ -13,6 +13,7 @@ interface Call {
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 
 export default async function run(call: Call): Promise<unknown> {
+  if (call.module === '') return null; // pool.ts's no-op: it only makes Piscina start a thread
   let loading = modules.get(call.module);
   if (!loading) {
     loading = import(call.module) as Promise<Record<string, unknown>>;
