@@ -5,6 +5,7 @@
 // resident memory (VmRSS) of every process is sampled every 250 ms: after start, and its peak in each pass.
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
+import pg from 'pg';
 import type { BenchOptions, BenchTarget, LatencyResult } from './http.js';
 import { database, rssMiB, startServer, startWorker } from './server.js';
 
@@ -15,19 +16,48 @@ interface Proc {
   name: string;
   role: 'api' | 'worker';
   child: ChildProcess;
+  /** its connections' application_name */
+  app: string;
 }
 
-/** Peak RSS per process while `fn` runs, sampled every 250 ms. */
-async function sampled<T>(procs: Proc[], fn: () => Promise<T>): Promise<{ value: T; peak: number[] }> {
+/** Open connections per application_name (each process's DATABASE_URL names its own). */
+async function connections(db: pg.Pool): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ app: string; n: number }>(
+    `select application_name as app, count(*)::int as n from pg_stat_activity
+      where datname = current_database() group by 1`,
+  );
+  return new Map(rows.map((r) => [r.app, r.n]));
+}
+
+/** Peak RSS and open connections per process while `fn` runs, sampled every 250 ms. */
+async function sampled<T>(
+  procs: Proc[],
+  db: pg.Pool,
+  fn: () => Promise<T>,
+): Promise<{ value: T; peak: number[]; conns: number[] }> {
   const peak = procs.map((p) => rssMiB(p.child.pid ?? 0));
+  const conns = procs.map(() => 0);
+  let busy = false;
   const timer = setInterval(() => {
     procs.forEach((p, k) => {
       const v = rssMiB(p.child.pid ?? 0);
       if (v > peak[k]) peak[k] = v;
     });
+    if (busy) return;
+    busy = true;
+    connections(db)
+      .then((m) =>
+        procs.forEach((p, k) => {
+          conns[k] = Math.max(conns[k], m.get(p.app) ?? 0);
+        }),
+      )
+      .catch(() => {})
+      .finally(() => {
+        busy = false;
+      });
   }, 250);
   try {
-    return { value: await fn(), peak };
+    return { value: await fn(), peak, conns };
   } finally {
     clearInterval(timer);
   }
@@ -44,27 +74,36 @@ export async function benchRoles(
   features: Features,
 ): Promise<string> {
   const procs: Proc[] = [];
+  const db = new pg.Pool({ connectionString: url, max: 1 });
   try {
     const load0 = loadavg()[0];
-    procs.push({ name: 'worker', role: 'worker', child: await startWorker(url, dataDir) });
+    const w = 'vigia-bench-worker';
+    procs.push({
+      name: 'worker',
+      role: 'worker',
+      app: w,
+      child: await startWorker(url, dataDir, undefined, w),
+    });
     const targets: { baseUrl: string; token: string }[] = [];
     for (let k = 0; k < apis; k++) {
-      const s = await startServer(url, dataDir, await database.freePort(), undefined, 'api');
-      procs.push({ name: `api ${k + 1}`, role: 'api', child: s.child });
+      const app = `vigia-bench-api-${k + 1}`;
+      const s = await startServer(url, dataDir, await database.freePort(), undefined, 'api', app);
+      procs.push({ name: `api ${k + 1}`, role: 'api', app, child: s.child });
       targets.push({ baseUrl: s.baseUrl, token: s.token });
     }
     // the APIs load their read models after start (in the background): let them settle
     await new Promise((r) => setTimeout(r, 20_000));
     const started = procs.map((p) => rssMiB(p.child.pid ?? 0));
+    const idle = await connections(db);
     const workerPid = procs[0].child.pid;
     const c16: BenchOptions = { concurrencies: [16] };
 
     console.log(`\n  --apis ${apis}: c16 contra la API 1 sola`);
-    const one = await sampled(procs, () =>
+    const one = await sampled(procs, db, () =>
       features({ ...targets[0], baseUrls: [targets[0].baseUrl], workerPid }, c16),
     );
     console.log(`\n  --apis ${apis}: c16 en turno rotativo sobre ${apis} procesos API`);
-    const all = await sampled(procs, () =>
+    const all = await sampled(procs, db, () =>
       features({ ...targets[0], baseUrls: targets.map((t) => t.baseUrl), workerPid }, c16),
     );
     const ended = procs.map((p) => rssMiB(p.child.pid ?? 0));
@@ -102,6 +141,7 @@ export async function benchRoles(
     lines.push('');
     return lines.join('\n');
   } finally {
+    await db.end();
     for (const p of procs.reverse()) p.child.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));
   }

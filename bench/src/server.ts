@@ -73,9 +73,17 @@ export async function login(baseUrl: string, email: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-const serverEnv = (url: string, dataDir: string, port: number): NodeJS.ProcessEnv => ({
+/** `url` with an application_name, so that pg_stat_activity tells the processes' connections apart. */
+export function namedUrl(url: string, name?: string): string {
+  if (!name) return url;
+  const u = new URL(url);
+  u.searchParams.set('application_name', name);
+  return u.toString();
+}
+
+const serverEnv = (url: string, dataDir: string, port: number, name?: string): NodeJS.ProcessEnv => ({
   ...process.env,
-  DATABASE_URL: url,
+  DATABASE_URL: namedUrl(url, name),
   PORT: String(port),
   DATA_DIR: join(dataDir, 'app'),
   DEMO_DATA: 'none',
@@ -97,12 +105,13 @@ export async function startServer(
   port: number,
   main = SERVER_MAIN,
   role: 'all' | 'api' = 'all',
+  name?: string,
 ): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = new Date(Date.now() - 1000);
   // no --role for 'all': an older build (focus.ts --server) may not know it
   const child = spawn(process.execPath, role === 'all' ? [main] : [main, '--role', role], {
-    env: serverEnv(url, dataDir, port),
+    env: serverEnv(url, dataDir, port, name),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
@@ -122,10 +131,15 @@ export async function startServer(
  * Starts a worker (`--role worker`: jobs and schedules, no HTTP) against `url` and waits until it says it
  * works and its start-up jobs are done.
  */
-export async function startWorker(url: string, dataDir: string, main = SERVER_MAIN): Promise<ChildProcess> {
+export async function startWorker(
+  url: string,
+  dataDir: string,
+  main = SERVER_MAIN,
+  name?: string,
+): Promise<ChildProcess> {
   const startedAt = new Date(Date.now() - 1000);
   const child = spawn(process.execPath, [main, '--role', 'worker'], {
-    env: serverEnv(url, dataDir, 0),
+    env: serverEnv(url, dataDir, 0, name),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
