@@ -130,12 +130,13 @@ export async function benchRoles(
     });
     lines.push(
       '',
-      '| process | role | RSS after start MiB | peak, one API pass MiB | peak, round-robin MiB | at the end MiB |',
+      '| process | role | RSS after start MiB | peak, one API pass MiB | peak, round-robin MiB | at the end MiB | connections idle / peak |',
     );
-    lines.push('|---|---|---:|---:|---:|---:|');
+    lines.push('|---|---|---:|---:|---:|---:|---:|');
     procs.forEach((p, k) => {
+      const peakConns = Math.max(one.conns[k], all.conns[k]);
       lines.push(
-        `| ${p.name} | ${p.role} | ${mib(started[k])} | ${mib(one.peak[k])} | ${mib(all.peak[k])} | ${mib(ended[k])} |`,
+        `| ${p.name} | ${p.role} | ${mib(started[k])} | ${mib(one.peak[k])} | ${mib(all.peak[k])} | ${mib(ended[k])} | ${idle.get(p.app) ?? 0} / ${peakConns} |`,
       );
     });
     lines.push('');
