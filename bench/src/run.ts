@@ -1,12 +1,14 @@
-// npm run bench -- [--size small|medium|large] [--reseed] [--features reports,…]
+// npm run bench -- [--size small|medium|large] [--reseed] [--features reports,…] [--apis N]
 // Seeds the chosen demo market into a database of its own (reused between runs unless --reseed),
 // starts the built server as a separate process against it, measures API latency at concurrency 1
-// and 16, and writes the results for that size into docs/benchmarks.md.
+// and 16, and writes the results for that size into docs/benchmarks.md. With `--apis N` (N ≥ 2) it
+// starts a worker and N API processes instead and runs only the c16 rows, against one API and
+// round-robin over the N, with the resident memory of each role (roles.ts): section "<size>, N API processes".
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { evaluateMatching } from '@vigia/domain';
+import { evaluateMatching, routes } from '@vigia/domain';
 import pg from 'pg';
 
 // The built server's modules (npm run build), as the server process below and `npm start` run them: the
@@ -22,7 +24,15 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
-import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
+import {
+  type BenchOptions,
+  type BenchTarget,
+  callRoute,
+  type LatencyResult,
+  measure,
+  rowName,
+} from './http.js';
+import { benchRoles } from './roles.js';
 import { built, database, repoRoot as root, startServer } from './server.js';
 
 const args = process.argv.slice(2);
@@ -38,6 +48,12 @@ if (!['small', 'medium', 'large'].includes(size)) {
 const reseed = args.includes('--reseed');
 /** `--features reports,assortment`: only those feature benchmarks (default: all). */
 const onlyFeatures = arg('features')?.split(',');
+/** `--apis N`: N API processes and a worker, the c16 rows only (roles.ts). */
+const apis = Number(arg('apis') ?? 1);
+if (!Number.isInteger(apis) || apis < 1 || apis > 8) {
+  console.error('--apis debe ser un entero entre 1 y 8');
+  process.exit(2);
+}
 const dataDir = process.env.BENCH_DATA_DIR ?? `/tmp/vigia-bench-${size}`;
 
 interface Section {
@@ -68,7 +84,7 @@ async function seedIfNeeded(url: string): Promise<number | null> {
 }
 
 /** Optional feature benchmarks: bench/src/<feature>.ts exporting bench<Feature>(target). */
-async function featureBenchmarks(target: BenchTarget): Promise<Section['results']> {
+async function featureBenchmarks(target: BenchTarget, opts: BenchOptions = {}): Promise<Section['results']> {
   const out: Section['results'] = [];
   for (const [file, fn] of [
     ['./pricing.js', 'benchPricing'],
@@ -81,8 +97,13 @@ async function featureBenchmarks(target: BenchTarget): Promise<Section['results'
     const path = new URL(file.replace('.js', '.ts'), import.meta.url);
     if (!existsSync(path)) continue;
     if (onlyFeatures && !onlyFeatures.some((f) => file === `./${f}.js`)) continue;
-    const mod = (await import(file)) as Record<string, (t: BenchTarget) => Promise<Section['results']>>;
-    if (typeof mod[fn] === 'function') out.push(...(await mod[fn](target)));
+    // the reports are built one at a time (no c16 row): not part of a c16-only run
+    if (opts.concurrencies && file === './reports.js') continue;
+    const mod = (await import(file)) as Record<
+      string,
+      (t: BenchTarget, o: BenchOptions) => Promise<Section['results']>
+    >;
+    if (typeof mod[fn] === 'function') out.push(...(await mod[fn](target, opts)));
   }
   return out;
 }
@@ -122,6 +143,15 @@ function renderSection(s: Section): string {
   }
   lines.push('');
   return lines.join('\n');
+}
+
+/** Replaces (or appends) the section titled `## <title>` of docs/benchmarks.md. */
+function writeNamedSection(title: string, section: string) {
+  const file = join(root, 'docs/benchmarks.md');
+  let doc = readFileSync(file, 'utf8');
+  const re = new RegExp(`## ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
+  doc = re.test(doc) ? doc.replace(re, `${section.trimEnd()}\n`) : `${doc.trimEnd()}\n\n${section}`;
+  writeFileSync(file, `${doc.trimEnd()}\n`);
 }
 
 function writeDocs(section: string) {
@@ -172,28 +202,34 @@ async function main() {
     }
     await pool.end();
 
+    if (apis > 1) {
+      const section = await benchRoles(size, url, dataDir, apis, featureBenchmarks);
+      console.log(`\n${section}`);
+      writeNamedSection(`${size}, ${apis} API processes`, section);
+      console.log('Resultados escritos en docs/benchmarks.md');
+      return;
+    }
+
     const server = await startServer(url, dataDir, await freePort());
     child = server.child;
     const { baseUrl, token } = server;
 
     const results: Section['results'] = [];
+    const target: BenchTarget = { baseUrl, token };
+    const { login, me } = { login: routes.auth.login, me: routes.users.me };
     const loginCall = () =>
-      fetch(`${baseUrl}/v1/auth-token/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'demo@example.com', password: 'demo1234' }),
-      });
-    const meCall = () => fetch(`${baseUrl}/v1/users/me/`, { headers: jsonHeaders(token) });
+      callRoute(target, login, { body: { email: 'demo@example.com', password: 'demo1234' }, token: null });
+    const meCall = () => callRoute(target, me);
     results.push({
-      ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 1, requests: 30 })),
+      ...(await measure(rowName(login), loginCall, { concurrency: 1, requests: 30 })),
       target: 'scrypt by design',
     });
     results.push({
-      ...(await measure('POST /v1/auth-token/', loginCall, { concurrency: 16, requests: 64 })),
+      ...(await measure(rowName(login), loginCall, { concurrency: 16, requests: 64 })),
       target: 'scrypt by design',
     });
-    results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 1, requests: 200 }));
-    results.push(await measure('GET /v1/users/me/', meCall, { concurrency: 16, requests: 400 }));
+    results.push(await measure(rowName(me), meCall, { concurrency: 1, requests: 200 }));
+    results.push(await measure(rowName(me), meCall, { concurrency: 16, requests: 400 }));
     results.push(...(await featureBenchmarks({ baseUrl, token })));
 
     const browser: Section['browser'] = [];
