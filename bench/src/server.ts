@@ -1,5 +1,5 @@
 // The bench's server process: the built server (apps/server/dist) started against a bench database, and
-// the demo user's token. Shared by run.ts (the whole bench) and focus.ts (a few endpoints).
+// the demo user's token. Shared by run.ts (the whole bench), focus.ts (a few endpoints) and burst.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,13 +71,15 @@ export async function login(baseUrl: string, email: string): Promise<string> {
 /**
  * Starts the built server (`main`, default this checkout's) on `port` against `url` (it applies the
  * pending migrations on start),
- * waits for its start-up jobs and logs in as the demo user.
+ * waits for its start-up jobs and logs in as the demo user. `env` overrides its settings (burst.ts runs
+ * it with the production per-user limits).
  */
 export async function startServer(
   url: string,
   dataDir: string,
   port: number,
   main = join(repoRoot, 'apps/server/dist/main.js'),
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = new Date(Date.now() - 1000);
@@ -91,6 +93,7 @@ export async function startServer(
       LOG_LEVEL: 'warn',
       LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
       USER_RATE_LIMIT_PER_MINUTE: '100000000',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
