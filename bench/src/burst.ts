@@ -1,4 +1,5 @@
-// npm run burst -w @vigia/bench -- (--url http://127.0.0.1:PORT | --data DIR) [--downloads 60] [--write]
+// npm run burst -w @vigia/bench -- (--url http://127.0.0.1:PORT | --data DIR) [--downloads 60] [--baseline-ms 10000]
+//   [--label 'production limits'] [--write]
 // Issue 26 finding 3: one signed-in user fires 60 concurrent `GET /v1/image-verification/items.xlsx`;
 // meanwhile `/health` is polled every 25 ms and another user (limited@example.com) keeps asking cheap
 // reads (`GET /v1/users/me/`, `GET /v2/navigation/dpm/kpi`). Measured first without the burst (the
@@ -7,7 +8,8 @@
 //
 // --url measures a server already running as it is configured (its USER_RATE_LIMIT_PER_MINUTE decides how
 // many downloads the per-user limit refuses); --data starts the built server on a seeded bench folder
-// (run.ts makes one) with the production limits. --write puts the section in docs/benchmarks.md.
+// (run.ts makes one) with the production limits. --write puts the section in docs/benchmarks.md (one
+// section per number of downloads and --label, replaced by the next run with the same ones).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,8 +29,10 @@ if (!running && (!dataDir || !existsSync(dataDir))) {
   process.exit(2);
 }
 const DOWNLOADS = Number(arg('downloads') ?? 60);
+/** What distinguishes this run's section in docs/benchmarks.md (e.g. the server's limits); one section per label. */
+const LABEL = arg('label');
 const PROBE_EVERY_MS = 25;
-const BASELINE_MS = 10_000;
+const BASELINE_MS = Number(arg('baseline-ms') ?? 10_000);
 const DOWNLOAD_TIMEOUT_MS = 180_000;
 
 interface Timed {
@@ -145,14 +149,18 @@ async function measureBurst(baseUrl: string) {
   };
 }
 
+/** The section's heading: one section per number of downloads and label. */
+const heading = () =>
+  `## Burst: ${DOWNLOADS} × items.xlsx from one user (issue 26 finding 3)${LABEL ? `, ${LABEL}` : ''}`;
+
 function render(r: Awaited<ReturnType<typeof measureBurst>>, how: string): string {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
   const health = r.rows[1];
   return [
-    `## Burst: ${DOWNLOADS} × items.xlsx from one user (issue 26 finding 3)`,
+    heading(),
     '',
     `Written by \`npm run burst -w @vigia/bench -- … --write\` (bench/src/burst.ts). Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ${how}.`,
-    `Load average ${r.load[0].toFixed(1)} at the burst's start, ${r.load[1].toFixed(1)} at its end: the machine was shared and busy (other engineers' builds and tests), so absolute times are slower than a quiet machine's.`,
+    `Load average ${r.load[0].toFixed(1)} at the burst's start, ${r.load[1].toFixed(1)} at its end (${cpus().length} cores): the machine was shared with other engineers' builds and tests${Math.max(...r.load) > cpus().length ? ' and busy, so absolute times are slower than a quiet machine' : ''}; the client runs on it too.`,
     '',
     `- One download alone: ${r.aloneBytes.toLocaleString('en-US')} bytes in ${r.aloneMs.toFixed(0)} ms.`,
     `- The burst: ${DOWNLOADS} concurrent downloads answered in ${(r.burstMs / 1000).toFixed(1)} s: ${Object.entries(
@@ -161,7 +169,7 @@ function render(r: Awaited<ReturnType<typeof measureBurst>>, how: string): strin
       .map(([s, n]) => `${n} × ${s === '0' ? 'no answer' : s}`)
       .join(
         ', ',
-      )}; slowest whole file ${r.slowestServedMs.toFixed(0)} ms, slowest refusal ${r.slowestRefusedMs.toFixed(0)} ms; ${r.partial} partial files, ${r.refusedWithoutRetryAfter} refusals without Retry-After.`,
+      )}; slowest whole file ${r.slowestServedMs.toFixed(0)} ms, slowest refusal ${r.slowestRefusedMs ? `${r.slowestRefusedMs.toFixed(0)} ms` : '—'}; ${r.partial} partial files, ${r.refusedWithoutRetryAfter} refusals without Retry-After.`,
     `- \`/health\` during the burst: p95 ${f(health.p95)} ms, max ${f(health.max)} ms (target < 200 ms: ${health.max < 200 ? 'met' : health.p95 < 200 ? 'met at p95, not at the maximum' : 'not met'}).`,
     '',
     '| requests | count | p50 ms | p95 ms | max ms | not 200 |',
@@ -176,8 +184,12 @@ function render(r: Awaited<ReturnType<typeof measureBurst>>, how: string): strin
 function writeDocs(section: string) {
   const file = join(repoRoot, 'docs/benchmarks.md');
   let doc = readFileSync(file, 'utf8');
-  const re = /## Burst: [^\n]*\n[\s\S]*?(?=\n## |$)/;
-  doc = re.test(doc) ? doc.replace(re, `${section.trimEnd()}\n`) : `${doc.trimEnd()}\n\n${section}`;
+  const start = doc.indexOf(`${heading()}\n`);
+  if (start < 0) doc = `${doc.trimEnd()}\n\n${section}`;
+  else {
+    const next = doc.indexOf('\n## ', start + 1);
+    doc = `${doc.slice(0, start)}${section.trimEnd()}\n${next < 0 ? '' : doc.slice(next)}`;
+  }
   writeFileSync(file, `${doc.trimEnd()}\n`);
 }
 
