@@ -1,5 +1,5 @@
 // The bench's server process: the built server (apps/server/dist) started against a bench database, and
-// the demo user's token. Shared by run.ts (the whole bench) and focus.ts (a few endpoints).
+// the demo user's token. Shared by run.ts (the whole bench), focus.ts (a few endpoints) and burst.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,6 +98,7 @@ export const SERVER_MAIN = join(repoRoot, 'apps/server/dist/main.js');
  * Starts the built server (`main`, default this checkout's) on `port` against `url` (it applies the
  * pending migrations on start), waits for its start-up jobs and logs in as the demo user. `role` 'api':
  * an API process only (`--role api`), whose jobs a worker started before it runs (startWorker).
+ * `env` overrides its settings (burst.ts runs it with the production per-user limits).
  */
 export async function startServer(
   url: string,
@@ -106,12 +107,13 @@ export async function startServer(
   main = SERVER_MAIN,
   role: 'all' | 'api' = 'all',
   name?: string,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = new Date(Date.now() - 1000);
   // no --role for 'all': an older build (focus.ts --server) may not know it
   const child = spawn(process.execPath, role === 'all' ? [main] : [main, '--role', role], {
-    env: serverEnv(url, dataDir, port, name),
+    env: { ...serverEnv(url, dataDir, port, name), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { DEMO, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // Crawler (issue 28) on Operaciones: product pages (the server's crawler fixtures) served by a local HTTP
 // server on 127.0.0.1; an administrator adds a crawl source with their URLs, presses Importar ahora, sees

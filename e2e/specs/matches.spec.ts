@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
 import { DEMO, login } from '../support/helpers.js';
+import { type APIRequestContext, expect, test } from '../support/test.js';
 
 // Coincidencias (issue 29): reviewing by keyboard on the screen, and a decision changing a DPM figure —
 // the expected figure is computed from what the API says before the decision (never a literal).
