@@ -542,7 +542,7 @@ async function landPages(
 
 /**
  * A seller whose pages used to give products and now give none (a redesign, a block): one flag for the
- * run, not one per page.
+ * run, not one per page — and none again for the runs that follow while it stays broken.
  */
 async function flagBrokenSource(
   deps: CrawlDeps,
@@ -560,8 +560,19 @@ async function flagBrokenSource(
   if (fetched >= 5 && read === 0) {
     await deps.pool.query(`update import_runs set error = $2 where id = $1`, [
       run.id,
-      `Ninguna de ${fetched} páginas que antes tenían datos de producto los tuvo ahora (¿rediseño o bloqueo del sitio?)`,
+      `${BROKEN_PREFIX} ${fetched} páginas que antes tenían datos de producto los tuvo ahora (¿rediseño o bloqueo del sitio?)`,
     ]);
-    await hooks.onBroken?.(run, { pages: fetched, sellerName });
+    // Told once: while the source stays broken (its previous run was flagged too), no new notification.
+    const { rows: prev } = await deps.pool.query<{ error: string | null }>(
+      `select error from import_runs
+        where source_id = $1 and source_kind = 'crawl' and id < $2 and status = 'succeeded'
+        order by id desc limit 1`,
+      [run.source_id, run.id],
+    );
+    if (!prev[0]?.error?.startsWith(BROKEN_PREFIX))
+      await hooks.onBroken?.(run, { pages: fetched, sellerName });
   }
 }
+
+/** The start of the error of a run whose pages stopped giving products. */
+const BROKEN_PREFIX = 'Ninguna de';
