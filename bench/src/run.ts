@@ -1,7 +1,9 @@
-// npm run bench -- [--size small|medium|large] [--reseed] [--features reports,…]
+// npm run bench -- [--size small|medium|large] [--reseed] [--features reports,…] [--extraction-pages N]
 // Seeds the chosen demo market into a database of its own (reused between runs unless --reseed),
-// starts the built server as a separate process against it, measures API latency at concurrency 1
-// and 16, and writes the results for that size into docs/benchmarks.md.
+// measures the crawler's extraction (extraction.ts: pages from a local HTTP server, no database), starts
+// the built server as a separate process against the market, measures API latency at concurrency 1 and
+// 16, and writes the results for that size into docs/benchmarks.md (with the matching quality on the
+// labelled set).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -22,6 +24,7 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
+import { benchExtraction, type ExtractionResult } from './extraction.js';
 import { type BenchTarget, jsonHeaders, type LatencyResult, measure } from './http.js';
 import { built, database, repoRoot as root, startServer } from './server.js';
 
@@ -39,6 +42,8 @@ const reseed = args.includes('--reseed');
 /** `--features reports,assortment`: only those feature benchmarks (default: all). */
 const onlyFeatures = arg('features')?.split(',');
 const dataDir = process.env.BENCH_DATA_DIR ?? `/tmp/vigia-bench-${size}`;
+/** Pages the crawler's extraction reads (the issue's 20,000 by default). */
+const extractionPages = Number(arg('extraction-pages') ?? 20_000);
 
 interface Section {
   seedSeconds: number | null;
@@ -46,6 +51,8 @@ interface Section {
   counts: Record<string, number>;
   results: (LatencyResult & { target?: string })[];
   browser: { name: string; ms: number; target?: string }[];
+  extraction: ExtractionResult | null;
+  matching: string[];
 }
 
 async function seedIfNeeded(url: string): Promise<number | null> {
@@ -93,7 +100,7 @@ function fmtMs(v: number) {
 
 function renderSection(s: Section): string {
   const lines: string[] = [];
-  lines.push(`## ${size}`, '');
+  lines.push(heading, '');
   lines.push(
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model.trim()}, ` +
       `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL.`,
@@ -120,9 +127,22 @@ function renderSection(s: Section): string {
     lines.push('', '| page (Chromium) | ms | target |', '|---|---:|---|');
     for (const b of s.browser) lines.push(`| ${b.name} | ${b.ms.toFixed(0)} | ${b.target ?? ''} |`);
   }
+  if (s.extraction) {
+    const x = s.extraction;
+    lines.push(
+      '',
+      '| crawler extraction (local HTTP server, politeness off, one worker) | pages | KB a page | pages/s | CPU ms a page | RSS start → end (peak) MB | target |',
+      '|---|---:|---:|---:|---:|---|---|',
+      `| readPage: fetch, decode, extract, judge | ${x.pages} | ${x.pageKb} | ${x.pagesPerSecond} | ${x.cpuMsPerPage.toFixed(2)} | ${x.rssStartMb} → ${x.rssEndMb} (${x.rssPeakMb}) | ≥ 100 pages/s; memory flat |`,
+    );
+  }
+  if (s.matching.length) lines.push('', ...s.matching.map((l) => `- ${l.trim()}`));
   lines.push('');
   return lines.join('\n');
 }
+
+/** A run of some features only (--features) writes a sub-section of its size's, beside the full run's rows. */
+const heading = onlyFeatures ? `### ${size}: ${onlyFeatures.join(', ')}` : `## ${size}`;
 
 function writeDocs(section: string) {
   const file = join(root, 'docs/benchmarks.md');
@@ -130,24 +150,33 @@ function writeDocs(section: string) {
     "# Benchmarks\n\nWritten by `npm run bench -- --size <small|medium|large>`; each run replaces its own size's section.\n" +
     'Latencies are measured from a separate client process over HTTP on 127.0.0.1 (server and client share the machine).\n\n';
   let doc = existsSync(file) ? readFileSync(file, 'utf8') : header;
-  const re = new RegExp(`## ${size}\\n[\\s\\S]*?(?=\\n## |$)`);
-  doc = re.test(doc) ? doc.replace(re, `${section.trimEnd()}\n`) : `${doc.trimEnd()}\n\n${section}`;
+  const escaped = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const main = new RegExp(`## ${size}\\n[\\s\\S]*?(?=\\n## |$)`);
+  const own = onlyFeatures ? new RegExp(`${escaped(heading)}\\n[\\s\\S]*?(?=\\n## |\\n### |$)`) : main;
+  if (own.test(doc)) doc = doc.replace(own, `${section.trimEnd()}\n`);
+  else if (onlyFeatures && main.test(doc))
+    doc = doc.replace(main, (m) => `${m.trimEnd()}\n\n${section.trimEnd()}\n`);
+  else doc = `${doc.trimEnd()}\n\n${section}`;
   writeFileSync(file, `${doc.trimEnd()}\n`);
 }
 
 /** Matching quality on the labelled set (issue 29): precision, recall and F1 of the automatic decisions and of the suggestions. */
-function printMatchingQuality(): void {
+function matchingQuality(): string[] {
   const pairs = JSON.parse(readFileSync(join(root, 'bench/data/matching-pairs.json'), 'utf8'));
   const r = evaluateMatching(pairs);
   const row = (name: string, x: typeof r.auto) =>
     `  ${name}: ${x.predicted} decididas, precisión ${(x.precision * 100).toFixed(2)} %, exhaustividad ${(x.recall * 100).toFixed(2)} %, F1 ${(x.f1 * 100).toFixed(2)} %`;
-  console.log(`Emparejamiento, conjunto etiquetado (${r.pairs} pares, ${r.matches} coincidencias):`);
-  console.log(row('automáticas', r.auto));
-  console.log(row('sugerencias (incl. automáticas)', r.suggestions));
+  const lines = [
+    `Emparejamiento, conjunto etiquetado (${r.pairs} pares, ${r.matches} coincidencias):`,
+    row('automáticas', r.auto),
+    row('sugerencias (incl. automáticas)', r.suggestions),
+  ];
+  for (const l of lines) console.log(l);
+  return lines;
 }
 
 async function main() {
-  printMatchingQuality();
+  const matching = matchingQuality();
   console.log(`Benchmark ${size} en ${dataDir}`);
   // Placed as the server places its cluster: as root, where the postgres user can reach it.
   const layout = clusterLayout(dataDir, (m) => console.log(m));
@@ -171,6 +200,14 @@ async function main() {
       counts[t] = (await pool.query<{ n: number }>(`select count(*)::bigint as n from ${t}`)).rows[0].n;
     }
     await pool.end();
+
+    // the crawler's extraction needs no database: measured before the server starts (no background jobs)
+    let extraction: ExtractionResult | null = null;
+    if (!onlyFeatures || onlyFeatures.includes('extraction')) {
+      console.log(`  extracción del rastreador: ${extractionPages} páginas…`);
+      extraction = await benchExtraction(extractionPages);
+      console.log(`  ${JSON.stringify(extraction)}`);
+    }
 
     const server = await startServer(url, dataDir, await freePort());
     child = server.child;
@@ -205,7 +242,15 @@ async function main() {
       browser.push(...(await mod.benchBrowser({ baseUrl, token })));
     }
 
-    const section = renderSection({ seedSeconds, dbBytes: rows[0].b, counts, results, browser });
+    const section = renderSection({
+      seedSeconds,
+      dbBytes: rows[0].b,
+      counts,
+      results,
+      browser,
+      extraction,
+      matching,
+    });
     console.log(`\n${section}`);
     writeDocs(section);
     console.log('Resultados escritos en docs/benchmarks.md');
