@@ -135,7 +135,7 @@ describe('crawl sources on Operaciones', () => {
     const run = await waitRun(firstRun);
     expect(run.status).toBe('succeeded');
     expect(run.source_kind).toBe('crawl');
-    expect(run.pages).toEqual({ planned: 4, unchanged: 0, extracted: 1, rejected: 2, failed: 1 });
+    expect(run.pages).toEqual({ planned: 4, fetched: 3, unchanged: 0, extracted: 1, rejected: 2, failed: 1 });
     expect(hits.get('/privado/x')).toBeUndefined(); // robots.txt honoured
     const price = await ctx.db.pool.query(
       `select lc.effective_price::float8 as p from products p join listing_current lc on lc.product_id = p.id
@@ -187,7 +187,7 @@ describe('crawl sources on Operaciones', () => {
     const res = await api('POST', `/v1/operations/run-retries/${firstRun}`);
     expect(res.statusCode, res.body).toBe(200);
     const run = await waitRun(res.json().run.id);
-    expect(run.pages).toEqual({ planned: 1, unchanged: 0, extracted: 1, rejected: 0, failed: 0 });
+    expect(run.pages).toEqual({ planned: 1, fetched: 1, unchanged: 0, extracted: 1, rejected: 0, failed: 0 });
     expect(hits.get('/refrigerador')).toBe(before); // the others were not visited again
     const again = await api('POST', `/v1/operations/run-retries/${run.id}`);
     expect(again.statusCode).toBe(400);

@@ -128,7 +128,15 @@ describe('a crawl run', () => {
     const runId = await newRun(sourceId);
     const counts = await executeCrawlRun({ pool: db.pool, config }, runId);
     // 40 product pages (p/0 listed twice: once), the disallowed page and a 404 category
-    expect(counts).toEqual({ planned: PAGES + 2, unchanged: 0, extracted: PAGES, rejected: 1, failed: 1 });
+    // fetched: all but the page robots.txt forbids
+    expect(counts).toEqual({
+      planned: PAGES + 2,
+      fetched: PAGES + 1,
+      unchanged: 0,
+      extracted: PAGES,
+      rejected: 1,
+      failed: 1,
+    });
     expect(seen.has('/privado/1')).toBe(false); // never asked
     expect(await price('C-7')).toBe(1007);
     // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests ~200 ms apart (timer slack allowed)

@@ -111,7 +111,7 @@ export const OT = {
       .filter(Boolean)
       .join(' · '),
   crawlProgress: (p: NonNullable<ImportRun['pages']>) =>
-    `${formatNumber(p.planned)} planificadas · ${formatNumber(p.unchanged)} sin cambios (304) · ${formatNumber(p.extracted)} extraídas · ${formatNumber(p.rejected)} rechazadas · ${formatNumber(p.failed)} fallidas`,
+    `${formatNumber(p.planned)} planificadas · ${formatNumber(p.fetched)} descargadas · ${formatNumber(p.unchanged)} sin cambios (304) · ${formatNumber(p.extracted)} extraídas · ${formatNumber(p.rejected)} rechazadas · ${formatNumber(p.failed)} fallidas`,
   viewPages: 'Ver páginas',
   pagesTitle: (id: number) => `Páginas del rastreo #${id}`,
   pagesLoading: 'Cargando páginas…',
