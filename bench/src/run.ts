@@ -47,7 +47,8 @@ const extractionPages = Number(arg('extraction-pages') ?? 20_000);
 
 interface Section {
   seedSeconds: number | null;
-  dbBytes: number;
+  /** null: a run of market-free features only (no database, no server) */
+  dbBytes: number | null;
   counts: Record<string, number>;
   results: (LatencyResult & { target?: string })[];
   browser: { name: string; ms: number; target?: string }[];
@@ -103,21 +104,25 @@ function renderSection(s: Section): string {
   lines.push(heading, '');
   lines.push(
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${cpus().length} × ${cpus()[0]?.model.trim()}, ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, embedded PostgreSQL.`,
+      `${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${s.dbBytes === null ? '' : ', embedded PostgreSQL'}.`,
     '',
   );
-  lines.push(
-    `- Seed time: ${s.seedSeconds === null ? 'reused an existing seeded database (see earlier run)' : `${s.seedSeconds.toFixed(1)} s`}`,
-  );
-  lines.push(`- Database size: ${(s.dbBytes / 2 ** 20).toFixed(0)} MiB`);
-  lines.push(
-    `- Rows: ${Object.entries(s.counts)
-      .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
-      .join(', ')}`,
-    '',
-  );
-  lines.push('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors | target |');
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
+  if (s.dbBytes !== null) {
+    lines.push(
+      `- Seed time: ${s.seedSeconds === null ? 'reused an existing seeded database (see earlier run)' : `${s.seedSeconds.toFixed(1)} s`}`,
+    );
+    lines.push(`- Database size: ${(s.dbBytes / 2 ** 20).toFixed(0)} MiB`);
+    lines.push(
+      `- Rows: ${Object.entries(s.counts)
+        .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+        .join(', ')}`,
+      '',
+    );
+  } else lines.push('- Market-free features only: no database, no server.');
+  if (s.results.length) {
+    lines.push('| endpoint | concurrency | requests | p50 ms | p95 ms | max ms | errors | target |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---|');
+  }
   for (const r of s.results) {
     lines.push(
       `| ${r.name} | ${r.concurrency} | ${r.requests} | ${fmtMs(r.p50)} | ${fmtMs(r.p95)} | ${fmtMs(r.max)} | ${r.errors} | ${r.target ?? ''} |`,
@@ -175,8 +180,34 @@ function matchingQuality(): string[] {
   return lines;
 }
 
+/** Features that need no market (no database, no server): `--features extraction` runs only them. */
+const MARKET_FREE = ['extraction'];
+
+async function runExtraction(): Promise<ExtractionResult> {
+  console.log(`  extracción del rastreador: ${extractionPages} páginas…`);
+  const x = await benchExtraction(extractionPages);
+  console.log(`  ${JSON.stringify(x)}`);
+  return x;
+}
+
 async function main() {
   const matching = matchingQuality();
+  if (onlyFeatures?.every((f) => MARKET_FREE.includes(f))) {
+    const extraction = await runExtraction();
+    const section = renderSection({
+      seedSeconds: null,
+      dbBytes: null,
+      counts: {},
+      results: [],
+      browser: [],
+      extraction,
+      matching,
+    });
+    console.log(`\n${section}`);
+    writeDocs(section);
+    console.log('Resultados escritos en docs/benchmarks.md');
+    return;
+  }
   console.log(`Benchmark ${size} en ${dataDir}`);
   // Placed as the server places its cluster: as root, where the postgres user can reach it.
   const layout = clusterLayout(dataDir, (m) => console.log(m));
@@ -203,11 +234,7 @@ async function main() {
 
     // the crawler's extraction needs no database: measured before the server starts (no background jobs)
     let extraction: ExtractionResult | null = null;
-    if (!onlyFeatures || onlyFeatures.includes('extraction')) {
-      console.log(`  extracción del rastreador: ${extractionPages} páginas…`);
-      extraction = await benchExtraction(extractionPages);
-      console.log(`  ${JSON.stringify(extraction)}`);
-    }
+    if (!onlyFeatures || onlyFeatures.includes('extraction')) extraction = await runExtraction();
 
     const server = await startServer(url, dataDir, await freePort());
     child = server.child;
