@@ -66,7 +66,7 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   const state = source.getByTestId('run-state');
   await expect(state).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   await expect(state.getByTestId('crawl-counts')).toHaveText(
-    '3 planificadas · 0 sin cambios (304) · 1 extraídas · 1 rechazadas · 1 fallidas',
+    '3 planificadas · 3 descargadas · 0 sin cambios (304) · 1 extraídas · 1 rechazadas · 1 fallidas',
   );
 
   // the run's pages: the failed one first, then the rejected one with its reason

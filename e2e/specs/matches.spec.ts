@@ -1,3 +1,4 @@
+import { formatNumber } from '@vigia/domain';
 import { DEMO, login } from '../support/helpers.js';
 import { type APIRequestContext, expect, test } from '../support/test.js';
 
@@ -109,6 +110,9 @@ test.describe('Coincidencias', () => {
     await expect(page.getByRole('main').getByText('Con match', { exact: true }).first()).toBeVisible({
       timeout: 30_000,
     });
+    await expect(
+      page.getByRole('main').getByRole('region', { name: 'Con match', exact: true }),
+    ).toContainText(formatNumber(before + delta), { timeout: 30_000 });
 
     // undo: the figure goes back
     await request.post('/v1/matches/decide', {
