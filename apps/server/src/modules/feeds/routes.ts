@@ -397,7 +397,7 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     return { items: await listRuns(pool, p.orgId, req.query.source_id) };
   });
 
-  registerRoute(app, operationsRoutes.rejections, (req, reply) => {
+  registerRoute(app, operationsRoutes.rejections, async (req, reply) => {
     const p = adminOf(req);
     return download(reply, async (write) => {
       const run = await getRun(pool, p.orgId, req.params.id);
