@@ -32,6 +32,15 @@ const FORMULAS: Formula[] = [
     ],
   },
   {
+    name: 'promotion price of an aggregate (domain promotionPrice, SQL vigia_promo_price: > 0)',
+    homes: [
+      'packages/domain/src/derived.ts',
+      'apps/server/migrations/050_market_formulas.sql',
+      'apps/server/migrations/310_promotion_price_needs_positive.sql',
+    ],
+    patterns: [/\bpromo\w*\s*>\s*0\b/i, /\bpromo\w*\s*<=\s*0\b/i],
+  },
+  {
     name: 'rate in force (SQL vigia_fx_rates_on, market/fx.ts)',
     homes: ['apps/server/migrations/050_market_formulas.sql'],
     patterns: [/distinct on\s*\(\s*(\w+\.)?currency\s*\)/i],
@@ -96,8 +105,8 @@ const KNOWN: Record<string, string[]> = {
   'apps/server/src/test/reports-fixture.ts': ['zone literal'],
   'apps/server/src/test/test-market.ts': ['zone literal'],
   'apps/server/src/test/assortment-history.ts': ['zone literal'],
-  // the profile's list of zones a user may pick (options, not a day rule)
-  'apps/web/src/features/profile/pages/UserProfilePage.tsx': ['zone literal'],
+  // the list of zones a user (profile) or an administrator (Operaciones) may pick: options, not a day rule
+  'apps/web/src/lib/timezones.ts': ['zone literal'],
   // migration 050 created vigia_price_index and vigia_fold; migration 231 dropped them (never called)
   'apps/server/migrations/050_market_formulas.sql': ['price index', 'search folding'],
 };
@@ -231,6 +240,13 @@ describe('one definition per formula', () => {
       copy(
         'apps/server/src/modules/notifications/rules.ts',
         'if (Math.abs(o - price) <= 1e-9 * price) continue;',
+      ),
+    ).toHaveLength(1);
+    // an average of promotion prices with its own rule
+    expect(
+      copy(
+        'apps/server/src/modules/promotions/queries.ts',
+        'sum(case when sp.promo_price > 0 then sp.promo_price end)',
       ),
     ).toHaveLength(1);
     // a zone written into a statement

@@ -256,6 +256,82 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
   });
 });
 
+describe('average promotion price: a promotion priced at 0 has none, on every route that shows one', () => {
+  // RA (SALE at 0, 1 day) and RB (SALE 800, 2 days) of Rival: the averages count RB only — 800, not
+  // (0 + 800) / 2 = 400; RA's duration (1 day) has no promotion price at all. Normal prices: 1000 both.
+  it('Promociones por tipo: the sale promotions average 800 (normal 1000)', async () => {
+    const body = (await promo('type', { classificationsIds: [leaf] })).json();
+    expect(rival(body).sale.count).toBe(2);
+    expect(rival(body).sale.prices).toEqual({ normal: 1000, promotion: 800, discount: 20 });
+  });
+
+  it('Promociones por duración: 1 day (RA at 0) has no promotion price, 2 days 800', async () => {
+    const body = (await promo('duration', { classification: leaf })).json();
+    const days = rival(body).days.map((d: Any) => [d.day, d.prices.normal, d.prices.promotion]);
+    expect(days).toEqual([
+      [1, 1000, null],
+      [2, 1000, 800],
+    ]);
+  });
+
+  it('Rango de precios: only RB (800) is placed in a range', async () => {
+    const body = (await promo('range', { classification: leaf, range: 4 })).json();
+    const chart = body.items[0];
+    expect(chart.range_points).toEqual([800, 800, 800, 800, 800]);
+    const seller = chart.sellers.find((s: Any) => s.id === 7);
+    expect(seller.total).toBe(1);
+    expect(seller.prices.reduce((n: number, p: Any) => n + p.count, 0)).toBe(1);
+  });
+
+  it('Dispersión: one point of one promotion, in the bucket of 800', async () => {
+    const body = (await promo('scatter-plot', { classificationsIds: [leaf], simple: true })).json();
+    const points = body.items.find((i: Any) => i.seller.id === 7).prices;
+    expect(points.map((p: Any) => p.count)).toEqual([1]);
+    expect(points[0].price).toBeLessThanOrEqual(800);
+    expect(points[0].price + body.bucket).toBeGreaterThan(800);
+  });
+
+  it('the type and duration downloads carry 800 and no 400', async () => {
+    const type = await xlsx(
+      (await promo('download', { promotion: 'type', classificationsIds: [leaf] })).rawPayload,
+    );
+    const sale = type.find((r) => r[0] === 'Rival' && r.length >= 10 && r[6] === 2);
+    const cells = (r: unknown[] | undefined, from: number) => [0, 1, 2].map((i) => r?.[from + i] ?? null);
+    expect(cells(sale, 7)).toEqual([1000, 800, 20]);
+    const dur = await xlsx(
+      (await promo('download', { promotion: 'duration', classificationsIds: [leaf] })).rawPayload,
+    );
+    const one = dur.find((r) => r[0] === 'Rival' && r[2] === 1);
+    const two = dur.find((r) => r[0] === 'Rival' && r[2] === 2);
+    expect(cells(one, 6)).toEqual([1000, null, null]);
+    expect(cells(two, 6)).toEqual([1000, 800, 20]);
+    expect([...type.flat(), ...dur.flat()]).not.toContain(400);
+  });
+});
+
+describe('migration 310', () => {
+  it('takes out of the stored sums what the old roll-up added for a promotion priced at 0', async () => {
+    const pool = ctx.db.pool;
+    expect(await checkPromotions(pool)).toEqual([]);
+    // the old roll-up summed RA's promotion price 0 and counted it: put that back …
+    await pool.query(
+      `update promo_type_cum set s_promo_n = s_promo_n + 1, e_promo_n = e_promo_n + 1
+        where seller_id = 7 and price_type = 'SALE' and day >= $1::date`,
+      [T(2)],
+    );
+    await pool.query(
+      `update promo_duration_cum set e_promo_n = e_promo_n + 1 where seller_id = 7 and duration = 1 and day >= $1::date`,
+      [T(2)],
+    );
+    expect((await checkPromotions(pool)).length).toBeGreaterThan(0);
+    // … and the migration takes it out again
+    await pool.query(
+      readFileSync(new URL('../migrations/310_promotion_price_needs_positive.sql', import.meta.url), 'utf8'),
+    );
+    expect(await checkPromotions(pool)).toEqual([]);
+  });
+});
+
 describe('migration 230', () => {
   it('takes out of the stored sums exactly what the old rule added for a promotion priced at 0', async () => {
     const pool = ctx.db.pool;

@@ -168,3 +168,62 @@ describe("a route's window follows the organisation's market zone", () => {
     expect(await kpi('santiago')).toBe(0);
   });
 });
+
+describe("the organisation's market zone is an administrator's setting (Operaciones)", () => {
+  const call = (who: string, method: 'GET' | 'PATCH', payload?: object) =>
+    ctx.app.inject({
+      method,
+      url: '/v1/operations/settings',
+      headers: { authorization: `JWT ${tokens[who]}` },
+      payload,
+    });
+  const admin = async (who: string, yes: boolean) => {
+    const { rows } = await ctx.db.pool.query<{ org_id: number }>(
+      `update users set is_admin = $2 where email = $1 returning org_id`,
+      [`${who}@example.com`, yes],
+    );
+    return rows[0].org_id;
+  };
+
+  it('a member who is not an administrator can neither read nor change it (403)', async () => {
+    await admin('santiago', false);
+    expect((await call('santiago', 'GET')).statusCode).toBe(403);
+    const res = await call('santiago', 'PATCH', { market_zone: LIMA });
+    expect(res.statusCode).toBe(403);
+    expect(res.json().detail).toMatch(/solo para administradores/);
+  });
+
+  it('refuses a zone that is not an IANA name, naming market_zone in Spanish; and unknown fields', async () => {
+    await admin('santiago', true);
+    for (const market_zone of ['Marte/Olympus', 'Santiago', '', 'x'.repeat(65)]) {
+      const res = await call('santiago', 'PATCH', { market_zone });
+      expect(res.statusCode, market_zone).toBe(400);
+      expect(res.json().field, market_zone).toBe('market_zone');
+    }
+    expect((await call('santiago', 'PATCH', { market_zone: 'Marte/Olympus' })).json().detail).toMatch(
+      /zona horaria desconocida/,
+    );
+    expect((await call('santiago', 'PATCH', { market_zone: LIMA, zone: LIMA })).statusCode).toBe(400);
+    expect((await call('santiago', 'GET')).json()).toEqual({ market_zone: SANTIAGO });
+  });
+
+  it("a change moves the organisation's days at once: October then holds L, as in Lima", async () => {
+    const org = await admin('santiago', true);
+    const res = await call('santiago', 'PATCH', { market_zone: LIMA });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ market_zone: LIMA });
+    expect((await call('santiago', 'GET')).json()).toEqual({ market_zone: LIMA });
+    const { rows } = await ctx.db.pool.query('select market_zone from organisations where id = $1', [org]);
+    expect(rows[0].market_zone).toBe(LIMA);
+    const kpi = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/kpi?from_date=2026-10-01&to_date=2026-10-31',
+      headers: { authorization: `JWT ${tokens.santiago}` },
+    });
+    expect(kpi.json().total).toBe(1);
+    // and back
+    expect((await call('santiago', 'PATCH', { market_zone: SANTIAGO })).json()).toEqual({
+      market_zone: SANTIAGO,
+    });
+  });
+});

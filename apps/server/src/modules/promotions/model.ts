@@ -120,7 +120,7 @@ select ((max(observed_at) at time zone ${TZ_SQL})::date - date '1970-01-01') as 
 const SPANS = `
 select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
        first_day - date '1970-01-01' as first, coalesce(last_day - date '1970-01-01', ${RUNNING}) as last,
-       promo_price::float8 as promo, currency
+       vigia_promo_price(promo_price)::float8 as promo, currency
   from promo_spans
  where seller_id = $1
    and ($2::int is null or last_day is null or last_day >= date '1970-01-01' + $2::int - 1

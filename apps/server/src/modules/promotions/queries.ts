@@ -221,7 +221,8 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      running as (
        select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
               case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
-              sp.promo_price * f.factor as promo, case when sp.promo_price * f.factor is not null then 1 else 0 end as promo_n,
+              vigia_promo_price(sp.promo_price) * f.factor as promo,
+              case when vigia_promo_price(sp.promo_price) * f.factor is not null then 1 else 0 end as promo_n,
               case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
               case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
                    then 1 else 0 end as disc_n,
