@@ -296,6 +296,8 @@ describe('average promotion price: a promotion priced at 0 has none, on every ro
       (await promo('download', { promotion: 'type', classificationsIds: [leaf] })).rawPayload,
     );
     const sale = type.find((r) => r[0] === 'Rival' && r.length >= 10 && r[6] === 2);
+    // the amounts name their currency
+    expect(type[0]).toContain('Precio promoción promedio (CLP)');
     const cells = (r: unknown[] | undefined, from: number) => [0, 1, 2].map((i) => r?.[from + i] ?? null);
     expect(cells(sale, 7)).toEqual([1000, 800, 20]);
     const dur = await xlsx(
@@ -306,6 +308,95 @@ describe('average promotion price: a promotion priced at 0 has none, on every ro
     expect(cells(one, 6)).toEqual([1000, null, null]);
     expect(cells(two, 6)).toEqual([1000, 800, 20]);
     expect([...type.flat(), ...dur.flat()]).not.toContain(400);
+  });
+});
+
+describe('price index and position: the same figure on every route that returns it', () => {
+  // Today's prices (CLP; PEN at 250): PA 1000 against RA 1000 and PEA 3 PEN = 750 → index
+  // 100 × 1000 / 750 = 133.33, difference 250 (33.33 %), position 1 + 1 strictly cheaper = 2 (RA ties
+  // and does not count), 3 ranked. PB 1000 against RB's sale 800 → 125, position 2, 2 ranked.
+  // Average index of the two: (133.333… + 125) / 2 = 129.17.
+  const want = { PA: [133.33, 33.33, 2, 3], PB: [125, 25, 2, 2] };
+  const dpmHeaders = () => ({ ...auth(), 'x-module-authorization': 'dpm' });
+  const figures = (items: Any[]) =>
+    Object.fromEntries(
+      items.map((i: Any) => [i.product_id, [i.index, i.difference_pct, i.position, i.ranked]]).sort(),
+    );
+
+  it('DPM items (GET /v2/navigation/dpm/items)', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/items?currency=CLP',
+      headers: dpmHeaders(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(figures(res.json().items)).toEqual(want);
+  });
+
+  it('Precios por eCommerce (POST /v2/navigation/)', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/navigation/',
+      headers: dpmHeaders(),
+      payload: { currency: 'CLP' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(figures(res.json().items)).toEqual(want);
+  });
+
+  it('DPM KPIs: the average index 129.17 (GET /v2/navigation/dpm/kpi)', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/kpi?currency=CLP',
+      headers: dpmHeaders(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().split.average_index).toBe(129.17);
+  });
+
+  it('the match report: Índice de precios, Diferencia (%), Posición, eCommerce comparados', async () => {
+    const req = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/',
+      headers: auth(),
+      payload: { report_type: 'match', format: 'xlsx', from_date: T(1), to_date: T(0), currency: 'CLP' },
+    });
+    expect(req.statusCode, req.body).toBe(200);
+    const id = req.json().id as string;
+    const deadline = Date.now() + 30_000;
+    let task: Any;
+    for (;;) {
+      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers: auth() });
+      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
+      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
+      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const signed = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/sign-report/',
+      headers: auth(),
+      payload: { gs_url: task.gs_url },
+    });
+    const rows = await xlsx((await ctx.app.inject({ method: 'GET', url: signed.json().url })).rawPayload);
+    const h = rows[0] as string[];
+    const col = (name: string) => h.indexOf(name);
+    const got = Object.fromEntries(
+      rows
+        .slice(1)
+        .map((r) => [
+          r[col('ID eCommerce')],
+          [
+            r[col('Índice de precios')],
+            r[col('Diferencia (%)')],
+            r[col('Posición')],
+            r[col('eCommerce comparados')],
+          ],
+        ])
+        .sort(),
+    );
+    expect(got).toEqual(want);
   });
 });
 

@@ -1,4 +1,5 @@
-import { isoDateInZone, seenInWindow } from '@vigia/domain';
+import { isoDateInZone, reportTasksResponse, seenInWindow } from '@vigia/domain';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../lib/jwt.js';
 import { createTestContext, type TestContext } from '../test/context.js';
@@ -51,10 +52,12 @@ beforeAll(async () => {
           sellers: [7],
           pivots: [5],
           currencies: ['CLP'],
-          modules: ['dpm'],
+          modules: ['dpm', 'reports'],
         });
         await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
         ids[name] = { user: await insertUser(pool, orgId, `${name}@example.com`), org: orgId };
+        // each user shows times in the market's zone too (the report's Desde/Hasta)
+        await pool.query('update users set timezone = $2 where id = $1', [ids[name].user, zone]);
       }
       const item = (id: string) => ({
         productId: id,
@@ -166,6 +169,110 @@ describe("a route's window follows the organisation's market zone", () => {
     expect(await kpi('lima')).toBe(1);
     expect(await kpi('mexico')).toBe(2);
     expect(await kpi('santiago')).toBe(0);
+  });
+});
+
+describe("the product detail's days follow the organisation's market zone", () => {
+  // M (pivot) first seen 23:30 of Oct 31 in Mexico City = 05:30Z Nov 1: Oct 31 ends at 05:00Z in Lima,
+  // 06:00Z in Mexico City, 03:00Z in Santiago; so M has a price at the end of Oct 31 in Mexico City only.
+  // L, first seen 04:30Z, has one in Lima and Mexico City, not in Santiago.
+  const history = async (who: string, sku: string) => {
+    const { rows } = await ctx.db.pool.query<{ id: number }>(
+      `select id from products where seller_id = 5 and product_id = $1`,
+      [sku],
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/historical/complete/',
+      headers: { authorization: `JWT ${tokens[who]}` },
+      payload: { product_id: rows[0].id, from_date: '2026-10-30', to_date: '2026-11-01', currency: 'CLP' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const mine = res.json().sellers.find((x: { id: number }) => x.id === 5);
+    return (mine.prices as { date: string; price: number | null }[]).map((p) => [p.date, p.price]);
+  };
+
+  it('/v1/historical/complete/: the end of Oct 31 is that of the market zone', async () => {
+    // the series has a point for each day with a price at its end
+    expect(await history('lima', 'L')).toEqual([
+      ['2026-10-31', 1000],
+      ['2026-11-01', 1000],
+    ]);
+    expect(await history('mexico', 'L')).toEqual([
+      ['2026-10-31', 1000],
+      ['2026-11-01', 1000],
+    ]);
+    expect(await history('santiago', 'L')).toEqual([['2026-11-01', 1000]]);
+    expect(await history('lima', 'M')).toEqual([['2026-11-01', 1000]]);
+    expect(await history('mexico', 'M')).toEqual([
+      ['2026-10-31', 1000],
+      ['2026-11-01', 1000],
+    ]);
+    expect(await history('santiago', 'M')).toEqual([['2026-11-01', 1000]]);
+  });
+});
+
+describe("a report's window follows the organisation's market zone, its times the user's zone", () => {
+  // The price history report of Oct 31: intervals that overlap that day of the market zone. Lima: the
+  // pivot's L only (from 04:30Z); Mexico City: L and M of the pivot and of Rival (from 05:30Z); Santiago:
+  // none (its Oct 31 ended at 03:00Z).
+  const report = async (who: string) => {
+    const headers = { authorization: `JWT ${tokens[who]}` };
+    const req = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/',
+      headers,
+      payload: { report_type: 'prices', format: 'xlsx', from_date: '2026-10-31', to_date: '2026-10-31' },
+    });
+    expect(req.statusCode, req.body).toBe(200);
+    const id = req.json().id as string;
+    const deadline = Date.now() + 30_000;
+    // biome-ignore lint/suspicious/noExplicitAny: a task of the list
+    let task: any;
+    for (;;) {
+      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers });
+      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
+      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
+      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(task.status, task.error ?? '').toBe('succeeded');
+    const signed = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/navigation-reports/sign-report/',
+      headers,
+      payload: { gs_url: task.gs_url },
+    });
+    const file = await ctx.app.inject({ method: 'GET', url: signed.json().url });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    wb.worksheets[0].eachRow({ includeEmpty: false }, (row) => {
+      rows.push((row.values as unknown[]).slice(1));
+    });
+    const header = rows[0] as string[];
+    return rows.slice(1).map((r) => ({
+      seller: r[header.indexOf('eCommerce')],
+      sku: r[header.indexOf('ID eCommerce')],
+      from: r[header.indexOf('Desde')],
+    }));
+  };
+  const wall = (v: unknown) =>
+    v instanceof Date ? v.toISOString().slice(0, 16).replace('T', ' ') : String(v);
+
+  it('Oct 31 holds 1 interval in Lima, 4 in Mexico City, none in Santiago; Desde in local time', async () => {
+    const lima = await report('lima');
+    expect(lima.map((r) => [r.seller, r.sku, wall(r.from)])).toEqual([['Pivote', 'L', '2026-10-31 23:30']]);
+    const mexico = await report('mexico');
+    expect(mexico.map((r) => `${r.seller} ${r.sku}`).sort()).toEqual([
+      'Pivote L',
+      'Pivote M',
+      'Rival L',
+      'Rival M',
+    ]);
+    // M of the pivot first seen at 23:30 of Oct 31 in Mexico City
+    expect(wall(mexico.find((r) => r.seller === 'Pivote' && r.sku === 'M')?.from)).toBe('2026-10-31 23:30');
+    expect(await report('santiago')).toEqual([]);
   });
 });
 

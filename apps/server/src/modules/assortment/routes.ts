@@ -258,7 +258,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-        await writeFile(reply, xlsxTasks.rollup, kind, rows),
+        await writeFile(reply, xlsxTasks.rollup, kind, rows, res.currency),
       );
     });
   }
@@ -272,7 +272,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       return xlsx(
         reply,
         `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock'),
+        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock', out.currency),
       );
     });
   }

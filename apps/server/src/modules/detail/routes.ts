@@ -51,6 +51,7 @@ export default async function detailRoutes(app: FastifyInstance) {
       pivot,
       sellers,
       currency,
+      zone: principalOf(req).marketZone,
     });
     return info ?? NOT_FOUND;
   });
@@ -60,7 +61,12 @@ export default async function detailRoutes(app: FastifyInstance) {
     optionalPivot(requesterOf(req), req.body.pivot_id);
     const currency = resolveCurrency(requesterOf(req), req.body.currency);
     return (
-      (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
+      (await productInfoById(db.pool, {
+        license,
+        productId: req.body.product_id,
+        currency,
+        zone: principalOf(req).marketZone,
+      })) ?? NOT_FOUND
     );
   });
 
@@ -79,6 +85,7 @@ export default async function detailRoutes(app: FastifyInstance) {
       currency,
       from: b.from_date,
       to: b.to_date,
+      zone: principalOf(req).marketZone,
     });
   });
 
@@ -92,6 +99,7 @@ export default async function detailRoutes(app: FastifyInstance) {
         sellerId: req.body.sellerId,
         productId: String(req.body.productId),
         currency,
+        zone: principalOf(req).marketZone,
       })) ?? NOT_FOUND
     );
   });
@@ -109,6 +117,7 @@ export default async function detailRoutes(app: FastifyInstance) {
       currency,
       from: b.fromDate,
       to: b.toDate,
+      zone: principalOf(req).marketZone,
     });
     if (b.downloadablePipeline) {
       const input = {
