@@ -61,7 +61,7 @@ beforeAll(async () => {
         sellers: [7, 9],
         pivots: [5],
         currencies: ['CLP', 'PEN'],
-        modules: ['promotions', 'dpm', 'reports'],
+        modules: ['promotions', 'dpm', 'reports', 'ecommerce_navigation'],
       });
       userId = await insertUser(pool, orgId, 'figuras@example.com');
       await pool.query(
@@ -337,7 +337,7 @@ describe('price index and position: the same figure on every route that returns 
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/v2/navigation/',
-      headers: dpmHeaders(),
+      headers: { ...auth(), 'x-module-authorization': 'ecommerce_navigation' },
       payload: { currency: 'CLP' },
     });
     expect(res.statusCode, res.body).toBe(200);
