@@ -8,48 +8,39 @@ language sql immutable parallel safe as $$
 $$;
 
 -- The roll-up (modules/promotions/rollup.ts) summed every promotion price into the cumulative tables'
--- s_promo/e_promo with their counts; take out exactly what it added for promotions priced at 0 or below,
--- so that the stored sums equal a recount with the rule (promotions/check.ts).
-with bad as (
-  select seller_id, node, price_type, currency, first_day, last_day, promo_price as p
-    from promo_span_nodes
-   where promo_price <= 0
+-- s_promo/e_promo with their counts; take out exactly what it added for promotions priced at 0 or below
+-- (started / ended on or before each row's day), so that the stored sums equal a recount with the rule
+-- (promotions/check.ts).
+with fix as (
+  select c.seller_id, c.classification_id, c.price_type, c.currency, c.day,
+         coalesce(sum(b.promo_price) filter (where b.first_day <= c.day), 0) as s_sum,
+         count(*) filter (where b.first_day <= c.day) as s_n,
+         coalesce(sum(b.promo_price) filter (where b.last_day <= c.day), 0) as e_sum,
+         count(*) filter (where b.last_day <= c.day) as e_n
+    from promo_type_cum c
+    join promo_span_nodes b on b.promo_price <= 0
+     and (b.seller_id, b.node, b.price_type, b.currency) = (c.seller_id, c.classification_id, c.price_type, c.currency)
+   group by 1, 2, 3, 4, 5
 )
 update promo_type_cum c
-   set s_promo = c.s_promo - coalesce((select sum(b.p) from bad b
-                                        where (b.seller_id, b.node, b.price_type, b.currency)
-                                            = (c.seller_id, c.classification_id, c.price_type, c.currency)
-                                          and b.first_day <= c.day), 0),
-       s_promo_n = c.s_promo_n - (select count(*) from bad b
-                                   where (b.seller_id, b.node, b.price_type, b.currency)
-                                       = (c.seller_id, c.classification_id, c.price_type, c.currency)
-                                     and b.first_day <= c.day),
-       e_promo = c.e_promo - coalesce((select sum(b.p) from bad b
-                                        where (b.seller_id, b.node, b.price_type, b.currency)
-                                            = (c.seller_id, c.classification_id, c.price_type, c.currency)
-                                          and b.last_day <= c.day), 0),
-       e_promo_n = c.e_promo_n - (select count(*) from bad b
-                                   where (b.seller_id, b.node, b.price_type, b.currency)
-                                       = (c.seller_id, c.classification_id, c.price_type, c.currency)
-                                     and b.last_day <= c.day)
- where exists (select 1 from bad b
-                where (b.seller_id, b.node, b.price_type, b.currency)
-                    = (c.seller_id, c.classification_id, c.price_type, c.currency));
+   set s_promo = c.s_promo - f.s_sum, s_promo_n = c.s_promo_n - f.s_n,
+       e_promo = c.e_promo - f.e_sum, e_promo_n = c.e_promo_n - f.e_n
+  from fix f
+ where (f.seller_id, f.classification_id, f.price_type, f.currency, f.day)
+     = (c.seller_id, c.classification_id, c.price_type, c.currency, c.day);
 
-with bad as (
-  select seller_id, node, currency, last_day - first_day + 1 as duration, last_day, promo_price as p
-    from promo_span_nodes
-   where promo_price <= 0 and last_day is not null
+-- promo_duration_cum holds ended promotions only, keyed by their duration.
+with fix as (
+  select c.seller_id, c.classification_id, c.currency, c.duration, c.day,
+         coalesce(sum(b.promo_price), 0) as e_sum, count(*) as e_n
+    from promo_duration_cum c
+    join promo_span_nodes b on b.promo_price <= 0 and b.last_day <= c.day
+     and (b.seller_id, b.node, b.currency, b.last_day - b.first_day + 1)
+       = (c.seller_id, c.classification_id, c.currency, c.duration)
+   group by 1, 2, 3, 4, 5
 )
 update promo_duration_cum c
-   set e_promo = c.e_promo - coalesce((select sum(b.p) from bad b
-                                        where (b.seller_id, b.node, b.currency, b.duration)
-                                            = (c.seller_id, c.classification_id, c.currency, c.duration)
-                                          and b.last_day <= c.day), 0),
-       e_promo_n = c.e_promo_n - (select count(*) from bad b
-                                   where (b.seller_id, b.node, b.currency, b.duration)
-                                       = (c.seller_id, c.classification_id, c.currency, c.duration)
-                                     and b.last_day <= c.day)
- where exists (select 1 from bad b
-                where (b.seller_id, b.node, b.currency, b.duration)
-                    = (c.seller_id, c.classification_id, c.currency, c.duration));
+   set e_promo = c.e_promo - f.e_sum, e_promo_n = c.e_promo_n - f.e_n
+  from fix f
+ where (f.seller_id, f.classification_id, f.currency, f.duration, f.day)
+     = (c.seller_id, c.classification_id, c.currency, c.duration, c.day);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { addDays, dashboardPreResponse, isoDateInZone, reportTasksResponse } from '@vigia/domain';
+import { addDays, dashboardPreResponse, isoDateInZone } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from './lib/jwt.js';
@@ -15,6 +15,7 @@ import {
   observe,
   seedReferenceData,
 } from './test/fixtures.js';
+import { downloadReport } from './test/report-download.js';
 
 // One figure, every route that shows it (issue 25): the discount % of a promotion. Hand-built market,
 // runs at 16:00Z (midday in Santiago) of days T−3 … T−1 (T = today in Santiago):
@@ -181,32 +182,12 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
   });
 
   it('the promotions report: RA without a discount, RB 20 %', async () => {
-    const req = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/',
-      headers: auth(),
-      payload: { report_type: 'promotions', format: 'xlsx', from_date: T(3), to_date: T(1) },
+    const rows = await downloadReport(ctx.app, auth(), {
+      report_type: 'promotions',
+      format: 'xlsx',
+      from_date: T(3),
+      to_date: T(1),
     });
-    expect(req.statusCode, req.body).toBe(200);
-    const id = req.json().id as string;
-    const deadline = Date.now() + 30_000;
-    let task: Any;
-    for (;;) {
-      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers: auth() });
-      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
-      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
-      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(task.status, task.error ?? '').toBe('succeeded');
-    const signed = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/sign-report/',
-      headers: auth(),
-      payload: { gs_url: task.gs_url },
-    });
-    const file = await ctx.app.inject({ method: 'GET', url: signed.json().url });
-    const rows = await xlsx(file.rawPayload);
     const header = rows[0];
     const col = header.indexOf('Descuento (%)');
     expect(col).toBeGreaterThan(0);
@@ -355,31 +336,13 @@ describe('price index and position: the same figure on every route that returns 
   });
 
   it('the match report: Índice de precios, Diferencia (%), Posición, eCommerce comparados', async () => {
-    const req = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/',
-      headers: auth(),
-      payload: { report_type: 'match', format: 'xlsx', from_date: T(1), to_date: T(0), currency: 'CLP' },
+    const rows = await downloadReport(ctx.app, auth(), {
+      report_type: 'match',
+      format: 'xlsx',
+      from_date: T(1),
+      to_date: T(0),
+      currency: 'CLP',
     });
-    expect(req.statusCode, req.body).toBe(200);
-    const id = req.json().id as string;
-    const deadline = Date.now() + 30_000;
-    let task: Any;
-    for (;;) {
-      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers: auth() });
-      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
-      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
-      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(task.status, task.error ?? '').toBe('succeeded');
-    const signed = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/sign-report/',
-      headers: auth(),
-      payload: { gs_url: task.gs_url },
-    });
-    const rows = await xlsx((await ctx.app.inject({ method: 'GET', url: signed.json().url })).rawPayload);
     const h = rows[0] as string[];
     const col = (name: string) => h.indexOf(name);
     const got = Object.fromEntries(

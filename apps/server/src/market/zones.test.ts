@@ -1,5 +1,4 @@
-import { isoDateInZone, reportTasksResponse, seenInWindow } from '@vigia/domain';
-import ExcelJS from 'exceljs';
+import { isoDateInZone, seenInWindow } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../lib/jwt.js';
 import { createTestContext, type TestContext } from '../test/context.js';
@@ -11,6 +10,7 @@ import {
   observe,
   seedReferenceData,
 } from '../test/fixtures.js';
+import { downloadReport } from '../test/report-download.js';
 import { resolvePeriod, today } from './index.js';
 
 // A market's own zone (issue 25): the organisation's market zone decides what a day is for its periods
@@ -217,39 +217,11 @@ describe("a report's window follows the organisation's market zone, its times th
   // pivot's L only (from 04:30Z); Mexico City: L and M of the pivot and of Rival (from 05:30Z); Santiago:
   // none (its Oct 31 ended at 03:00Z).
   const report = async (who: string) => {
-    const headers = { authorization: `JWT ${tokens[who]}` };
-    const req = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/',
-      headers,
-      payload: { report_type: 'prices', format: 'xlsx', from_date: '2026-10-31', to_date: '2026-10-31' },
-    });
-    expect(req.statusCode, req.body).toBe(200);
-    const id = req.json().id as string;
-    const deadline = Date.now() + 30_000;
-    // biome-ignore lint/suspicious/noExplicitAny: a task of the list
-    let task: any;
-    for (;;) {
-      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers });
-      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
-      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
-      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(task.status, task.error ?? '').toBe('succeeded');
-    const signed = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/sign-report/',
-      headers,
-      payload: { gs_url: task.gs_url },
-    });
-    const file = await ctx.app.inject({ method: 'GET', url: signed.json().url });
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
-    const rows: unknown[][] = [];
-    wb.worksheets[0].eachRow({ includeEmpty: false }, (row) => {
-      rows.push((row.values as unknown[]).slice(1));
-    });
+    const rows = await downloadReport(
+      ctx.app,
+      { authorization: `JWT ${tokens[who]}` },
+      { report_type: 'prices', format: 'xlsx', from_date: '2026-10-31', to_date: '2026-10-31' },
+    );
     const header = rows[0] as string[];
     return rows.slice(1).map((r) => ({
       seller: r[header.indexOf('eCommerce')],
