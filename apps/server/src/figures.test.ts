@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { addDays, dashboardPreResponse, isoDateInZone } from '@vigia/domain';
+import { addDays, dashboardPreResponse, isoDateInZone, round2, share } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from './lib/jwt.js';
@@ -292,6 +292,51 @@ describe('average promotion price: a promotion priced at 0 has none, on every ro
   });
 });
 
+describe('share of listing-days on promotion: the same figure on every route that returns it', () => {
+  // Rival publishes RA and RB on T−3, T−2, T−1: 6 listing-days; on a sale: RA on T−2 (priced at 0: still
+  // on a sale, without a discount), RB on T−2 and T−1 → 3 → 50 %. 2 promotions; durations 1 and 2 days:
+  // each 50 % of Rival's 2 promotions.
+  it('Promociones por tipo: 50 % (3 of 6), in the answer and its download', async () => {
+    const c = rival((await promo('type', { classificationsIds: [leaf] })).json());
+    expect([c.sale.percentage, c.sale.promoted, c.published]).toEqual([50, 3, 6]);
+    const rows = await xlsx(
+      (await promo('download', { promotion: 'type', classificationsIds: [leaf] })).rawPayload,
+    );
+    const row = rows.find((r) => r[0] === 'Rival' && r[2] === 'Oferta');
+    expect(row?.slice(3, 6)).toEqual([50, 3, 6]);
+  });
+
+  it('Promociones por día: the weeks add up to 3 of 6, each week its own share', async () => {
+    const weeks = rival((await promo('level', { classificationsIds: [leaf] })).json()).weeks as Any[];
+    expect(weeks.reduce((n, w) => n + w.promoted, 0)).toBe(3);
+    expect(weeks.reduce((n, w) => n + w.published, 0)).toBe(6);
+    // each week: 100 × promoted / published, to 2 decimals (hand-checked above for the whole window)
+    for (const w of weeks) expect(w.percentage).toBe(round2(share(w.promoted, w.published)));
+  });
+
+  it('the drill-down of the sale figure counts the same 3 listing-days in 2 promotions', async () => {
+    const body = (
+      await promo('prices', {
+        classificationsIds: [leaf],
+        promotion: 'type',
+        kind: 'sale',
+        seller_id: 7,
+        classification: leaf,
+      })
+    ).json();
+    expect([body.total, body.total_days, body.products]).toEqual([2, 3, 2]);
+  });
+
+  it('Promociones por duración: 1 day 50 %, 2 days 50 % of 2 promotions', async () => {
+    const c = rival((await promo('duration', { classification: leaf })).json());
+    expect(c.total).toBe(2);
+    expect(c.days.map((d: Any) => [d.day, d.percentage, d.count])).toEqual([
+      [1, 50, 1],
+      [2, 50, 1],
+    ]);
+  });
+});
+
 describe('price index and position: the same figure on every route that returns it', () => {
   // Today's prices (CLP; PEN at 250): PA 1000 against RA 1000 and PEA 3 PEN = 750 → index
   // 100 × 1000 / 750 = 133.33, difference 250 (33.33 %), position 1 + 1 strictly cheaper = 2 (RA ties
@@ -333,6 +378,23 @@ describe('price index and position: the same figure on every route that returns 
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().split.average_index).toBe(129.17);
+  });
+
+  it("the product detail of PA: 2nd (RA's tie does not put it behind), PEA 25 % below it", async () => {
+    const { rows } = await ctx.db.pool.query<{ id: number }>(
+      `select id from products where seller_id = 5 and product_id = 'PA'`,
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/new-detail/',
+      headers: auth(),
+      payload: { product_id: rows[0].id, currency: 'CLP' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.pivotQmItemPosition).toBe(2);
+    const pea = body.qm_items.find((i: Any) => i.seller_id === 9);
+    expect([pea.min_price, pea.difference, pea.difference_percent]).toEqual([750, -250, -25]);
   });
 
   it('the match report: Índice de precios, Diferencia (%), Posición, eCommerce comparados', async () => {
