@@ -585,8 +585,9 @@ describe('subscriptions', () => {
     expect(taskId).toBeTruthy();
     const task = await waitTask(taskId, ana);
     expect(task).toMatchObject({ status: 'succeeded', scheduled: true });
-    // weekly: the 7 days ending on the local day of the send
-    expect(task.to_date).toBe(isoDateInZone(next, 'America/Lima'));
+    // weekly: the 7 days ending on the day of the send in the organisation's market zone (Santiago, the
+    // default), at the recipient's hour (Lima)
+    expect(task.to_date).toBe(isoDateInZone(next, 'America/Santiago'));
 
     await smtp.waitFor(1);
     const mail = smtp.received.find((m) => m.subject.startsWith('Vigía — reporte Match'))!;
