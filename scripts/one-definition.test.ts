@@ -48,7 +48,12 @@ const FORMULAS: Formula[] = [
   {
     name: 'rounding of answers (domain round2)',
     homes: ['packages/domain/src/derived.ts'],
-    patterns: [/Math\.round\(\s*[\w.]+\s*\*\s*100\s*\)\s*\/\s*100\b/, /Math\.round\(\s*\(?\s*10_?000\s*\*/],
+    patterns: [
+      /Math\.round\(\s*[\w.]+\s*\*\s*100\s*\)\s*\/\s*100\b/,
+      /Math\.round\(\s*\(?\s*10_?000\s*\*/,
+      // an expression rounded to cents: Math.round((a - b) * 100) / 100
+      /Math\.round\(\s*\([^()]*\)\s*\*\s*100\s*\)\s*\/\s*100\b/,
+    ],
   },
   {
     name: 'share % (domain share)',
@@ -213,6 +218,13 @@ describe('one definition per formula', () => {
       copy(
         'apps/server/src/modules/assortment/service.ts',
         'const round2 = (v) => Math.round(v * 100) / 100;',
+      ),
+    ).toHaveLength(1);
+    // the detail's difference rounded on its own
+    expect(
+      copy(
+        'apps/server/src/modules/detail/service.ts',
+        '          ? Math.round((x.min_price - pivotItem.min_price) * 100) / 100',
       ),
     ).toHaveLength(1);
     // promotions' pct

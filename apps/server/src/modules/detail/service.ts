@@ -14,6 +14,7 @@ import {
   type QmItem,
   type QmiHistoryPoint,
   rankingIcon,
+  round2,
   STATUS_MESSAGES,
   sortByMinPrice,
 } from '@vigia/domain';
@@ -133,7 +134,7 @@ export async function productMatchInfo(
       previous_price: x.previous_price,
       difference:
         x.min_price !== null && pivotItem?.min_price != null
-          ? Math.round((x.min_price - pivotItem.min_price) * 100) / 100
+          ? round2(x.min_price - pivotItem.min_price)
           : null,
       difference_percent: differencePct(x.min_price, pivotItem?.min_price ?? null),
       stock_out: r.stock_out,
