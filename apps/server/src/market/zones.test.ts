@@ -45,11 +45,12 @@ beforeAll(async () => {
       await seedReferenceData(pool);
       await insertSeller(pool, { id: 5, name: 'Pivote' });
       await insertSeller(pool, { id: 7, name: 'Rival' });
+      await insertSeller(pool, { id: 8, name: 'Rival DST' });
       leaf = await insertClassification(pool, 'Leches');
       for (const [name, zone] of orgs) {
         const { orgId } = await insertOrgWithLicense(pool, {
           orgName: name,
-          sellers: [7],
+          sellers: [7, 8],
           pivots: [5],
           currencies: ['CLP'],
           modules: ['dpm', 'reports'],
@@ -71,6 +72,23 @@ beforeAll(async () => {
       await observe(pool, 5, LIMA_2330, [item('L')], 'partial');
       await observe(pool, 5, MEXICO_2330, [item('L'), item('M')], 'partial');
       await observe(pool, 7, MEXICO_2330, [item('L'), item('M')]);
+      // Santiago's clocks go forward at 24:00 of Sep 5 (−04 → −03): D1 first seen 03:30Z of Sep 6 (23:30 of
+      // Sep 5 there), D2 at 03:30Z of Sep 7 (00:30 of Sep 7): the same hour in UTC, on either side of a
+      // day's end, because Sep 5 ends at 04:00Z and Sep 6 (23 hours) at 03:00Z
+      await observe(
+        pool,
+        8,
+        new Date('2026-09-06T03:30:00Z'),
+        [{ ...item('D1'), ean: '7800000000033' }],
+        'partial',
+      );
+      await observe(
+        pool,
+        8,
+        new Date('2026-09-07T03:30:00Z'),
+        [{ ...item('D2'), ean: '7800000000044' }],
+        'partial',
+      );
     },
   });
   for (const [name] of orgs)
@@ -176,19 +194,19 @@ describe("the product detail's days follow the organisation's market zone", () =
   // M (pivot) first seen 23:30 of Oct 31 in Mexico City = 05:30Z Nov 1: Oct 31 ends at 05:00Z in Lima,
   // 06:00Z in Mexico City, 03:00Z in Santiago; so M has a price at the end of Oct 31 in Mexico City only.
   // L, first seen 04:30Z, has one in Lima and Mexico City, not in Santiago.
-  const history = async (who: string, sku: string) => {
+  const history = async (who: string, sku: string, from = '2026-10-30', to = '2026-11-01', seller = 5) => {
     const { rows } = await ctx.db.pool.query<{ id: number }>(
-      `select id from products where seller_id = 5 and product_id = $1`,
-      [sku],
+      `select id from products where seller_id = $2 and product_id = $1`,
+      [sku, seller],
     );
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/v1/historical/complete/',
       headers: { authorization: `JWT ${tokens[who]}` },
-      payload: { product_id: rows[0].id, from_date: '2026-10-30', to_date: '2026-11-01', currency: 'CLP' },
+      payload: { product_id: rows[0].id, from_date: from, to_date: to, currency: 'CLP' },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const mine = res.json().sellers.find((x: { id: number }) => x.id === 5);
+    const mine = res.json().sellers.find((x: { id: number }) => x.id === seller);
     return (mine.prices as { date: string; price: number | null }[]).map((p) => [p.date, p.price]);
   };
 
@@ -210,6 +228,17 @@ describe("the product detail's days follow the organisation's market zone", () =
     ]);
     expect(await history('santiago', 'M')).toEqual([['2026-11-01', 1000]]);
   });
+  it("across Santiago's DST change: Sep 5 ends at 04:00Z, Sep 6 (23 hours) at 03:00Z", async () => {
+    const days = (who: string, sku: string) => history(who, sku, '2026-09-04', '2026-09-07', 8);
+    expect(await days('santiago', 'D1')).toEqual([
+      ['2026-09-05', 1000],
+      ['2026-09-06', 1000],
+      ['2026-09-07', 1000],
+    ]);
+    expect(await days('santiago', 'D2')).toEqual([['2026-09-07', 1000]]);
+    // Lima (−05): 03:30Z is 22:30 of the day before both times
+    expect((await days('lima', 'D2'))[0]).toEqual(['2026-09-06', 1000]);
+  });
 });
 
 describe("a report's window follows the organisation's market zone, its times the user's zone", () => {
@@ -220,7 +249,7 @@ describe("a report's window follows the organisation's market zone, its times th
     const rows = await downloadReport(
       ctx.app,
       { authorization: `JWT ${tokens[who]}` },
-      { report_type: 'prices', format: 'xlsx', from_date: '2026-10-31', to_date: '2026-10-31' },
+      { report_type: 'prices', format: 'xlsx', from_date: '2026-10-31', to_date: '2026-10-31', sellers: [7] },
     );
     const header = rows[0] as string[];
     return rows.slice(1).map((r) => ({
