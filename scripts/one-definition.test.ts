@@ -89,6 +89,11 @@ const FORMULAS: Formula[] = [
     patterns: [/normalize\(\s*'NF[DK]*'\s*\)\s*\.replace/, /\.replace\(FOLDABLE/, /translate\(\s*lower\(/i],
   },
   {
+    name: 'day of an instant / start of a day (SQL vigia_day, vigia_day_start; domain isoDateInZone)',
+    homes: ['apps/server/migrations/232_market_zone.sql'],
+    patterns: [/\bat time zone\b/i],
+  },
+  {
     name: 'zone literal (configuration: domain DEFAULT_TIMEZONE; organisations.market_zone, users.timezone)',
     homes: [
       'packages/domain/src/constants.ts',
@@ -105,7 +110,11 @@ const KNOWN: Record<string, string[]> = {
   'apps/server/src/modules/demo/generator.ts': ['search folding'],
   // the demo (its generated history is Chilean) and the test fixtures (scanned: not *.test.ts)
   'apps/server/src/modules/demo/dates.ts': ['zone literal'],
-  'apps/server/src/modules/demo/seed-demo.ts': ['zone literal'],
+  'apps/server/src/modules/demo/seed-demo.ts': ['zone literal', 'day of an instant'],
+  // the price history report writes times (not days) as wall-clock text of the user's zone
+  'apps/server/src/modules/reports/queries.ts': ['day of an instant'],
+  // the backfill of migration 100 (history: the statement the migration ran, read back by its check)
+  'apps/server/src/db/migrate.ts': ['day of an instant'],
   'apps/server/src/test/assortment-fixture.ts': ['zone literal'],
   'apps/server/src/test/reports-fixture.ts': ['zone literal'],
   'apps/server/src/test/test-market.ts': ['zone literal'],
@@ -261,10 +270,18 @@ describe('one definition per formula', () => {
         'sum(case when sp.promo_price > 0 then sp.promo_price end)',
       ),
     ).toHaveLength(1);
-    // a zone written into a statement
+    // a day's start or an instant's day written out instead of vigia_day_start / vigia_day
+    expect(
+      copy(
+        'apps/server/src/modules/dashboard/queries.ts',
+        'x.valid_from < ((${hi} + 1)::timestamp at time zone ${TZ_SQL})',
+      ),
+    ).toHaveLength(1);
+    // a zone written into a statement (and the day rule written out with it)
     expect(
       copy('apps/server/src/modules/x.ts', "select (t at time zone 'America/Santiago')::date"),
-    ).toHaveLength(1);
+    ).toHaveLength(2);
+    expect(copy('apps/server/src/modules/x.ts', "select vigia_day(t, 'America/Santiago')")).toHaveLength(1);
     // a comment may name the formula
     expect(
       copy('apps/server/src/modules/x.ts', '// 100 × (normal − promo) / normal: (normal - promo) / normal'),

@@ -113,7 +113,7 @@ const storeOf = (pool: pg.Pool): Store =>
 export const currenciesOf = (pool: pg.Pool) => storeOf(pool).currencies;
 
 const LAST_RUN_DAY = `
-select ((max(observed_at) at time zone ${TZ_SQL})::date - date '1970-01-01') as day
+select (vigia_day(max(observed_at), ${TZ_SQL}) - date '1970-01-01') as day
   from ingest_runs where seller_id = $1 and status = 'succeeded'`;
 
 /** The seller's promotions ($2 null), or those a run on day $2 or later may have changed. */
