@@ -274,7 +274,7 @@ describe('one definition per formula', () => {
     expect(
       copy(
         'apps/server/src/modules/dashboard/queries.ts',
-        'x.valid_from < ((${hi} + 1)::timestamp at time zone ${TZ_SQL})',
+        'x.valid_from < (($1::date + 1)::timestamp at time zone $2)',
       ),
     ).toHaveLength(1);
     // a zone written into a statement (and the day rule written out with it)
