@@ -109,6 +109,17 @@ async function xlsx(buf: Buffer): Promise<unknown[][]> {
     });
   return out;
 }
+/** The drill-down of Rival's sale figure (Promociones por tipo). */
+const saleDrillDown = async () =>
+  (
+    await promo('prices', {
+      classificationsIds: [leaf],
+      promotion: 'type',
+      kind: 'sale',
+      seller_id: 7,
+      classification: leaf,
+    })
+  ).json();
 // biome-ignore lint/suspicious/noExplicitAny: the answers are read loosely here, parsed by their own tests
 type Any = any;
 const rival = (body: Any) => body.items.find((i: Any) => i.seller.id === 7).classifications[0];
@@ -129,15 +140,7 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
   });
 
   it('the drill-down lists RA without a discount and RB with 20 %', async () => {
-    const body = (
-      await promo('prices', {
-        classificationsIds: [leaf],
-        promotion: 'type',
-        kind: 'sale',
-        seller_id: 7,
-        classification: leaf,
-      })
-    ).json();
+    const body = await saleDrillDown();
     const got = body.items.map((p: Any) => [p.name, p.promotion_price, p.discount]).sort();
     expect(got).toEqual([
       ['Producto RA', 0, null],
@@ -315,15 +318,7 @@ describe('share of listing-days on promotion: the same figure on every route tha
   });
 
   it('the drill-down of the sale figure counts the same 3 listing-days in 2 promotions', async () => {
-    const body = (
-      await promo('prices', {
-        classificationsIds: [leaf],
-        promotion: 'type',
-        kind: 'sale',
-        seller_id: 7,
-        classification: leaf,
-      })
-    ).json();
+    const body = await saleDrillDown();
     expect([body.total, body.total_days, body.products]).toEqual([2, 3, 2]);
   });
 
