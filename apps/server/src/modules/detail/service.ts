@@ -88,7 +88,7 @@ export async function productMatchInfo(
             )[0] ?? null);
   const competitors = members.filter((r) => r.seller_id !== pivot || r === pivotRow);
   const rows = [subject, ...competitors];
-  const day = today(now);
+  const day = today(now, p.zone);
   const [fx, paths] = await Promise.all([
     loadFx(db, [...rows.map((r) => r.currency), p.currency], day, day),
     categoryPaths(
