@@ -1,6 +1,7 @@
 import { isoDateInZone, seenInWindow } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../lib/jwt.js';
+import { dispatchDueSubscriptions } from '../modules/reports/subscriptions.js';
 import { createTestContext, type TestContext } from '../test/context.js';
 import {
   insertClassification,
@@ -274,6 +275,36 @@ describe("a report's window follows the organisation's market zone, its times th
     // M of the pivot first seen at 23:30 of Oct 31 in Mexico City
     expect(wall(mexico.find((r) => r.seller === 'Pivote' && r.sku === 'M')?.from)).toBe('2026-10-31 23:30');
     expect(await report('santiago')).toEqual([]);
+  });
+});
+
+describe("a report subscription covers the organisation's market days", () => {
+  it("sent at 23:30 of Oct 31 in Lima, a daily report of a Lima market is Oct 31's, whatever the recipient's zone", async () => {
+    const pool = ctx.db.pool;
+    // the recipient shows times in Santiago, where it is already 01:30 of Nov 1
+    await pool.query(`update users set timezone = $2 where email = $1`, ['lima@example.com', SANTIAGO]);
+    try {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/v1/subscriptions/',
+        headers: { authorization: `JWT ${tokens.lima}`, 'x-module-authorization': 'reports' },
+        payload: { report_type: 'prices', email: 'lima@example.com', frequency: 'daily', hour: 8 },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      await pool.query(`update report_subscriptions set next_run_at = $2 where email = $1`, [
+        'lima@example.com',
+        LIMA_2330,
+      ]);
+      const [taskId] = await dispatchDueSubscriptions(pool, ctx.config, LIMA_2330);
+      expect(taskId).toBeTruthy();
+      const { rows } = await pool.query(
+        `select params->>'from' as "from", params->>'to' as "to" from export_tasks where id = $1`,
+        [taskId],
+      );
+      expect(rows[0]).toEqual({ from: '2026-10-31', to: '2026-10-31' });
+    } finally {
+      await pool.query(`update users set timezone = $2 where email = $1`, ['lima@example.com', LIMA]);
+    }
   });
 });
 
