@@ -3,6 +3,9 @@ import {
   cycles,
   type Edge,
   graphOf,
+  pathLiteralsOf,
+  pathLiteralsUnder,
+  ROOT as ROOT_DIR,
   SERVER_KNOWN_EXCEPTIONS,
   serverViolation,
   violations,
@@ -81,9 +84,30 @@ describe('web import graph', () => {
     expect(webViolation(edge('features/pricing/Page.tsx', 'features/reports/List.tsx'))).toMatch(/index/);
     expect(webViolation(edge('features/pricing/Page.tsx', 'features/reports/index.ts'))).toBeNull();
     expect(webViolation(edge('components/Table.tsx', 'features/reports/index.ts'))).toMatch(/feature/);
+    expect(webViolation(edge('features/home/home-cards.ts', 'app/routes.ts'))).toMatch(/app\//);
   });
 
   it('has no import cycle', () => {
     expect(cycles(web).map((c) => c.join(' → '))).toEqual([]);
+  });
+});
+
+describe('bench', () => {
+  it('calls the API through the route table: no path literal under bench/src', () => {
+    expect(pathLiteralsUnder('bench/src')).toEqual([]);
+  });
+
+  it('the rule catches a path in a string or a template, not in a comment or an import', () => {
+    const file = `${ROOT_DIR}/bench/src/x.ts`;
+    const found = (text: string) => pathLiteralsOf(file, text);
+    expect(found(`fetch(\`\${base}/v1/users/me/\`);`)).toHaveLength(1);
+    expect(found(`const p = '/v2/navigation/dpm/kpi';`)).toHaveLength(1);
+    expect(found(`post(\`/v1/assortment/\${kind}\`, body);`)).toHaveLength(1);
+    expect(found(`const name = 'GET /v1/users/me/ (c16)';`)).toHaveLength(1);
+    expect(found(`await fetch(base + '/health');`)).toHaveLength(1);
+    expect(found(`// GET /v2/navigation/dpm/kpi\nconst x = 1;`)).toEqual([]);
+    expect(found(`import { a } from './v1/x.js';`)).toEqual([]);
+    expect(found(`const m = built('platform/media/pictures.js');`)).toEqual([]);
+    expect(found(`callRoute(target, routes.users.me);`)).toEqual([]);
   });
 });

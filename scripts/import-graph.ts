@@ -22,6 +22,9 @@ import ts from 'typescript';
 //   - a feature (features/<name>/) imports another feature only through its index.ts(x), and nothing
 //     of app/ (the shell composes the features, not the other way round);
 //   - shared UI (components/) and lib/ import no feature and nothing of app/; lib/ imports no component.
+// Bench (bench/src): it calls the API through the route table (@vigia/domain routes, bench/src/http.ts
+// callRoute and rowName), never through a path of its own: no string or template literal holds an API
+// path (/v1/…, /v2/…, /health, /media/…, /socket.io).
 
 export const ROOT = resolve(import.meta.dirname, '..');
 
@@ -220,14 +223,46 @@ export function webViolation(e: Edge): string | null {
   return null;
 }
 
+/** Known breaks on the web: none (a feature never imports app/). */
+export const WEB_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [];
+
+// ───────────────────────────── bench rule ─────────────────────────────
+
+/** A piece of literal text that names an API path. */
+const API_PATH = /(^|[^\w.])\/(v\d+\/|health\b|media\/|socket\.io\b)/;
+
 /**
- * Known breaks on the web. TODO(issue 24): the home cards take their titles from the route registry
- * (app/routes.ts, which lazy-loads every screen); the titles should move to a table in lib/ that
- * app/routes.ts reads too — left for after the feed and match screens are merged (they add routes).
+ * API paths written as literals in a file (strings and the text parts of templates; comments do not
+ * count), as `file:line: text`.
  */
-export const WEB_KNOWN_EXCEPTIONS: readonly { from: string; to: string }[] = [
-  { from: 'apps/web/src/features/home/home-cards.ts', to: 'apps/web/src/app/routes.ts' },
-];
+export function pathLiteralsOf(absPath: string, text = readFileSync(absPath, 'utf8')): string[] {
+  const sf = ts.createSourceFile(absPath, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    const literal =
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node);
+    // import specifiers are modules, not paths of the API
+    const isModule =
+      ts.isStringLiteral(node) &&
+      (ts.isImportDeclaration(node.parent) || ts.isExportDeclaration(node.parent));
+    if (literal && !isModule && API_PATH.test((node as ts.LiteralLikeNode).text)) {
+      const line = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1;
+      found.push(`${relative(ROOT, absPath)}:${line}: ${(node as ts.LiteralLikeNode).text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+/** Every API path literal under a directory (the bench: bench/src). */
+export function pathLiteralsUnder(dir: string): string[] {
+  return walk(join(ROOT, dir)).flatMap((f) => pathLiteralsOf(f));
+}
 
 // ───────────────────────────── checks ─────────────────────────────
 

@@ -3,21 +3,21 @@
 // periods). Used by assortment.ts's bench (the same target and request budget). Every row compares with
 // every licensed competitor (the screen's default); the pivot alternates; "period varies" shifts the
 // 180-day window by a day per request so most requests miss any answer memo.
-import type { BenchEndpoint } from './http.js';
+import { routes } from '@vigia/domain';
+import { type BenchEndpoint, type BenchTarget, callRoute, type QueryValue, rowName } from './http.js';
 
-type Get = (path: string, q: Record<string, string | number | boolean>) => Promise<Response>;
-
-const PATH = '/v2/navigation/dpm/brand-comparator';
+const COMPARATOR = routes.brandComparator.comparator;
+const get = (target: BenchTarget, query: Record<string, QueryValue>) =>
+  callRoute(target, COMPARATOR, { query });
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
 
 /** The comparator's rows: default selection, 180 days, own brands, picked brands, shifted periods. */
 export async function brandComparatorEndpoints(
-  get: Get,
-  post: (path: string, body: object) => Promise<Response>,
+  target: BenchTarget,
   pivots: number[],
 ): Promise<BenchEndpoint[]> {
-  const res = await post('/v1/licenses/brands/me', { sellers: pivots });
+  const res = await callRoute(target, routes.licenses.brands, { body: { sellers: pivots } });
   const brands = res.ok ? ((await res.json()) as { id: number; own: boolean }[]) : [];
   const others = brands.filter((b) => !b.own).map((b) => b.id);
   const pick = (i: number, n: number) =>
@@ -30,7 +30,7 @@ export async function brandComparatorEndpoints(
     for (;;) {
       const t = performance.now();
       await (
-        await get(PATH, { pivot_id: p, ownBrands: true, from_date: day(179), to_date: day(0) })
+        await get(target, { pivot_id: p, ownBrands: true, from_date: day(179), to_date: day(0) })
       ).arrayBuffer();
       if (performance.now() - t < 300 || performance.now() - started > 180_000) break;
       await new Promise((r) => setTimeout(r, 2000));
@@ -40,24 +40,24 @@ export async function brandComparatorEndpoints(
   const days180 = { from_date: day(179), to_date: day(0) };
   return [
     {
-      name: `GET ${PATH} (default: own brands, 30 days)`,
-      call: (i) => get(PATH, { pivot_id: pivot(i) }),
+      name: rowName(COMPARATOR, 'default: own brands, 30 days'),
+      call: (i) => get(target, { pivot_id: pivot(i) }),
     },
     {
-      name: `GET ${PATH} (own brands, 180 days)`,
-      call: (i) => get(PATH, { pivot_id: pivot(i), ownBrands: true, ...days180 }),
+      name: rowName(COMPARATOR, 'own brands, 180 days'),
+      call: (i) => get(target, { pivot_id: pivot(i), ownBrands: true, ...days180 }),
     },
     {
-      name: `GET ${PATH} (3 picked brands vary, 180 days)`,
-      call: (i) => get(PATH, { pivot_id: pivot(i), brands: pick(i, 3), ...days180 }),
+      name: rowName(COMPARATOR, '3 picked brands vary, 180 days'),
+      call: (i) => get(target, { pivot_id: pivot(i), brands: pick(i, 3), ...days180 }),
     },
     {
-      name: `GET ${PATH} (10 picked brands vary, 180 days)`,
-      call: (i) => get(PATH, { pivot_id: pivot(i), brands: pick(i, 10), ...days180 }),
+      name: rowName(COMPARATOR, '10 picked brands vary, 180 days'),
+      call: (i) => get(target, { pivot_id: pivot(i), brands: pick(i, 10), ...days180 }),
     },
     {
-      name: `GET ${PATH} (own brands, 180-day period varies)`,
-      call: (i) => get(PATH, { pivot_id: pivot(i), from_date: day(179 + (i % 40)), to_date: day(i % 40) }),
+      name: rowName(COMPARATOR, 'own brands, 180-day period varies'),
+      call: (i) => get(target, { pivot_id: pivot(i), from_date: day(179 + (i % 40)), to_date: day(i % 40) }),
     },
   ];
 }

@@ -3,14 +3,20 @@
 // run.ts with a running server and a token of demo@example.com. Requests rotate over up to 40 matched
 // pivot products (and their competitor listings), both pivots and every licensed competitor (the
 // screens' default, the heaviest case).
+import { type RouteDef, routes } from '@vigia/domain';
 import {
   type BenchEndpoint,
   type BenchOptions,
   type BenchTarget,
-  jsonHeaders,
+  callRoute,
   type LatencyResult,
   measureEndpoints,
+  rowName,
 } from './http.js';
+
+const { match, info, history, qmi, qmiHistory } = routes.detail;
+const { indicators, cards, quickFind } = routes.dashboard;
+const productList = routes.productList.list;
 
 interface Sample {
   pivot: number;
@@ -21,24 +27,22 @@ interface Sample {
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function benchDetail(
-  { baseUrl, token }: BenchTarget,
+  target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const headers = jsonHeaders(token);
-  const post = (path: string, body: object) =>
-    fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const post = (def: Pick<RouteDef, 'method' | 'path'>, body: object) => callRoute(target, def, { body });
 
   // Matched pivot products of each licensed pivot, and one competitor listing of each.
-  const pivotsRes = await fetch(`${baseUrl}/v1/licenses/pivots/me`, { headers });
+  const pivotsRes = await callRoute(target, routes.licenses.pivots);
   if (!pivotsRes.ok) throw new Error(`detail bench: pivots ${pivotsRes.status}`);
   const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
   const samples: Sample[] = [];
   for (const pivot of pivots) {
-    const res = await post('/v1/list-products/', { pivot_id: pivot, match: true, page_size: 20 });
+    const res = await post(productList, { pivot_id: pivot, match: true, page_size: 20 });
     if (!res.ok) throw new Error(`detail bench: list-products ${res.status} ${await res.text()}`);
     const { items } = (await res.json()) as { items: { id: number }[] };
     for (const it of items) {
-      const d = await post('/v1/new-detail/', { pivot_id: pivot, product_id: it.id });
+      const d = await post(match, { pivot_id: pivot, product_id: it.id });
       const info = (await d.json()) as {
         qm_items?: { is_pivot: boolean; product_id: string; seller_id: number }[];
       };
@@ -64,21 +68,20 @@ export async function benchDetail(
   const LIST = 'p95 ≤ 100 ms';
   const endpoints: (BenchEndpoint & { target: string })[] = [
     {
-      name: 'POST /v1/new-detail/',
+      name: rowName(match),
       target: DETAIL,
-      call: (i) =>
-        post('/v1/new-detail/', { pivot_id: pick(i).pivot, product_id: pick(i).id, currency: 'CLP' }),
+      call: (i) => post(match, { pivot_id: pick(i).pivot, product_id: pick(i).id, currency: 'CLP' }),
     },
     {
-      name: 'POST /v1/new-detail/info',
+      name: rowName(info),
       target: DETAIL,
-      call: (i) => post('/v1/new-detail/info', { product_id: pick(i).id }),
+      call: (i) => post(info, { product_id: pick(i).id }),
     },
     {
-      name: 'POST /v1/historical/complete/ (1 month)',
+      name: rowName(history, '1 month'),
       target: DETAIL,
       call: (i) =>
-        post('/v1/historical/complete/', {
+        post(history, {
           pivot_id: pick(i).pivot,
           product_id: pick(i).id,
           from_date: isoDay(monthAgo),
@@ -86,33 +89,33 @@ export async function benchDetail(
         }),
     },
     {
-      name: 'POST /v2/detail/qmi',
+      name: rowName(qmi),
       target: DETAIL,
       call: (i) => {
         const s = pickComp(i);
-        return post('/v2/detail/qmi', {
+        return post(qmi, {
           productId: s.competitor?.product_id ?? String(s.id),
           sellerId: s.competitor?.seller_id ?? s.pivot,
         });
       },
     },
     {
-      name: 'POST /v2/detail/qmi/history (1 month)',
+      name: rowName(qmiHistory, '1 month'),
       target: DETAIL,
       call: (i) => {
         const s = pickComp(i);
-        return post('/v2/detail/qmi/history', {
+        return post(qmiHistory, {
           productId: s.competitor?.product_id ?? String(s.id),
           sellerId: s.competitor?.seller_id ?? s.pivot,
         });
       },
     },
     {
-      name: 'POST /v2/detail/qmi/history (XLSX download)',
+      name: rowName(qmiHistory, 'XLSX download'),
       target: DETAIL,
       call: (i) => {
         const s = pickComp(i);
-        return post('/v2/detail/qmi/history', {
+        return post(qmiHistory, {
           productId: s.competitor?.product_id ?? String(s.id),
           sellerId: s.competitor?.seller_id ?? s.pivot,
           justPipeline: true,
@@ -121,35 +124,35 @@ export async function benchDetail(
       },
     },
     {
-      name: 'POST /v2/general/pre',
+      name: rowName(indicators),
       target: DASHBOARD,
-      call: (i) => post('/v2/general/pre', { pivot_id: pivots[i % pivots.length] }),
+      call: (i) => post(indicators, { pivot_id: pivots[i % pivots.length] }),
     },
     {
-      name: 'POST /v2/dashboard/pre (last 7 days)',
+      name: rowName(cards, 'last 7 days'),
       target: DASHBOARD,
-      call: (i) => post('/v2/dashboard/pre', { pivot_id: pivots[i % pivots.length] }),
+      call: (i) => post(cards, { pivot_id: pivots[i % pivots.length] }),
     },
     {
-      name: 'POST /v2/dashboard/pre (closed week)',
+      name: rowName(cards, 'closed week'),
       target: DASHBOARD,
       call: (i) =>
-        post('/v2/dashboard/pre', {
+        post(cards, {
           pivot_id: pivots[i % pivots.length],
           from_date: isoDay(new Date(weekAgo.getTime() - 6 * 86_400_000)),
           to_date: isoDay(weekAgo),
         }),
     },
     {
-      name: 'POST /v1/list-products/ (page varies)',
+      name: rowName(productList, 'page varies'),
       target: LIST,
-      call: (i) => post('/v1/list-products/', { pivot_id: pivots[i % pivots.length], page: 1 + (i % 20) }),
+      call: (i) => post(productList, { pivot_id: pivots[i % pivots.length], page: 1 + (i % 20) }),
     },
     {
-      name: 'POST /v1/list-products/ (search, sort by price)',
+      name: rowName(productList, 'search, sort by price'),
       target: LIST,
       call: (i) =>
-        post('/v1/list-products/', {
+        post(productList, {
           pivot_id: pivots[i % pivots.length],
           search: words[i % words.length],
           sort: 'price',
@@ -157,10 +160,9 @@ export async function benchDetail(
         }),
     },
     {
-      name: 'POST /v2/quickFind',
+      name: rowName(quickFind),
       target: LIST,
-      call: (i) =>
-        post('/v2/quickFind', { pivot_id: pivots[i % pivots.length], query: words[i % words.length] }),
+      call: (i) => post(quickFind, { pivot_id: pivots[i % pivots.length], query: words[i % words.length] }),
     },
   ];
 

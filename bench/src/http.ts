@@ -1,4 +1,7 @@
-// Minimal HTTP load helpers: latency percentiles of an endpoint at a given concurrency.
+// Minimal HTTP load helpers: latency percentiles of an endpoint at a given concurrency, and the calls of
+// the API's routes through the route table (packages/domain/src/routes): the bench writes no path of its
+// own (scripts/import-graph.test.ts fails on a path literal under bench/src).
+import { type RouteDef, routePath } from '@vigia/domain';
 
 export interface LatencyResult {
   name: string;
@@ -52,7 +55,69 @@ export async function measure(
 export interface BenchTarget {
   baseUrl: string;
   token: string;
+  /**
+   * The API processes to call (`--apis 2`): each route call goes to the next one in turn (round-robin,
+   * as a proxy in front of them would). Absent: every call goes to `baseUrl`.
+   */
+  baseUrls?: readonly string[];
+  /** The pid of the process that runs the jobs (the worker, `--apis N`); absent: the one server. */
+  workerPid?: number;
 }
+
+let turn = 0;
+/** The base URL of the next call: round-robin over `baseUrls`, else `baseUrl`. */
+export function nextBase(target: BenchTarget): string {
+  const all = target.baseUrls;
+  if (!all?.length) return target.baseUrl;
+  return all[turn++ % all.length];
+}
+
+type RouteRef = Pick<RouteDef, 'method' | 'path'>;
+export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined | null;
+
+export interface RouteCall {
+  params?: Record<string, unknown>;
+  /** Query string values; lists are sent comma-separated (the API's convention), empty values left out. */
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** The signed-in user's token (default: the target's); null for a public route. */
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** The URL of a route of the table, its parameters filled in and its query string appended. */
+export function routeUrl(
+  base: string,
+  def: RouteRef,
+  call: Pick<RouteCall, 'params' | 'query'> = {},
+): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(call.query ?? {})) {
+    if (v === undefined || v === null || v === '') continue;
+    qs.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const q = qs.toString();
+  return `${base}${routePath(def, call.params)}${q ? `?${q}` : ''}`;
+}
+
+/** Calls one route of the table on the target (the next API process when there are several). */
+export function callRoute(target: BenchTarget, def: RouteRef, call: RouteCall = {}): Promise<Response> {
+  const token = call.token === undefined ? target.token : call.token;
+  const headers: Record<string, string> = {
+    ...(token ? { authorization: `JWT ${token}` } : {}),
+    ...(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...call.headers,
+  };
+  return fetch(routeUrl(nextBase(target), def, call), {
+    method: def.method,
+    headers,
+    body: call.body !== undefined ? JSON.stringify(call.body) : undefined,
+  });
+}
+
+/** A row's name: the route's method and path, and what the row varies (`note`). */
+export const rowName = (def: RouteRef, note?: string) =>
+  `${def.method} ${def.path}${note ? ` (${note})` : ''}`;
 
 export const jsonHeaders = (token: string, extra: Record<string, string> = {}) => ({
   'content-type': 'application/json',
@@ -65,6 +130,8 @@ export interface BenchOptions {
   requestsC1?: number;
   requestsC16?: number;
   only?: RegExp;
+  /** The concurrencies to run (default 1 then 16); `--apis N` runs only the c16 rows. */
+  concurrencies?: readonly (1 | 16)[];
   onResult?: (row: LatencyResult & { target: string }) => void;
 }
 
@@ -93,6 +160,7 @@ export async function measureEndpoints(
       [1, opts.requestsC1 ?? defaults.c1],
       [16, opts.requestsC16 ?? defaults.c16],
     ] as const) {
+      if (opts.concurrencies && !opts.concurrencies.includes(concurrency)) continue;
       let reported = false;
       const call = async () => {
         const res = await e.call(i++);

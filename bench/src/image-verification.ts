@@ -2,14 +2,17 @@
 // concurrency 1 on the medium market) and the measure's throughput in pictures per second (the cost of
 // the backfill: pairs waiting ÷ this rate, per worker). Called by run.ts with a running server and a token
 // of demo@example.com. The throughput rows run in the bench process on the built modules (one core).
+import { routes } from '@vigia/domain';
 import {
   type BenchOptions,
   type BenchTarget,
-  jsonHeaders,
+  callRoute,
   type LatencyResult,
   measure,
   measureEndpoints,
   percentile,
+  type QueryValue,
+  rowName,
 } from './http.js';
 
 const TARGET = 'p95 ≤ 100 ms at c1';
@@ -65,31 +68,25 @@ async function throughput(): Promise<Row[]> {
   ];
 }
 
-export async function benchImageVerification(
-  { baseUrl, token }: BenchTarget,
-  opts: BenchOptions = {},
-): Promise<Row[]> {
-  const headers = jsonHeaders(token);
-  const get = (path: string, q: Record<string, string | number>) =>
-    fetch(`${baseUrl}${path}?${new URLSearchParams(Object.entries(q).map(([k, v]) => [k, String(v)]))}`, {
-      headers,
-    });
-  const res = await fetch(`${baseUrl}/v1/licenses/pivots/me`, { headers });
+export async function benchImageVerification(target: BenchTarget, opts: BenchOptions = {}): Promise<Row[]> {
+  const r = routes.imageVerification;
+  const get = (def: typeof r.items | typeof r.kpis, query: Record<string, QueryValue>) =>
+    callRoute(target, def, { query });
+  const res = await callRoute(target, routes.licenses.pivots);
   const pivots = ((await res.json()) as { id: number }[]).map((x) => x.id);
   const pivot = (i: number) => pivots[i % pivots.length];
   const endpoints = [
     {
-      name: 'GET /v1/image-verification/items (latest date, page varies)',
-      call: (i: number) => get('/v1/image-verification/items', { pivotId: pivot(i), skip: (i % 8) * 25 }),
+      name: rowName(r.items, 'latest date, page varies'),
+      call: (i: number) => get(r.items, { pivotId: pivot(i), skip: (i % 8) * 25 }),
     },
     {
-      name: 'GET /v1/image-verification/items (for review)',
-      call: (i: number) =>
-        get('/v1/image-verification/items', { pivotId: pivot(i), imageClass: 'forReview' }),
+      name: rowName(r.items, 'for review'),
+      call: (i: number) => get(r.items, { pivotId: pivot(i), imageClass: 'forReview' }),
     },
     {
-      name: 'GET /v1/image-verification/kpis',
-      call: (i: number) => get('/v1/image-verification/kpis', { pivotId: pivot(i) }),
+      name: rowName(r.kpis),
+      call: (i: number) => get(r.kpis, { pivotId: pivot(i) }),
     },
   ];
   const out = await measureEndpoints('image-verification', endpoints, opts, {
@@ -99,12 +96,12 @@ export async function benchImageVerification(
   });
   // The XLSX of the whole latest date (no class filter, up to IMAGE_XLSX_MAX_ROWS rows), token in the query
   // as the browser's download link sends it: a few sequential downloads.
-  const xlsx = 'GET /v1/image-verification/items.xlsx (whole latest date, token in the query)';
+  const xlsx = rowName(r.itemsXlsx, 'whole latest date, token in the query');
+  // the download and the throughput rows are not latency rows at a concurrency: left out of a c16-only run
+  if (opts.concurrencies) return out;
   if (!opts.only || opts.only.test(xlsx)) {
     const download = (i: number) =>
-      fetch(
-        `${baseUrl}/v1/image-verification/items.xlsx?${new URLSearchParams({ pivotId: String(pivot(i)), authToken: token })}`,
-      );
+      callRoute(target, r.itemsXlsx, { query: { pivotId: pivot(i), authToken: target.token }, token: null });
     let i = 0;
     const row = { ...(await measure(xlsx, () => download(i++), { requests: 6, warmup: 1 })), target: 'time' };
     opts.onResult?.(row);

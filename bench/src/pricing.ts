@@ -2,38 +2,42 @@
 // medium demo market). Called by run.ts with a running server and a token of demo@example.com.
 // Requests alternate between the user's pivots (116 and 5) and between sort orders, with every licensed
 // competitor selected (the screens' default, the heaviest case), so that each one recomputes the index.
+import { licensesRoutes, routes } from '@vigia/domain';
 import {
   type BenchEndpoint,
   type BenchOptions,
   type BenchTarget,
-  jsonHeaders,
+  callRoute,
   type LatencyResult,
   measureEndpoints,
+  type QueryValue,
+  rowName,
 } from './http.js';
+
+const r = routes.pricing;
 
 const TARGET_C1 = 'p95 ≤ 100 ms';
 const TARGET_C16 = 'p95 ≤ 400 ms';
 
 export async function benchPricing(
-  { baseUrl, token }: BenchTarget,
+  target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const headers = jsonHeaders(token);
   const pivots = [116, 5];
   const sorts = ['index', 'price', 'name', 'difference'];
-  const get = (path: string, i: number, extra = '') =>
-    fetch(`${baseUrl}${path}?pivot_id=${pivots[i % 2]}${extra}`, { headers });
-  const post = (path: string, body: object) =>
-    fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  type Def = (typeof r)[keyof typeof r];
+  const get = (def: Def, i: number, query: Record<string, QueryValue> = {}) =>
+    callRoute(target, def, { query: { pivot_id: pivots[i % 2], ...query } });
+  const post = (def: Def, body: object) => callRoute(target, def, { body });
 
   // A competitor of the license for the comparator, and cursors of a second page per pivot.
-  const sellersRes = await fetch(`${baseUrl}/v1/licenses/sellers/me`, { headers });
+  const sellersRes = await callRoute(target, licensesRoutes.sellers);
   const licensed = sellersRes.ok ? ((await sellersRes.json()) as { id: number }[]).map((s) => s.id) : [];
   const rival = licensed.find((id) => !pivots.includes(id)) ?? 125;
   const cursors = new Map<string, string>();
   for (const pivot of pivots) {
-    const nav = await post('/v2/navigation/', { pivot_id: pivot, page_size: 50 });
-    const dpm = await fetch(`${baseUrl}/v2/navigation/dpm/items?pivot_id=${pivot}`, { headers });
+    const nav = await post(r.navigationItems, { pivot_id: pivot, page_size: 50 });
+    const dpm = await callRoute(target, r.dpmItems, { query: { pivot_id: pivot } });
     if (!nav.ok || !dpm.ok) throw new Error(`pricing bench: ${nav.status} / ${dpm.status}`);
     cursors.set(`nav${pivot}`, ((await nav.json()) as { next_cursor: string }).next_cursor ?? '');
     cursors.set(`dpm${pivot}`, ((await dpm.json()) as { next_cursor: string }).next_cursor ?? '');
@@ -49,78 +53,67 @@ export async function benchPricing(
     return (set.length ? set : rivals).join(',');
   };
   const endpoints: BenchEndpoint[] = [
-    { name: 'GET /v2/navigation/dpm/kpi', call: (i) => get('/v2/navigation/dpm/kpi', i) },
+    { name: rowName(r.dpmKpi), call: (i) => get(r.dpmKpi, i) },
     {
-      name: 'GET /v2/navigation/dpm/items (page 1, sort varies)',
+      name: rowName(r.dpmItems, 'page 1, sort varies'),
+      call: (i) => get(r.dpmItems, i, { sort_by: sorts[i % 4], sort: i % 3 ? 'desc' : 'asc' }),
+    },
+    {
+      name: rowName(r.dpmItems, 'cursor page'),
+      call: (i) => get(r.dpmItems, i, { cursor: cursors.get(`dpm${pivots[i % 2]}`) }),
+    },
+    { name: rowName(r.dpmBrands), call: (i) => get(r.dpmBrands, i) },
+    { name: rowName(r.dpmClassifications), call: (i) => get(r.dpmClassifications, i) },
+    { name: rowName(r.dpmSellers), call: (i) => get(r.dpmSellers, i) },
+    {
+      name: rowName(r.brandFilterOptions),
+      call: (i) => callRoute(target, r.brandFilterOptions, { query: { pivotId: pivots[i % 2] } }),
+    },
+    {
+      name: rowName(r.navigationItems, '50 items, sort varies'),
+      call: (i) => post(r.navigationItems, { pivot_id: pivots[i % 2], page_size: 50, sort_by: sorts[i % 4] }),
+    },
+    {
+      name: rowName(r.navigationItems, 'cursor page'),
       call: (i) =>
-        get('/v2/navigation/dpm/items', i, `&sort_by=${sorts[i % 4]}&sort=${i % 3 ? 'desc' : 'asc'}`),
-    },
-    {
-      name: 'GET /v2/navigation/dpm/items (cursor page)',
-      call: (i) => get('/v2/navigation/dpm/items', i, `&cursor=${cursors.get(`dpm${pivots[i % 2]}`)}`),
-    },
-    { name: 'GET /v2/navigation/dpm/brands', call: (i) => get('/v2/navigation/dpm/brands', i) },
-    {
-      name: 'GET /v2/navigation/dpm/classifications',
-      call: (i) => get('/v2/navigation/dpm/classifications', i),
-    },
-    { name: 'GET /v2/navigation/dpm/sellers', call: (i) => get('/v2/navigation/dpm/sellers', i) },
-    {
-      name: 'GET /v2/navigation/dpm/brandFilterOptions/',
-      call: (i) =>
-        fetch(`${baseUrl}/v2/navigation/dpm/brandFilterOptions/?pivotId=${pivots[i % 2]}`, { headers }),
-    },
-    {
-      name: 'POST /v2/navigation/ (50 items, sort varies)',
-      call: (i) => post('/v2/navigation/', { pivot_id: pivots[i % 2], page_size: 50, sort_by: sorts[i % 4] }),
-    },
-    {
-      name: 'POST /v2/navigation/ (cursor page)',
-      call: (i) =>
-        post('/v2/navigation/', {
+        post(r.navigationItems, {
           pivot_id: pivots[i % 2],
           page_size: 50,
           cursor: cursors.get(`nav${pivots[i % 2]}`),
         }),
     },
     {
-      name: 'POST /v2/navigation/ (comparator, one seller, match)',
-      call: (i) => post('/v2/navigation/', { pivot_id: pivots[i % 2], sellersIds: [rival], match: true }),
+      name: rowName(r.navigationItems, 'comparator, one seller, match'),
+      call: (i) => post(r.navigationItems, { pivot_id: pivots[i % 2], sellersIds: [rival], match: true }),
     },
-    { name: 'GET /v2/navigation/kpi', call: (i) => get('/v2/navigation/kpi', i) },
+    { name: rowName(r.navigationKpi), call: (i) => get(r.navigationKpi, i) },
     {
-      name: 'POST /v2/navigationOld/',
-      call: (i) => post('/v2/navigationOld/', { pivot_id: pivots[i % 2], page_size: 50 }),
+      name: rowName(r.navigationOldItems),
+      call: (i) => post(r.navigationOldItems, { pivot_id: pivots[i % 2], page_size: 50 }),
     },
-    { name: 'GET /v2/navigationOld/kpi', call: (i) => get('/v2/navigationOld/kpi', i) },
-    { name: 'GET /v2/navigation/summary', call: (i) => get('/v2/navigation/summary', i) },
+    { name: rowName(r.navigationOldKpi), call: (i) => get(r.navigationOldKpi, i) },
+    { name: rowName(r.navigationSummary), call: (i) => get(r.navigationSummary, i) },
     {
-      name: 'POST /v1/new-navigation/prices/',
-      call: (i) => post('/v1/new-navigation/prices/', { pivot_id: pivots[i % 2], page_size: 50 }),
+      name: rowName(r.newNavigationPrices),
+      call: (i) => post(r.newNavigationPrices, { pivot_id: pivots[i % 2], page_size: 50 }),
     },
-    {
-      name: 'GET /v2/navigation/price-range-scores',
-      call: (i) => get('/v2/navigation/price-range-scores', i),
-    },
-    {
-      name: 'GET /v2/navigation/price-range-scores-qmp',
-      call: (i) => get('/v2/navigation/price-range-scores-qmp', i),
-    },
+    { name: rowName(r.priceRangeScores), call: (i) => get(r.priceRangeScores, i) },
+    { name: rowName(r.priceRangeScoresQmp), call: (i) => get(r.priceRangeScoresQmp, i) },
     // Every request a different selection, so no earlier answer can be reused. "New filters" (here the
     // market range and the price range) reuse the competitive position of the pivot's products;
     // "new competitors" recompute it for the whole pivot: the worst case.
     {
-      name: 'GET /v2/navigation/dpm/kpi (new filters each request)',
-      call: (i) => get('/v2/navigation/dpm/kpi', i, `&mpi_value=${fresh(i)}&minPrice=${i % 997}`),
+      name: rowName(r.dpmKpi, 'new filters each request'),
+      call: (i) => get(r.dpmKpi, i, { mpi_value: fresh(i), minPrice: i % 997 }),
     },
     {
-      name: 'GET /v2/navigation/dpm/items (new filters each request)',
-      call: (i) => get('/v2/navigation/dpm/items', i, `&mpi_value=${fresh(i)}&minPrice=${i % 997}`),
+      name: rowName(r.dpmItems, 'new filters each request'),
+      call: (i) => get(r.dpmItems, i, { mpi_value: fresh(i), minPrice: i % 997 }),
     },
     {
-      name: 'POST /v2/navigation/ (new filters each request)',
+      name: rowName(r.navigationItems, 'new filters each request'),
       call: (i) =>
-        post('/v2/navigation/', {
+        post(r.navigationItems, {
           pivot_id: pivots[i % 2],
           page_size: 50,
           mpi_value: fresh(i),
@@ -128,34 +121,33 @@ export async function benchPricing(
         }),
     },
     {
-      name: 'GET /v2/navigation/dpm/kpi (new competitors each request)',
-      call: (i) => get('/v2/navigation/dpm/kpi', i, `&sellersIds=${competitorsFor(i)}`),
+      name: rowName(r.dpmKpi, 'new competitors each request'),
+      call: (i) => get(r.dpmKpi, i, { sellersIds: competitorsFor(i) }),
     },
     {
-      name: 'GET /v2/navigation/dpm/items (new competitors each request)',
-      call: (i) => get('/v2/navigation/dpm/items', i, `&sellersIds=${competitorsFor(i)}`),
+      name: rowName(r.dpmItems, 'new competitors each request'),
+      call: (i) => get(r.dpmItems, i, { sellersIds: competitorsFor(i) }),
     },
     {
-      name: 'GET /v2/navigation/dpm/sellers (new competitors each request)',
-      call: (i) => get('/v2/navigation/dpm/sellers', i, `&sellersIds=${competitorsFor(i)}`),
+      name: rowName(r.dpmSellers, 'new competitors each request'),
+      call: (i) => get(r.dpmSellers, i, { sellersIds: competitorsFor(i) }),
     },
     {
-      name: 'GET /v2/navigation/dpm/classifications (new competitors each request)',
-      call: (i) => get('/v2/navigation/dpm/classifications', i, `&sellersIds=${competitorsFor(i)}`),
+      name: rowName(r.dpmClassifications, 'new competitors each request'),
+      call: (i) => get(r.dpmClassifications, i, { sellersIds: competitorsFor(i) }),
     },
     {
-      name: 'POST /v2/navigation/ (new competitors each request)',
+      name: rowName(r.navigationItems, 'new competitors each request'),
       call: (i) =>
-        post('/v2/navigation/', {
+        post(r.navigationItems, {
           pivot_id: pivots[i % 2],
           page_size: 50,
           sellersIds: competitorsFor(i).split(',').map(Number),
         }),
     },
     {
-      name: 'GET /v2/navigation/dpm/items (filtered: text, price range, match)',
-      call: (i) =>
-        get('/v2/navigation/dpm/items', i, '&metaSearch=a&minPrice=1000&maxPrice=50000&match=true'),
+      name: rowName(r.dpmItems, 'filtered: text, price range, match'),
+      call: (i) => get(r.dpmItems, i, { metaSearch: 'a', minPrice: 1000, maxPrice: 50000, match: true }),
     },
   ];
 

@@ -3,34 +3,38 @@
 // token of demo@example.com. Requests alternate between the pivots (116 and 5) and between the license's
 // root classifications (all of them for level, type and scatter-plot; one per call for duration, range
 // and the drill-down, as the screens send them).
+import { type promotionsRoutes, routes } from '@vigia/domain';
 import {
   type BenchEndpoint,
   type BenchOptions,
   type BenchTarget,
-  jsonHeaders,
+  callRoute,
   type LatencyResult,
   measure,
   measureEndpoints,
+  rowName,
 } from './http.js';
+
+const r = routes.promotions;
+type Def = (typeof promotionsRoutes)[keyof typeof promotionsRoutes];
 
 const TARGET_C1 = 'p95 ≤ 100 ms';
 const TARGET_C16 = 'p95 ≤ 400 ms';
 const DAY_MS = 86_400_000;
 
 export async function benchPromotions(
-  { baseUrl, token }: BenchTarget,
+  target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const headers = jsonHeaders(token, { 'x-module-authorization': 'promotions' });
+  const headers = { 'x-module-authorization': 'promotions' };
   const pivots = [116, 5];
-  const tree = await fetch(`${baseUrl}/v1/licenses/classifications/me`, { headers });
+  const tree = await callRoute(target, routes.licenses.classifications, { headers });
   if (!tree.ok) throw new Error(`promotions bench: classifications ${tree.status}`);
   const roots = ((await tree.json()) as { id: number }[]).map((n) => n.id);
   const to = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 179 * DAY_MS).toISOString().slice(0, 10);
   const base = (i: number) => ({ pivot_id: pivots[i % 2], from_date: from, to_date: to, currency: 'CLP' });
-  const post = (path: string, body: object) =>
-    fetch(`${baseUrl}/v1/promotion/${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const post = (def: Def, body: object) => callRoute(target, def, { body, headers });
   const root = (i: number) => roots[i % roots.length];
   let run = 0;
   /** A first day between 179 and 120 days ago, different for each request of a run. */
@@ -46,7 +50,7 @@ export async function benchPromotions(
   // scatter plot per pivot (it needs every seller's copy) waits for that warm-up first.
   const started = performance.now();
   for (const p of pivots) {
-    const res = await post('scatter-plot', {
+    const res = await post(r.scatterPlot, {
       ...base(p === pivots[0] ? 0 : 1),
       classificationsIds: roots,
       simple: false,
@@ -61,40 +65,40 @@ export async function benchPromotions(
   const quiet = performance.now();
   const probe = { ...base(0), classificationsIds: roots };
   for (let calm = 0; calm < 2 && performance.now() - quiet < 90_000; ) {
-    const r = await measure('probe', () => post('level', probe), {
+    const res = await measure('probe', () => post(r.level, probe), {
       concurrency: 16,
       requests: 48,
       warmup: 1,
     });
-    calm = r.p95 <= 100 ? calm + 1 : 0;
+    calm = res.p95 <= 100 ? calm + 1 : 0;
   }
   console.log(`  promotions: server quiet after ${((performance.now() - quiet) / 1000).toFixed(1)} s more`);
 
   const endpoints: BenchEndpoint[] = [
     {
-      name: 'POST /v1/promotion/level (all roots)',
-      call: (i) => post('level', { ...base(i), classificationsIds: roots }),
+      name: rowName(r.level, 'all roots'),
+      call: (i) => post(r.level, { ...base(i), classificationsIds: roots }),
     },
     {
-      name: 'POST /v1/promotion/type (all roots)',
-      call: (i) => post('type', { ...base(i), classificationsIds: roots }),
+      name: rowName(r.type, 'all roots'),
+      call: (i) => post(r.type, { ...base(i), classificationsIds: roots }),
     },
     {
-      name: 'POST /v1/promotion/scatter-plot (all roots, simple=false)',
-      call: (i) => post('scatter-plot', { ...base(i), classificationsIds: roots, simple: false }),
+      name: rowName(r.scatterPlot, 'all roots, simple=false'),
+      call: (i) => post(r.scatterPlot, { ...base(i), classificationsIds: roots, simple: false }),
     },
     {
-      name: 'POST /v1/promotion/duration (one root)',
-      call: (i) => post('duration', { ...base(i), classification: root(i) }),
+      name: rowName(r.duration, 'one root'),
+      call: (i) => post(r.duration, { ...base(i), classification: root(i) }),
     },
     {
-      name: 'POST /v1/promotion/range (one root, range 4)',
-      call: (i) => post('range', { ...base(i), classification: root(i), range: 4 }),
+      name: rowName(r.range, 'one root, range 4'),
+      call: (i) => post(r.range, { ...base(i), classification: root(i), range: 4 }),
     },
     {
-      name: 'POST /v1/promotion/prices (level drill-down, one root)',
+      name: rowName(r.prices, 'level drill-down, one root'),
       call: (i) =>
-        post('prices', {
+        post(r.prices, {
           ...base(i),
           promotion: 'level',
           seller_id: pivots[i % 2],
@@ -105,24 +109,24 @@ export async function benchPromotions(
     // A different window every request (its first day moves): no memoised answer can be reused, so these
     // rows measure the queries over the read model themselves.
     {
-      name: 'POST /v1/promotion/level (all roots, new window each request)',
-      call: (i) => post('level', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+      name: rowName(r.level, 'all roots, new window each request'),
+      call: (i) => post(r.level, { ...base(i), from_date: shifted(i), classificationsIds: roots }),
     },
     {
-      name: 'POST /v1/promotion/type (all roots, new window each request)',
-      call: (i) => post('type', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+      name: rowName(r.type, 'all roots, new window each request'),
+      call: (i) => post(r.type, { ...base(i), from_date: shifted(i), classificationsIds: roots }),
     },
     {
-      name: 'POST /v1/promotion/scatter-plot (all roots, new window each request)',
-      call: (i) => post('scatter-plot', { ...base(i), from_date: shifted(i), classificationsIds: roots }),
+      name: rowName(r.scatterPlot, 'all roots, new window each request'),
+      call: (i) => post(r.scatterPlot, { ...base(i), from_date: shifted(i), classificationsIds: roots }),
     },
     {
-      name: 'POST /v1/promotion/duration (one root, new window each request)',
-      call: (i) => post('duration', { ...base(i), from_date: shifted(i), classification: root(i) }),
+      name: rowName(r.duration, 'one root, new window each request'),
+      call: (i) => post(r.duration, { ...base(i), from_date: shifted(i), classification: root(i) }),
     },
     {
-      name: 'POST /v1/promotion/range (one root, new window each request)',
-      call: (i) => post('range', { ...base(i), from_date: shifted(i), classification: root(i), range: 4 }),
+      name: rowName(r.range, 'one root, new window each request'),
+      call: (i) => post(r.range, { ...base(i), from_date: shifted(i), classification: root(i), range: 4 }),
     },
   ];
 

@@ -6,7 +6,9 @@
 // sampled every 50 ms meanwhile. The prices report (full price history of 180 days) is the largest file;
 // a report not finished after 15 minutes is reported as such (the run goes on).
 import { readdirSync, readFileSync } from 'node:fs';
-import { type BenchOptions, type BenchTarget, jsonHeaders, type LatencyResult } from './http.js';
+import { routes } from '@vigia/domain';
+import { type BenchOptions, type BenchTarget, callRoute, type LatencyResult, rowName } from './http.js';
+import { rssMiB } from './server.js';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -24,11 +26,6 @@ function serverPid(port: string): number | null {
   return null;
 }
 
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
 interface Task {
   id: string;
   status: string;
@@ -38,21 +35,19 @@ interface Task {
 }
 
 export async function benchReports(
-  { baseUrl, token }: BenchTarget,
+  target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const headers = jsonHeaders(token);
-  const list = async (path: string) => {
-    const res = await fetch(`${baseUrl}${path}`, { headers });
-    if (!res.ok) throw new Error(`reports bench: ${path} ${res.status}`);
-    return ((await res.json()) as { id: number }[]).map((x) => x.id);
-  };
-  const sellers = await list('/v1/licenses/sellers/me');
-  const pid = serverPid(new URL(baseUrl).port);
+  const sellersRes = await callRoute(target, routes.licenses.sellers);
+  if (!sellersRes.ok)
+    throw new Error(`reports bench: ${rowName(routes.licenses.sellers)} ${sellersRes.status}`);
+  const sellers = ((await sellersRes.json()) as { id: number }[]).map((x) => x.id);
+  // the process that builds the reports: the worker when the roles are apart, else the one server
+  const pid = target.workerPid ?? serverPid(new URL(target.baseUrl).port);
   const out: (LatencyResult & { target: string })[] = [];
   const to = new Date();
   const from = new Date(to.getTime() - 179 * 86_400_000);
-  for (const [type, format, target] of [
+  for (const [type, format, goal] of [
     ['match', 'xlsx', '≤ 30 s, RSS < 500 MB'],
     ['match', 'csv', '≤ 30 s, RSS < 500 MB'],
     ['prices', 'csv', 'RSS < 500 MB (largest file)'],
@@ -67,22 +62,20 @@ export async function benchReports(
     const started = performance.now();
     let task: Task | undefined;
     try {
-      const res = await fetch(`${baseUrl}/v1/navigation-reports/`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
+      const res = await callRoute(target, routes.reports.create, {
+        body: {
           report_type: type,
           format,
           currency: 'CLP',
           sellers,
           from_date: isoDay(from),
           to_date: isoDay(to),
-        }),
+        },
       });
       if (!res.ok) throw new Error(`reports bench: POST ${res.status} ${await res.text()}`);
       const { id } = (await res.json()) as { id: string };
       for (;;) {
-        const r = await fetch(`${baseUrl}/v1/navigation-reports/`, { headers });
+        const r = await callRoute(target, routes.reports.list);
         task = ((await r.json()) as { items: Task[] }).items.find((t) => t.id === id);
         if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
         if (performance.now() - started > 600_000)
@@ -106,7 +99,16 @@ export async function benchReports(
           ? ` (FAILED: ${task.error})`
           : ` (NOT FINISHED: still ${task?.status})`);
     console.log(`  ${name}: ${(ms / 1000).toFixed(1)} s`);
-    const row = { name, concurrency: 1, requests: 1, p50: ms, p95: ms, max: ms, errors: ok ? 0 : 1, target };
+    const row = {
+      name,
+      concurrency: 1,
+      requests: 1,
+      p50: ms,
+      p95: ms,
+      max: ms,
+      errors: ok ? 0 : 1,
+      target: goal,
+    };
     opts.onResult?.(row);
     out.push(row);
   }

@@ -1,10 +1,12 @@
 // The bench's server process: the built server (apps/server/dist) started against a bench database, and
-// the demo user's token. Shared by run.ts (the whole bench) and focus.ts (a few endpoints).
+// the demo user's token. Shared by run.ts (the whole bench), focus.ts (a few endpoints) and burst.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routes } from '@vigia/domain';
 import pg from 'pg';
+import { callRoute } from './http.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,28 +27,32 @@ async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void
   for (let i = 0; i < 6000; i++) {
     if (child.exitCode !== null) throw new Error('el servidor terminó antes de estar listo');
     try {
-      const res = await fetch(`${baseUrl}/health`);
+      const res = await callRoute({ baseUrl, token: '' }, routes.system.health, { token: null });
       if (res.ok) return;
     } catch {}
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error('el servidor no respondió /health');
+  throw new Error(`el servidor no respondió ${routes.system.health.path}`);
 }
 
 /**
- * Waits until the start-up work of the server is done: the dashboard warm-up job it enqueues when ready
- * (on the large market it computes for seconds, and measuring meanwhile counted its CPU in the first
- * results). Returns the seconds waited.
+ * Waits until the start-up work of the server is done: the dashboard warm-up job its worker enqueues when
+ * ready (on the large market it computes for seconds, and measuring meanwhile counted its CPU in the first
+ * results), and no other job due. The jobs live in pg-boss's tables (platform/jobs). Returns the seconds
+ * waited.
  */
 async function waitForStartupJobs(url: string, since: Date): Promise<number> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   const t = performance.now();
+  const jobs = `(select name, state, created_on, start_after from pgboss.job
+                 union all select name, state, created_on, start_after from pgboss.archive) j`;
   try {
     for (let i = 0; i < 1200; i++) {
       const { rows } = await pool.query<{ done: boolean; busy: boolean }>(
-        `select exists (select 1 from jobs where queue = 'dashboard-warm' and created_at >= $1
-                          and status in ('succeeded', 'failed')) as done,
-                exists (select 1 from jobs where status in ('queued', 'running') and run_at <= now()) as busy`,
+        `select exists (select 1 from ${jobs} where name = 'dashboard-warm' and created_on >= $1
+                          and state in ('completed', 'failed')) as done,
+                exists (select 1 from ${jobs} where state in ('created', 'retry', 'active')
+                          and start_after <= now()) as busy`,
         [since],
       );
       if (rows[0].done && !rows[0].busy) break;
@@ -59,48 +65,117 @@ async function waitForStartupJobs(url: string, since: Date): Promise<number> {
 }
 
 export async function login(baseUrl: string, email: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/v1/auth-token/`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'demo1234' }),
+  const res = await callRoute({ baseUrl, token: '' }, routes.auth.login, {
+    body: { email, password: 'demo1234' },
+    token: null,
   });
   if (!res.ok) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
 
+/** `url` with an application_name, so that pg_stat_activity tells the processes' connections apart. */
+export function namedUrl(url: string, name?: string): string {
+  if (!name) return url;
+  const u = new URL(url);
+  u.searchParams.set('application_name', name);
+  return u.toString();
+}
+
+const serverEnv = (url: string, dataDir: string, port: number, name?: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  DATABASE_URL: namedUrl(url, name),
+  PORT: String(port),
+  DATA_DIR: join(dataDir, 'app'),
+  DEMO_DATA: 'none',
+  LOG_LEVEL: 'warn',
+  LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+  USER_RATE_LIMIT_PER_MINUTE: '100000000',
+});
+
+export const SERVER_MAIN = join(repoRoot, 'apps/server/dist/main.js');
+
 /**
  * Starts the built server (`main`, default this checkout's) on `port` against `url` (it applies the
- * pending migrations on start),
- * waits for its start-up jobs and logs in as the demo user.
+ * pending migrations on start), waits for its start-up jobs and logs in as the demo user. `role` 'api':
+ * an API process only (`--role api`), whose jobs a worker started before it runs (startWorker).
+ * `env` overrides its settings (burst.ts runs it with the production per-user limits).
  */
 export async function startServer(
   url: string,
   dataDir: string,
   port: number,
-  main = join(repoRoot, 'apps/server/dist/main.js'),
+  main = SERVER_MAIN,
+  role: 'all' | 'api' = 'all',
+  name?: string,
+  env: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const startedAt = new Date(Date.now() - 1000);
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      DATA_DIR: join(dataDir, 'app'),
-      DEMO_DATA: 'none',
-      LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
-      USER_RATE_LIMIT_PER_MINUTE: '100000000',
-    },
+  // no --role for 'all': an older build (focus.ts --server) may not know it
+  const child = spawn(process.execPath, role === 'all' ? [main] : [main, '--role', role], {
+    env: { ...serverEnv(url, dataDir, port, name), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   try {
     await waitForHealth(baseUrl, child);
-    const waited = await waitForStartupJobs(url, startedAt);
-    console.log(`  servidor listo; trabajos de inicio terminados en ${waited.toFixed(1)} s`);
+    if (role === 'all') {
+      const waited = await waitForStartupJobs(url, startedAt);
+      console.log(`  servidor listo; trabajos de inicio terminados en ${waited.toFixed(1)} s`);
+    } else console.log(`  proceso API listo en ${baseUrl}`);
     return { child, baseUrl, token: await login(baseUrl, 'demo@example.com') };
   } catch (err) {
     child.kill('SIGTERM');
     throw err;
+  }
+}
+
+/**
+ * Starts a worker (`--role worker`: jobs and schedules, no HTTP) against `url` and waits until it says it
+ * works and its start-up jobs are done.
+ */
+export async function startWorker(
+  url: string,
+  dataDir: string,
+  main = SERVER_MAIN,
+  name?: string,
+): Promise<ChildProcess> {
+  const startedAt = new Date(Date.now() - 1000);
+  const child = spawn(process.execPath, [main, '--role', 'worker'], {
+    env: serverEnv(url, dataDir, 0, name),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('el worker no arrancó en 20 minutos')), 20 * 60_000);
+      child.stdout?.on('data', (b: Buffer) => {
+        process.stdout.write(b);
+        out += b.toString();
+        if (/trabajando \(rol worker/.test(out)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`el worker terminó (${code}) antes de estar listo`));
+      });
+    });
+    const waited = await waitForStartupJobs(url, startedAt);
+    console.log(`  worker listo; trabajos de inicio terminados en ${waited.toFixed(1)} s`);
+    return child;
+  } catch (err) {
+    child.kill('SIGTERM');
+    throw err;
+  }
+}
+
+/** Resident memory (VmRSS) of a process, MiB; NaN when it is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
   }
 }

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { DEMO, LIMITED, login, waitForEmail } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 test.describe('session and navigation guard', () => {
   test('an unknown path goes to the login screen, which shows the tagline', async ({ page }) => {

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // What a pricing analyst tripped on (issue 18): drill-down, shared links at login, state across Back and
 // reload, unknown paths — and axe on every built screen.

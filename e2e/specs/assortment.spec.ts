@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // The three Surtido screens and the brand price comparator, driven as a user would.
 

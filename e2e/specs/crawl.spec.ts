@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { DEMO, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // Crawler (issue 28) on Operaciones: product pages (the server's crawler fixtures) served by a local HTTP
 // server on 127.0.0.1; an administrator adds a crawl source with their URLs, presses Importar ahora, sees
@@ -66,7 +66,7 @@ test('add a crawl source, crawl it now, see its counts and a rejected page’s r
   const state = source.getByTestId('run-state');
   await expect(state).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
   await expect(state.getByTestId('crawl-counts')).toHaveText(
-    '3 planificadas · 0 sin cambios (304) · 1 extraídas · 1 rechazadas · 1 fallidas',
+    '3 planificadas · 3 descargadas · 0 sin cambios (304) · 1 extraídas · 1 rechazadas · 1 fallidas',
   );
 
   // the run's pages: the failed one first, then the rejected one with its reason

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // The shared filter panel with links a person could paste (issue 18 item 6): values the app cannot read
 // or the license does not grant are dropped with a notice, the screen works, and nothing sends the user

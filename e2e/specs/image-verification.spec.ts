@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // Imágenes (issue 15): KPIs, filters in the URL, the table with thumbnails, the side-by-side dialog with
 // the difference map and the review decision, the XLSX download. The server measures the demo's

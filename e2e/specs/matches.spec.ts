@@ -1,5 +1,6 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { formatNumber } from '@vigia/domain';
 import { DEMO, login } from '../support/helpers.js';
+import { type APIRequestContext, expect, test } from '../support/test.js';
 
 // Coincidencias (issue 29): reviewing by keyboard on the screen, and a decision changing a DPM figure —
 // the expected figure is computed from what the API says before the decision (never a literal).
@@ -109,6 +110,9 @@ test.describe('Coincidencias', () => {
     await expect(page.getByRole('main').getByText('Con match', { exact: true }).first()).toBeVisible({
       timeout: 30_000,
     });
+    await expect(
+      page.getByRole('main').getByRole('region', { name: 'Con match', exact: true }),
+    ).toContainText(formatNumber(before + delta), { timeout: 30_000 });
 
     // undo: the figure goes back
     await request.post('/v1/matches/decide', {

@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { DEMO, LIMITED, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // Operaciones: an administrator adds an uploaded CSV source (Spanish headers, ';'), maps its columns with
 // the preview, imports it now and watches the progress, sees the rejected rows (and downloads them), then

@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 /** Rows of the first data table in the main area (header rows excluded). */
 const bodyRows = (page: Page) => page.getByRole('main').locator('table tbody tr');

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 test.describe('product detail', () => {
   test('opens a product from navigation: competitors, history chart, and a new period', async ({ page }) => {

@@ -1,5 +1,5 @@
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { DEMO, LIMITED, login } from '../support/helpers.js';
+import { type APIRequestContext, expect, type Locator, type Page, test } from '../support/test.js';
 
 // The five Promociones screens on the small demo market: tables or charts drawn from the API, a canvas
 // that actually drew something, the invalid-filters state, a drill-down to a product and the XLSX

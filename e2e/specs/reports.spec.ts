@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { expectSnackbar, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // Reportes: request a report, watch it finish live (exporter channel), download it through its signed
 // link, subscribe an address and unsubscribe it from the same screen.

@@ -1,6 +1,6 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { login } from '../support/helpers.js';
+import { expect, type Locator, type Page, test } from '../support/test.js';
 
 // The walk of the newest screens as a demanding analyst (Promociones, Surtido, comparator, Imágenes,
 // Reportes, Notificaciones) at desktop and phone width: one assertion per defect the walk fixed.

@@ -1,9 +1,9 @@
-import { expect, type Page, test } from '@playwright/test';
 import { addDays, formatDate, formatNumber, isoDateInZone } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { expectAccessibleAtPhone, PHONE_VIEWPORT } from '../support/axe.js';
 import { closeE2eDb, e2eDb } from '../support/db.js';
 import { login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // An analyst's second walk (issue 31): every number traced to the data, every filter doing what it
 // says. Numbers are checked against a recomputation from the e2e server's own database (support/db.ts),

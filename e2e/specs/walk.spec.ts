@@ -1,6 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // Issue 18, the rest of the analyst walk: dashboard figures follow the chosen period (item 4), pasted
 // SKUs that match no product are named (item 10), and the brand comparator has a menu entry for the

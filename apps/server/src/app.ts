@@ -126,7 +126,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // its own CSP on its pages (hashes of its inline scripts), in place of the app's
     await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
     await app.register(authPlugin, { pool: deps.db.pool, secret: deps.config.JWT_SECRET });
-    await app.register(userRateLimitPlugin, { perMinute: deps.config.USER_RATE_LIMIT_PER_MINUTE });
+    await app.register(userRateLimitPlugin, {
+      perMinute: deps.config.USER_RATE_LIMIT_PER_MINUTE,
+      pool: deps.db.pool,
+    });
   }
 
   // Readiness: 200 while the database answers; 503 (database "down", Retry-After) while it does not.

@@ -553,6 +553,88 @@ describe('dates', () => {
   });
 });
 
+// ───────────────────────── file downloads under the export pool's bound (issue 26) ─────────────────────────
+
+describe("file downloads under the export pool's bound", () => {
+  /** Every signed-in route answering a file written in memory: by its media type, or by a body flag. */
+  const fileRoutes = routeList.filter(
+    (d) => d.auth !== false && (rateClassOf(d) === 'export' || 'downloadablePipeline' in shapeOf(d.body)),
+  );
+  const sendAsDemo = (def: RouteDef, drop: string[] = []) => {
+    const modules = routeModules(def);
+    const without = (input: Record<string, unknown>) => {
+      for (const field of drop) delete input[field];
+      return input;
+    };
+    return send({
+      def,
+      ...(def.body ? { body: without({ ...baseInput(def.body), downloadablePipeline: true }) } : {}),
+      ...(def.query ? { query: without(baseInput(def.query)) } : {}),
+      headers: {
+        authorization: `JWT ${tokenFor(ctx, fx.users.demo)}`,
+        [PIVOT_HEADER]: String(fx.sellers.sur),
+        ...(modules.length ? { [MODULE_HEADER]: modules[0] } : {}),
+      },
+    });
+  };
+  /** The walk's plausible input less the fields a route refuses (named by its 400), so that it passes validation. */
+  const dropped = new Map<string, string[]>();
+  const sendValid = async (def: RouteDef) => {
+    const drop = dropped.get(def.id) ?? [];
+    for (;;) {
+      const res = await sendAsDemo(def, drop);
+      const field = res.statusCode === 400 ? (res.json() as { field?: string }).field : undefined;
+      if (!field || drop.includes(field)) {
+        dropped.set(def.id, drop);
+        return res;
+      }
+      drop.push(field);
+    }
+  };
+
+  it('a burst beyond the bound: with every download slot taken, each file route answers 503 with Retry-After at once', async () => {
+    const ids = fileRoutes.map((d) => d.id);
+    // the file routes the table has today (a new one is walked as soon as it is added)
+    for (const id of [
+      'imageVerification.itemsXlsx',
+      'promotions.download',
+      'detail.qmiHistory',
+      'operations.rejections',
+    ])
+      expect(ids).toContain(id);
+    expect(ids.filter((id) => id.startsWith('assortment.')).length).toBe(6);
+
+    const { exportPool } = await import('./platform/pool/index.js');
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    // downloads under way elsewhere in the process, as many as the bound admits (their SQL or their file)
+    const held = Array.from({ length: exportPool.spec.threads + exportPool.spec.maxQueue }, () =>
+      exportPool.withSlot(() => gate),
+    );
+    try {
+      for (const def of fileRoutes) {
+        const t = performance.now();
+        const res = await sendValid(def);
+        expect(res.statusCode, `${def.id} ${res.body.slice(0, 200)}`).toBe(503);
+        expect(Number(res.headers['retry-after']), def.id).toBeGreaterThan(0);
+        // refused before any of its SQL: at once, not after the others (a generous bound for a busy machine)
+        expect(performance.now() - t, def.id).toBeLessThan(5_000);
+      }
+    } finally {
+      release();
+      await Promise.all(held);
+    }
+    // the slots given back, the same requests are admitted again (their file, or the handler's own answer)
+    for (const def of fileRoutes) {
+      const res = await sendValid(def);
+      expect(res.statusCode, `${def.id} ${res.body.slice(0, 200)}`).not.toBe(503);
+      expect(res.statusCode, `${def.id} ${res.body.slice(0, 200)}`).toBeLessThan(500);
+    }
+  }, 120_000);
+});
+
 // ───────────────────────────── per-user rate limits (issue 26) ─────────────────────────────
 
 describe('per-user rate limits', () => {

@@ -27,7 +27,7 @@ import {
   variationArrow,
 } from './derived.js';
 import { cutDate } from './format.js';
-import { availabilityText, isHistorical } from './listing-state.js';
+import { availabilityText, isHistorical, priceFreshness, updatedAgo } from './listing-state.js';
 import { rankingIcon } from './metrics/pricing.js';
 
 describe('names and breadcrumbs', () => {
@@ -160,6 +160,26 @@ describe('availability in Santiago time', () => {
     expect(isHistorical({ stock_out: false, last_seen: '2026-11-10T02:30:00Z' }, now)).toBe(true);
     expect(isHistorical({ stock_out: true, last_seen: '2026-11-10T11:00:00Z' }, now)).toBe(true);
     expect(isHistorical({ stock_out: false, last_seen: '2026-11-10T11:00:00Z' }, now)).toBe(false);
+  });
+  it('how fresh a price is: relative time, the instant in Santiago, stale when not seen today', () => {
+    expect(updatedAgo('2026-11-10T09:00:00Z', now.getTime())).toBe('actualizado hace 3 h');
+    expect(updatedAgo('2026-11-10T11:55:00Z', now.getTime())).toBe('actualizado hace 5 min');
+    expect(updatedAgo('2026-11-10T11:59:30Z', now.getTime())).toBe('actualizado hace instantes');
+    expect(updatedAgo('2026-11-07T12:00:00Z', now.getTime())).toBe('actualizado hace 3 días');
+    expect(updatedAgo(null, now.getTime())).toBeNull();
+    // 03:30Z = 00:30 on 10 Nov in Santiago: today, 8 h 30 min ago → "9 h" (rounded)
+    expect(priceFreshness('2026-11-10T03:30:00Z', now)).toEqual({
+      text: 'actualizado hace 9 h',
+      stale: false,
+      title: 'Último dato confiable: 10-11-2026 00:30',
+    });
+    // 02:30Z = 23:30 on 9 Nov in Santiago: yesterday, only 9 h 30 min ago, and stale all the same
+    expect(priceFreshness('2026-11-10T02:30:00Z', now)).toEqual({
+      text: 'actualizado hace 10 h',
+      stale: true,
+      title: 'Precio desactualizado: último dato confiable del 09-11-2026 23:30',
+    });
+    expect(priceFreshness(null, now)).toMatchObject({ stale: true, text: 'sin observaciones' });
   });
 });
 

@@ -94,7 +94,8 @@ export function formatDateTime(
   const time = cached(
     timeFormats,
     timeZone,
-    () => new Intl.DateTimeFormat('es-CL', { timeZone, hour: '2-digit', minute: '2-digit', hour12: false }),
+    () =>
+      new Intl.DateTimeFormat('es-CL', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
   ).format(d);
   return `${formatDate(d, timeZone)} ${time}`;
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEZONE } from './constants.js';
 import type { AvailabilityText } from './detail.js';
-import { isoDateInZone } from './format.js';
+import { formatDateTime, isoDateInZone } from './format.js';
 import { MESSAGES } from './messages.js';
 
 // Listing-state rules (seed 001 §4, docs/metrics.md "Listing state"): when a listing was last seen and
@@ -62,4 +62,49 @@ export function isHistorical(
   timeZone = DEFAULT_TIMEZONE,
 ): boolean {
   return isOut(item.stock_out) || seenBeforeToday(item.last_seen, now, timeZone);
+}
+
+/** "actualizado hace 3 h", "… hace 5 min", "… hace 2 días" from an instant (null: no instant). */
+export function updatedAgo(
+  instant: string | Date | number | null | undefined,
+  now: number = Date.now(),
+): string | null {
+  if (instant === null || instant === undefined || instant === '') return null;
+  const s = Math.max(0, Math.round((now - new Date(instant).getTime()) / 1000));
+  if (s < 60) return 'actualizado hace instantes';
+  const m = Math.round(s / 60);
+  if (m < 60) return `actualizado hace ${m} min`;
+  const h = Math.round(m / 60);
+  if (h < 48) return `actualizado hace ${h} h`;
+  return `actualizado hace ${Math.round(h / 24)} días`;
+}
+
+export interface PriceFreshness {
+  /** "actualizado hace 3 h" ('sin observaciones' without an instant) */
+  text: string;
+  /** not seen today in the market zone: the price is the last trusted one, not today's (flagged) */
+  stale: boolean;
+  /** "Último dato confiable: 27-11-2026 10:15" (tooltip) */
+  title: string;
+}
+
+/**
+ * How fresh a listing's price is (issue 28), from when it was last seen (`last_seen` of the analysis
+ * screens: the last observation Vigía trusted — a reading the crawler doubted is never ingested, so it
+ * moves neither the price nor this instant). Stale by the seed's historical rule: not seen today.
+ */
+export function priceFreshness(
+  lastSeen: string | Date | null | undefined,
+  now: Date = new Date(),
+  timeZone = DEFAULT_TIMEZONE,
+): PriceFreshness {
+  const text = updatedAgo(lastSeen, now.getTime());
+  if (text === null) return { text: 'sin observaciones', stale: true, title: 'Sin observaciones' };
+  const stale = seenBeforeToday(lastSeen, now, timeZone);
+  const at = formatDateTime(lastSeen, timeZone);
+  return {
+    text,
+    stale,
+    title: stale ? `Precio desactualizado: último dato confiable del ${at}` : `Último dato confiable: ${at}`,
+  };
 }

@@ -198,10 +198,11 @@ export const importRun = z.object({
   rows_rejected: z.number(),
   unpublished: z.number(),
   error: z.string().nullable(),
-  /** A crawl run's pages by state (null for other runs). */
+  /** A crawl run's pages by state (null for other runs); fetched: those requested from the site. */
   pages: z
     .object({
       planned: z.number(),
+      fetched: z.number(),
       unchanged: z.number(),
       extracted: z.number(),
       rejected: z.number(),

@@ -117,7 +117,7 @@ async function crawl(args: string[]) {
       );
     console.log(
       `Rastreo ${run[0].status === 'succeeded' ? 'terminado' : 'fallido'} en ${((Date.now() - t0) / 1000).toFixed(1)} s: ` +
-        `${c.planned} páginas planificadas, ${c.unchanged} sin cambios (304), ${c.extracted} extraídas, ` +
+        `${c.planned} páginas planificadas, ${c.fetched} descargadas, ${c.unchanged} sin cambios (304), ${c.extracted} extraídas, ` +
         `${c.rejected} rechazadas, ${c.failed} fallidas.`,
     );
     if (reasons.length) {

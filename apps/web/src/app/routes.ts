@@ -2,9 +2,11 @@ import type { ModuleCode } from '@vigia/domain';
 import type { ComponentType } from 'react';
 import type { Params } from 'react-router';
 import { prefetchProductDetail } from '../features/product-detail/prefetch.js';
+import { APP_SCREEN_TITLES, screenTitle } from '../lib/screen-titles.js';
 
-// The route registry: every screen of the app, one entry each. The router, the menu, the home cards and
-// the page titles read it. To put a real screen in place of a placeholder, change its `lazy` import
+// The route registry: every screen of the app, one entry each. The router, the menu and the page titles
+// read it; the /app/ screens' titles come from lib/screen-titles.ts, which the home cards read too (a
+// feature never imports app/). To put a real screen in place of a placeholder, change its `lazy` import
 // (features/<feature>/pages/<Name>Page.tsx, default export) — nothing else.
 
 export type LazyScreenModule = { default: ComponentType };
@@ -68,14 +70,14 @@ export const appRoutes: ScreenRoute[] = [
     path: '',
     name: 'Home',
     module: null,
-    title: 'Inicio',
+    title: APP_SCREEN_TITLES[''],
     lazy: () => import('../features/home/pages/HomePage.js'),
   },
   {
     path: 'dashboard',
     name: 'Dashboard',
     module: null,
-    title: 'Dashboard',
+    title: APP_SCREEN_TITLES.dashboard,
     lazy: () => import('../features/dashboard/pages/DashboardPage.js'),
   },
   // Precios
@@ -83,42 +85,42 @@ export const appRoutes: ScreenRoute[] = [
     path: 'dpm-by-brand',
     name: 'DpmByBrand',
     module: 'dpm',
-    title: 'Competitividad por marca',
+    title: APP_SCREEN_TITLES['dpm-by-brand'],
     lazy: () => import('../features/pricing/pages/DpmPage.js'),
   },
   {
     path: 'dpm-by-classification',
     name: 'DpmByClassification',
     module: 'dpm',
-    title: 'Competitividad por clasificación',
+    title: APP_SCREEN_TITLES['dpm-by-classification'],
     lazy: () => import('../features/pricing/pages/DpmPage.js'),
   },
   {
     path: 'dpm-by-ecommerce',
     name: 'DpmByEcommerce',
     module: 'dpm',
-    title: 'Competitividad por eCommerce',
+    title: APP_SCREEN_TITLES['dpm-by-ecommerce'],
     lazy: () => import('../features/pricing/pages/DpmPage.js'),
   },
   {
     path: 'navigation-by-ecommerce',
     name: 'NavigationByEcommerce',
     module: 'ecommerce_navigation',
-    title: 'Precios por eCommerce',
+    title: APP_SCREEN_TITLES['navigation-by-ecommerce'],
     lazy: () => import('../features/pricing/pages/NavigationPage.js'),
   },
   {
     path: 'brand-price-comparator',
     name: 'BrandPriceComparator',
     module: 'dpm',
-    title: 'Comparador de precios de marca',
+    title: APP_SCREEN_TITLES['brand-price-comparator'],
     lazy: () => import('../features/brand-comparator/pages/BrandComparatorPage.js'),
   },
   {
     path: 'matches',
     name: 'Matches',
     module: 'dpm',
-    title: 'Coincidencias',
+    title: APP_SCREEN_TITLES.matches,
     lazy: () => import('../features/matches/pages/MatchesPage.js'),
   },
   // Surtido
@@ -126,21 +128,21 @@ export const appRoutes: ScreenRoute[] = [
     path: 'assortment-by-brand',
     name: 'AssortmentByBrand',
     module: 'assortment',
-    title: 'Surtido por marca',
+    title: APP_SCREEN_TITLES['assortment-by-brand'],
     lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   {
     path: 'assortment-by-ecommerce',
     name: 'AssortmentByEcommerce',
     module: 'assortment',
-    title: 'Surtido por eCommerce',
+    title: APP_SCREEN_TITLES['assortment-by-ecommerce'],
     lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   {
     path: 'assortment-by-stock',
     name: 'AssortmentByStock',
     module: 'assortment',
-    title: 'Cambio de disponibilidad',
+    title: APP_SCREEN_TITLES['assortment-by-stock'],
     lazy: () => import('../features/assortment/pages/AssortmentPage.js'),
   },
   // Promociones
@@ -148,35 +150,35 @@ export const appRoutes: ScreenRoute[] = [
     path: 'promotions-by-day',
     name: 'PromotionsByDay',
     module: 'promotions',
-    title: 'Promociones por día',
+    title: APP_SCREEN_TITLES['promotions-by-day'],
     lazy: () => import('../features/promotions/pages/PromotionsByDayPage.js'),
   },
   {
     path: 'promotions-by-duration',
     name: 'PromotionsByDuration',
     module: 'promotions',
-    title: 'Promociones por duración',
+    title: APP_SCREEN_TITLES['promotions-by-duration'],
     lazy: () => import('../features/promotions/pages/PromotionsByDurationPage.js'),
   },
   {
     path: 'promotions-by-range',
     name: 'PromotionsByRange',
     module: 'promotions',
-    title: 'Promociones por rango de precios',
+    title: APP_SCREEN_TITLES['promotions-by-range'],
     lazy: () => import('../features/promotions/pages/PromotionsByRangePage.js'),
   },
   {
     path: 'promotions-by-scatter-plot',
     name: 'PromotionsByScatterPlot',
     module: 'promotions',
-    title: 'Dispersión de precios',
+    title: APP_SCREEN_TITLES['promotions-by-scatter-plot'],
     lazy: () => import('../features/promotions/pages/PromotionsByScatterPlotPage.js'),
   },
   {
     path: 'promotions-by-type',
     name: 'PromotionsByType',
     module: 'promotions',
-    title: 'Promociones por formato',
+    title: APP_SCREEN_TITLES['promotions-by-type'],
     lazy: () => import('../features/promotions/pages/PromotionsByTypePage.js'),
   },
   // Imágenes
@@ -184,7 +186,7 @@ export const appRoutes: ScreenRoute[] = [
     path: 'image-verification',
     name: 'ImageVerification',
     module: 'image_verification',
-    title: 'Verificación de imágenes',
+    title: APP_SCREEN_TITLES['image-verification'],
     lazy: () => import('../features/image-verification/pages/ImageVerificationPage.js'),
   },
   // Producto
@@ -192,7 +194,7 @@ export const appRoutes: ScreenRoute[] = [
     path: 'product/:id',
     name: 'ProductDetail',
     module: null,
-    title: 'Detalle de producto',
+    title: APP_SCREEN_TITLES['product/:id'],
     lazy: () => import('../features/product-detail/pages/ProductDetailPage.js'),
     prefetch: (params) => prefetchProductDetail(Number(params.id)),
   },
@@ -200,21 +202,21 @@ export const appRoutes: ScreenRoute[] = [
     path: 'product-list',
     name: 'ProductList',
     module: null,
-    title: 'Lista de productos',
+    title: APP_SCREEN_TITLES['product-list'],
     lazy: () => import('../features/product-list/pages/ProductListPage.js'),
   },
   {
     path: 'qmi-detail',
     name: 'QmiDetail',
     module: null,
-    title: 'Detalle de producto (QMI)',
+    title: APP_SCREEN_TITLES['qmi-detail'],
     lazy: () => import('../features/product-detail/pages/QmiDetailPage.js'),
   },
   {
     path: 'qmp-detail',
     name: 'QmpDetail',
     module: null,
-    title: 'Detalle de producto (QMP)',
+    title: APP_SCREEN_TITLES['qmp-detail'],
     lazy: () => import('../features/product-detail/pages/QmpDetailPage.js'),
   },
   // Reportes, perfil, notificaciones
@@ -222,35 +224,35 @@ export const appRoutes: ScreenRoute[] = [
     path: 'reports',
     name: 'Reports',
     module: 'reports',
-    title: 'Reportes',
+    title: APP_SCREEN_TITLES.reports,
     lazy: () => import('../features/reports/pages/ReportsPage.js'),
   },
   {
     path: 'user-profile',
     name: 'UserProfile',
     module: null,
-    title: 'Perfil de usuario',
+    title: APP_SCREEN_TITLES['user-profile'],
     lazy: () => import('../features/profile/pages/UserProfilePage.js'),
   },
   {
     path: 'notifications',
     name: 'Notifications',
     module: null,
-    title: 'Notificaciones',
+    title: APP_SCREEN_TITLES.notifications,
     lazy: () => import('../features/notifications/pages/NotificationsPage.js'),
   },
   {
     path: 'operations',
     name: 'Operations',
     module: null,
-    title: 'Operaciones',
+    title: APP_SCREEN_TITLES.operations,
     lazy: () => import('../features/operations/pages/OperationsPage.js'),
   },
   {
     path: 'notifications-subscriptions',
     name: 'NotificationsSubscriptions',
     module: null,
-    title: 'Suscripciones a notificaciones',
+    title: APP_SCREEN_TITLES['notifications-subscriptions'],
     lazy: () => import('../features/notifications/pages/SubscriptionsPage.js'),
   },
 ];
@@ -262,10 +264,8 @@ export function appRoute(path: string): ScreenRoute {
   return found;
 }
 
-/** Title of an /app/ screen by path segment. */
-export function routeTitle(path: string): string {
-  return appRoutes.find((r) => r.path === path)?.title ?? '';
-}
+/** Title of an /app/ screen by path segment (lib/screen-titles.ts). */
+export const routeTitle = screenTitle;
 
 /** Route metadata available to every screen through useMatches() (see lib/route-meta.ts). */
 export type { RouteHandle } from '../lib/route-meta.js';

@@ -112,6 +112,13 @@ describe('scorer: which parts agree', () => {
       variant: 'agree',
       name: 'agree',
     });
+    // the parts say amounts as a shopper reads them, not in the base unit
+    expect(s.parts.find((p) => p.part === 'quantity')).toMatchObject({ a: '1 L', b: '1 L' });
+    const fridge = scoreTitles(
+      { title: 'Refrigerador Side by Side 250 L', brand: 'Polarix' },
+      { title: 'Refrigerador Side by Side 250000 ml', brand: 'Polarix' },
+    );
+    expect(fridge.parts.find((p) => p.part === 'quantity')).toMatchObject({ a: '250 L', b: '250 L' });
   });
   it('the traps are not suggested', () => {
     const none = (a: string, b: string, ba = 'Colun', bb = 'Colun') =>

@@ -1,5 +1,5 @@
 import { sameBrand, type TitleFeatures, titleFeatures } from './title.js';
-import { type Quantity, sameAmount } from './units.js';
+import { type Quantity, sameAmount, showQuantity } from './units.js';
 
 // The title scorer: how alike two listings are, and which parts agreed and which did not (shown on the
 // review screen). Each part is compared on its own; a part both titles state and that differs (another
@@ -41,15 +41,7 @@ export function classifyScore(
   return score >= t.auto ? 'auto' : score >= t.suggest ? 'suggest' : 'none';
 }
 
-const UNIT_LABEL: Record<string, string> = {
-  mass: 'g',
-  volume: 'ml',
-  count: 'un',
-  storage: 'GB',
-  inch: '"',
-  length: 'mm',
-};
-const showQ = (q: Quantity) => `${q.pack > 1 ? `${q.pack} x ` : ''}${q.each} ${UNIT_LABEL[q.dim]}`;
+const showQ = showQuantity;
 const showList = (xs: string[]) => xs.join(' ') || '—';
 
 /**

@@ -211,13 +211,14 @@ const LABEL_UNIT: Record<Dimension, [string, number][]> = {
 export function quantityLabel(title: string): string | null {
   const q = parseQuantities(title).measures;
   if (!q.length) return null;
-  return q
-    .map((m) => {
-      if (m.dim === 'count') return `${m.pack} un`;
-      const [unit, f] =
-        LABEL_UNIT[m.dim].find(([, f]) => m.each >= f) ?? LABEL_UNIT[m.dim][LABEL_UNIT[m.dim].length - 1];
-      const amount = String(round(m.each / f)).replace('.', ',');
-      return `${m.pack > 1 ? `${m.pack} x ` : ''}${amount}${unit === '"' ? '' : ' '}${unit}`;
-    })
-    .join(' · ');
+  return q.map(showQuantity).join(' · ');
+}
+
+/** One quantity as a shopper reads it, in its largest whole unit: "6 x 350 ml", "250 L", "1,5 kg", "40 un". */
+export function showQuantity(m: Quantity): string {
+  if (m.dim === 'count') return `${m.pack} un`;
+  const [unit, f] =
+    LABEL_UNIT[m.dim].find(([, f]) => m.each >= f) ?? LABEL_UNIT[m.dim][LABEL_UNIT[m.dim].length - 1];
+  const amount = String(round(m.each / f)).replace('.', ',');
+  return `${m.pack > 1 ? `${m.pack} x ` : ''}${amount}${unit === '"' ? '' : ' '}${unit}`;
 }

@@ -10,7 +10,7 @@ import {
   NO_BRAND_NAME,
   routes,
 } from '@vigia/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest, forbidden } from '../../lib/errors.js';
@@ -25,7 +25,7 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
-import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
@@ -44,7 +44,6 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 // docs/metrics.md "Assortment"). Module `assortment`, checked before the body is validated; every answer
 // is scoped to the caller's license (sellers, pivot, currency, classifications, 403 outside it).
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const XLSX_MAX_ROWS = 10_000;
 /** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
 const xlsxTasks = {
@@ -240,40 +239,38 @@ export default async function assortmentRoutes(app: FastifyInstance) {
 
   // ───────────── XLSX downloads: the same tables and drill-downs as files ─────────────
 
-  const xlsx = (reply: FastifyReply, name: string, body: Buffer) =>
-    reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(body);
-
   for (const [kind, group, def] of [
     ['brand', 'brand', defs.brandXlsx],
     ['ecommerce', 'seller', defs.ecommerceXlsx],
     ['stock', 'seller', defs.stockXlsx],
   ] as const) {
-    registerRoute(app, def, async (req, reply) => {
-      const s = await resolveScope(req, pool, req.body);
-      const res = await rollupAnswer(pool, s, group);
-      const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
-      return xlsx(
-        reply,
-        `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-        await writeFile(reply, xlsxTasks.rollup, kind, rows, res.currency),
-      );
-    });
+    registerRoute(app, def, (req, reply) =>
+      download(reply, async (write) => {
+        const s = await resolveScope(req, pool, req.body);
+        const res = await rollupAnswer(pool, s, group);
+        const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+        return {
+          type: XLSX_TYPE,
+          name: `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
+          body: await write(xlsxTasks.rollup, kind, rows, res.currency),
+        };
+      }),
+    );
   }
   for (const [kind, def] of [
     ['brand', defs.brandProductsXlsx],
     ['ecommerce', defs.ecommerceProductsXlsx],
     ['stock', defs.stockProductsXlsx],
   ] as const) {
-    registerRoute(app, def, async (req, reply) => {
-      const out = await drillDown(req, req.body, true);
-      return xlsx(
-        reply,
-        `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock', out.currency),
-      );
-    });
+    registerRoute(app, def, (req, reply) =>
+      download(reply, async (write) => {
+        const out = await drillDown(req, req.body, true);
+        return {
+          type: XLSX_TYPE,
+          name: `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
+          body: await write(xlsxTasks.products, out.items, kind === 'stock', out.currency),
+        };
+      }),
+    );
   }
 }

@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../db/database.js';
 import { MAX_SESSION_SECONDS, signToken, verifyToken } from '../../lib/jwt.js';
 import { recheckConnections } from '../../platform/exporter/channel.js';
+import { userRateLimits } from '../../plugins/user-rate-limit.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
-import { type AccountFixture, loginAs, seedAccountFixture } from '../../test/fixtures-account.js';
+import { type AccountFixture, loginAs, seedAccountFixture, tokenFor } from '../../test/fixtures-account.js';
 
 // Issue 26 findings 8 (sockets end with their authorisation), 9 (server-side logout, refresh chain,
 // maximum session) and 10 (canonical token spellings); issue 24 item 5 (revocation and sign-in
@@ -136,7 +137,7 @@ describe('finding 9: logout, refresh chain, maximum session', () => {
   });
 
   it('a password change in one process revokes the older tokens in the other', async () => {
-    const token = await loginAs(ctx.app, fx.users.limited.email);
+    const token = tokenFor(ctx, fx.users.limited);
     expect(await me(other.url, token)).toBe(200);
     const res = await ctx.app.inject({
       method: 'PATCH',
@@ -164,6 +165,42 @@ describe('issue 24 item 5: sign-in limits are counted once for every process', (
     expect(last.status).toBe(429);
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
   });
+});
+
+describe('issue 26 item 6 / issue 24: per-user limits with two API processes', () => {
+  it("exports of one user spread over two processes share one budget (30 a minute); cheap reads are each process's", async () => {
+    const limits = userRateLimits(1200); // both processes run the default USER_RATE_LIMIT_PER_MINUTE
+    // its current token version (a test above changes its password)
+    const u = fx.users.limited;
+    const { rows } = await ctx.db.pool.query<{ token_version: number }>(
+      'select token_version from users where id = $1',
+      [u.id],
+    );
+    const token = tokenFor(ctx, { ...u, token_version: rows[0].token_version });
+    // an export-class route (a feed run's rejections CSV): refused by its handler (not an administrator),
+    // after the user's limit has counted it
+    const rejections = (url: string) =>
+      fetch(`${url}/v1/operations/run-rejections/1`, { headers: { authorization: `JWT ${token}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < limits.export + 2; i++)
+      statuses.push((await rejections(i % 2 ? other.url : base)).status);
+    expect(statuses.slice(0, limits.export).filter((s) => s === 429)).toEqual([]);
+    expect(statuses.slice(limits.export)).toEqual([429, 429]);
+    for (const url of [base, other.url]) {
+      const res = await rejections(url);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // cheap reads are counted in each process's memory: this process's budget spent, the other's is whole
+    for (let i = 0; i < limits.read; i++)
+      await ctx.app.inject({
+        method: 'GET',
+        url: '/v1/users/me/',
+        headers: { authorization: `JWT ${token}` },
+      });
+    expect(await me(base, token)).toBe(429);
+    expect(await me(other.url, token)).toBe(200);
+  }, 120_000);
 });
 
 type ClientSocket = Socket<ExporterServerEvents>;

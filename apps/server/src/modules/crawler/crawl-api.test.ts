@@ -18,6 +18,8 @@ let server: Server;
 let base: string;
 /** /vuelve answers 404 until this is true (a page that failed and then came back) */
 let back = false;
+/** the product page's price drops by more than 90 % (a reading the crawler must doubt) */
+let doubted = false;
 const hits = new Map<string, number>();
 
 beforeAll(async () => {
@@ -39,9 +41,10 @@ beforeAll(async () => {
           ? 'captcha.html'
           : null;
     if (!file) return res.writeHead(404).end('no');
+    const html = readFileSync(join(FIX, file), 'utf8');
     return res
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(readFileSync(join(FIX, file)));
+      .end(doubted ? html.replaceAll('349990', '9990') : html);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -132,7 +135,7 @@ describe('crawl sources on Operaciones', () => {
     const run = await waitRun(firstRun);
     expect(run.status).toBe('succeeded');
     expect(run.source_kind).toBe('crawl');
-    expect(run.pages).toEqual({ planned: 4, unchanged: 0, extracted: 1, rejected: 2, failed: 1 });
+    expect(run.pages).toEqual({ planned: 4, fetched: 3, unchanged: 0, extracted: 1, rejected: 2, failed: 1 });
     expect(hits.get('/privado/x')).toBeUndefined(); // robots.txt honoured
     const price = await ctx.db.pool.query(
       `select lc.effective_price::float8 as p from products p join listing_current lc on lc.product_id = p.id
@@ -184,9 +187,41 @@ describe('crawl sources on Operaciones', () => {
     const res = await api('POST', `/v1/operations/run-retries/${firstRun}`);
     expect(res.statusCode, res.body).toBe(200);
     const run = await waitRun(res.json().run.id);
-    expect(run.pages).toEqual({ planned: 1, unchanged: 0, extracted: 1, rejected: 0, failed: 0 });
+    expect(run.pages).toEqual({ planned: 1, fetched: 1, unchanged: 0, extracted: 1, rejected: 0, failed: 0 });
     expect(hits.get('/refrigerador')).toBe(before); // the others were not visited again
     const again = await api('POST', `/v1/operations/run-retries/${run.id}`);
     expect(again.statusCode).toBe(400);
+  });
+
+  it('a doubted price never reaches a screen: the listing detail keeps the trusted price and its freshness', async () => {
+    const detail = async () => {
+      const res = await api('POST', '/v2/detail/qmi', { productId: 'RF-300-INX', sellerId });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as { min_price: number; sale_price: number; last_seen: string };
+    };
+    const trusted = await detail();
+    expect(trusted).toMatchObject({ min_price: 349990, sale_price: 349990 });
+    doubted = true; // 349,990 → 9,990: more than 90 % below the last trusted price
+    try {
+      const started = await api('POST', `/v1/operations/source-imports/${sourceId}`);
+      expect(started.statusCode, started.body).toBe(200);
+      const run = await waitRun(started.json().run.id);
+      expect(run.status).toBe('succeeded');
+      const rejected = (await api('GET', `/v1/operations/run-pages/${run.id}?state=rejected`)).json() as {
+        items: { url: string; reason: string }[];
+      };
+      expect(
+        rejected.items
+          .filter((p) => p.reason === 'caída sospechosa')
+          .map((p) => p.url)
+          .sort(),
+      ).toEqual([`${base}/refrigerador`, `${base}/vuelve`]);
+      const after = await detail();
+      // the price the screen shows is the trusted one, and its last observation did not move: the
+      // freshness the screens show (priceFreshness of last_seen) tells the gap
+      expect(after).toMatchObject({ min_price: 349990, sale_price: 349990, last_seen: trusted.last_seen });
+    } finally {
+      doubted = false;
+    }
   });
 });

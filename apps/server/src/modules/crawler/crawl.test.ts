@@ -128,7 +128,15 @@ describe('a crawl run', () => {
     const runId = await newRun(sourceId);
     const counts = await executeCrawlRun({ pool: db.pool, config }, runId);
     // 40 product pages (p/0 listed twice: once), the disallowed page and a 404 category
-    expect(counts).toEqual({ planned: PAGES + 2, unchanged: 0, extracted: PAGES, rejected: 1, failed: 1 });
+    // fetched: all but the page robots.txt forbids
+    expect(counts).toEqual({
+      planned: PAGES + 2,
+      fetched: PAGES + 1,
+      unchanged: 0,
+      extracted: PAGES,
+      rejected: 1,
+      failed: 1,
+    });
     expect(seen.has('/privado/1')).toBe(false); // never asked
     expect(await price('C-7')).toBe(1007);
     // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests ~200 ms apart (timer slack allowed)
@@ -226,9 +234,26 @@ describe('a crawl run', () => {
     ).rows[0].n;
     const admins = (await db.pool.query(`select count(*)::int as n from users where is_admin and is_active`))
       .rows[0].n;
-    expect(after - before).toBe(admins);
+    expect(after - before).toBe(admins); // one each, not one per page
     expect(admins).toBeGreaterThan(0);
     expect(await price('C-5')).toBe(1005); // the last trusted price stays
+    // the next run, still broken: no new notification (told once)
+    const again = await run({ pool: db.pool, config }, await newRun(sourceId), crawlHooks(null, db.pool));
+    expect(again.extracted).toBe(0);
+    expect(
+      (await db.pool.query(`select count(*)::int as n from notifications where kind = 'crawl_broken'`))
+        .rows[0].n,
+    ).toBe(after);
+    redesigned = false;
+    // mended, then broken again: told again
+    const mended = await run({ pool: db.pool, config }, await newRun(sourceId), crawlHooks(null, db.pool));
+    expect(mended.extracted + mended.unchanged).toBe(PAGES - 1); // p/3 still doubted (10 for 1003)
+    redesigned = true;
+    await run({ pool: db.pool, config }, await newRun(sourceId), crawlHooks(null, db.pool));
+    expect(
+      (await db.pool.query(`select count(*)::int as n from notifications where kind = 'crawl_broken'`))
+        .rows[0].n,
+    ).toBe(after + admins);
     redesigned = false;
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
+import { crawlPageCountsSql } from '../feeds/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
 import { enqueueSellerMatching } from '../matching/index.js';
 import { HostScheduler, parseRobots, type Robots } from './politeness.js';
@@ -45,6 +46,8 @@ export interface CrawlDeps {
 
 export interface CrawlCounts {
   planned: number;
+  /** requested from the site (at least one attempt): not those robots.txt forbade or a failing host skipped */
+  fetched: number;
   unchanged: number;
   extracted: number;
   rejected: number;
@@ -187,18 +190,8 @@ async function sellerOf(db: Queryable, sellerId: number) {
 }
 
 async function countsOf(db: Queryable, runId: number): Promise<CrawlCounts> {
-  const { rows } = await db.query<{ state: string; n: number }>(
-    'select state, count(*)::int as n from crawl_run_pages where run_id = $1 group by state',
-    [runId],
-  );
-  const c: CrawlCounts = { planned: 0, unchanged: 0, extracted: 0, rejected: 0, failed: 0 };
-  let total = 0;
-  for (const r of rows) {
-    total += r.n;
-    if (r.state !== 'planned') c[r.state as Exclude<keyof CrawlCounts, 'planned'>] = r.n;
-  }
-  c.planned = total;
-  return c;
+  const { rows } = await db.query<{ c: CrawlCounts }>(`select ${crawlPageCountsSql('$1')} as c`, [runId]);
+  return rows[0].c;
 }
 
 /**
@@ -542,7 +535,7 @@ async function landPages(
 
 /**
  * A seller whose pages used to give products and now give none (a redesign, a block): one flag for the
- * run, not one per page.
+ * run, not one per page — and none again for the runs that follow while it stays broken.
  */
 async function flagBrokenSource(
   deps: CrawlDeps,
@@ -560,8 +553,19 @@ async function flagBrokenSource(
   if (fetched >= 5 && read === 0) {
     await deps.pool.query(`update import_runs set error = $2 where id = $1`, [
       run.id,
-      `Ninguna de ${fetched} páginas que antes tenían datos de producto los tuvo ahora (¿rediseño o bloqueo del sitio?)`,
+      `${BROKEN_PREFIX} ${fetched} páginas que antes tenían datos de producto los tuvo ahora (¿rediseño o bloqueo del sitio?)`,
     ]);
-    await hooks.onBroken?.(run, { pages: fetched, sellerName });
+    // Told once: while the source stays broken (its previous run was flagged too), no new notification.
+    const { rows: prev } = await deps.pool.query<{ error: string | null }>(
+      `select error from import_runs
+        where source_id = $1 and source_kind = 'crawl' and id < $2 and status = 'succeeded'
+        order by id desc limit 1`,
+      [run.source_id, run.id],
+    );
+    if (!prev[0]?.error?.startsWith(BROKEN_PREFIX))
+      await hooks.onBroken?.(run, { pages: fetched, sellerName });
   }
 }
+
+/** The start of the error of a run whose pages stopped giving products. */
+const BROKEN_PREFIX = 'Ninguna de';

@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { optionalPivot, resolveCurrency, resolveSellers } from '../../market/index.js';
-import { moduleBeside, task, warmExportPool, writeFile } from '../../platform/pool/index.js';
+import {
+  CSV_TYPE,
+  download,
+  moduleBeside,
+  task,
+  warmExportPool,
+  XLSX_TYPE,
+} from '../../platform/pool/index.js';
 import { historyCsv, historyFileName, historyXlsx, warmInput } from './download.js';
 import {
   historicalComplete,
@@ -110,44 +117,35 @@ export default async function detailRoutes(app: FastifyInstance) {
     const currency = resolveCurrency(requesterOf(req), b.currency);
     resolveSellers(requesterOf(req), [b.sellerId]);
     const productId = String(b.productId);
-    const h = await qmiHistory(db.pool, {
-      license,
-      sellerId: b.sellerId,
-      productId,
-      currency,
-      from: b.fromDate,
-      to: b.toDate,
-      zone: principalOf(req).marketZone,
-    });
-    if (b.downloadablePipeline) {
-      const input = {
-        sellerName: h.row?.seller_name ?? String(b.sellerId),
+    const history = () =>
+      qmiHistory(db.pool, {
+        license,
+        sellerId: b.sellerId,
         productId,
-        name: h.row?.name ?? null,
         currency,
-        prices: h.prices,
-      };
-      const csv = b.format === 'csv';
-      const file = csv
-        ? await writeFile(reply, historyTasks.csv, input)
-        : await writeFile(reply, historyTasks.xlsx, input);
-      return (
-        reply
-          .header(
-            'content-type',
-            csv
-              ? 'text/csv; charset=utf-8'
-              : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          )
-          .header(
-            'content-disposition',
-            `attachment; filename="${historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx')}"`,
-          )
-          .header('cache-control', 'no-store')
-          // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
-          .send(file as never)
-      );
+        from: b.fromDate,
+        to: b.toDate,
+        zone: principalOf(req).marketZone,
+      });
+    if (b.downloadablePipeline) {
+      return download(reply, async (write) => {
+        const h = await history();
+        const input = {
+          sellerName: h.row?.seller_name ?? String(b.sellerId),
+          productId,
+          name: h.row?.name ?? null,
+          currency,
+          prices: h.prices,
+        };
+        const csv = b.format === 'csv';
+        return {
+          type: csv ? CSV_TYPE : XLSX_TYPE,
+          name: historyFileName(input, h.from, h.to, csv ? 'csv' : 'xlsx'),
+          body: csv ? await write(historyTasks.csv, input) : await write(historyTasks.xlsx, input),
+        };
+      });
     }
+    const h = await history();
     return {
       ...(h.row ? { _id: h.row.id } : {}),
       product_id: productId,

@@ -2,3 +2,4 @@
 export { collectRows, createRun, executeRun, sellerTermsOf } from './import.js';
 export { enqueueFeedImport, enqueueRunOf, FEED_IMPORT_QUEUE, registerRunQueuer } from './jobs.js';
 export { FeedError, parseFeed } from './parse.js';
+export { crawlPageCountsSql } from './queries.js';

@@ -67,12 +67,22 @@ export async function sellerVisible(db: Queryable, orgId: number, licenseId: num
   return rowCount === 1;
 }
 
+/**
+ * A crawl run's page counts (docs/metrics.md "Crawler and matching figures": their one home), as SQL over
+ * `crawl_run_pages p` for the run `runId` (an SQL expression): planned = every page of the run, fetched =
+ * requested from the site, then one count per final state.
+ */
+export const crawlPageCountsSql = (runId: string) => `(select json_build_object(
+    'planned', count(*), 'fetched', count(*) filter (where p.attempts > 0),
+    'unchanged', count(*) filter (where p.state = 'unchanged'),
+    'extracted', count(*) filter (where p.state = 'extracted'),
+    'rejected', count(*) filter (where p.state = 'rejected'),
+    'failed', count(*) filter (where p.state = 'failed'))
+  from crawl_run_pages p where p.run_id = ${runId})`;
+
 const RUN_COLUMNS = `r.id, r.source_id, r.source_kind, r.seller_id, r.status, r.trigger, r.created_at, r.started_at,
   r.finished_at, r.rows_read, r.rows_written, r.rows_changed, r.rows_rejected, r.unpublished, r.error,
-  case when r.source_kind = 'crawl' then (select json_build_object(
-    'planned', count(*), 'unchanged', count(*) filter (where p.state = 'unchanged'),
-    'extracted', count(*) filter (where p.state = 'extracted'), 'rejected', count(*) filter (where p.state = 'rejected'),
-    'failed', count(*) filter (where p.state = 'failed')) from crawl_run_pages p where p.run_id = r.id) end as pages`;
+  case when r.source_kind = 'crawl' then ${crawlPageCountsSql('r.id')} end as pages`;
 
 // biome-ignore lint/suspicious/noExplicitAny: a row of RUN_COLUMNS
 export function runOut(r: any): ImportRun {

@@ -6,13 +6,14 @@ import { type FeedFormat, ingestRoutes, operationsRoutes, type PreviewResponse }
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { withTransaction } from '../../db/database.js';
-import { CSV_BOM, csvLine } from '../../lib/csv.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf } from '../../lib/scope.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
+import { CSV_TYPE, download, moduleBeside, task } from '../../platform/pool/index.js';
 import type { Principal } from '../../plugins/auth.js';
 import { nextCronRun, parseCron } from './cron.js';
+import { type RejectionRow, rejectionsCsv } from './download.js';
 import { createRun, sellerTermsOf } from './import.js';
 import { enqueueRunOf } from './jobs.js';
 import { FeedError, parseFeed } from './parse.js';
@@ -43,6 +44,8 @@ const PREVIEW_ROWS = 20;
 /** Largest machine-ingest body (JSON batch or NDJSON). */
 const INGEST_BODY_LIMIT = 10 * 1024 * 1024;
 const INGEST_MAX_ROWS = 10_000;
+/** A run's rejections CSV is written in the export pool, off the event loop (issue 26 finding 3). */
+const rejectionsCsvTask = task(moduleBeside(import.meta.url, './download'), 'rejectionsCsv', rejectionsCsv);
 
 const PALETTE = ['#5e35b1', '#00838f', '#ef6c00', '#2e7d32', '#ad1457', '#4e342e', '#283593', '#827717'];
 
@@ -427,23 +430,21 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     return { items: await listRuns(pool, p.orgId, req.query.source_id) };
   });
 
-  registerRoute(app, operationsRoutes.rejections, async (req, reply) => {
+  registerRoute(app, operationsRoutes.rejections, (req, reply) => {
     const p = adminOf(req);
-    const run = await getRun(pool, p.orgId, req.params.id);
-    if (!run) throw notFound('No existe esa ejecución');
-    const { rows } = await pool.query<{ line: number; product_id: string | null; reason: string }>(
-      'select line, product_id, reason from import_rejections where run_id = $1 order by seq',
-      [run.id],
-    );
-    const text =
-      CSV_BOM +
-      [['línea', 'id', 'motivo'], ...rows.map((r) => [r.line, r.product_id, r.reason])].map(csvLine).join('');
-    const name = `rechazos-ejecucion-${run.id}.csv`;
-    return reply
-      .header('content-type', 'text/csv; charset=utf-8')
-      .header('cache-control', 'private, no-store')
-      .header('content-disposition', `attachment; filename="${name}"`)
-      .send(text);
+    return download(reply, async (write) => {
+      const run = await getRun(pool, p.orgId, req.params.id);
+      if (!run) throw notFound('No existe esa ejecución');
+      const { rows } = await pool.query<RejectionRow>(
+        'select line, product_id, reason from import_rejections where run_id = $1 order by seq',
+        [run.id],
+      );
+      return {
+        type: CSV_TYPE,
+        name: `rechazos-ejecucion-${run.id}.csv`,
+        body: await write(rejectionsCsvTask, rows),
+      };
+    });
   });
 
   // ───────── crawl runs' pages (issue 28) ─────────

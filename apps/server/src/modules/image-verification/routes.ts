@@ -11,7 +11,7 @@ import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { knownPicture } from '../../platform/media/index.js';
-import { download, moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
 import { demoPicture } from './pictures.js';
 import { upsertReview } from './queries.js';
@@ -21,7 +21,6 @@ import { findCheck, findItems, findKpis } from './service.js';
 // docs/metrics.md "Image verification"). Module image_verification, scoped to the caller's license.
 
 const defs = routes.imageVerification;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const NOT_FOUND = { detail: 'No se ha encontrado el recurso solicitado.', code: 'not_found' };
 const XLSX_PATH = defs.itemsXlsx.path;
 /** The XLSX is written in the platform's export pool, off the event loop (issue 26 finding 3). */
@@ -44,19 +43,17 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
   registerRoute(app, defs.kpis, (req) => findKpis(pool, requesterOf(req), req.query));
 
   registerRoute(app, defs.itemsXlsx, (req, reply) =>
-    download(async () => {
+    download(reply, async (write) => {
       const res = await findItems(pool, requesterOf(req), {
         ...req.query,
         limit: IMAGE_XLSX_MAX_ROWS,
         skip: 0,
       });
-      return reply
-        .header('content-type', XLSX_TYPE)
-        .header(
-          'content-disposition',
-          `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
-        )
-        .send(await writeFile(reply, itemsXlsxTask, res.items));
+      return {
+        type: XLSX_TYPE,
+        name: `verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx`,
+        body: await write(itemsXlsxTask, res.items),
+      };
     }),
   );
 

@@ -1,3 +1,4 @@
+import { foldText, trigramSimilarity, trigrams } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
@@ -118,6 +119,35 @@ beforeAll(async () => {
   for (const r of rows) id[r.product_id] = r.id;
 });
 afterAll(() => db?.close());
+
+describe('trigram similarity in the process', () => {
+  it('is pg_trgm’s similarity(), to the float', async () => {
+    const titles = [
+      'Leche Entera Colun 1 L',
+      'LECHE COLUN ENTERA 1000 ML',
+      'Arroz Grado 2 Tucapel 1 kg',
+      'arroz tucapel grado 2, 1 kilo',
+      'Cerveza Cristal Lata 6x350cc',
+      'Bebida Coca-Cola Zero 1,5 lt x6',
+      'Smartphone Samsung Galaxy A15 128GB Negro',
+      'Televisor LG 55" UHD 4K 55UR7300',
+      'Ñandú Azúcar Rubia 1kg',
+      'a',
+      '',
+    ].map((t) => foldText(t));
+    const { rows } = await db.pool.query<{ a: string; b: string; sim: number }>(
+      `select a, b, similarity(a, b)::float8 as sim from unnest($1::text[]) a, unnest($1::text[]) b`,
+      [titles],
+    );
+    expect(rows).toHaveLength(titles.length ** 2);
+    for (const r of rows) {
+      // pg_trgm computes in float4: equal to its precision
+      expect(trigramSimilarity(trigrams(r.a), trigrams(r.b)), `${r.a} | ${r.b}`).toBeCloseTo(r.sim, 6);
+    }
+    const { rows: shown } = await db.pool.query<{ t: string[] }>(`select show_trgm($1) as t`, [titles[0]]);
+    expect(trigrams(titles[0]).sort()).toEqual(shown[0].t.sort());
+  });
+});
 
 describe('runMatching', () => {
   it('matches identifiers first, then titles by score, leaving other brands alone', async () => {

@@ -6,6 +6,7 @@ import {
   type PartResult,
   scoreFeatures,
   type TitleFeatures,
+  TrigramBlock,
   titleFeatures,
 } from '@vigia/domain';
 import type pg from 'pg';
@@ -18,7 +19,8 @@ import { refreshMatchKeys } from './keys.js';
 //   1. identifiers: a listing whose normalised GTIN equals a target's joins it (confirmed, source gtin);
 //      else equal MPN within the same brand (confirmed, source mpn);
 //   2. titles: candidates of the same brand key (or, without a brand, by trigram similarity through the
-//      pg_trgm index on match_keys.title_key), the best 8 by trigram similarity, each scored by the
+//      pg_trgm index on match_keys.title_key), the best 8 by trigram similarity (pg_trgm's, computed in the
+//      process over each brand's targets indexed by trigram: set-based, once), each scored by the
 //      domain's scorer (packages/domain/src/matching/score.ts); the best one decides: at or above the
 //      high threshold a confirmed match (source auto, reviewable), between the two a suggestion, below
 //      nothing.
@@ -71,12 +73,13 @@ interface Target {
   group_id: number | null;
 }
 
-/** Targets as SQL: `k` a match_keys row of another seller, a pivot's listing or confirmed in a group. */
-const TARGET = `
-  k.seller_id <> s.seller_id
-  and exists (select 1 from listing_current lc where lc.product_id = k.product_id and lc.published
+/** Targets as SQL, whatever the subject: `k` a match_keys row of a pivot's listing or one confirmed in a group. */
+const TARGET_ANY_SUBJECT = `
+  exists (select 1 from listing_current lc where lc.product_id = k.product_id and lc.published
                and ((lc.group_id is not null and lc.match_status = 'confirmed')
                     or (lc.group_id is null and k.seller_id in (select seller_id from license_pivots))))`;
+/** Targets of subject `s` as SQL: those of another seller. */
+const TARGET = `k.seller_id <> s.seller_id and ${TARGET_ANY_SUBJECT}`;
 
 export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Promise<MatchRunResult> {
   const t0 = performance.now();
@@ -139,24 +142,60 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
   );
   const idOf = new Map(idHits.map((h) => [h.sid, h]));
 
-  // 2. titles: candidates by brand key, else by trigram similarity (index)
+  // 2. titles. A branded listing's candidates: the targets of its brand key, the best 8 by trigram
+  //    similarity (pg_trgm's, domain trigrams.ts) — the targets of the subjects' brands read once, each
+  //    brand's indexed by trigram in the process, so a listing touches only the targets sharing a trigram
+  //    with it (a query ranking every pair by similarity() took minutes for a seller of 25,000 listings).
+  //    A listing without a brand: the pg_trgm index on match_keys.title_key (the % operator).
   const titled = ids.filter((id) => !idOf.has(id));
-  const { rows: cands } = titled.length
-    ? await pool.query<{ sid: number; tid: number }>(
+  const cands: { sid: number; tid: number }[] = [];
+  if (titled.length) {
+    const { rows: keys } = await pool.query<{
+      product_id: number;
+      seller_id: number;
+      brand_key: string | null;
+      title_key: string;
+    }>(
+      `select product_id::int, seller_id, brand_key, title_key from match_keys where product_id = any($1::bigint[])`,
+      [titled],
+    );
+    const brands = [...new Set(keys.map((k) => k.brand_key).filter((b): b is string => b !== null))];
+    const { rows: brandTargets } = brands.length
+      ? await pool.query<{ product_id: number; seller_id: number; brand_key: string; title_key: string }>(
+          `select k.product_id::int, k.seller_id, k.brand_key, k.title_key from match_keys k
+            where k.brand_key = any($1::text[]) and ${TARGET_ANY_SUBJECT}`,
+          [brands],
+        )
+      : { rows: [] };
+    const byBrand = new Map<string, { target: { id: number; sellerId: number }; title: string }[]>();
+    for (const t of brandTargets) {
+      const list = byBrand.get(t.brand_key) ?? [];
+      list.push({ target: { id: t.product_id, sellerId: t.seller_id }, title: t.title_key });
+      byBrand.set(t.brand_key, list);
+    }
+    const blocks = new Map([...byBrand].map(([b, list]) => [b, new TrigramBlock(list)]));
+    for (const k of keys) {
+      if (k.brand_key === null) continue;
+      for (const c of blocks.get(k.brand_key)?.best(k.title_key, k.seller_id, CANDIDATES_PER_LISTING) ?? [])
+        cands.push({ sid: k.product_id, tid: c.target.id });
+    }
+    const unbranded = keys.filter((k) => k.brand_key === null).map((k) => k.product_id);
+    if (unbranded.length) {
+      const { rows } = await pool.query<{ sid: number; tid: number }>(
         `select s.product_id::int as sid, c.product_id::int as tid
            from match_keys s
            cross join lateral (
              select k.product_id from match_keys k
-              where ((s.brand_key is not null and k.brand_key = s.brand_key)
-                     or (s.brand_key is null and k.title_key % s.title_key))
-                and ${TARGET}
+              where k.title_key % s.title_key and ${TARGET}
               order by similarity(k.title_key, s.title_key) desc, k.product_id
               limit ${CANDIDATES_PER_LISTING}
            ) c
           where s.product_id = any($1::bigint[])`,
-        [titled],
-      )
-    : { rows: [] };
+        [unbranded],
+      );
+      cands.push(...rows);
+    }
+  }
 
   const targetIds = [...new Set([...idHits.map((h) => h.tid), ...cands.map((c) => c.tid)])];
   const { rows: targets } = await pool.query<Target>(

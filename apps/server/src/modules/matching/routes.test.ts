@@ -74,7 +74,7 @@ describe('POST /v1/matches/queue', () => {
       candidate: { sellerId: 125, price: 1400, currency: 'CLP', convertedCurrency: 'CLP', pack: '1 kg' },
       pivot: { productId: id.P1, sellerId: 5, name: 'Arroz Grado 2 Tucapel 1 kg' },
     });
-    expect(item.parts).toContainEqual({ part: 'quantity', verdict: 'agree', a: '1000 g', b: '1000 g' });
+    expect(item.parts).toContainEqual({ part: 'quantity', verdict: 'agree', a: '1 kg', b: '1 kg' });
     // the PEN listing converted to the demo user's currency at 250 CLP per PEN
     const lima = d.json().items.find((i: { productId: number }) => i.productId === id.L1);
     expect(lima.candidate).toMatchObject({ price: 5, currency: 'PEN' });

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
-import { moduleBeside, task, writeFile } from '../../platform/pool/index.js';
+import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import {
   durationAnswer,
   levelAnswer,
@@ -93,65 +93,67 @@ export default async function promotionsRoutes(app: FastifyInstance) {
     sendJson(reply, defs.prices.response, await pricesAnswer(req, pool, req.body)),
   );
 
-  registerRoute(app, defs.download, async (req, reply) => {
-    const { promotion, ...rest } = req.body;
-    const perClass = async <T>(fn: (cls: number) => Promise<T>): Promise<T[]> => {
-      const f = parseOr400(promotionBody, rest);
-      if (!f.classificationsIds?.length)
-        throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
-      const out: T[] = [];
-      for (const cls of f.classificationsIds) out.push(await fn(cls));
-      return out;
-    };
-    let sheet: Sheet;
-    switch (promotion) {
-      case 'level':
-        sheet = levelSheet(await levelAnswer(req, pool, parseOr400(promotionBody, rest)));
-        break;
-      case 'type':
-        sheet = typeSheet(await typeAnswer(req, pool, parseOr400(promotionBody, rest)));
-        break;
-      case 'duration':
-        sheet = durationSheet(
-          await perClass((cls) =>
-            durationAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
-          ),
-        );
-        break;
-      case 'range':
-        sheet = rangeSheet(
-          await perClass((cls) =>
-            rangeAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
-          ),
-        );
-        break;
-      case 'scatter-plot':
-        sheet = scatterSheet(await scatterAnswer(req, pool, parseOr400(scatterBody, rest)));
-        break;
-      default: {
-        // every promotion the dialog counts, page after page (issue 31 item 3: the file once stopped
-        // at the first 500 while the dialog said 695); past DRILL_FILE_MAX rows the sheet says so
-        // the drill-down's own `promotion` (level, duration, type) travels as `drilldown`
-        const page = (offset: number) =>
-          pricesAnswer(
-            req,
-            pool,
-            parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset }),
+  registerRoute(app, defs.download, (req, reply) =>
+    download(reply, async (write) => {
+      const { promotion, ...rest } = req.body;
+      const perClass = async <T>(fn: (cls: number) => Promise<T>): Promise<T[]> => {
+        const f = parseOr400(promotionBody, rest);
+        if (!f.classificationsIds?.length)
+          throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
+        const out: T[] = [];
+        for (const cls of f.classificationsIds) out.push(await fn(cls));
+        return out;
+      };
+      let sheet: Sheet;
+      switch (promotion) {
+        case 'level':
+          sheet = levelSheet(await levelAnswer(req, pool, parseOr400(promotionBody, rest)));
+          break;
+        case 'type':
+          sheet = typeSheet(await typeAnswer(req, pool, parseOr400(promotionBody, rest)));
+          break;
+        case 'duration':
+          sheet = durationSheet(
+            await perClass((cls) =>
+              durationAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+            ),
           );
-        const first = await page(0);
-        const items = [...first.items];
-        while (items.length < Math.min(first.total, DRILL_FILE_MAX)) {
-          const next = await page(items.length);
-          if (!next.items.length) break;
-          items.push(...next.items);
+          break;
+        case 'range':
+          sheet = rangeSheet(
+            await perClass((cls) =>
+              rangeAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+            ),
+          );
+          break;
+        case 'scatter-plot':
+          sheet = scatterSheet(await scatterAnswer(req, pool, parseOr400(scatterBody, rest)));
+          break;
+        default: {
+          // every promotion the dialog counts, page after page (issue 31 item 3: the file once stopped
+          // at the first 500 while the dialog said 695); past DRILL_FILE_MAX rows the sheet says so
+          // the drill-down's own `promotion` (level, duration, type) travels as `drilldown`
+          const page = (offset: number) =>
+            pricesAnswer(
+              req,
+              pool,
+              parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset }),
+            );
+          const first = await page(0);
+          const items = [...first.items];
+          while (items.length < Math.min(first.total, DRILL_FILE_MAX)) {
+            const next = await page(items.length);
+            if (!next.items.length) break;
+            items.push(...next.items);
+          }
+          sheet = pricesSheet({ ...first, items: items.slice(0, DRILL_FILE_MAX) });
         }
-        sheet = pricesSheet({ ...first, items: items.slice(0, DRILL_FILE_MAX) });
       }
-    }
-    const file = await writeFile(reply, sheetXlsxTask, sheet);
-    return reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="promociones_${promotion}.xlsx"`)
-      .send(file as never);
-  });
+      return {
+        type: XLSX_TYPE,
+        name: `promociones_${promotion}.xlsx`,
+        body: await write(sheetXlsxTask, sheet),
+      };
+    }),
+  );
 }

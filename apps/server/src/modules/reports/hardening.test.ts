@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoDateInZone, reportTasksResponse } from '@vigia/domain';
@@ -139,7 +139,8 @@ const CRASHING_BUILDER = `
 const pg = require('pg');
 const fs = require('fs');
 (async () => {
-  const c = new pg.Client({ connectionString: process.env.DB });
+  const c = new pg.Client({ connectionString: process.env.DB, application_name: 'builder-' + process.env.TASK });
+  c.on('error', () => {}); // its session may be ended under it (a test drops it)
   await c.connect();
   await c.query('select pg_advisory_lock(22087, hashtext($1))', [process.env.TASK]);
   await c.query("update export_tasks set claimed_at = now(), status = 'running', file_path = $2, rows_total = 1000, rows_done = 400, progress = 0.4 where id = $1", [process.env.TASK, process.env.FILE]);
@@ -150,7 +151,8 @@ const fs = require('fs');
 })();
 `;
 
-async function crashedTask(userId: number): Promise<{ id: string; file: string }> {
+/** A builder process holding a running task (see CRASHING_BUILDER), alive. */
+async function runningTask(userId: number): Promise<{ id: string; file: string; child: ChildProcess }> {
   const { rows } = await ctx.db.pool.query<{ id: string }>(
     `insert into export_tasks (user_id, kind, params)
      values ($1, 'report:prices', $2::jsonb) returning id`,
@@ -175,13 +177,19 @@ async function crashedTask(userId: number): Promise<{ id: string; file: string }
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
     child.once('exit', (code) => reject(new Error(`builder exited ${code}`)));
   });
   // while the builder lives, its task is live: nothing settles it
   expect(
     await settleAbandonedTasks({ pool: ctx.db.pool, config: ctx.config, log: console }, userId),
   ).not.toContain(id);
+  return { id, file, child };
+}
+
+/** A running task whose process was then killed with SIGKILL. */
+async function crashedTask(userId: number): Promise<{ id: string; file: string }> {
+  const { id, file, child } = await runningTask(userId);
   child.kill('SIGKILL');
   await new Promise((r) => child.once('exit', r));
   return { id, file };
@@ -231,6 +239,27 @@ describe('finding 2: tasks and jobs end together', () => {
       expect(existsSync(file)).toBe(false);
     } finally {
       await restarted.close();
+    }
+  });
+
+  it('a build whose database session ends under it (a fast shutdown, a terminated backend) is settled though its process lives', async () => {
+    const { id, file, child } = await runningTask(fx.rep.beto);
+    try {
+      // what a PostgreSQL fast shutdown does to every session: the builder's is terminated, its lock freed
+      const { rows } = await ctx.db.pool.query<{ ended: boolean }>(
+        `select pg_terminate_backend(pid) as ended from pg_stat_activity where application_name = $1`,
+        [`builder-${id}`],
+      );
+      expect(rows.map((r) => r.ended)).toEqual([true]);
+      await untilLockFree(id);
+      expect(child.exitCode).toBeNull(); // the process goes on, its task must not stay 'running'
+      const settled = await settleAbandonedTasks({ pool: ctx.db.pool, config: ctx.config, log: console });
+      expect(settled).toContain(id);
+      expect(await taskRow(id)).toEqual({ status: 'failed', error: ABANDONED_REASON, file_path: null });
+      for (let i = 0; i < 100 && existsSync(file); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 

@@ -1,5 +1,5 @@
 import { type AppConfig, type ModuleCode, type PivotListKey, screenShownForPivot } from '@vigia/domain';
-import { routeTitle } from '../../app/routes.js';
+import { screenTitle } from '../../lib/screen-titles.js';
 
 // Home cards (seed 000 §2, §6): one per module view, named by its route. A card is enabled when the
 // role has its module; a disabled card links to the application root and reads 'En construcción'.
@@ -170,7 +170,7 @@ export function visibleHomeCards(
     const enabled = modules.includes(def.module);
     // the same rule as the menu item (nav-model.ts): PIVOT_GATED_SCREENS
     if (!screenShownForPivot(def.name, pivotId, appConfig)) continue;
-    cards.push({ ...def, title: routeTitle(def.name), enabled });
+    cards.push({ ...def, title: screenTitle(def.name), enabled });
   }
   return cards;
 }

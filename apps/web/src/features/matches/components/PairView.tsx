@@ -31,7 +31,7 @@ function Side({ side, title }: { side: MatchSide; title: string }) {
             {side.name}
           </Typography>
           <Typography variant="body2" color="text.secondary">
-            Marca: {side.brand ?? '—'} · Pack: {side.pack ?? '—'}
+            Marca: {side.brand ?? '—'} · Contenido: {side.pack ?? '—'}
           </Typography>
           <Typography variant="body2">
             {formatPrice(side.price, side.currency)}

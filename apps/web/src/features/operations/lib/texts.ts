@@ -1,4 +1,11 @@
-import { type CrawlPage, type FeedField, type FeedSource, formatNumber, type ImportRun } from '@vigia/domain';
+import {
+  type CrawlPage,
+  type FeedField,
+  type FeedSource,
+  formatNumber,
+  type ImportRun,
+  updatedAgo,
+} from '@vigia/domain';
 
 // Spanish texts of Operaciones (ours: the seeds have no such screen).
 
@@ -111,7 +118,7 @@ export const OT = {
       .filter(Boolean)
       .join(' · '),
   crawlProgress: (p: NonNullable<ImportRun['pages']>) =>
-    `${formatNumber(p.planned)} planificadas · ${formatNumber(p.unchanged)} sin cambios (304) · ${formatNumber(p.extracted)} extraídas · ${formatNumber(p.rejected)} rechazadas · ${formatNumber(p.failed)} fallidas`,
+    `${formatNumber(p.planned)} planificadas · ${formatNumber(p.fetched)} descargadas · ${formatNumber(p.unchanged)} sin cambios (304) · ${formatNumber(p.extracted)} extraídas · ${formatNumber(p.rejected)} rechazadas · ${formatNumber(p.failed)} fallidas`,
   viewPages: 'Ver páginas',
   pagesTitle: (id: number) => `Páginas del rastreo #${id}`,
   pagesLoading: 'Cargando páginas…',
@@ -194,16 +201,9 @@ export const FIELD_LABELS: Record<FeedField, string> = {
   condition: 'Condición',
 };
 
-/** "hace 3 h", "hace 5 min", "hace 2 días" from an ISO instant. */
+/** "actualizado hace 3 h", "… hace 5 min", "… hace 2 días" from an ISO instant (domain updatedAgo). */
 export function timeAgo(iso: string | null, now = Date.now()): string {
-  if (!iso) return OT.never;
-  const s = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
-  if (s < 60) return 'actualizado hace instantes';
-  const m = Math.round(s / 60);
-  if (m < 60) return `actualizado hace ${m} min`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `actualizado hace ${h} h`;
-  return `actualizado hace ${Math.round(h / 24)} días`;
+  return updatedAgo(iso, now) ?? OT.never;
 }
 
 /** Duration in ms → "12,3 s", "2 min 5 s". */

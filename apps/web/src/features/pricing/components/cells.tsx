@@ -9,6 +9,7 @@ import {
 } from '@vigia/domain';
 import { NumberCell, ProductLink, ProductThumb } from '../../../components/data/DataTable.js';
 import { PriceCell, type PriceTone } from '../../../components/data/PriceCell.js';
+import { PriceFreshness } from '../../../components/data/PriceFreshness.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { differenceKind, formatSignedPercent, PositionFigure } from '../../../components/data/position.js';
 
@@ -90,6 +91,7 @@ export function MyPriceCell({
         hint={item.historical ? `Visto por última vez el ${formatDate(item.last_seen)}` : undefined}
       >
         <PriceTypeChip type={item.price_type} />
+        <PriceFreshness lastSeen={item.last_seen} />
         {availability !== MESSAGES.available && (
           <Typography variant="caption" sx={{ color: availabilityColor(availability) }}>
             {availability}
@@ -131,6 +133,7 @@ export function CompetitorCell({
         {detailed && (
           <>
             <PriceTypeChip type={competitor.price_type} />
+            <PriceFreshness lastSeen={competitor.last_seen} />
             <Typography variant="caption" sx={{ color: availabilityColor(availability), lineHeight: 1.2 }}>
               {competitor.url ? (
                 <Link

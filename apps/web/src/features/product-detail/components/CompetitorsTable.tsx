@@ -31,6 +31,7 @@ import {
   SortableHeadCell,
 } from '../../../components/data/DataTable.js';
 import { PriceCell } from '../../../components/data/PriceCell.js';
+import { PriceFreshness } from '../../../components/data/PriceFreshness.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { PositionFigure } from '../../../components/data/position.js';
 import { type CompetitorSort, rowTone, sortCompetitors } from '../competitors.js';
@@ -251,7 +252,12 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
                   <TableCell>
                     <AvailabilityChip text={item.availability} />
                   </TableCell>
-                  <NumberCell>{formatDate(item.last_seen)}</NumberCell>
+                  <NumberCell>
+                    {formatDate(item.last_seen)}
+                    <Box>
+                      <PriceFreshness lastSeen={item.last_seen} />
+                    </Box>
+                  </NumberCell>
                 </TableRow>
               );
             })

@@ -26,6 +26,7 @@ import {
   SortableHeadCell,
   type SortState,
 } from '../../../components/data/DataTable.js';
+import { PriceFreshness } from '../../../components/data/PriceFreshness.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import type { ProductListSort } from '../api/queries.js';
 
@@ -159,6 +160,9 @@ export function ProductListTable({
                         {formatPrice(item.normal_price, item.currency)}
                       </Typography>
                     )}
+                    <Box>
+                      <PriceFreshness lastSeen={item.extracted} />
+                    </Box>
                   </NumberCell>
                   <TableCell>
                     <PriceTypeChip type={item.price_type} />
