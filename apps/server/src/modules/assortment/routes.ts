@@ -59,6 +59,8 @@ interface Scope {
   selection: AssortmentSelection;
   periods: Periods;
   ownBrands: number[];
+  /** the organisation's market zone (what today is) */
+  zone: string;
 }
 
 /** License-checked scope of an assortment request (docs/metrics.md "Assortment", "Scope"). */
@@ -94,6 +96,7 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
     pivot,
     sellers,
     currency,
+    zone: principal.marketZone,
     ownBrands: principal.license.brands,
     selection: {
       sellers,
@@ -124,7 +127,7 @@ const MEMO_SIZE = 64;
 function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
   return readModelsOf(pool)
     .memo<AssortmentResult>('assortment-answers', MEMO_SIZE)
-    .answer([s, group, today()], () => computeAnswer(pool, s, group));
+    .answer([s, group, today(undefined, s.zone)], () => computeAnswer(pool, s, group));
 }
 
 async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
