@@ -32,6 +32,15 @@ const FORMULAS: Formula[] = [
     ],
   },
   {
+    name: 'promotion price of an aggregate (domain promotionPrice, SQL vigia_promo_price: > 0)',
+    homes: [
+      'packages/domain/src/derived.ts',
+      'apps/server/migrations/050_market_formulas.sql',
+      'apps/server/migrations/310_promotion_price_needs_positive.sql',
+    ],
+    patterns: [/\bpromo\w*\s*>\s*0\b/i, /\bpromo\w*\s*<=\s*0\b/i],
+  },
+  {
     name: 'rate in force (SQL vigia_fx_rates_on, market/fx.ts)',
     homes: ['apps/server/migrations/050_market_formulas.sql'],
     patterns: [/distinct on\s*\(\s*(\w+\.)?currency\s*\)/i],
@@ -39,7 +48,12 @@ const FORMULAS: Formula[] = [
   {
     name: 'rounding of answers (domain round2)',
     homes: ['packages/domain/src/derived.ts'],
-    patterns: [/Math\.round\(\s*[\w.]+\s*\*\s*100\s*\)\s*\/\s*100\b/, /Math\.round\(\s*\(?\s*10_?000\s*\*/],
+    patterns: [
+      /Math\.round\(\s*[\w.]+\s*\*\s*100\s*\)\s*\/\s*100\b/,
+      /Math\.round\(\s*\(?\s*10_?000\s*\*/,
+      // an expression rounded to cents: Math.round((a - b) * 100) / 100
+      /Math\.round\(\s*\([^()]*\)\s*\*\s*100\s*\)\s*\/\s*100\b/,
+    ],
   },
   {
     name: 'share % (domain share)',
@@ -75,6 +89,11 @@ const FORMULAS: Formula[] = [
     patterns: [/normalize\(\s*'NF[DK]*'\s*\)\s*\.replace/, /\.replace\(FOLDABLE/, /translate\(\s*lower\(/i],
   },
   {
+    name: 'day of an instant / start of a day (SQL vigia_day, vigia_day_start; domain isoDateInZone)',
+    homes: ['apps/server/migrations/232_market_zone.sql'],
+    patterns: [/\bat time zone\b/i],
+  },
+  {
     name: 'zone literal (configuration: domain DEFAULT_TIMEZONE; organisations.market_zone, users.timezone)',
     homes: [
       'packages/domain/src/constants.ts',
@@ -91,13 +110,17 @@ const KNOWN: Record<string, string[]> = {
   'apps/server/src/modules/demo/generator.ts': ['search folding'],
   // the demo (its generated history is Chilean) and the test fixtures (scanned: not *.test.ts)
   'apps/server/src/modules/demo/dates.ts': ['zone literal'],
-  'apps/server/src/modules/demo/seed-demo.ts': ['zone literal'],
+  'apps/server/src/modules/demo/seed-demo.ts': ['zone literal', 'day of an instant'],
+  // the price history report writes times (not days) as wall-clock text of the user's zone
+  'apps/server/src/modules/reports/queries.ts': ['day of an instant'],
+  // the backfill of migration 100 (history: the statement the migration ran, read back by its check)
+  'apps/server/src/db/migrate.ts': ['day of an instant'],
   'apps/server/src/test/assortment-fixture.ts': ['zone literal'],
   'apps/server/src/test/reports-fixture.ts': ['zone literal'],
   'apps/server/src/test/test-market.ts': ['zone literal'],
   'apps/server/src/test/assortment-history.ts': ['zone literal'],
-  // the profile's list of zones a user may pick (options, not a day rule)
-  'apps/web/src/features/profile/pages/UserProfilePage.tsx': ['zone literal'],
+  // the list of zones a user (profile) or an administrator (Operaciones) may pick: options, not a day rule
+  'apps/web/src/lib/timezones.ts': ['zone literal'],
   // migration 050 created vigia_price_index and vigia_fold; migration 231 dropped them (never called)
   'apps/server/migrations/050_market_formulas.sql': ['price index', 'search folding'],
 };
@@ -206,6 +229,13 @@ describe('one definition per formula', () => {
         'const round2 = (v) => Math.round(v * 100) / 100;',
       ),
     ).toHaveLength(1);
+    // the detail's difference rounded on its own
+    expect(
+      copy(
+        'apps/server/src/modules/detail/service.ts',
+        '          ? Math.round((x.min_price - pivotItem.min_price) * 100) / 100',
+      ),
+    ).toHaveLength(1);
     // promotions' pct
     expect(
       copy(
@@ -233,10 +263,25 @@ describe('one definition per formula', () => {
         'if (Math.abs(o - price) <= 1e-9 * price) continue;',
       ),
     ).toHaveLength(1);
-    // a zone written into a statement
+    // an average of promotion prices with its own rule
+    expect(
+      copy(
+        'apps/server/src/modules/promotions/queries.ts',
+        'sum(case when sp.promo_price > 0 then sp.promo_price end)',
+      ),
+    ).toHaveLength(1);
+    // a day's start or an instant's day written out instead of vigia_day_start / vigia_day
+    expect(
+      copy(
+        'apps/server/src/modules/dashboard/queries.ts',
+        'x.valid_from < (($1::date + 1)::timestamp at time zone $2)',
+      ),
+    ).toHaveLength(1);
+    // a zone written into a statement (and the day rule written out with it)
     expect(
       copy('apps/server/src/modules/x.ts', "select (t at time zone 'America/Santiago')::date"),
-    ).toHaveLength(1);
+    ).toHaveLength(2);
+    expect(copy('apps/server/src/modules/x.ts', "select vigia_day(t, 'America/Santiago')")).toHaveLength(1);
     // a comment may name the formula
     expect(
       copy('apps/server/src/modules/x.ts', '// 100 × (normal − promo) / normal: (normal - promo) / normal'),

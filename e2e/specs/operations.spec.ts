@@ -98,6 +98,30 @@ test.describe('Operaciones', () => {
     await expect(row).toContainText(new Intl.NumberFormat('es-CL').format(newPrice), { timeout: 20_000 });
   });
 
+  test("the organisation's market zone: changed by the administrator, kept, and set back", async ({
+    page,
+  }) => {
+    await login(page);
+    await page.goto('/app/operations');
+    const section = page.getByRole('region', { name: 'Zona horaria del mercado' });
+    const zone = section.getByTestId('market-zone');
+    await expect(zone).toHaveValue('America/Santiago', { timeout: 20_000 });
+    const save = section.getByRole('button', { name: 'Guardar' });
+    await expect(save).toBeDisabled(); // nothing changed yet
+    await zone.fill('America/Lima');
+    await page.getByRole('option', { name: 'America/Lima', exact: true }).click();
+    await save.click();
+    await expect(page.getByText('Zona del mercado guardada: America/Lima')).toBeVisible();
+    await page.reload();
+    await expect(zone).toHaveValue('America/Lima', { timeout: 20_000 });
+    await expectAccessible(page, 'operations-zone');
+    // back to the demo's zone: the other specs read Santiago's days
+    await zone.fill('America/Santiago');
+    await page.getByRole('option', { name: 'America/Santiago', exact: true }).click();
+    await save.click();
+    await expect(page.getByText('Zona del mercado guardada: America/Santiago')).toBeVisible();
+  });
+
   test('Operaciones is not in the menu of a user who is not an administrator', async ({ page }) => {
     await login(page, LIMITED);
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Inicio' })).toBeVisible();

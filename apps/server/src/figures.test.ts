@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { addDays, dashboardPreResponse, isoDateInZone, reportTasksResponse } from '@vigia/domain';
+import { addDays, dashboardPreResponse, isoDateInZone, round2, share } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from './lib/jwt.js';
@@ -15,6 +15,7 @@ import {
   observe,
   seedReferenceData,
 } from './test/fixtures.js';
+import { downloadReport } from './test/report-download.js';
 
 // One figure, every route that shows it (issue 25): the discount % of a promotion. Hand-built market,
 // runs at 16:00Z (midday in Santiago) of days T−3 … T−1 (T = today in Santiago):
@@ -61,7 +62,7 @@ beforeAll(async () => {
         sellers: [7, 9],
         pivots: [5],
         currencies: ['CLP', 'PEN'],
-        modules: ['promotions', 'dpm', 'reports'],
+        modules: ['promotions', 'dpm', 'reports', 'ecommerce_navigation'],
       });
       userId = await insertUser(pool, orgId, 'figuras@example.com');
       await pool.query(
@@ -108,6 +109,17 @@ async function xlsx(buf: Buffer): Promise<unknown[][]> {
     });
   return out;
 }
+/** The drill-down of Rival's sale figure (Promociones por tipo). */
+const saleDrillDown = async () =>
+  (
+    await promo('prices', {
+      classificationsIds: [leaf],
+      promotion: 'type',
+      kind: 'sale',
+      seller_id: 7,
+      classification: leaf,
+    })
+  ).json();
 // biome-ignore lint/suspicious/noExplicitAny: the answers are read loosely here, parsed by their own tests
 type Any = any;
 const rival = (body: Any) => body.items.find((i: Any) => i.seller.id === 7).classifications[0];
@@ -128,15 +140,7 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
   });
 
   it('the drill-down lists RA without a discount and RB with 20 %', async () => {
-    const body = (
-      await promo('prices', {
-        classificationsIds: [leaf],
-        promotion: 'type',
-        kind: 'sale',
-        seller_id: 7,
-        classification: leaf,
-      })
-    ).json();
+    const body = await saleDrillDown();
     const got = body.items.map((p: Any) => [p.name, p.promotion_price, p.discount]).sort();
     expect(got).toEqual([
       ['Producto RA', 0, null],
@@ -181,32 +185,12 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
   });
 
   it('the promotions report: RA without a discount, RB 20 %', async () => {
-    const req = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/',
-      headers: auth(),
-      payload: { report_type: 'promotions', format: 'xlsx', from_date: T(3), to_date: T(1) },
+    const rows = await downloadReport(ctx.app, auth(), {
+      report_type: 'promotions',
+      format: 'xlsx',
+      from_date: T(3),
+      to_date: T(1),
     });
-    expect(req.statusCode, req.body).toBe(200);
-    const id = req.json().id as string;
-    const deadline = Date.now() + 30_000;
-    let task: Any;
-    for (;;) {
-      const list = await ctx.app.inject({ method: 'GET', url: '/v1/navigation-reports/', headers: auth() });
-      task = reportTasksResponse.parse(list.json()).items.find((t) => t.id === id);
-      if (task && (task.status === 'succeeded' || task.status === 'failed')) break;
-      if (Date.now() > deadline) throw new Error(`report still ${task?.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(task.status, task.error ?? '').toBe('succeeded');
-    const signed = await ctx.app.inject({
-      method: 'POST',
-      url: '/v1/navigation-reports/sign-report/',
-      headers: auth(),
-      payload: { gs_url: task.gs_url },
-    });
-    const file = await ctx.app.inject({ method: 'GET', url: signed.json().url });
-    const rows = await xlsx(file.rawPayload);
     const header = rows[0];
     const col = header.indexOf('Descuento (%)');
     expect(col).toBeGreaterThan(0);
@@ -253,6 +237,209 @@ describe('discount %: a promotion priced at 0 has none, on every route that show
     expect(gained?.body).toBe(
       'Rival Perú bajó 40 % el precio de Producto PA (de $1.250 a $750 CLP) y ahora es el más barato del mercado (antes 3.º).',
     );
+  });
+});
+
+describe('average promotion price: a promotion priced at 0 has none, on every route that shows one', () => {
+  // RA (SALE at 0, 1 day) and RB (SALE 800, 2 days) of Rival: the averages count RB only — 800, not
+  // (0 + 800) / 2 = 400; RA's duration (1 day) has no promotion price at all. Normal prices: 1000 both.
+  it('Promociones por tipo: the sale promotions average 800 (normal 1000)', async () => {
+    const body = (await promo('type', { classificationsIds: [leaf] })).json();
+    expect(rival(body).sale.count).toBe(2);
+    expect(rival(body).sale.prices).toEqual({ normal: 1000, promotion: 800, discount: 20 });
+  });
+
+  it('Promociones por duración: 1 day (RA at 0) has no promotion price, 2 days 800', async () => {
+    const body = (await promo('duration', { classification: leaf })).json();
+    const days = rival(body).days.map((d: Any) => [d.day, d.prices.normal, d.prices.promotion]);
+    expect(days).toEqual([
+      [1, 1000, null],
+      [2, 1000, 800],
+    ]);
+  });
+
+  it('Rango de precios: only RB (800) is placed in a range', async () => {
+    const body = (await promo('range', { classification: leaf, range: 4 })).json();
+    const chart = body.items[0];
+    expect(chart.range_points).toEqual([800, 800, 800, 800, 800]);
+    const seller = chart.sellers.find((s: Any) => s.id === 7);
+    expect(seller.total).toBe(1);
+    expect(seller.prices.reduce((n: number, p: Any) => n + p.count, 0)).toBe(1);
+  });
+
+  it('Dispersión: one point of one promotion, in the bucket of 800', async () => {
+    const body = (await promo('scatter-plot', { classificationsIds: [leaf], simple: true })).json();
+    const points = body.items.find((i: Any) => i.seller.id === 7).prices;
+    expect(points.map((p: Any) => p.count)).toEqual([1]);
+    expect(points[0].price).toBeLessThanOrEqual(800);
+    expect(points[0].price + body.bucket).toBeGreaterThan(800);
+  });
+
+  it('the type and duration downloads carry 800 and no 400', async () => {
+    const type = await xlsx(
+      (await promo('download', { promotion: 'type', classificationsIds: [leaf] })).rawPayload,
+    );
+    const sale = type.find((r) => r[0] === 'Rival' && r.length >= 10 && r[6] === 2);
+    // the amounts name their currency
+    expect(type[0]).toContain('Precio promoción promedio (CLP)');
+    const cells = (r: unknown[] | undefined, from: number) => [0, 1, 2].map((i) => r?.[from + i] ?? null);
+    expect(cells(sale, 7)).toEqual([1000, 800, 20]);
+    const dur = await xlsx(
+      (await promo('download', { promotion: 'duration', classificationsIds: [leaf] })).rawPayload,
+    );
+    const one = dur.find((r) => r[0] === 'Rival' && r[2] === 1);
+    const two = dur.find((r) => r[0] === 'Rival' && r[2] === 2);
+    expect(cells(one, 6)).toEqual([1000, null, null]);
+    expect(cells(two, 6)).toEqual([1000, 800, 20]);
+    expect([...type.flat(), ...dur.flat()]).not.toContain(400);
+  });
+});
+
+describe('share of listing-days on promotion: the same figure on every route that returns it', () => {
+  // Rival publishes RA and RB on T−3, T−2, T−1: 6 listing-days; on a sale: RA on T−2 (priced at 0: still
+  // on a sale, without a discount), RB on T−2 and T−1 → 3 → 50 %. 2 promotions; durations 1 and 2 days:
+  // each 50 % of Rival's 2 promotions.
+  it('Promociones por tipo: 50 % (3 of 6), in the answer and its download', async () => {
+    const c = rival((await promo('type', { classificationsIds: [leaf] })).json());
+    expect([c.sale.percentage, c.sale.promoted, c.published]).toEqual([50, 3, 6]);
+    const rows = await xlsx(
+      (await promo('download', { promotion: 'type', classificationsIds: [leaf] })).rawPayload,
+    );
+    const row = rows.find((r) => r[0] === 'Rival' && r[2] === 'Oferta');
+    expect(row?.slice(3, 6)).toEqual([50, 3, 6]);
+  });
+
+  it('Promociones por día: the weeks add up to 3 of 6, each week its own share', async () => {
+    const weeks = rival((await promo('level', { classificationsIds: [leaf] })).json()).weeks as Any[];
+    expect(weeks.reduce((n, w) => n + w.promoted, 0)).toBe(3);
+    expect(weeks.reduce((n, w) => n + w.published, 0)).toBe(6);
+    // each week: 100 × promoted / published, to 2 decimals (hand-checked above for the whole window)
+    for (const w of weeks) expect(w.percentage).toBe(round2(share(w.promoted, w.published)));
+  });
+
+  it('the drill-down of the sale figure counts the same 3 listing-days in 2 promotions', async () => {
+    const body = await saleDrillDown();
+    expect([body.total, body.total_days, body.products]).toEqual([2, 3, 2]);
+  });
+
+  it('Promociones por duración: 1 day 50 %, 2 days 50 % of 2 promotions', async () => {
+    const c = rival((await promo('duration', { classification: leaf })).json());
+    expect(c.total).toBe(2);
+    expect(c.days.map((d: Any) => [d.day, d.percentage, d.count])).toEqual([
+      [1, 50, 1],
+      [2, 50, 1],
+    ]);
+  });
+});
+
+describe('price index and position: the same figure on every route that returns it', () => {
+  // Today's prices (CLP; PEN at 250): PA 1000 against RA 1000 and PEA 3 PEN = 750 → index
+  // 100 × 1000 / 750 = 133.33, difference 250 (33.33 %), position 1 + 1 strictly cheaper = 2 (RA ties
+  // and does not count), 3 ranked. PB 1000 against RB's sale 800 → 125, position 2, 2 ranked.
+  // Average index of the two: (133.333… + 125) / 2 = 129.17.
+  const want = { PA: [133.33, 33.33, 2, 3], PB: [125, 25, 2, 2] };
+  const dpmHeaders = () => ({ ...auth(), 'x-module-authorization': 'dpm' });
+  const figures = (items: Any[]) =>
+    Object.fromEntries(
+      items.map((i: Any) => [i.product_id, [i.index, i.difference_pct, i.position, i.ranked]]).sort(),
+    );
+
+  it('DPM items (GET /v2/navigation/dpm/items)', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/items?currency=CLP',
+      headers: dpmHeaders(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(figures(res.json().items)).toEqual(want);
+  });
+
+  it('Precios por eCommerce (POST /v2/navigation/)', async () => {
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/navigation/',
+      headers: { ...auth(), 'x-module-authorization': 'ecommerce_navigation' },
+      payload: { currency: 'CLP' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(figures(res.json().items)).toEqual(want);
+  });
+
+  it('DPM KPIs: the average index 129.17 (GET /v2/navigation/dpm/kpi)', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/v2/navigation/dpm/kpi?currency=CLP',
+      headers: dpmHeaders(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().split.average_index).toBe(129.17);
+  });
+
+  it("the product detail of PA: 2nd (RA's tie does not put it behind), PEA 25 % below it", async () => {
+    const { rows } = await ctx.db.pool.query<{ id: number }>(
+      `select id from products where seller_id = 5 and product_id = 'PA'`,
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v1/new-detail/',
+      headers: auth(),
+      payload: { product_id: rows[0].id, currency: 'CLP' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.pivotQmItemPosition).toBe(2);
+    const pea = body.qm_items.find((i: Any) => i.seller_id === 9);
+    expect([pea.min_price, pea.difference, pea.difference_percent]).toEqual([750, -250, -25]);
+  });
+
+  it('the match report: Índice de precios, Diferencia (%), Posición, eCommerce comparados', async () => {
+    const rows = await downloadReport(ctx.app, auth(), {
+      report_type: 'match',
+      format: 'xlsx',
+      from_date: T(1),
+      to_date: T(0),
+      currency: 'CLP',
+    });
+    const h = rows[0] as string[];
+    const col = (name: string) => h.indexOf(name);
+    const got = Object.fromEntries(
+      rows
+        .slice(1)
+        .map((r) => [
+          r[col('ID eCommerce')],
+          [
+            r[col('Índice de precios')],
+            r[col('Diferencia (%)')],
+            r[col('Posición')],
+            r[col('eCommerce comparados')],
+          ],
+        ])
+        .sort(),
+    );
+    expect(got).toEqual(want);
+  });
+});
+
+describe('migration 310', () => {
+  it('takes out of the stored sums what the old roll-up added for a promotion priced at 0', async () => {
+    const pool = ctx.db.pool;
+    expect(await checkPromotions(pool)).toEqual([]);
+    // the old roll-up summed RA's promotion price 0 and counted it: put that back …
+    await pool.query(
+      `update promo_type_cum set s_promo_n = s_promo_n + 1, e_promo_n = e_promo_n + 1
+        where seller_id = 7 and price_type = 'SALE' and day >= $1::date`,
+      [T(2)],
+    );
+    await pool.query(
+      `update promo_duration_cum set e_promo_n = e_promo_n + 1 where seller_id = 7 and duration = 1 and day >= $1::date`,
+      [T(2)],
+    );
+    expect((await checkPromotions(pool)).length).toBeGreaterThan(0);
+    // … and the migration takes it out again
+    await pool.query(
+      readFileSync(new URL('../migrations/310_promotion_price_needs_positive.sql', import.meta.url), 'utf8'),
+    );
+    expect(await checkPromotions(pool)).toEqual([]);
   });
 });
 

@@ -110,6 +110,7 @@ function sampleFor(name: string): unknown {
     email: 'nadie@example.com',
     name: 'Nombre',
     timezone: 'America/Santiago',
+    market_zone: 'America/Santiago', // Operaciones settings: the fixture organisation's own zone
     page: 1,
     page_size: 10,
     limit: 5,

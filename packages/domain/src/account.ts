@@ -37,6 +37,11 @@ export const userProfile = z.object({
   email: z.string(),
   currency: z.string().nullable(),
   timezone: z.string(),
+  /**
+   * The organisation's market zone (IANA; an administrator's setting on Operaciones): what "today" is for
+   * the periods the screens ask for (docs/metrics.md "Zones and currencies"). Read-only here.
+   */
+  market_zone: z.string(),
   /** Administers the organisation (Operaciones: sellers, feed sources, API keys). */
   is_admin: z.boolean(),
 });

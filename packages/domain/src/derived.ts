@@ -303,6 +303,14 @@ export function round2(v: number | null | undefined): number | null {
   return v === null || v === undefined ? null : Math.round(v * 100) / 100;
 }
 
+/**
+ * The promotion price an aggregate counts (averages, price distributions): a promotion priced at 0 (or
+ * below) has none, as it has no discount. SQL: vigia_promo_price (migration 310).
+ */
+export function promotionPrice(promo: number | null | undefined): number | null {
+  return promo !== null && promo !== undefined && promo > 0 ? promo : null;
+}
+
 /** Discount % of a promoted price: 100 × (normal − promo) / normal; null unless 0 < promo < normal. */
 export function discountPercent(
   normal: number | null | undefined,

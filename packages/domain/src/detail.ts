@@ -86,7 +86,7 @@ export const qmItemSchema = z.object({
   /** ISO instant (docs/architecture.md "Last seen") */
   last_seen: z.string(),
   published: z.boolean(),
-  /** seed rule, evaluated on the server's today in America/Santiago */
+  /** seed rule, evaluated on today in the organisation's market zone */
   availability: z.enum(AVAILABILITY_TEXTS),
   /** shown grey: out of stock or last seen before today (Santiago) */
   historical: z.boolean(),
@@ -204,7 +204,7 @@ export const historicalCompleteBody = z.object({
   currency: currencyField.optional(),
   /** yyyy-MM-dd (longer strings are cut to 10 characters); default one month before to_date */
   from_date: calendarDate.optional(),
-  /** yyyy-MM-dd; default today in America/Santiago */
+  /** yyyy-MM-dd; default today in the organisation's market zone */
   to_date: calendarDate.optional(),
   /** Vigía listing id of the product (the pivot listing of product/{id}) */
   product_id: idSchema,
@@ -216,7 +216,7 @@ export const historicalCompleteBody = z.object({
 export type HistoricalCompleteBody = z.infer<typeof historicalCompleteBody>;
 
 export const historyPointSchema = z.object({
-  /** calendar day in America/Santiago, yyyy-MM-dd */
+  /** calendar day of the organisation's market zone, yyyy-MM-dd */
   date: z.string(),
   /** effective price at the end of that day (or now, for today), in the requested currency */
   price: z.number().nullable(),

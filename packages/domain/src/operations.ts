@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timezoneSchema } from './account.js';
 import { idSchema, shortText } from './common.js';
 
 // Operaciones (issue 27): the organisation's sellers, their feed sources (uploaded file or URL), import
@@ -309,3 +310,21 @@ export const importProgress = z.object({
   error: z.string().nullable(),
 });
 export type ImportProgress = z.infer<typeof importProgress>;
+
+// ───────────────────────────── organisation settings ─────────────────────────────
+
+/**
+ * The organisation's settings an administrator changes (issue 25): its market zone (IANA name), which
+ * decides what a day is for its periods, windows and feed schedules (docs/metrics.md "Zones and currencies").
+ */
+export const organisationSettings = z.object({
+  market_zone: z.string(),
+});
+export type OrganisationSettings = z.infer<typeof organisationSettings>;
+
+export const organisationSettingsBody = z
+  .object({
+    market_zone: timezoneSchema,
+  })
+  .strict();
+export type OrganisationSettingsBody = z.infer<typeof organisationSettingsBody>;

@@ -6,6 +6,7 @@ import {
   foldText,
   lastSeenAt,
   normalizeSearch,
+  promotionPrice,
   SEARCH_FOLD_FROM,
   SEARCH_FOLD_TO,
 } from '@vigia/domain';
@@ -78,6 +79,23 @@ describe('discount % and its bucket', () => {
 
   it('TypeScript discountPercent = SQL vigia_discount_pct = the hand-computed value', async () => {
     await sameAnswers('vigia_discount_pct($1::numeric, $2::numeric)', discountPercent, fixtures);
+  });
+
+  it('TypeScript promotionPrice = SQL vigia_promo_price: a promotion priced at 0 (or below) has none', async () => {
+    // promo → the price an average counts
+    const cases: [number | null, number | null][] = [
+      [800, 800],
+      [0.01, 0.01],
+      [0, null],
+      [-5, null],
+      [null, null],
+    ];
+    const sql = await sqlEach<string | null>(
+      'vigia_promo_price($1::numeric)',
+      cases.map(([p]) => [p]),
+    );
+    expect(sql.map((v) => (v === null ? null : Number(v)))).toEqual(cases.map(([, want]) => want));
+    expect(cases.map(([p]) => promotionPrice(p))).toEqual(cases.map(([, want]) => want));
   });
 
   it('TypeScript discountBucket = SQL vigia_discount_bucket (halves go up: 12.5 → 15, 22.5 → 25)', async () => {

@@ -40,8 +40,8 @@ const END_STATE = (sellers: string, to: string) => `
     select x.id as seller_id, d.day,
            (select max(ir.observed_at) from ingest_runs ir
              where ir.seller_id = x.id and ir.status = 'succeeded'
-               and ir.observed_at >= (d.day::timestamp at time zone ${TZ_SQL})
-               and ir.observed_at < ((d.day + 1)::timestamp at time zone ${TZ_SQL})) as t,
+               and ir.observed_at >= vigia_day_start(d.day, ${TZ_SQL})
+               and ir.observed_at < vigia_day_start(d.day + 1, ${TZ_SQL})) as t,
            d.day = (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id) as latest
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
@@ -88,7 +88,7 @@ export async function referenceStateProducts(
     rows as (
       select ${LISTING_COLUMNS},
              round((st.effective_price * r.f)::numeric, 2)::float8 as price, st.price_type, st.stock_out,
-             ${q.outOnly ? `(coalesce(${outSince}, p.first_seen) at time zone ${TZ_SQL})::date` : 'null::date'} as out_day
+             ${q.outOnly ? `vigia_day(coalesce(${outSince}, p.first_seen), ${TZ_SQL})` : 'null::date'} as out_day
         from state st
         join products p on p.id = st.id
         join sellers s on s.id = st.seller_id
@@ -127,14 +127,14 @@ export async function referenceStockEvents(
   const wentOut = q.event === 'went_out';
   const sql = `
     with runs as (
-      select ir.seller_id, (ir.observed_at at time zone ${TZ_SQL})::date as day, max(ir.observed_at) as t
+      select ir.seller_id, vigia_day(ir.observed_at, ${TZ_SQL}) as day, max(ir.observed_at) as t
         from ingest_runs ir
        where ir.seller_id = any(${sellers}) and ir.status = 'succeeded'
-         and ir.observed_at >= (${from}::timestamp at time zone ${TZ_SQL})
-         and ir.observed_at < ((${to} + 1)::timestamp at time zone ${TZ_SQL})
+         and ir.observed_at >= vigia_day_start(${from}, ${TZ_SQL})
+         and ir.observed_at < vigia_day_start(${to} + 1, ${TZ_SQL})
        group by 1, 2
     ),
-    b as (select seller_id, day, t, (day::timestamp at time zone ${TZ_SQL}) as d0 from runs),
+    b as (select seller_id, day, t, vigia_day_start(day, ${TZ_SQL}) as d0 from runs),
     -- every listing of the selection with an interval starting on a run day of the period. (The code
     -- before migration 111 looked only at the listings whose present classification and brand are those
     -- of a roll-up group with such an event that day: it missed the events of a listing re-classified or
@@ -166,9 +166,9 @@ export async function referenceStockEvents(
              ev.day as event_day,
              ${
                wentOut
-                 ? `(select (min(x.valid_from) at time zone ${TZ_SQL})::date from price_intervals x
+                 ? `(select vigia_day(min(x.valid_from), ${TZ_SQL}) from price_intervals x
                       where x.product_id = ev.id and x.valid_from > ev.t and not x.stock_out)`
-                 : `(select (max(x.valid_to) at time zone ${TZ_SQL})::date from price_intervals x
+                 : `(select vigia_day(max(x.valid_to), ${TZ_SQL}) from price_intervals x
                       where x.product_id = ev.id and x.valid_to <= ev.d0 and not x.stock_out)`
              } as other_day
         from ev

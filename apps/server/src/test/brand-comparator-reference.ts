@@ -1,4 +1,4 @@
-import { effectivePriceFor, type PriceMode, priceIndex } from '@vigia/domain';
+import { DEFAULT_TIMEZONE, effectivePriceFor, type PriceMode, priceIndex } from '@vigia/domain';
 import type pg from 'pg';
 import { selectStatesAt } from '../modules/brand-comparator/queries.js';
 import type { ScoredSet } from '../modules/pricing/index.js';
@@ -26,7 +26,7 @@ export async function referenceTrend(
     ids.add(set.model.rows[i].productId);
     for (let k = c.offerStart[i]; k < c.offerStart[i + 1]; k++) ids.add(c.offerProductId[k]);
   }
-  const states = await selectStatesAt(pool, [...ids], days);
+  const states = await selectStatesAt(pool, [...ids], days, DEFAULT_TIMEZONE);
   const price = (id: number, d: number, inStockOnly: boolean) => {
     const s = states[d].get(id);
     if (!s || (inStockOnly && s.stockOut)) return Number.NaN;

@@ -18,7 +18,7 @@ export async function selectRangePoints(
   const qs = Array.from({ length: ranges + 1 }, (_, i) => i / ranges);
   const { rows } = await db.query<{ pts: number[] | null }>(
     `with ${SPANS}
-     select percentile_cont($8::float8[]) within group (order by promo) as pts from spans where promo is not null`,
+     select percentile_cont($8::float8[]) within group (order by promo) as pts from spans where vigia_promo_price(promo::numeric) is not null`,
     [...scopeArgs(s), qs],
   );
   return rows[0]?.pts ?? null;
@@ -33,7 +33,7 @@ export async function selectRangeCounts(
   const { rows } = await db.query<{ seller_id: number; range: number; count: number }>(
     `with ${SPANS}
      select seller_id, width_bucket(promo, $8::float8[]) + 1 as range, count(*)::int as count
-       from spans where promo is not null group by 1, 2`,
+       from spans where vigia_promo_price(promo::numeric) is not null group by 1, 2`,
     [...scopeArgs(s), inner],
   );
   return rows;
@@ -43,7 +43,7 @@ export async function selectRangeCounts(
 export async function selectPriceP95(db: Queryable, s: ScopeValues): Promise<number | null> {
   const { rows } = await db.query<{ p95: number | null }>(
     `with ${SPANS}
-     select percentile_cont(0.95) within group (order by promo)::float8 as p95 from spans where promo is not null`,
+     select percentile_cont(0.95) within group (order by promo)::float8 as p95 from spans where vigia_promo_price(promo::numeric) is not null`,
     scopeArgs(s),
   );
   return rows[0]?.p95 ?? null;
@@ -67,7 +67,7 @@ export async function selectScatter(
     `with ${SPANS}
      select seller_id, (floor(promo / $8::float8) * $8::float8)::float8 as price, count(distinct product_id)::int as count,
             case when $9::int > 0 then (array_agg(distinct product_id))[1:$9::int] end as ids
-       from spans where promo is not null group by 1, 2 order by 1, 2`,
+       from spans where vigia_promo_price(promo::numeric) is not null group by 1, 2 order by 1, 2`,
     [...scopeArgs(s), width, sample],
   );
   return rows;

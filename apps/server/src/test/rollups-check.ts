@@ -10,15 +10,15 @@ import { TZ_SQL } from '../market/index.js';
 
 const RECOMPUTE = `
 with runs as (
-  select seller_id, (observed_at at time zone ${TZ_SQL})::date as day, max(observed_at) as t
+  select seller_id, vigia_day(observed_at, ${TZ_SQL}) as day, max(observed_at) as t
     from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
-     and ($2::date is null or (observed_at at time zone ${TZ_SQL})::date = $2::date)
+     and ($2::date is null or vigia_day(observed_at, ${TZ_SQL}) = $2::date)
    group by 1, 2
 ),
 b as (
   select r.seller_id, r.day, r.t, s.currency,
-         (r.day::timestamp at time zone ${TZ_SQL}) as d0,
-         ((r.day + 1)::timestamp at time zone ${TZ_SQL}) as d1
+         vigia_day_start(r.day, ${TZ_SQL}) as d0,
+         vigia_day_start(r.day + 1, ${TZ_SQL}) as d1
     from runs r join sellers s on s.id = r.seller_id
 ),
 listing as (

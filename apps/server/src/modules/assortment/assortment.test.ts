@@ -268,6 +268,11 @@ describe('XLSX downloads', () => {
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).getCell(1).value).toBe('Marca');
+    // every amount names its currency (issue 25)
+    expect([5, 7].map((c) => ws.getRow(1).getCell(c).value)).toEqual([
+      'Valor total (CLP)',
+      'Valor promedio (CLP)',
+    ]);
     expect(ws.getRow(2).values).toEqual([
       undefined,
       'Todas',
@@ -290,6 +295,7 @@ describe('XLSX downloads', () => {
     await wb2.xlsx.load(stock.rawPayload as unknown as ArrayBuffer);
     expect(wb2.worksheets[0].rowCount).toBe(3); // header + p2 + a2
     expect(wb2.worksheets[0].getRow(2).getCell(1).value).toBe('Leche Descremada');
+    expect(wb2.worksheets[0].getRow(1).getCell(6).value).toBe('Precio (CLP)');
     const forbidden = await post('/v1/assortment/ecommerce.xlsx', period(), noModule);
     expect(forbidden.status).toBe(403);
   });

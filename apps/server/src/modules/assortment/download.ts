@@ -2,7 +2,9 @@ import { type AssortmentProduct, type AssortmentRow, ASSORTMENT_XLSX_COLUMNS as 
 import ExcelJS from 'exceljs';
 
 // XLSX downloads of the assortment tables and drill-downs: the same rows the screens show (summary row
-// first), numbers as numbers.
+// first), numbers as numbers; every amount column names its currency (the answer's).
+
+const inCurrency = (header: string, currency: string) => `${header} (${currency})`;
 
 type Cell = string | number | null;
 
@@ -27,6 +29,7 @@ async function workbook(
 export function assortmentXlsx(
   kind: 'brand' | 'ecommerce' | 'stock',
   rows: AssortmentRow[],
+  currency: string,
 ): Promise<Buffer> {
   const name = kind === 'brand' ? C.brand : C.seller;
   if (kind === 'stock') {
@@ -59,9 +62,9 @@ export function assortmentXlsx(
       C.total_products,
       C.previous_total_products,
       C.products_variation,
-      C.total_value,
+      inCurrency(C.total_value, currency),
       C.total_variation,
-      C.average_value,
+      inCurrency(C.average_value, currency),
       C.average_variation,
       C.participation,
     ],
@@ -79,8 +82,17 @@ export function assortmentXlsx(
   );
 }
 
-export function productsXlsx(items: AssortmentProduct[], stock: boolean): Promise<Buffer> {
-  const header = ['Producto', 'ID', 'SKU', 'Marca', 'eCommerce', 'Precio', 'Sin stock', 'URL'];
+export function productsXlsx(items: AssortmentProduct[], stock: boolean, currency: string): Promise<Buffer> {
+  const header = [
+    'Producto',
+    'ID',
+    'SKU',
+    'Marca',
+    'eCommerce',
+    inCurrency('Precio', currency),
+    'Sin stock',
+    'URL',
+  ];
   if (stock) header.push('Fecha', 'Volvió', 'Días sin stock');
   return workbook(
     'Productos',

@@ -292,18 +292,18 @@ function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
     // the seller's last run of the event's day, then the first in-stock interval after it
     const t = `(select max(ir.observed_at) from ingest_runs ir
                  where ir.seller_id = k.seller_id and ir.status = 'succeeded'
-                   and ir.observed_at >= (k.event_day::timestamp at time zone ${TZ_SQL})
-                   and ir.observed_at < ((k.event_day + 1)::timestamp at time zone ${TZ_SQL}))`;
-    other = `cross join lateral (select (select (min(x.valid_from) at time zone ${TZ_SQL})::date
+                   and ir.observed_at >= vigia_day_start(k.event_day, ${TZ_SQL})
+                   and ir.observed_at < vigia_day_start(k.event_day + 1, ${TZ_SQL}))`;
+    other = `cross join lateral (select (select vigia_day(min(x.valid_from), ${TZ_SQL})
                                              from price_intervals x
                                             where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out) as d) o`;
     backDate = `case when o.d <= ${to} then o.d::text end`;
     daysOut = `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`;
   } else if (kind === 'back_in') {
-    other = `cross join lateral (select (select (max(x.valid_to) at time zone ${TZ_SQL})::date
+    other = `cross join lateral (select (select vigia_day(max(x.valid_to), ${TZ_SQL})
                                              from price_intervals x
                                             where x.product_id = k.id and not x.stock_out
-                                              and x.valid_to <= (k.event_day::timestamp at time zone ${TZ_SQL})) as d) o`;
+                                              and x.valid_to <= vigia_day_start(k.event_day, ${TZ_SQL})) as d) o`;
     daysOut = 'case when o.d is not null then k.event_day - o.d end';
   }
   return `

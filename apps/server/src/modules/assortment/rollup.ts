@@ -23,8 +23,8 @@ const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 const STATE = `
 select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.price_type, lc.stock_out,
        case when lc.stock_out then
-         (coalesce((select max(pi.valid_to) from price_intervals pi where pi.product_id = lc.product_id and not pi.stock_out),
-                   p.first_seen) at time zone ${TZ_SQL})::date
+         vigia_day(coalesce((select max(pi.valid_to) from price_intervals pi
+                             where pi.product_id = lc.product_id and not pi.stock_out), p.first_seen), ${TZ_SQL})
        end as out_day
   from unnest($1::bigint[]) t(id)
   join listing_current lc on lc.product_id = t.id

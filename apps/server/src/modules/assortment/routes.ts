@@ -59,6 +59,8 @@ interface Scope {
   selection: AssortmentSelection;
   periods: Periods;
   ownBrands: number[];
+  /** the organisation's market zone (what today is) */
+  zone: string;
 }
 
 /** License-checked scope of an assortment request (docs/metrics.md "Assortment", "Scope"). */
@@ -94,6 +96,7 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
     pivot,
     sellers,
     currency,
+    zone: principal.marketZone,
     ownBrands: principal.license.brands,
     selection: {
       sellers,
@@ -124,7 +127,7 @@ const MEMO_SIZE = 64;
 function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
   return readModelsOf(pool)
     .memo<AssortmentResult>('assortment-answers', MEMO_SIZE)
-    .answer([s, group, today()], () => computeAnswer(pool, s, group));
+    .answer([s, group, today(undefined, s.zone)], () => computeAnswer(pool, s, group));
 }
 
 async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
@@ -252,7 +255,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
         return {
           type: XLSX_TYPE,
           name: `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-          body: await write(xlsxTasks.rollup, kind, rows),
+          body: await write(xlsxTasks.rollup, kind, rows, res.currency),
         };
       }),
     );
@@ -268,7 +271,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
         return {
           type: XLSX_TYPE,
           name: `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-          body: await write(xlsxTasks.products, out.items, kind === 'stock'),
+          body: await write(xlsxTasks.products, out.items, kind === 'stock', out.currency),
         };
       }),
     );

@@ -1,4 +1,4 @@
-import { addDays, effectivePriceFor, PRICE_MODES } from '@vigia/domain';
+import { addDays, DEFAULT_TIMEZONE, effectivePriceFor, PRICE_MODES } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
@@ -37,8 +37,8 @@ const today = () => new Date().toISOString().slice(0, 10);
 async function expectSameAsDatabase(store: HistoryStore, model: PivotModel) {
   const ids = [...new Set(modelListings(model))];
   const days = Array.from({ length: 12 }, (_, i) => addDays(today(), -11 + i));
-  const fromDb = await selectStatesAt(ctx.db.pool, ids, days);
-  const ends = await dayEnds(ctx.db.pool, days);
+  const fromDb = await selectStatesAt(ctx.db.pool, ids, days, DEFAULT_TIMEZONE);
+  const ends = await dayEnds(ctx.db.pool, days, DEFAULT_TIMEZONE);
   expect(ends.at(-1)?.open).toBe(true);
   expect(ends[0].open).toBe(false);
   let compared = 0;
@@ -88,7 +88,7 @@ describe('brand comparator price history', () => {
     await expectSameAsDatabase(store, after);
     const b1 = (await pool.query(`select id from products where seller_id = 8 and product_id = 'b1'`)).rows[0]
       .id;
-    const now = (await dayEnds(pool, [today()]))[0].t;
+    const now = (await dayEnds(pool, [today()], DEFAULT_TIMEZONE))[0].t;
     expect(store.stateAt(Number(b1), now)?.effective.NORMAL_PRICE).toBe(800);
   });
 });

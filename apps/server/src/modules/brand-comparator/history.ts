@@ -1,7 +1,6 @@
 import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
-import { TZ_SQL } from '../../market/index.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
   getPivotModel,
@@ -374,16 +373,20 @@ export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<Hist
 }
 
 /**
- * The instants (epoch ms) of the end of each day in America/Santiago, now for today (as selectStatesAt);
- * `open` = the day has not ended yet (its instant is now).
+ * The instants (epoch ms) of the end of each day in the organisation's market zone, now for today (as
+ * selectStatesAt); `open` = the day has not ended yet (its instant is now).
  */
-export async function dayEnds(db: Queryable, days: string[]): Promise<{ t: number; open: boolean }[]> {
+export async function dayEnds(
+  db: Queryable,
+  days: string[],
+  zone: string,
+): Promise<{ t: number; open: boolean }[]> {
   const { rows } = await db.query<{ t: number; open: boolean }>(
     `select (extract(epoch from least(now(), e.t)) * 1000)::float8 as t, now() < e.t as open
        from unnest($1::date[]) with ordinality u(day, k)
-       cross join lateral (select ((day + 1)::timestamp at time zone ${TZ_SQL}) - interval '1 millisecond' as t) e
+       cross join lateral (select vigia_day_start(day + 1, $2::text) - interval '1 millisecond' as t) e
       order by k`,
-    [days],
+    [days, zone],
   );
   return rows;
 }
@@ -496,13 +499,14 @@ export async function pricesAt(
   days: string[],
   mode: PriceMode,
   rates: Map<string, number>,
+  zone: string,
 ): Promise<TrendPrices> {
   const store = await historyFor(pool, model);
   if (!store) {
-    const states = await selectStatesAt(pool, ids(), days);
+    const states = await selectStatesAt(pool, ids(), days, zone);
     return trendPricesFromDatabase(model, states, mode, rates);
   }
-  const ends = await dayEnds(pool, days);
+  const ends = await dayEnds(pool, days, zone);
   const s = slotsOf(store, model);
   const rateOf = store.rates(rates);
   const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(

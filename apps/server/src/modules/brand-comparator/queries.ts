@@ -1,5 +1,4 @@
 import type { Queryable } from '../../db/database.js';
-import { TZ_SQL } from '../../market/index.js';
 
 // Price history of the brand comparator's trend: the state of given listings at the end of given days.
 
@@ -20,6 +19,8 @@ export async function selectStatesAt(
   db: Queryable,
   ids: number[],
   days: string[],
+  /** the organisation's market zone: where each day ends */
+  zone: string,
 ): Promise<Map<number, ListingState>[]> {
   const out = days.map(() => new Map<number, ListingState>());
   if (!ids.length || !days.length) return out;
@@ -34,7 +35,7 @@ export async function selectStatesAt(
   }>(
     `with d as (
        select k::int as k,
-              least(now(), ((day + 1)::timestamp at time zone ${TZ_SQL}) - interval '1 millisecond') as t
+              least(now(), vigia_day_start(day + 1, $3::text) - interval '1 millisecond') as t
          from unnest($2::date[]) with ordinality u(day, k)
      )
      select x.id::float8 as id, d.k, pi.normal_price::float8 as normal, pi.sale_price::float8 as sale,
@@ -43,7 +44,7 @@ export async function selectStatesAt(
        cross join d
        join lateral (select * from price_intervals pi where pi.product_id = x.id and pi.valid_from <= d.t
                       order by pi.valid_from desc limit 1) pi on pi.valid_to is null or pi.valid_to > d.t`,
-    [ids, days],
+    [ids, days, zone],
   );
   for (const r of rows)
     out[r.k - 1].set(r.id, {

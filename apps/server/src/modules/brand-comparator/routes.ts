@@ -36,6 +36,7 @@ export default async function brandComparatorRoutes(app: FastifyInstance) {
       to,
       own: principalOf(req).license.brands,
       picked: !!q.brands?.length || q.ownBrands === true,
+      zone: principalOf(req).marketZone,
     });
   });
 }

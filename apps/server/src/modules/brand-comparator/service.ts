@@ -163,7 +163,7 @@ export async function brandComparator(
   pool: pg.Pool,
   resolved: Resolved,
   set: ScoredSet,
-  q: { from: string; to: string; own: number[]; picked: boolean },
+  q: { from: string; to: string; own: number[]; picked: boolean; zone: string },
 ): Promise<BrandComparatorResponse> {
   const { scope, model } = resolved;
   // DPM by brand's tally (same memo key as the DPM screen: one computation for both)
@@ -197,7 +197,7 @@ export async function brandComparator(
       }
     return [...ids];
   };
-  const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates);
+  const prices = await pricesAt(pool, model, listingIds, days, scope.mode, scope.rates, q.zone);
   const sellerColumn = new Map(c.sellerIds.map((id, col) => [id, col]));
   const trendOf = new Map(
     chosen.map((brandId) => [

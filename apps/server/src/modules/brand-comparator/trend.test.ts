@@ -1,4 +1,4 @@
-import { addDays, PRICE_MODES } from '@vigia/domain';
+import { addDays, DEFAULT_TIMEZONE, PRICE_MODES } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readModelsOf } from '../../platform/read-model.js';
 import { seedTrendMarket, TREND_COMPETITORS, TREND_PIVOT } from '../../test/brand-comparator-fixture.js';
@@ -60,7 +60,7 @@ async function expectReference(model: PivotModel) {
   for (const mode of PRICE_MODES)
     for (const window of [false, true]) {
       const set = setOf(model, mode, window);
-      const prices = await pricesAt(pool, model, () => [], days, mode, rates);
+      const prices = await pricesAt(pool, model, () => [], days, mode, rates, DEFAULT_TIMEZONE);
       expect(prices.dayKeys).not.toBeNull(); // from the store
       const brands = new Map<number, number[]>();
       for (const i of set.filtered) {
@@ -68,10 +68,15 @@ async function expectReference(model: PivotModel) {
         brands.set(b, [...(brands.get(b) ?? []), i]);
       }
       const ids = () => [...new Set(model.rows.map((r) => r.productId)), ...model.cols.offerProductId];
-      const fromDb = trendPricesFromDatabase(model, await selectStatesAt(pool, ids(), days), mode, rates);
+      const fromDb = trendPricesFromDatabase(
+        model,
+        await selectStatesAt(pool, ids(), days, DEFAULT_TIMEZONE),
+        mode,
+        rates,
+      );
       // a period moved by two days: brandTrend reuses the days it shares with the first
       const moved = days.slice(2);
-      const movedPrices = await pricesAt(pool, model, () => [], moved, mode, rates);
+      const movedPrices = await pricesAt(pool, model, () => [], moved, mode, rates, DEFAULT_TIMEZONE);
       for (const positions of brands.values()) {
         const want = await referenceTrend(pool, set, positions, days, mode, rates);
         expect(averageIndexesByDay(set, positions, prices)).toEqual(want);

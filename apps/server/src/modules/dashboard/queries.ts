@@ -81,10 +81,10 @@ export async function selectRollupDays(
 function coveredDaysSql(p: Params, from: string, to: string): { join: string; cols: string } {
   const lo = p.add(from, '::date');
   const hi = p.add(to, '::date');
-  const join = `x.valid_from < ((${hi} + 1)::timestamp at time zone ${TZ_SQL})
-            and (x.valid_to is null or x.valid_to >= ((${lo} + 1)::timestamp at time zone ${TZ_SQL}))`;
-  const cols = `greatest((x.valid_from at time zone ${TZ_SQL})::date, ${lo}) - ${lo} as a,
-                least(coalesce((x.valid_to at time zone ${TZ_SQL})::date - 1, ${hi}), ${hi}) - ${lo} as b`;
+  const join = `x.valid_from < vigia_day_start(${hi} + 1, ${TZ_SQL})
+            and (x.valid_to is null or x.valid_to >= vigia_day_start(${lo} + 1, ${TZ_SQL}))`;
+  const cols = `greatest(vigia_day(x.valid_from, ${TZ_SQL}), ${lo}) - ${lo} as a,
+                least(coalesce(vigia_day(x.valid_to, ${TZ_SQL}) - 1, ${hi}), ${hi}) - ${lo} as b`;
   return { join, cols };
 }
 
@@ -182,10 +182,10 @@ export async function selectEventCounts(
   q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string },
 ): Promise<EventCounts> {
   const p = new Params();
-  const start = (d: string) => `(${p.add(d, '::date')}::timestamp at time zone ${TZ_SQL})`;
+  const start = (d: string) => `vigia_day_start(${p.add(d, '::date')}, ${TZ_SQL})`;
   const ps = start(q.previousFrom);
   const cs = start(q.from);
-  const ce = `((${p.add(q.to, '::date')} + 1)::timestamp at time zone ${TZ_SQL})`;
+  const ce = `vigia_day_start(${p.add(q.to, '::date')} + 1, ${TZ_SQL})`;
   const sellers = p.add(q.sellers, '::int[]');
   const roots = rootsCond(p, 'p.classification_id', q.roots);
   const sql = `
@@ -211,7 +211,7 @@ export async function selectEventCounts(
  */
 export async function selectMonitoringSince(db: Queryable, sellers: number[]): Promise<string | null> {
   const { rows } = await db.query<{ since: string | null }>(
-    `select to_char(min(m) at time zone ${TZ_SQL}, 'YYYY-MM-DD') as since
+    `select vigia_day(min(m), ${TZ_SQL})::text as since
        from (select (select min(p.first_seen) from products p where p.seller_id = s) as m
                from unnest($1::int[]) as s) x`,
     [sellers],

@@ -81,7 +81,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
         words,
         limit: b.limit ?? 10,
       }),
-      selectRates(pool, currency, today()),
+      selectRates(pool, currency, today(undefined, principalOf(req).marketZone)),
     ]);
     return {
       items: rows.map((x) => {

@@ -123,8 +123,8 @@ export async function dayBounds(
 ): Promise<DayBounds[]> {
   const { rows } = await db.query<{ day: string; start: Date; end: Date }>(
     `select to_char(d, 'YYYY-MM-DD') as day,
-            (d at time zone $3) as start,
-            least(((d + interval '1 day') at time zone $3), now()) as end
+            vigia_day_start(d::date, $3) as start,
+            least(vigia_day_start(d::date + 1, $3), now()) as end
        from generate_series($1::date::timestamp, $2::date::timestamp, interval '1 day') d`,
     [fromDay, toDay, timeZone],
   );

@@ -58,6 +58,7 @@ export default async function detailRoutes(app: FastifyInstance) {
       pivot,
       sellers,
       currency,
+      zone: principalOf(req).marketZone,
     });
     return info ?? NOT_FOUND;
   });
@@ -67,7 +68,12 @@ export default async function detailRoutes(app: FastifyInstance) {
     optionalPivot(requesterOf(req), req.body.pivot_id);
     const currency = resolveCurrency(requesterOf(req), req.body.currency);
     return (
-      (await productInfoById(db.pool, { license, productId: req.body.product_id, currency })) ?? NOT_FOUND
+      (await productInfoById(db.pool, {
+        license,
+        productId: req.body.product_id,
+        currency,
+        zone: principalOf(req).marketZone,
+      })) ?? NOT_FOUND
     );
   });
 
@@ -86,6 +92,7 @@ export default async function detailRoutes(app: FastifyInstance) {
       currency,
       from: b.from_date,
       to: b.to_date,
+      zone: principalOf(req).marketZone,
     });
   });
 
@@ -99,6 +106,7 @@ export default async function detailRoutes(app: FastifyInstance) {
         sellerId: req.body.sellerId,
         productId: String(req.body.productId),
         currency,
+        zone: principalOf(req).marketZone,
       })) ?? NOT_FOUND
     );
   });
@@ -117,6 +125,7 @@ export default async function detailRoutes(app: FastifyInstance) {
         currency,
         from: b.fromDate,
         to: b.toDate,
+        zone: principalOf(req).marketZone,
       });
     if (b.downloadablePipeline) {
       return download(reply, async (write) => {

@@ -1,7 +1,6 @@
 import {
   availabilityText,
   breadcrumb,
-  DEFAULT_TIMEZONE,
   differencePct,
   enrichDetail,
   type HistoricalCompleteResponse,
@@ -15,6 +14,7 @@ import {
   type QmItem,
   type QmiHistoryPoint,
   rankingIcon,
+  round2,
   STATUS_MESSAGES,
   sortByMinPrice,
 } from '@vigia/domain';
@@ -61,6 +61,8 @@ export async function productMatchInfo(
     pivot: number | null;
     sellers: number[];
     currency: string;
+    /** the organisation's market zone (what today is: availability, historical) */
+    zone: string;
     now?: Date;
   },
 ): Promise<ProductMatchInfo | null> {
@@ -86,7 +88,7 @@ export async function productMatchInfo(
             )[0] ?? null);
   const competitors = members.filter((r) => r.seller_id !== pivot || r === pivotRow);
   const rows = [subject, ...competitors];
-  const day = today(now);
+  const day = today(now, p.zone);
   const [fx, paths] = await Promise.all([
     loadFx(db, [...rows.map((r) => r.currency), p.currency], day, day),
     categoryPaths(
@@ -132,18 +134,14 @@ export async function productMatchInfo(
       previous_price: x.previous_price,
       difference:
         x.min_price !== null && pivotItem?.min_price != null
-          ? Math.round((x.min_price - pivotItem.min_price) * 100) / 100
+          ? round2(x.min_price - pivotItem.min_price)
           : null,
       difference_percent: differencePct(x.min_price, pivotItem?.min_price ?? null),
       stock_out: r.stock_out,
       last_seen: iso(r.last_seen),
       published: r.published,
-      availability: availabilityText(
-        { stock_out: r.stock_out, last_seen: r.last_seen },
-        now,
-        DEFAULT_TIMEZONE,
-      ),
-      historical: isHistorical({ stock_out: r.stock_out, last_seen: r.last_seen }, now, DEFAULT_TIMEZONE),
+      availability: availabilityText({ stock_out: r.stock_out, last_seen: r.last_seen }, now, p.zone),
+      historical: isHistorical({ stock_out: r.stock_out, last_seen: r.last_seen }, now, p.zone),
       position: x.min_price !== null ? i + 1 : null,
       highlight: priceHighlight(x.min_price, cheaper?.min_price, expensive?.min_price),
     };
@@ -178,8 +176,14 @@ export async function productMatchInfo(
 
 // ───────────────────────────── /v1/new-detail/info and /v2/detail/qmi ─────────────────────────────
 
-async function infoOf(db: Queryable, row: ListingRow, currency: string, now: Date): Promise<ProductInfo> {
-  const day = today(now);
+async function infoOf(
+  db: Queryable,
+  row: ListingRow,
+  currency: string,
+  now: Date,
+  zone: string,
+): Promise<ProductInfo> {
+  const day = today(now, zone);
   const [fx, paths, classification, members] = await Promise.all([
     loadFx(db, [row.currency, currency], day, day),
     categoryPaths(db, row.category_id !== null ? [row.category_id] : []),
@@ -215,7 +219,7 @@ async function infoOf(db: Queryable, row: ListingRow, currency: string, now: Dat
     previous_price: previous,
     variation: priceVariation(min, previous),
     stock_out: row.stock_out,
-    availability: availabilityText({ stock_out: row.stock_out, last_seen: row.last_seen }, now),
+    availability: availabilityText({ stock_out: row.stock_out, last_seen: row.last_seen }, now, zone),
     match:
       row.group_id !== null && row.match_status !== null
         ? { group_id: row.group_id, status: row.match_status, members }
@@ -226,27 +230,28 @@ async function infoOf(db: Queryable, row: ListingRow, currency: string, now: Dat
 /** The info panel of a listing by Vigía id; null when unknown or outside the license. */
 export async function productInfoById(
   db: Queryable,
-  p: { license: License; productId: number; currency: string; now?: Date },
+  p: { license: License; productId: number; currency: string; zone: string; now?: Date },
 ): Promise<ProductInfo | null> {
   const row = await listingById(db, p.productId);
   if (!row || !listingInLicense(p.license, row)) return null;
-  return infoOf(db, row, p.currency, p.now ?? new Date());
+  return infoOf(db, row, p.currency, p.now ?? new Date(), p.zone);
 }
 
 /** qmi-detail: a listing by (seller, seller's own id); null when unknown or outside the license. */
 export async function qmiInfo(
   db: Queryable,
-  p: { license: License; sellerId: number; productId: string; currency: string; now?: Date },
+  p: { license: License; sellerId: number; productId: string; currency: string; zone: string; now?: Date },
 ): Promise<ProductInfo | null> {
   const row = await listingBySellerProduct(db, p.sellerId, p.productId);
   if (!row || !listingInLicense(p.license, row)) return null;
-  return infoOf(db, row, p.currency, p.now ?? new Date());
+  return infoOf(db, row, p.currency, p.now ?? new Date(), p.zone);
 }
 
 // ───────────────────────────── histories ─────────────────────────────
 
-async function periodFrame(db: Queryable, from: string, to: string) {
-  const days = await dayBounds(db, from, to, DEFAULT_TIMEZONE);
+/** The days of the period in the organisation's market zone, and the instants they span. */
+async function periodFrame(db: Queryable, from: string, to: string, zone: string) {
+  const days = await dayBounds(db, from, to, zone);
   const start = new Date(days[0].start);
   const end = new Date(Math.max(...days.map((d) => d.end), days[0].start));
   return { days, start, end };
@@ -269,13 +274,15 @@ export async function historicalComplete(
     currency: string;
     from?: string;
     to?: string;
+    /** the organisation's market zone: the period's days */
+    zone: string;
     now?: Date;
   },
 ): Promise<HistoricalCompleteResponse> {
   const period = resolvePeriod(
     { from: p.from, to: p.to },
     { from: 'from_date', to: 'to_date' },
-    { maxDays: MAX_HISTORY_DAYS, now: p.now },
+    { maxDays: MAX_HISTORY_DAYS, now: p.now, zone: p.zone },
   );
   const empty = { from_date: period.from, to_date: period.to, currency: p.currency, sellers: [] };
   const subject = await listingById(db, p.productId);
@@ -312,7 +319,7 @@ export async function historicalComplete(
       })),
   ];
   const ids = series.flatMap((s) => s.listings);
-  const frame = await periodFrame(db, period.from, period.to);
+  const frame = await periodFrame(db, period.from, period.to, p.zone);
   const intervals = await intervalsOf(db, ids, frame.start, frame.end);
   const currencies = new Set<string>([p.currency]);
   for (const list of intervals.values()) for (const iv of list) currencies.add(iv.currency);
@@ -347,18 +354,20 @@ export async function qmiHistory(
     currency: string;
     from?: string;
     to?: string;
+    /** the organisation's market zone: the period's days */
+    zone: string;
     now?: Date;
   },
 ): Promise<QmiHistory> {
   const period = resolvePeriod(
     { from: p.from, to: p.to },
     { from: 'fromDate', to: 'toDate' },
-    { maxDays: MAX_HISTORY_DAYS, now: p.now },
+    { maxDays: MAX_HISTORY_DAYS, now: p.now, zone: p.zone },
   );
   const row = await listingBySellerProduct(db, p.sellerId, p.productId);
   if (!row || !listingInLicense(p.license, row))
     return { row: null, from: period.from, to: period.to, prices: [] };
-  const frame = await periodFrame(db, period.from, period.to);
+  const frame = await periodFrame(db, period.from, period.to, p.zone);
   const intervals = (await intervalsOf(db, [row.id], frame.start, frame.end)).get(row.id) ?? [];
   const fx: FxTable = await loadFx(
     db,

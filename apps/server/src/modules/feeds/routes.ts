@@ -138,6 +138,39 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     return seller;
   });
 
+  // ───────── organisation settings ─────────
+
+  registerRoute(app, operationsRoutes.settings, async (req) => {
+    const p = adminOf(req);
+    return { market_zone: await orgTimezone(pool, p.orgId) };
+  });
+
+  registerRoute(app, operationsRoutes.updateSettings, async (req) => {
+    const p = adminOf(req);
+    const zone = req.body.market_zone;
+    // the zone computes days in SQL too: PostgreSQL must know it (its zone names, not only the runtime's)
+    const known = await pool.query('select 1 from pg_timezone_names where name = $1', [zone]);
+    if (!known.rowCount) throw badRequest('market_zone: zona horaria desconocida', 'market_zone');
+    await withTransaction(pool, async (c) => {
+      await c.query('update organisations set market_zone = $2 where id = $1', [p.orgId, zone]);
+      // the scheduled sources' next runs were computed in the old zone: recompute them in the new one
+      const { rows } = await c.query<{ id: number; schedule: string }>(
+        'select id, schedule from import_sources where org_id = $1 and deleted_at is null and schedule is not null',
+        [p.orgId],
+      );
+      for (const r of rows) {
+        let next: Date | null = null;
+        try {
+          next = nextCronRun(parseCron(r.schedule), zone, new Date());
+        } catch {
+          continue; // a schedule the server accepted parses; an old unreadable one keeps its next run
+        }
+        await c.query('update import_sources set next_run_at = $2 where id = $1', [r.id, next]);
+      }
+    });
+    return { market_zone: await orgTimezone(pool, p.orgId) };
+  });
+
   // ───────── sources ─────────
 
   const nextRunOf = async (orgId: number, schedule: string | null | undefined) => {

@@ -11,8 +11,8 @@ import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerOwnR
  * the caller and passed as a value: the planner then uses it in index conditions even when the table's
  * statistics are stale (while a market is being loaded they say a seller has no rows).
  */
-const DAY_BOUNDS = `select $2::date as day, ($2::date::timestamp at time zone ${TZ_SQL}) as d0,
-         (($2::date + 1)::timestamp at time zone ${TZ_SQL}) as d1`;
+const DAY_BOUNDS = `select $2::date as day, vigia_day_start($2::date, ${TZ_SQL}) as d0,
+         vigia_day_start($2::date + 1, ${TZ_SQL}) as d1`;
 
 /** The measures of rollup_daily_brand that are sums over listings (all but currency and averages). */
 const MEASURES = [

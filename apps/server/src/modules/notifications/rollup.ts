@@ -269,7 +269,7 @@ const WRITE_SQL = `
       stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since
   ), suppressed as (
     insert into change_event_suppressed (day, seller_id, reason, n)
-    select ($14::timestamptz at time zone ${TZ_SQL})::date, $2, r, n from unnest($15::text[], $16::int[]) x(r, n)
+    select vigia_day($14::timestamptz, ${TZ_SQL}), $2, r, n from unnest($15::text[], $16::int[]) x(r, n)
     on conflict (day, seller_id, reason) do update set n = change_event_suppressed.n + excluded.n
   ), events as (
     insert into change_events (namespace, kind, seller_id, occurred_at, size, facts, items)

@@ -49,6 +49,7 @@ export default async function productListRoutes(app: FastifyInstance) {
       currency,
       page: b.page,
       pageSize: b.page_size,
+      zone: principalOf(req).marketZone,
     });
   });
 }

@@ -54,11 +54,13 @@ export async function productList(
     search?: string;
     page: number;
     pageSize: number;
+    /** the organisation's market zone: today's rates */
+    zone: string;
     now?: Date;
   },
 ): Promise<ProductListResponse> {
   const now = q.now ?? new Date();
-  const day = today(now);
+  const day = today(now, q.zone);
   const clp = await selectClpRates(pool, day);
   const clpRates = ratesTo(clp, 'CLP');
   const rates = ratesTo(clp, q.currency);

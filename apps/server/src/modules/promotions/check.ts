@@ -47,8 +47,8 @@ const PRICE_SUMS = (p: string, cond: string) => `
   count(*) filter (where ${cond})::int as ${p === 's' ? 'started' : 'ended'},
   coalesce(sum(v.normal_price) filter (where ${cond}), 0)::numeric as ${p}_normal,
   count(v.normal_price) filter (where ${cond})::int as ${p}_normal_n,
-  coalesce(sum(v.promo_price) filter (where ${cond}), 0)::numeric as ${p}_promo,
-  count(v.promo_price) filter (where ${cond})::int as ${p}_promo_n,
+  coalesce(sum(vigia_promo_price(v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_promo,
+  count(vigia_promo_price(v.promo_price)) filter (where ${cond})::int as ${p}_promo_n,
   coalesce(sum(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_disc,
   count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n`;
 const MEASURES = (p: string) =>

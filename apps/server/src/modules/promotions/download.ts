@@ -10,6 +10,7 @@ import {
 import ExcelJS from 'exceljs';
 
 // XLSX downloads of the promotions tables: one sheet, a header row, one row per number the screen shows.
+// Every amount column names its currency (the answer's: the user's, converted as the screen converts).
 
 type Cell = string | number | null;
 export interface Sheet {
@@ -82,7 +83,7 @@ export function durationSheet(answers: PromotionItemsResponse[]): Sheet {
       'Promociones',
       'En curso',
       `Precio normal promedio (${answers[0]?.currency ?? ''})`,
-      'Precio promoción promedio',
+      `Precio promoción promedio (${answers[0]?.currency ?? ''})`,
       'Descuento promedio (%)',
     ],
     rows,
@@ -120,7 +121,7 @@ export function typeSheet(a: PromotionItemsResponse): Sheet {
       'Días-producto publicados',
       'Promociones',
       `Precio normal promedio (${a.currency})`,
-      'Precio promoción promedio',
+      `Precio promoción promedio (${a.currency})`,
       'Descuento promedio (%)',
     ],
     rows,
@@ -148,7 +149,7 @@ export function rangeSheet(answers: PromotionRangeResponse[]): Sheet {
       'Clasificación',
       'eCommerce',
       `Precios desde (${answers[0]?.currency ?? ''})`,
-      'Hasta',
+      `Hasta (${answers[0]?.currency ?? ''})`,
       '% de promociones',
       'Promociones',
     ],
@@ -162,7 +163,7 @@ export function scatterSheet(a: PromotionScatterResponse): Sheet {
     for (const p of it.prices) rows.push([it.seller.name, p.price, p.price + a.bucket, p.count]);
   return {
     name: 'Dispersión',
-    header: ['eCommerce', `Precio desde (${a.currency})`, 'Hasta', 'Productos'],
+    header: ['eCommerce', `Precio desde (${a.currency})`, `Hasta (${a.currency})`, 'Productos'],
     rows,
   };
 }
@@ -180,7 +181,7 @@ export function pricesSheet(a: PromotionPricesResponse): Sheet {
       'eCommerce',
       'Formato',
       `Precio normal (${a.currency})`,
-      'Precio promoción',
+      `Precio promoción (${a.currency})`,
       'Descuento (%)',
       'Primer día',
       'Último día',

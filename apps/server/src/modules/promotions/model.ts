@@ -113,14 +113,14 @@ const storeOf = (pool: pg.Pool): Store =>
 export const currenciesOf = (pool: pg.Pool) => storeOf(pool).currencies;
 
 const LAST_RUN_DAY = `
-select ((max(observed_at) at time zone ${TZ_SQL})::date - date '1970-01-01') as day
+select (vigia_day(max(observed_at), ${TZ_SQL}) - date '1970-01-01') as day
   from ingest_runs where seller_id = $1 and status = 'succeeded'`;
 
 /** The seller's promotions ($2 null), or those a run on day $2 or later may have changed. */
 const SPANS = `
 select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
        first_day - date '1970-01-01' as first, coalesce(last_day - date '1970-01-01', ${RUNNING}) as last,
-       promo_price::float8 as promo, currency
+       vigia_promo_price(promo_price)::float8 as promo, currency
   from promo_spans
  where seller_id = $1
    and ($2::int is null or last_day is null or last_day >= date '1970-01-01' + $2::int - 1

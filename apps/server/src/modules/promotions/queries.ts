@@ -26,7 +26,7 @@ export interface ScopeValues {
  * promo_spans_scope_end_idx: the ones that end on or after its start).
  */
 export const spansIn = (from = '$4::date', to = '$5::date') => `
-ld as materialized (select sid, (select (max(observed_at) at time zone ${TZ_SQL})::date from ingest_runs r
+ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
@@ -216,12 +216,13 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
                              where (c.seller_id, c.classification_id, c.currency, c.duration) = (k.seller_id, $2[1], k.currency, k.duration)
                                and c.day < $3::date order by c.day desc limit 1) b on true
      ),
-     ld as materialized (select sid, (select (max(observed_at) at time zone ${TZ_SQL})::date from ingest_runs r
+     ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
      running as (
        select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
               case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
-              sp.promo_price * f.factor as promo, case when sp.promo_price * f.factor is not null then 1 else 0 end as promo_n,
+              vigia_promo_price(sp.promo_price) * f.factor as promo,
+              case when vigia_promo_price(sp.promo_price) * f.factor is not null then 1 else 0 end as promo_n,
               case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
               case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
                    then 1 else 0 end as disc_n,

@@ -89,8 +89,9 @@ const EXPR: Record<(typeof MEASURES)[number], string> = {
   '': '*',
   _normal: 'v.normal_price',
   _normal_n: 'v.normal_price',
-  _promo: 'v.promo_price',
-  _promo_n: 'v.promo_price',
+  // the promotion price an average counts (> 0; migration 310, domain promotionPrice)
+  _promo: 'vigia_promo_price(v.promo_price)',
+  _promo_n: 'vigia_promo_price(v.promo_price)',
   _disc: DISC,
   _disc_n: DISC,
 };

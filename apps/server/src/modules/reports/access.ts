@@ -51,6 +51,9 @@ export async function reportAccessNow(
       ...scope,
       sellers: scope.sellers.filter((s) => granted.has(s)),
       roots: license.classifications,
+      // the zones in force now: the organisation's market zone (days), the user's (times shown)
+      zone: user.marketZone,
+      timezone: user.timezone,
     },
   };
 }

@@ -1,5 +1,7 @@
 import {
+  convertPrice,
   DEFAULT_PRICE_MODE,
+  DEFAULT_TIMEZONE,
   discountPercent,
   effectivePriceFor,
   isCheaper,
@@ -47,7 +49,19 @@ export interface ReportParams {
   roots: number[];
   from: string;
   to: string;
+  /**
+   * The organisation's market zone (what a day of the window is) and the user's zone (how times read),
+   * as they are when the report is built (reportAccessNow); absent in tasks queued before issue 25.
+   */
+  zone?: string;
+  timezone?: string;
 }
+
+/** The zones of a report: the market zone and the user's (the deployment's default when absent). */
+const zonesOf = (p: ReportParams) => ({
+  zone: p.zone ?? DEFAULT_TIMEZONE,
+  timezone: p.timezone ?? p.zone ?? DEFAULT_TIMEZONE,
+});
 
 export interface ReportBuilder {
   sheetName: string;
@@ -158,7 +172,7 @@ export function matchLine(
 }
 
 async function matchBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
-  const scope = { pivot: p.pivot, sellers: p.sellers, roots: p.roots, from: p.from, to: p.to };
+  const scope = { pivot: p.pivot, sellers: p.sellers, roots: p.roots, from: p.from, to: p.to, ...zonesOf(p) };
   const [rates, names, total] = await Promise.all([
     ratesOrFail(db, p.currency, p.to),
     sellerNames(db, p.sellers),
@@ -234,6 +248,7 @@ const historyScope = (p: ReportParams): HistoryScopeParams => ({
   roots: p.roots,
   from: p.from,
   to: p.to,
+  ...zonesOf(p),
 });
 
 /** Seller names, the row count and day-by-day rates of the pivot's and competitors' currencies. */
@@ -382,11 +397,12 @@ async function promotionsBuilder(db: Queryable, p: ReportParams): Promise<Report
 
 async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
   const scope = historyScope(p);
-  const [names, rows, rates] = await Promise.all([
-    sellerNames(db, scope.sellers),
-    selectAssortment(db, scope),
-    ratesOrFail(db, p.currency, p.to),
-  ]);
+  const [names, rows] = await Promise.all([sellerNames(db, scope.sellers), selectAssortment(db, scope)]);
+  await ratesOrFail(db, p.currency, p.to); // the currency has a rate (else the report fails, said)
+  // each row describes one day (its state): converted at the rate in force that day
+  // (a seller's state day may precede the range when it had no run in it)
+  const since = rows.reduce((m, r) => (r.day < m ? r.day : m), p.from);
+  const fx = await loadFx(db, [p.currency, ...new Set(rows.map((r) => r.currency))], since, p.to);
   const totals = new Map<number, number>();
   for (const r of rows) totals.set(r.seller_id, (totals.get(r.seller_id) ?? 0) + r.published);
   const columns: ReportColumn[] = [
@@ -410,8 +426,9 @@ async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<Report
     async *batches() {
       for (let i = 0; i < rows.length; i += BATCH_SIZE) {
         yield rows.slice(i, i + BATCH_SIZE).map((r) => {
-          const f = rates.get(r.currency);
-          const value = f === undefined ? null : r.effective_price_sum * f;
+          const f = fx.rate(r.currency, r.day);
+          const to = fx.rate(p.currency, r.day);
+          const value = f === null || to === null ? null : convertPrice(r.effective_price_sum, f, to);
           return [
             names.get(r.seller_id) ?? String(r.seller_id),
             r.brand ?? 'Sin marca',
@@ -439,6 +456,17 @@ const BUILDERS: Record<ReportType, (db: Queryable, p: ReportParams) => Promise<R
   assortment: assortmentBuilder,
 };
 
-export function reportBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
-  return BUILDERS[p.report_type](db, p);
+/**
+ * Every amount column says which currency it is in (issue 25): a money column's header ends with the
+ * report's currency, '(CLP)', unless the builder already wrote it.
+ */
+export const moneyHeader = (header: string, currency: string) =>
+  header.endsWith(`(${currency})`) ? header : `${header} (${currency})`;
+
+export async function reportBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
+  const b = await BUILDERS[p.report_type](db, p);
+  b.columns = b.columns.map((c) =>
+    c.kind === 'money' ? { ...c, header: moneyHeader(c.header, p.currency) } : c,
+  );
+  return b;
 }

@@ -1,17 +1,18 @@
 import type { Queryable } from '../../db/database.js';
-import { lastSeenSql, TZ_SQL } from '../../market/index.js';
+import { lastSeenSql } from '../../market/index.js';
 
 // SQL of the report builders (builders.ts). Every query reads one batch: keyset on an id (`after`), a
 // limit, so that a whole-license report never holds more than a batch of rows. Window: listings seen in
-// [start of from_date, end of to_date) in America/Santiago — the pricing screens' rule (docs/metrics.md
-// "Pricing", "Date semantics").
+// [start of from_date, end of to_date) in the organisation's market zone (a parameter of every query,
+// `zone`) — the pricing screens' rule (docs/metrics.md "Pricing", "Date semantics"). Times shown (the
+// price history's Desde/Hasta) are in the user's zone (`timezone`).
 
-/** The report's instants: start of from_date and end of to_date (vigia_day_start of the market zone). */
-const windowStart = (i: number) => `vigia_day_start($${i}::date, ${TZ_SQL})`;
-const windowEnd = (i: number) => `vigia_day_start($${i}::date + 1, ${TZ_SQL})`;
-/** Seen in the window [from, to]: the one membership rule (SQL vigia_seen_in = domain seenInWindow). */
-const seen = (p: string, s: string, from: number, to: number) =>
-  `vigia_seen_in(${lastSeenSql(p, s)}, ${p}.first_seen, $${from}::date, $${to}::date, ${TZ_SQL})`;
+/** The report's instants: start of from_date and end of to_date (vigia_day_start of the market zone $z). */
+const windowStart = (i: number, z: number) => `vigia_day_start($${i}::date, $${z}::text)`;
+const windowEnd = (i: number, z: number) => `vigia_day_start($${i}::date + 1, $${z}::text)`;
+/** Seen in the window [from, to] of zone $z: the one membership rule (SQL vigia_seen_in = domain seenInWindow). */
+const seen = (p: string, s: string, from: number, to: number, z: number) =>
+  `vigia_seen_in(${lastSeenSql(p, s)}, ${p}.first_seen, $${from}::date, $${to}::date, $${z}::text)`;
 /** Under the license's classification roots (none = whole tree). `c` = classifications of the listing. */
 const inRoots = (i: number) => `(cardinality($${i}::int[]) = 0 or c.path && $${i}::int[])`;
 
@@ -21,17 +22,19 @@ export interface MatchScopeParams {
   roots: number[];
   from: string;
   to: string;
+  /** the organisation's market zone: what a day of the window is */
+  zone: string;
 }
 
-// $1 pivot, $2 competitors, $3 roots, $4 from, $5 to
+// $1 pivot, $2 competitors, $3 roots, $4 from, $5 to, $6 zone
 const MATCH_PIVOTS_WHERE = `
   p.seller_id = $1 and lc.group_id is not null and lc.match_status = 'confirmed'
-  and ${seen('p', 's', 4, 5)} and ${inRoots(3)}
+  and ${seen('p', 's', 4, 5, 6)} and ${inRoots(3)}
   and exists (select 1 from listing_current o
                 join products op on op.id = o.product_id
                 join sellers os on os.id = op.seller_id
                where o.group_id = lc.group_id and o.match_status = 'confirmed' and o.seller_id = any($2::int[])
-                 and ${seen('op', 'os', 4, 5)})`;
+                 and ${seen('op', 'os', 4, 5, 6)})`;
 
 const MATCH_FROM = `
   from products p
@@ -39,7 +42,7 @@ const MATCH_FROM = `
   join listing_current lc on lc.product_id = p.id
   left join classifications c on c.id = p.classification_id`;
 
-const matchArgs = (m: MatchScopeParams) => [m.pivot, m.sellers, m.roots, m.from, m.to];
+const matchArgs = (m: MatchScopeParams) => [m.pivot, m.sellers, m.roots, m.from, m.to, m.zone];
 
 /** Pivot products of the match report: matched with ≥ 1 selected competitor seen in the window. */
 export async function countMatchPivots(db: Queryable, m: MatchScopeParams): Promise<number> {
@@ -78,8 +81,8 @@ export async function selectMatchPivots(
             lc.normal_price, lc.sale_price, lc.exclusive_price, lc.price_type, lc.stock_out, lc.currency
        ${MATCH_FROM}
        left join brands b on b.id = p.brand_id
-      where ${MATCH_PIVOTS_WHERE} and p.id > $6
-      order by p.id limit $7`,
+      where ${MATCH_PIVOTS_WHERE} and p.id > $7
+      order by p.id limit $8`,
     [...matchArgs(m), after, limit],
   );
   return rows;
@@ -99,7 +102,7 @@ export interface MatchOfferRow {
 export async function selectMatchOffers(
   db: Queryable,
   groups: number[],
-  m: Pick<MatchScopeParams, 'sellers' | 'from' | 'to'>,
+  m: Pick<MatchScopeParams, 'sellers' | 'from' | 'to' | 'zone'>,
 ): Promise<MatchOfferRow[]> {
   const { rows } = await db.query<MatchOfferRow>(
     `select o.group_id, o.seller_id, o.normal_price, o.sale_price, o.exclusive_price, o.stock_out, o.currency
@@ -107,8 +110,8 @@ export async function selectMatchOffers(
        join products op on op.id = o.product_id
        join sellers os on os.id = op.seller_id
       where o.group_id = any($1::bigint[]) and o.match_status = 'confirmed' and o.seller_id = any($2::int[])
-        and ${seen('op', 'os', 3, 4)}`,
-    [groups, m.sellers, m.from, m.to],
+        and ${seen('op', 'os', 3, 4, 5)}`,
+    [groups, m.sellers, m.from, m.to, m.zone],
   );
   return rows;
 }
@@ -120,11 +123,15 @@ export interface HistoryScopeParams {
   roots: number[];
   from: string;
   to: string;
+  /** the organisation's market zone: what a day of the window is */
+  zone: string;
+  /** the user's zone: how the times shown read */
+  timezone: string;
 }
-// $1 sellers, $2 roots, $3 from, $4 to
+// $1 sellers, $2 roots, $3 from, $4 to, $5 zone
 const HISTORY_WHERE = `
   p.seller_id = any($1::int[]) and ${inRoots(2)}
-  and pi.valid_from < ${windowEnd(4)} and (pi.valid_to is null or pi.valid_to > ${windowStart(3)})`;
+  and pi.valid_from < ${windowEnd(4, 5)} and (pi.valid_to is null or pi.valid_to > ${windowStart(3, 5)})`;
 const HISTORY_FROM = `
   from products p
   join price_intervals pi on pi.product_id = p.id
@@ -134,7 +141,7 @@ const HISTORY_FROM = `
 export async function countHistory(db: Queryable, h: HistoryScopeParams): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `select count(*)::int as n ${HISTORY_FROM} where ${HISTORY_WHERE}`,
-    [h.sellers, h.roots, h.from, h.to],
+    [h.sellers, h.roots, h.from, h.to, h.zone],
   );
   return rows[0].n;
 }
@@ -147,7 +154,7 @@ export interface HistoryRow {
   ean: string | null;
   name: string | null;
   brand: string | null;
-  /** Santiago wall-clock 'yyyy-MM-dd HH:mm' */
+  /** wall-clock 'yyyy-MM-dd HH:mm' of the user's zone */
   valid_from: string;
   valid_to: string | null;
   normal_price: number | null;
@@ -183,17 +190,17 @@ export async function selectHistory(
 ): Promise<HistoryRow[]> {
   const { rows } = await db.query<HistoryRow>(
     `select p.id, p.seller_id, p.product_id, p.sku, p.ean, p.name, b.name as brand,
-            to_char(pi.valid_from at time zone ${TZ_SQL}, 'YYYY-MM-DD HH24:MI') as valid_from,
-            to_char(pi.valid_to at time zone ${TZ_SQL}, 'YYYY-MM-DD HH24:MI') as valid_to,
+            to_char(pi.valid_from at time zone $5::text, 'YYYY-MM-DD HH24:MI') as valid_from,
+            to_char(pi.valid_to at time zone $5::text, 'YYYY-MM-DD HH24:MI') as valid_to,
             pi.normal_price, pi.sale_price, pi.exclusive_price, pi.byquantity_price, pi.price_type,
             pi.stock_out, pi.currency
        from products p
        join price_intervals pi on pi.product_id = p.id
        left join brands b on b.id = p.brand_id
       where p.id = any($1::bigint[])
-        and pi.valid_from < ${windowEnd(3)} and (pi.valid_to is null or pi.valid_to > ${windowStart(2)})
+        and pi.valid_from < ${windowEnd(3, 4)} and (pi.valid_to is null or pi.valid_to > ${windowStart(2, 4)})
       order by p.id, pi.valid_from`,
-    [ids, h.from, h.to],
+    [ids, h.from, h.to, h.zone, h.timezone],
   );
   return rows;
 }

@@ -172,16 +172,16 @@ const MATCH_HEADER = [
   'Mi precio (CLP)',
   'Tipo de precio',
   'Sin stock',
-  'Precio mínimo competencia',
-  'Precio máximo competencia',
-  'Diferencia',
+  'Precio mínimo competencia (CLP)',
+  'Precio máximo competencia (CLP)',
+  'Diferencia (CLP)',
   'Diferencia (%)',
   'Índice de precios',
   'Posición',
   'eCommerce comparados',
-  'Rival A',
-  'Rival B',
-  'Rival Perú',
+  'Rival A (CLP)',
+  'Rival B (CLP)',
+  'Rival Perú (CLP)',
 ];
 
 describe('match report', () => {
@@ -362,6 +362,13 @@ describe('other report types', () => {
       'Hasta',
       'Precio normal (CLP)',
     ]);
+    // every amount column names its currency (issue 25)
+    expect(rows[0].slice(9, 13)).toEqual([
+      'Precio oferta (CLP)',
+      'Precio exclusivo (CLP)',
+      'Precio por cantidad (CLP)',
+      'Precio efectivo (CLP)',
+    ]);
     // pivot: 6 listings with one interval each; Perú: pe1 (4 PEN × 260 = 1040)
     expect(rows.length - 1).toBe(7);
     const peru = rows.find((r) => r[0] === 'Rival Perú')!;
@@ -378,6 +385,8 @@ describe('other report types', () => {
     });
     const promoRows = await readXlsx(promo.file);
     expect(promoRows[0][6]).toBe('Formato');
+    expect(promoRows[0]).toContain('Precio normal (CLP)');
+    expect(promoRows[0]).toContain('Precio promoción (CLP)');
     // P2 (sale 850) and P3 (exclusive 400) are on promotion at the pivot; B1 (sale 950) at Rival B
     expect(
       promoRows
@@ -393,6 +402,7 @@ describe('other report types', () => {
     });
     const rows = readCsv(assort.file);
     expect(rows[0][3]).toBe('Productos publicados');
+    expect(rows[0].slice(5, 7)).toEqual(['Valor total (CLP)', 'Precio promedio (CLP)']);
     // the pivot carries 6 listings: Colun 3, Omo 2, Soprole 1 (participation 50 / 33.33 / 16.67 %)
     const pivot = rows.filter((r) => r[0] === 'Pivote').map((r) => [r[1], r[3], r[7]]);
     expect(pivot).toEqual([
@@ -575,8 +585,9 @@ describe('subscriptions', () => {
     expect(taskId).toBeTruthy();
     const task = await waitTask(taskId, ana);
     expect(task).toMatchObject({ status: 'succeeded', scheduled: true });
-    // weekly: the 7 days ending on the local day of the send
-    expect(task.to_date).toBe(isoDateInZone(next, 'America/Lima'));
+    // weekly: the 7 days ending on the day of the send in the organisation's market zone (Santiago, the
+    // default), at the recipient's hour (Lima)
+    expect(task.to_date).toBe(isoDateInZone(next, 'America/Santiago'));
 
     await smtp.waitFor(1);
     const mail = smtp.received.find((m) => m.subject.startsWith('Vigía — reporte Match'))!;

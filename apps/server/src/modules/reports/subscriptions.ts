@@ -221,13 +221,16 @@ export async function unsubscribeByLink(
   return true;
 }
 
-/** The date range a send covers, ending on the local day it is sent: daily = that day, weekly = 7 days. */
+/**
+ * The date range a send covers, ending on the day it is sent in `zone` (the organisation's market zone):
+ * daily = that day, weekly = 7 days.
+ */
 export function sendRange(
   frequency: 'daily' | 'weekly',
   at: Date,
-  timezone: string,
+  zone: string,
 ): { from: string; to: string } {
-  const to = localIsoDay(at, timezone);
+  const to = localIsoDay(at, zone);
   return { from: frequency === 'weekly' ? addDays(to, -6) : to, to };
 }
 
@@ -281,7 +284,9 @@ export async function dispatchDueSubscriptions(
         );
         continue;
       }
-      const range = sendRange(s.frequency, now, s.timezone);
+      // the days it covers are the organisation's market days (up to today there); the hour it goes out
+      // at is the recipient's (nextRunAt)
+      const range = sendRange(s.frequency, now, access.scope.zone ?? s.timezone);
       const task = await createTask(
         client,
         s.user_id,

@@ -13,14 +13,16 @@ export interface ProfileRow {
   pivot_name: string | null;
   token_version: number;
   is_admin: boolean;
+  market_zone: string;
 }
 
 /** A user's profile with the name of the pivot seller. */
 export async function getProfile(db: Queryable, userId: number): Promise<ProfileRow | null> {
   const { rows } = await db.query<ProfileRow>(
     `select u.id, u.org_id, u.name, u.email, u.timezone, u.currency, u.pivot_id, s.name as pivot_name,
-            u.token_version, u.is_admin
+            u.token_version, u.is_admin, o.market_zone
        from users u
+       join organisations o on o.id = u.org_id
        left join sellers s on s.id = u.pivot_id
       where u.id = $1`,
     [userId],

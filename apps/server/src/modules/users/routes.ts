@@ -19,6 +19,7 @@ function profileOf(u: ProfileRow): UserProfile {
     currency: u.currency,
     timezone: u.timezone,
     is_admin: u.is_admin,
+    market_zone: u.market_zone,
   };
 }
 

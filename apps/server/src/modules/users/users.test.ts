@@ -42,6 +42,8 @@ describe('GET /v1/users/me/', () => {
       email: 'demo@example.com',
       currency: 'CLP',
       timezone: 'America/Santiago',
+      // the organisation's zone (read-only here): the user's own timezone does not move it
+      market_zone: 'America/Santiago',
       is_admin: true,
     });
   });
@@ -76,6 +78,7 @@ describe('PATCH /v1/users/me/ (profile)', () => {
       email: 'demo@example.com',
       currency: 'USD',
       timezone: 'America/Lima',
+      market_zone: 'America/Santiago',
       is_admin: true,
     });
     expect((await get(token)).json().timezone).toBe('America/Lima');

@@ -1,5 +1,6 @@
 import {
   addDays,
+  DEFAULT_TIMEZONE,
   daysInclusive,
   defaultHistoryPeriod,
   isoDateInZone,
@@ -8,6 +9,7 @@ import {
 } from '@vigia/domain';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { useMarketZone } from '../../lib/admin.js';
 
 // The history period picker's presets and checks. Calendar arithmetic and the seed's default (one month
 // back to today, America/Santiago) come from the domain; this adds what the picker offers.
@@ -32,9 +34,9 @@ export const PERIOD_PRESETS: readonly PeriodPreset[] = [
   { key: '1y', label: '1 año', months: 12 },
 ];
 
-/** Today in America/Santiago. */
-export function todayIso(now: Date = new Date()): string {
-  return isoDateInZone(now);
+/** Today in the organisation's market zone (useMarketZone; the deployment's default without it). */
+export function todayIso(now: Date = new Date(), zone = DEFAULT_TIMEZONE): string {
+  return isoDateInZone(now, zone);
 }
 
 /** The period a preset covers, ending today. */
@@ -44,8 +46,8 @@ export function presetPeriod(preset: PeriodPreset, today: string = todayIso()): 
 }
 
 /** Seed default: one month back to today. */
-export function defaultPeriod(now: Date = new Date()): Period {
-  return defaultHistoryPeriod(now);
+export function defaultPeriod(now: Date = new Date(), zone = DEFAULT_TIMEZONE): Period {
+  return defaultHistoryPeriod(now, zone);
 }
 
 /** The preset a period matches (ending today), if any. */
@@ -72,19 +74,25 @@ export function periodError(period: Period, maxDays: number, today: string = tod
  * The period kept in the URL (`from`, `to`), or the default when absent or unreadable: the period picked
  * survives Back and a reload. Pure, for tests.
  */
-export function readUrlPeriod(params: URLSearchParams, maxDays: number, now: Date = new Date()): Period {
+export function readUrlPeriod(
+  params: URLSearchParams,
+  maxDays: number,
+  now: Date = new Date(),
+  zone = DEFAULT_TIMEZONE,
+): Period {
   const from = params.get('from');
   const to = params.get('to');
-  if (from && to && periodError({ from, to }, maxDays, todayIso(now)) === null) return { from, to };
-  return defaultPeriod(now);
+  if (from && to && periodError({ from, to }, maxDays, todayIso(now, zone)) === null) return { from, to };
+  return defaultPeriod(now, zone);
 }
 
 /** The history period of a product page, in the URL (replacing the entry, so Back keeps it). */
 export function useUrlPeriod(maxDays: number = MAX_HISTORY_DAYS): [Period, (next: Period) => void] {
   const [params, setParams] = useSearchParams();
+  const zone = useMarketZone();
   const key = `${params.get('from')}|${params.get('to')}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for the values read
-  const period = useMemo(() => readUrlPeriod(params, maxDays), [key, maxDays]);
+  const period = useMemo(() => readUrlPeriod(params, maxDays, new Date(), zone), [key, maxDays, zone]);
   const setPeriod = useCallback(
     (next: Period) =>
       setParams(

@@ -1,3 +1,4 @@
+import { cachedMarketZone } from '../../lib/admin.js';
 import { queryClient } from '../../lib/query-client.js';
 import { getToken, getUser } from '../../lib/session.js';
 import { readUserSettings } from '../../lib/settings.js';
@@ -24,5 +25,7 @@ export function prefetchProductDetail(id: number): void {
   };
   void queryClient.prefetchQuery(detailQueries.match(id, scope));
   void queryClient.prefetchQuery(detailQueries.info(id, scope));
-  void queryClient.prefetchQuery(detailQueries.history(id, defaultPeriod(), scope));
+  void queryClient.prefetchQuery(
+    detailQueries.history(id, defaultPeriod(new Date(), cachedMarketZone(queryClient)), scope),
+  );
 }

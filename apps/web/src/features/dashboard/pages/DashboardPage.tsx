@@ -16,6 +16,7 @@ import { useMemo } from 'react';
 import { ErrorState } from '../../../components/data/DataTable.js';
 import { useUrlChoice } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
+import { useMarketZone } from '../../../lib/admin.js';
 import { useLicense } from '../../../lib/license.js';
 import { useFailureNotice } from '../../../lib/load.js';
 import { useUserSettings } from '../../../lib/settings.js';
@@ -54,10 +55,11 @@ export default function DashboardPage() {
     () => ({ pivotId: settings.pivotId, currency: settings.currency, sellers: settings.selectedSellers }),
     [settings.pivotId, settings.currency, settings.selectedSellers],
   );
+  const zone = useMarketZone();
   const period = useMemo(() => {
-    const to = isoDateInZone(new Date());
+    const to = isoDateInZone(new Date(), zone);
     return { from: addDays(to, -(days - 1)), to };
-  }, [days]);
+  }, [days, zone]);
 
   const indicators = useQuery(dashboardQueries.indicators(scope));
   const cards = useQuery(dashboardQueries.cards(scope, period));

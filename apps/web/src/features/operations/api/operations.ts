@@ -27,6 +27,7 @@ export const opsKeys = {
   sources: () => ['operations', 'sources'] as const,
   runs: () => ['operations', 'runs'] as const,
   keys: () => ['operations', 'api-keys'] as const,
+  settings: () => ['operations', 'settings'] as const,
 };
 
 const busy = (items: { status: string }[] | undefined) =>
@@ -76,6 +77,9 @@ export function useImportProgress(): Record<number, ImportProgress> {
   return progress;
 }
 
+export const useSettings = () =>
+  useQuery({ queryKey: opsKeys.settings(), queryFn: ({ signal }) => callRoute(R.settings, {}, { signal }) });
+export const updateSettings = (market_zone: string) => callRoute(R.updateSettings, { body: { market_zone } });
 export const createSeller = (body: SellerCreateBody) => callRoute(R.createSeller, { body });
 export const createCrawlSource = (body: CrawlSourceBody) => callRoute(R.createCrawlSource, { body });
 export const retryFailed = (runId: number) => callRoute(R.retryFailed, { params: { id: runId } });

@@ -16,6 +16,13 @@ export const OT = {
   cancel: 'Cancelar',
   save: 'Guardar',
   close: 'Cerrar',
+  zoneTitle: 'Zona horaria del mercado',
+  zoneBody:
+    'Define qué es un día para los períodos, ventanas y programaciones de la organización (las horas se muestran en la zona de cada usuario, en su perfil).',
+  zoneLabel: 'Zona horaria (IANA)',
+  zoneLoading: 'Cargando la zona del mercado…',
+  zoneError: 'No se pudo leer la zona del mercado',
+  zoneSaved: (zone: string) => `Zona del mercado guardada: ${zone}`,
   sellersTitle: 'eCommerce',
   sellersLoading: 'Cargando eCommerce…',
   sellersError: 'No fue posible obtener los eCommerce',

@@ -4,6 +4,7 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { MAX_HISTORY_DAYS } from '@vigia/domain';
 import { useEffect, useId, useState } from 'react';
 import { DateField } from '../../../components/filters/DateField.js';
+import { useMarketZone } from '../../../lib/admin.js';
 import {
   matchingPreset,
   PERIOD_PRESETS,
@@ -23,7 +24,7 @@ export interface PeriodPickerProps {
 /** Quick periods (7 días … 1 año) and two labelled date fields; a period is applied once it is valid. */
 export function PeriodPicker({ value, onChange, maxDays = MAX_HISTORY_DAYS, disabled }: PeriodPickerProps) {
   const [draft, setDraft] = useState<Period>(value);
-  const today = todayIso();
+  const today = todayIso(new Date(), useMarketZone());
   const errorId = useId();
   useEffect(() => setDraft(value), [value]);
 

@@ -24,24 +24,9 @@ import { notify } from '../../../lib/notifier.js';
 import { getUser, setToken, setUser } from '../../../lib/session.js';
 import { useUserSettings } from '../../../lib/settings.js';
 import { T } from '../../../lib/texts.js';
+import { timezones } from '../../../lib/timezones.js';
 import { validatePasswordChange } from '../../auth/index.js';
 import { changePassword, profileQuery, saveProfile } from '../api.js';
-
-function timezones(): string[] {
-  try {
-    const all = Intl.supportedValuesOf('timeZone');
-    return all.includes(DEFAULT_TIMEZONE) ? all : [DEFAULT_TIMEZONE, ...all];
-  } catch {
-    return [
-      DEFAULT_TIMEZONE,
-      'America/Lima',
-      'America/Bogota',
-      'America/Mexico_City',
-      'America/Panama',
-      'UTC',
-    ];
-  }
-}
 
 function Section({
   icon,

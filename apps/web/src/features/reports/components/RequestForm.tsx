@@ -6,6 +6,7 @@ import { isoDateInZone } from '@vigia/domain';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { DateField } from '../../../components/filters/DateField.js';
+import { useMarketZone } from '../../../lib/admin.js';
 import { notify } from '../../../lib/notifier.js';
 import { useUserSettings } from '../../../lib/settings.js';
 import { requestReport } from '../api/reports.js';
@@ -16,7 +17,7 @@ import { ReportFormatField, ReportTypeField } from './parts.js';
 /** Type, format and date range (kept in the URL), and the request button. */
 export function RequestForm({ onRequested }: { onRequested: () => void }) {
   const [params, setParams] = useSearchParams();
-  const today = isoDateInZone(new Date());
+  const today = isoDateInZone(new Date(), useMarketZone());
   const form = readReportForm(params, today);
   const settings = useUserSettings();
   const [sending, setSending] = useState(false);
