@@ -1,16 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { z } from 'zod';
 import { Providers } from './app/providers.js';
 import { createAppRouter } from './app/router.js';
 import { startExporter } from './lib/exporter.js';
 import { trackNotifications } from './lib/notification-count.js';
 import { getToken, isLoggedIn } from './lib/session.js';
-
-// zod compiles object parsers with `new Function` after probing whether eval is allowed; the probe alone is
-// a violation of our Content-Security-Policy (script-src without 'unsafe-eval'). Interpreted parsing only.
-z.config({ jitless: true });
 
 const router = createAppRouter();
 
