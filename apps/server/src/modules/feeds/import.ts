@@ -8,6 +8,7 @@ import { ingestObservations, type Observation } from '../ingest/index.js';
 import { enqueueSellerMatching } from '../matching/index.js';
 import { FeedError, type FeedItem, parseFeed } from './parse.js';
 import { rowToObservation, type SellerTerms } from './row.js';
+import { requeueRun, type StartedRun, startRun } from './runs.js';
 
 // One import run, start to end: open the source (an uploaded file, or a URL through the safe fetcher with
 // the validators of the last good download), stream-parse it, turn each row into an observation or a
@@ -105,15 +106,7 @@ export async function* readParts(
     );
 }
 
-export interface RunRow {
-  id: number;
-  org_id: number;
-  source_id: number | null;
-  seller_id: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  requested_by: number | null;
-  attempts: number;
-}
+export type RunRow = StartedRun;
 
 interface SourceRow {
   id: number;
@@ -164,14 +157,7 @@ export async function executeRun(
   hooks: RunHooks = {},
 ): Promise<RunRow> {
   const { pool, config } = deps;
-  const { rows: started } = await pool.query<RunRow>(
-    `update import_runs set status = 'running', attempts = attempts + 1, started_at = now(), finished_at = null,
-            error = null, rows_read = 0, rows_written = 0, rows_changed = 0, rows_rejected = 0, unpublished = 0
-      where id = $1 and status in ('queued', 'running')
-     returning id, org_id, source_id, seller_id, status, requested_by, attempts`,
-    [runId],
-  );
-  const run = started[0];
+  const run = await startRun(pool, runId, 'feed', false);
   if (!run) {
     // Done already (a job delivered twice): nothing to do.
     const { rows } = await pool.query<RunRow>('select * from import_runs where id = $1', [runId]);
@@ -282,12 +268,7 @@ export async function executeRun(
       progress.rowsRejected = read.rejected;
       return await finish(pool, run, 'failed', progress, message, read.rejections, null, 0, 0, hooks);
     }
-    await pool
-      .query(`update import_runs set status = 'queued', error = $2 where id = $1`, [
-        runId,
-        String((err as Error)?.message ?? err).slice(0, 2000),
-      ])
-      .catch(() => {});
+    await requeueRun(pool, runId, err);
     throw err;
   }
 }
