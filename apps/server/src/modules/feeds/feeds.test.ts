@@ -107,6 +107,18 @@ async function addUrlSource(sellerId: number, url: string, extra: Record<string,
   return res.json() as { id: number };
 }
 
+/** Registers a seller on Operaciones; returns its id. */
+async function registerSeller(name: string, country: string, currency: string): Promise<number> {
+  const res = await api('POST', '/v1/operations/sellers', {
+    name,
+    country,
+    currency,
+    url: `https://${country.toLowerCase()}-${currency.toLowerCase()}.example`,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().id as number;
+}
+
 const listing = async (sellerId: number, productId: string) =>
   (
     await ctx.db.pool.query(
@@ -226,14 +238,7 @@ describe('feed import from a URL', () => {
       `<item><g:id>${id}</g:id><g:title>${id}</g:title><g:price>${price}</g:price></item>`;
     const feed = (...items: string[]) =>
       `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0"><channel>${items.join('')}</channel></rss>`;
-    const reg = await api('POST', '/v1/operations/sellers', {
-      name: 'Competidor MX',
-      country: 'MX',
-      currency: 'MXN',
-      url: 'https://competidor.example',
-    });
-    expect(reg.statusCode, reg.body).toBe(200);
-    const mx = reg.json().id as number;
+    const mx = await registerSeller('Competidor MX', 'MX', 'MXN');
     expect(mx).toBeGreaterThanOrEqual(100000);
     const full = await addUrlSource(mx, `${base}/dyn.xml`, { mode: 'full' });
     dynamic = feed(item('A', '100.00 MXN'), item('B', '200.50 MXN'), item('C', '300 MXN'));
@@ -280,14 +285,7 @@ describe('scheduled URL sources', () => {
       fx.orgs.demo,
     ]);
     try {
-      const reg = await api('POST', '/v1/operations/sellers', {
-        name: 'Tienda programada',
-        country: 'CL',
-        currency: 'CLP',
-        url: 'https://programada.example',
-      });
-      expect(reg.statusCode, reg.body).toBe(200);
-      const sellerId = reg.json().id as number;
+      const sellerId = await registerSeller('Tienda programada', 'CL', 'CLP');
       // 06:30 in Mexico City (UTC−6 all year, no DST since 2022) is 12:30 UTC: the next one after now.
       const next0630 = () => {
         const now = new Date();
