@@ -57,8 +57,9 @@ export { type RollupContext, type RollupUpdater, registerRollup };
  *   roll-ups   (rollup-steps.ts) runs every registered roll-up updater (registry.ts) for the seller and day.
  * A failed run is recorded as failed with its error after the rollback (record.ts), and nothing else of
  * it is kept; when the source of parts itself fails (a feed found broken half-way), the run is rolled back
- * and not recorded: the caller reports it. Parts must not repeat a product id (a run that does fails). Observations, runs and their rules (price type, effective price, validation) are in
- * observation.ts; the seller's remembered listings in state.ts.
+ * and not recorded: the caller reports it. Parts must not repeat a product id (a run that does fails).
+ * Observations, runs and their rules (price type, effective price, validation) are in observation.ts; the
+ * seller's remembered listings in state.ts.
  *
  * Fast path (migrations/011_ingest_fastpath.sql): a daily full run mostly repeats what is stored. Every
  * observation's price state and description are hashed; the hashes are compared with those stored with
