@@ -3,7 +3,8 @@
 // a local HTTP server on 127.0.0.1, imported by the real import run (safe fetcher → streamed parse → one
 // ingest transaction with every roll-up), then the same feed again (nothing changed). Reports seconds,
 // rows per second and the growth of the process's resident memory (peak RSS during the run minus RSS
-// before it), on a seeded market (default: the bench's small database, /tmp/vigia-bench-small; any data
+// before it; the heap after a full GC once the run is done says what stays), the time of each ingest step
+// (IngestOptions.onStep), on a seeded market (default: the bench's small database, /tmp/vigia-bench-small; any data
 // dir seeded by the server works). Runs the built server's modules (npm run build).
 
 import { once } from 'node:events';
@@ -119,18 +120,27 @@ try {
     const timer = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 50);
+    const steps: [string, number][] = [];
     const t = performance.now();
-    const done = await executeRun({ pool: db.pool, config }, Number(run[0].id));
+    const done = await executeRun({ pool: db.pool, config }, Number(run[0].id), {
+      onStep: (step, ms) => steps.push([step, ms]),
+    });
     const seconds = (performance.now() - t) / 1000;
     clearInterval(timer);
     peak = Math.max(peak, process.memoryUsage().rss);
+    (globalThis as { gc?: () => void }).gc?.();
+    const heapAfter = process.memoryUsage().heapUsed;
     const { rows } = await db.pool.query('select * from import_runs where id = $1', [run[0].id]);
     const r = rows[0];
     console.log(
       `${label}: ${done.status} en ${seconds.toFixed(1)} s · ${Math.round(r.rows_read / seconds).toLocaleString('es-CL')} filas/s · ` +
         `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected} · ` +
-        `RSS ${(before / MiB).toFixed(0)} → pico ${(peak / MiB).toFixed(0)} MB (crecimiento ${((peak - before) / MiB).toFixed(0)} MB)`,
+        `RSS ${(before / MiB).toFixed(0)} → pico ${(peak / MiB).toFixed(0)} MB (crecimiento ${((peak - before) / MiB).toFixed(0)} MB) · ` +
+        `heap tras GC ${(heapAfter / MiB).toFixed(0)} MB`,
     );
+    // Where the time went (ingest's steps; "reading the source" is the download and the streamed parse).
+    for (const [step, ms] of steps)
+      console.log(`    ${step.padEnd(32)} ${(ms / 1000).toFixed(2).padStart(7)} s`);
   };
   await runOnce('Primera importación');
   await runOnce('El mismo feed otra vez');

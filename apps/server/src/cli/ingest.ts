@@ -22,7 +22,14 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { crawlHooks, executeCrawlRun } from '../modules/crawler/index.js';
-import { collectRows, createRun, FeedError, parseFeed, sellerTermsOf } from '../modules/feeds/index.js';
+import {
+  createRun,
+  FeedError,
+  newReadCounts,
+  parseFeed,
+  readParts,
+  sellerTermsOf,
+} from '../modules/feeds/index.js';
 import { ingestObservations } from '../modules/ingest/index.js';
 import '../modules/rollups.js'; // every roll-up, also those of feature modules
 import { FetchError, safeFetch } from '../platform/http/index.js';
@@ -191,19 +198,18 @@ async function main() {
       input = createReadStream(target, { highWaterMark: 256 * 1024 });
     }
     const now = new Date();
-    const read = await collectRows(parseFeed(input, { format, encoding, mapping }), terms, now);
-    for (const r of read.rejections.slice(0, 50))
-      console.log(`  línea ${r.line}${r.productId ? ` (${r.productId})` : ''}: ${r.reason}`);
-    if (read.rejected > 50) console.log(`  … y ${read.rejected - 50} filas rechazadas más`);
-    if (!read.observations.length) throw new FeedError(`ninguna fila válida (${read.rejected} rechazadas)`);
+    const read = newReadCounts();
     const res = await ingestObservations(
       db.pool,
       { sellerId: seller, source: 'feed', mode: mode === 'full' ? 'full' : 'partial', observedAt: now },
-      read.observations,
+      readParts(parseFeed(input, { format, encoding, mapping }), terms, now, read),
     );
+    for (const r of read.rejections.slice(0, 50))
+      console.log(`  línea ${r.line}${r.productId ? ` (${r.productId})` : ''}: ${r.reason}`);
+    if (read.rejected > 50) console.log(`  … y ${read.rejected - 50} filas rechazadas más`);
     console.log(
       `Feed importado en ${((Date.now() - t0) / 1000).toFixed(1)} s: ${read.rowsRead} filas leídas, ` +
-        `${read.observations.length} escritas (${res.changes} con cambios, ${res.newListings} nuevas, ` +
+        `${read.valid} escritas (${res.changes} con cambios, ${res.newListings} nuevas, ` +
         `${res.unpublished} despublicadas), ${read.rejected} rechazadas.`,
     );
   } catch (err) {

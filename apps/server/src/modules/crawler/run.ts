@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Queryable } from '../../db/database.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
-import { crawlPageCountsSql } from '../feeds/index.js';
+import { crawlPageCountsSql, requeueRun, startRun } from '../feeds/index.js';
 import { ingestObservations, type Observation } from '../ingest/index.js';
 import { enqueueSellerMatching } from '../matching/index.js';
 import { HostScheduler, parseRobots, type Robots } from './politeness.js';
@@ -205,14 +205,7 @@ export async function executeCrawlRun(
   hooks: CrawlHooks = {},
 ): Promise<CrawlCounts> {
   const { pool } = deps;
-  const { rows: started } = await pool.query<CrawlRunRow>(
-    `update import_runs set status = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
-            finished_at = null, error = null
-      where id = $1 and status in ('queued', 'running') and source_kind = 'crawl'
-     returning id, org_id, source_id, seller_id, requested_by`,
-    [runId],
-  );
-  const run = started[0];
+  const run: CrawlRunRow | null = await startRun(pool, runId, 'crawl', true);
   if (!run) return countsOf(pool, runId); // done already (a job delivered twice)
   const progress = async (status: 'running' | 'succeeded' | 'failed', error: string | null) => {
     const c = await countsOf(pool, runId);
@@ -278,12 +271,7 @@ export async function executeCrawlRun(
       hooks.onProgress?.(run, { ...c, status: 'failed', error: err.message });
       return c;
     }
-    await pool
-      .query(`update import_runs set status = 'queued', error = $2 where id = $1`, [
-        runId,
-        String((err as Error)?.message ?? err).slice(0, 2_000),
-      ])
-      .catch(() => {});
+    await requeueRun(pool, runId, err);
     throw err;
   }
 }

@@ -4,8 +4,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enqueue } from '../../platform/jobs/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { type AccountFixture, seedAccountFixture, tokenFor } from '../../test/fixtures-account.js';
+import { FEEDS_TICK_QUEUE } from './jobs.js';
 
 // Operaciones end to end through the API: fixtures served by a local HTTP server on 127.0.0.1, imports
 // run by the app's own job worker, data checked in the database.
@@ -103,6 +105,18 @@ async function addUrlSource(sellerId: number, url: string, extra: Record<string,
   });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { id: number };
+}
+
+/** Registers a seller on Operaciones; returns its id. */
+async function registerSeller(name: string, country: string, currency: string): Promise<number> {
+  const res = await api('POST', '/v1/operations/sellers', {
+    name,
+    country,
+    currency,
+    url: `https://${country.toLowerCase()}-${currency.toLowerCase()}.example`,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().id as number;
 }
 
 const listing = async (sellerId: number, productId: string) =>
@@ -224,14 +238,7 @@ describe('feed import from a URL', () => {
       `<item><g:id>${id}</g:id><g:title>${id}</g:title><g:price>${price}</g:price></item>`;
     const feed = (...items: string[]) =>
       `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0"><channel>${items.join('')}</channel></rss>`;
-    const reg = await api('POST', '/v1/operations/sellers', {
-      name: 'Competidor MX',
-      country: 'MX',
-      currency: 'MXN',
-      url: 'https://competidor.example',
-    });
-    expect(reg.statusCode, reg.body).toBe(200);
-    const mx = reg.json().id as number;
+    const mx = await registerSeller('Competidor MX', 'MX', 'MXN');
     expect(mx).toBeGreaterThanOrEqual(100000);
     const full = await addUrlSource(mx, `${base}/dyn.xml`, { mode: 'full' });
     dynamic = feed(item('A', '100.00 MXN'), item('B', '200.50 MXN'), item('C', '300 MXN'));
@@ -269,6 +276,76 @@ describe('feed import from a URL', () => {
     expect(await importNow(src.id)).toMatchObject({ status: 'failed', rows_rejected: 1 });
     expect(await intervals(116)).toBe(before);
     expect((await listing(116, 'SUR-001')).published).toBe(true);
+  });
+});
+
+describe('scheduled URL sources', () => {
+  it('a source whose cron is due is imported by the feeds-tick job; the cron is read in the organisation zone', async () => {
+    await ctx.db.pool.query(`update organisations set market_zone = 'America/Mexico_City' where id = $1`, [
+      fx.orgs.demo,
+    ]);
+    try {
+      const sellerId = await registerSeller('Tienda programada', 'CL', 'CLP');
+      // 06:30 in Mexico City (UTC−6 all year, no DST since 2022) is 12:30 UTC: the next one after now.
+      const next0630 = () => {
+        const now = new Date();
+        const t = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12, 30);
+        return new Date(t > now.getTime() ? t : t + 86_400_000).toISOString();
+      };
+      const nextRun = async (id: number) =>
+        (
+          await ctx.db.pool.query<{ at: Date }>(
+            'select next_run_at as at from import_sources where id = $1',
+            [id],
+          )
+        ).rows[0].at.toISOString();
+      const before = next0630();
+      const due = await addUrlSource(sellerId, `${base}/plain/merchant-rss.xml`, { schedule: '30 6 * * *' });
+      expect([before, next0630()]).toContain(await nextRun(due.id));
+      const notDue = await addUrlSource(sellerId, `${base}/plain/merchant-rss.xml`, {
+        schedule: '0 3 * * *',
+      });
+      // 03:00 in Mexico City = 09:00 UTC
+      const n = new Date(await nextRun(notDue.id));
+      expect([n.getUTCHours(), n.getUTCMinutes()]).toEqual([9, 0]);
+
+      // The first source's time comes; the tick (the worker's every-minute schedule, enqueued here at once)
+      // queues its run, which the worker imports.
+      await ctx.db.pool.query(
+        `update import_sources set next_run_at = now() - interval '1 minute' where id = $1`,
+        [due.id],
+      );
+      const t0 = next0630();
+      await enqueue(ctx.db.pool, FEEDS_TICK_QUEUE, {});
+      const end = Date.now() + 30_000;
+      let runId: number | undefined;
+      while (!runId && Date.now() < end) {
+        const { rows } = await ctx.db.pool.query('select id from import_runs where source_id = $1', [due.id]);
+        runId = rows[0]?.id;
+        if (!runId) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(runId).toBeDefined();
+      const run = await waitRun(Number(runId));
+      expect(run).toMatchObject({
+        status: 'succeeded',
+        trigger: 'schedule',
+        rows_read: 6,
+        rows_written: 3,
+        rows_rejected: 3,
+      });
+      expect(await listing(sellerId, 'SUR-002')).toMatchObject({ normal: 89990, sale: 69990 });
+      // the source's next run is its next 06:30 in the zone again; the other source was not run
+      expect([t0, next0630()]).toContain(await nextRun(due.id));
+      const { rows } = await ctx.db.pool.query(
+        'select count(*)::int n from import_runs where source_id = $1',
+        [notDue.id],
+      );
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await ctx.db.pool.query(`update organisations set market_zone = 'America/Santiago' where id = $1`, [
+        fx.orgs.demo,
+      ]);
+    }
   });
 });
 

@@ -8,12 +8,15 @@ import { ingestObservations, type Observation } from '../ingest/index.js';
 import { enqueueSellerMatching } from '../matching/index.js';
 import { FeedError, type FeedItem, parseFeed } from './parse.js';
 import { rowToObservation, type SellerTerms } from './row.js';
+import { requeueRun, type StartedRun, startRun } from './runs.js';
 
 // One import run, start to end: open the source (an uploaded file, or a URL through the safe fetcher with
 // the validators of the last good download), stream-parse it, turn each row into an observation or a
-// rejection, then hand the whole batch to ingestObservations — ONE transaction, so a run either lands
-// whole or not at all (a worker killed mid-import leaves nothing; the retried job does the run again).
-// Only the observations are kept in memory (no description, no raw row); the feed's bytes never are.
+// rejection, and hand the observations to ingestObservations in parts of PART_ROWS as they are read —
+// ONE transaction for the whole feed, so a run either lands whole or not at all (a feed that turns out
+// broken half-way, or a worker killed mid-import, leaves nothing; the retried job does the run again).
+// Memory stays flat: the feed's bytes are never held, a part's observations are let go once ingest has
+// staged them, and only the ids seen (repeated ids are rejected) and the kept rejections accumulate.
 
 /** Rejections stored per run (all are counted; the first ones are kept with their line and reason). */
 export const MAX_STORED_REJECTIONS = 10_000;
@@ -26,12 +29,20 @@ export interface Rejection {
   reason: string;
 }
 
-export interface ReadResult {
-  observations: Observation[];
-  rejections: Rejection[];
+/** Observations per part handed to ingest (bounded memory; large enough that per-part costs do not add up). */
+export const PART_ROWS = 5_000;
+
+/** What reading a feed found so far (updated as the parts are read). */
+export interface ReadCounts {
   rowsRead: number;
   rejected: number;
+  /** Valid rows handed over (observations). */
+  valid: number;
+  /** The first MAX_STORED_REJECTIONS rejections. */
+  rejections: Rejection[];
 }
+
+export const newReadCounts = (): ReadCounts => ({ rowsRead: 0, rejected: 0, valid: 0, rejections: [] });
 
 export interface Progress {
   rowsRead: number;
@@ -51,47 +62,51 @@ export async function sellerTermsOf(db: Queryable, sellerId: number): Promise<Se
 }
 
 /**
- * Parsed feed items → observations (one per id: a repeated id is rejected) and rejections. `onRow` is
- * called after each item (progress).
+ * Parsed feed items → parts of at most PART_ROWS observations (one per id: a repeated id is rejected),
+ * counting rows and keeping rejections in `counts`; `onRow` is called after each item (progress). A feed
+ * without a valid row throws a FeedError once it is read to its end (the run changes nothing).
  */
-export async function collectRows(
+export async function* readParts(
   items: AsyncIterable<FeedItem>,
   terms: SellerTerms,
   now: Date,
-  onRow?: (r: { rowsRead: number; rejected: number }) => void,
-): Promise<ReadResult> {
-  const byId = new Map<string, Observation>();
-  const rejections: Rejection[] = [];
-  let rowsRead = 0;
-  let rejected = 0;
+  counts: ReadCounts,
+  onRow?: (c: ReadCounts) => void,
+): AsyncGenerator<Observation[]> {
+  const seen = new Set<string>();
+  let part: Observation[] = [];
   const reject = (line: number, productId: string | null, reason: string) => {
-    rejected++;
-    if (rejections.length < MAX_STORED_REJECTIONS) rejections.push({ line, productId, reason });
+    counts.rejected++;
+    if (counts.rejections.length < MAX_STORED_REJECTIONS) counts.rejections.push({ line, productId, reason });
   };
   for await (const it of items) {
     if (it.kind === 'columns') continue;
-    rowsRead++;
+    counts.rowsRead++;
     if (it.kind === 'error') reject(it.line, null, it.error);
     else {
       const r = rowToObservation(it.row, terms, now);
       if (!r.ok) reject(it.line, r.id, r.reason);
-      else if (byId.has(r.obs.productId)) reject(it.line, r.obs.productId, 'id repetido en el feed');
-      else byId.set(r.obs.productId, r.obs);
+      else if (seen.has(r.obs.productId)) reject(it.line, r.obs.productId, 'id repetido en el feed');
+      else {
+        seen.add(r.obs.productId);
+        part.push(r.obs);
+        counts.valid++;
+      }
     }
-    onRow?.({ rowsRead, rejected });
+    onRow?.(counts);
+    if (part.length >= PART_ROWS) {
+      yield part;
+      part = [];
+    }
   }
-  return { observations: [...byId.values()], rejections, rowsRead, rejected };
+  if (part.length) yield part;
+  if (!counts.valid)
+    throw new FeedError(
+      counts.rowsRead ? `ninguna fila válida (${counts.rejected} rechazadas)` : 'el feed no tiene filas',
+    );
 }
 
-export interface RunRow {
-  id: number;
-  org_id: number;
-  source_id: number | null;
-  seller_id: number;
-  status: 'queued' | 'running' | 'succeeded' | 'failed';
-  requested_by: number | null;
-  attempts: number;
-}
+export type RunRow = StartedRun;
 
 interface SourceRow {
   id: number;
@@ -109,6 +124,8 @@ interface SourceRow {
 
 export interface RunHooks {
   onProgress?: (run: RunRow, p: Progress & { status: RunRow['status']; error: string | null }) => void;
+  /** Told how long each step of the ingest took (IngestOptions.onStep: the bench's profile). */
+  onStep?: (step: string, ms: number) => void;
 }
 
 /** Creates a queued run of a source (the caller enqueues its job in the same transaction). */
@@ -140,14 +157,7 @@ export async function executeRun(
   hooks: RunHooks = {},
 ): Promise<RunRow> {
   const { pool, config } = deps;
-  const { rows: started } = await pool.query<RunRow>(
-    `update import_runs set status = 'running', attempts = attempts + 1, started_at = now(), finished_at = null,
-            error = null, rows_read = 0, rows_written = 0, rows_changed = 0, rows_rejected = 0, unpublished = 0
-      where id = $1 and status in ('queued', 'running')
-     returning id, org_id, source_id, seller_id, status, requested_by, attempts`,
-    [runId],
-  );
-  const run = started[0];
+  const run = await startRun(pool, runId, 'feed', false);
   if (!run) {
     // Done already (a job delivered twice): nothing to do.
     const { rows } = await pool.query<RunRow>('select * from import_runs where id = $1', [runId]);
@@ -175,7 +185,7 @@ export async function executeRun(
   };
   send('running', null, true);
 
-  let read: ReadResult | null = null;
+  const read = newReadCounts();
   try {
     const { rows: src } = await pool.query<SourceRow>(
       `select id, seller_id, origin, url, format, encoding, mapping, mode, file_path, etag, last_modified
@@ -209,20 +219,6 @@ export async function executeRun(
     }
 
     const now = new Date();
-    read = await collectRows(
-      parseFeed(input, { format: source.format, encoding: source.encoding, mapping: source.mapping }),
-      terms,
-      now,
-      (r) => {
-        progress.rowsRead = r.rowsRead;
-        progress.rowsRejected = r.rejected;
-        send('running', null);
-      },
-    );
-    if (!read.observations.length)
-      throw new FeedError(
-        read.rowsRead ? `ninguna fila válida (${read.rejected} rechazadas)` : 'el feed no tiene filas',
-      );
     const result = await ingestObservations(
       pool,
       {
@@ -231,10 +227,22 @@ export async function executeRun(
         mode: source.mode === 'full' ? 'full' : 'partial',
         observedAt: now,
       },
-      read.observations,
+      readParts(
+        parseFeed(input, { format: source.format, encoding: source.encoding, mapping: source.mapping }),
+        terms,
+        now,
+        read,
+        (c) => {
+          progress.rowsRead = c.rowsRead;
+          progress.rowsRejected = c.rejected;
+          send('running', null);
+        },
+      ),
+      { onStep: hooks.onStep },
     );
-    progress.rowsWritten = read.observations.length;
-    read.observations.length = 0; // let the batch go before the bookkeeping
+    progress.rowsRead = read.rowsRead;
+    progress.rowsRejected = read.rejected;
+    progress.rowsWritten = read.valid;
     if (validators)
       await pool.query('update import_sources set etag = $2, last_modified = $3 where id = $1', [
         source.id,
@@ -256,14 +264,11 @@ export async function executeRun(
   } catch (err) {
     if (isFeedFailure(err)) {
       const message = (err as Error).message;
-      return await finish(pool, run, 'failed', progress, message, read?.rejections ?? [], null, 0, 0, hooks);
+      progress.rowsRead = read.rowsRead;
+      progress.rowsRejected = read.rejected;
+      return await finish(pool, run, 'failed', progress, message, read.rejections, null, 0, 0, hooks);
     }
-    await pool
-      .query(`update import_runs set status = 'queued', error = $2 where id = $1`, [
-        runId,
-        String((err as Error)?.message ?? err).slice(0, 2000),
-      ])
-      .catch(() => {});
+    await requeueRun(pool, runId, err);
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 // Public face of the feeds feature (Operaciones): what the CLI and the bench call.
-export { collectRows, createRun, executeRun, sellerTermsOf } from './import.js';
+export { createRun, executeRun, newReadCounts, readParts, sellerTermsOf } from './import.js';
 export { enqueueFeedImport, enqueueRunOf, FEED_IMPORT_QUEUE, registerRunQueuer } from './jobs.js';
 export { FeedError, parseFeed } from './parse.js';
 export { crawlPageCountsSql } from './queries.js';
+export { requeueRun, startRun } from './runs.js';

@@ -44,7 +44,13 @@ export async function* decode(
   let decoder: { write(b: Buffer): string; end(): string } | null = null;
   let first = true;
   for await (const raw of input) {
-    let chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : Buffer.from(raw);
+    // (A Buffer is read as it is: copying every chunk of a large feed only made garbage.)
+    let chunk =
+      typeof raw === 'string'
+        ? Buffer.from(raw, 'utf8')
+        : Buffer.isBuffer(raw)
+          ? raw
+          : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
     if (first) {
       first = false;
       if (chunk.subarray(0, 3).equals(UTF8_BOM)) chunk = chunk.subarray(3);

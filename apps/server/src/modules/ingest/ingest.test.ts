@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
-import { derivePriceType, effectivePrice } from './ingest.js';
+import { derivePriceType, effectivePrice, ingestObservations, type Observation } from './ingest.js';
 
 let db: Database;
 beforeAll(async () => {
@@ -239,6 +239,118 @@ describe('ingestObservations', () => {
     await expect(
       observe(db.pool, 5, '2026-10-01T00:00:00Z', [{ productId: 'P1', normalPrice: 1 }]),
     ).rejects.toThrow(/anterior/);
+  });
+});
+
+describe('ingestObservations of a run handed over in parts (async iterable)', () => {
+  const run = (sellerId: number, at: string, mode: 'full' | 'partial' = 'full') => ({
+    sellerId,
+    source: 'test' as const,
+    mode,
+    observedAt: new Date(at),
+  });
+  async function* partsOf(parts: Observation[][], failAfter?: number) {
+    let k = 0;
+    for (const p of parts) {
+      if (failAfter !== undefined && k++ === failAfter) throw new Error('la fuente falló');
+      yield p;
+    }
+  }
+  const item = (id: string, price: number, ean?: string) => ({
+    productId: id,
+    name: `Ítem ${id}`,
+    normalPrice: price,
+    ean,
+  });
+  const listings = async (sellerId: number) =>
+    (
+      await db.pool.query(
+        `select p.product_id, p.published, lc.normal_price,
+                (select count(*)::int from price_intervals pi where pi.product_id = p.id) as intervals
+           from products p left join listing_current lc on lc.product_id = p.id
+          where p.seller_id = $1 order by 1`,
+        [sellerId],
+      )
+    ).rows;
+
+  it('lands parts as one run: same listings, one record, unpublishes only what no part listed', async () => {
+    await insertSeller(db.pool, { id: 21, name: 'Por partes' });
+    const first = await ingestObservations(
+      db.pool,
+      run(21, '2026-11-01T12:00:00Z'),
+      partsOf([[item('A', 100), item('B', 200)], [item('C', 300, '7800000000219')], [item('D', 400)]]),
+    );
+    expect(first).toMatchObject({ observations: 4, newListings: 4, changes: 4, unpublished: 0 });
+    // B changes in the first part, C is listed only in the last one, D is gone
+    const second = await ingestObservations(
+      db.pool,
+      run(21, '2026-11-02T12:00:00Z'),
+      partsOf([[item('A', 100), item('B', 150)], [], [item('C', 300, '7800000000219')]]),
+    );
+    expect(second).toMatchObject({ observations: 3, newListings: 0, changes: 1, unpublished: 1 });
+    expect(await listings(21)).toEqual([
+      { product_id: 'A', published: true, normal_price: 100, intervals: 1 },
+      { product_id: 'B', published: true, normal_price: 150, intervals: 2 },
+      { product_id: 'C', published: true, normal_price: 300, intervals: 1 },
+      { product_id: 'D', published: false, normal_price: 400, intervals: 1 },
+    ]);
+    const { rows } = await db.pool.query(
+      `select count(*)::int n, sum(observations)::int o from ingest_runs where seller_id = 21 and status = 'succeeded'`,
+    );
+    expect(rows[0]).toEqual({ n: 2, o: 7 });
+    // C joined its EAN's group although it came in a later part
+    const { rows: m } = await db.pool.query(
+      `select g.ean from match_members mm join match_groups g on g.id = mm.group_id
+         join products p on p.id = mm.product_id where p.seller_id = 21`,
+    );
+    expect(m).toEqual([{ ean: '7800000000219' }]); // (a check digit that fails: kept as spelled)
+  });
+
+  it('a source that fails half-way leaves nothing of its earlier parts, and is not recorded as an ingest failure', async () => {
+    await insertSeller(db.pool, { id: 22, name: 'Falla a medias' });
+    const runsBefore = (await db.pool.query('select count(*)::int n from ingest_runs')).rows[0].n;
+    await expect(
+      ingestObservations(
+        db.pool,
+        run(22, '2026-11-01T12:00:00Z'),
+        partsOf([[item('A', 100)], [item('B', 200)], [item('C', 300)]], 2),
+      ),
+    ).rejects.toThrow('la fuente falló');
+    expect(await listings(22)).toEqual([]);
+    expect((await db.pool.query('select count(*)::int n from ingest_runs')).rows[0].n).toBe(runsBefore);
+    // the same run again, whole, lands
+    await ingestObservations(
+      db.pool,
+      run(22, '2026-11-01T12:00:00Z'),
+      partsOf([[item('A', 100)], [item('B', 200)], [item('C', 300)]]),
+    );
+    expect((await listings(22)).map((r) => r.product_id)).toEqual(['A', 'B', 'C']);
+  });
+
+  it('refuses a product id repeated in two parts (a failed run that writes nothing); within a part the last wins', async () => {
+    await insertSeller(db.pool, { id: 23, name: 'Repite entre partes' });
+    await expect(
+      ingestObservations(
+        db.pool,
+        run(23, '2026-11-01T12:00:00Z'),
+        partsOf([[item('A', 100), item('A', 90)], [item('B', 1)], [item('A', 80)]]),
+      ),
+    ).rejects.toThrow('el producto A aparece en dos partes de la misma ejecución');
+    expect(await listings(23)).toEqual([]);
+    const { rows } = await db.pool.query(
+      `select status from ingest_runs where seller_id = 23 order by id desc limit 1`,
+    );
+    expect(rows[0].status).toBe('failed');
+    const ok = await ingestObservations(
+      db.pool,
+      run(23, '2026-11-01T12:00:00Z'),
+      partsOf([[item('A', 100), item('A', 90)], [item('B', 1)]]),
+    );
+    expect(ok).toMatchObject({ observations: 2, newListings: 2 });
+    expect((await listings(23)).map((r) => [r.product_id, r.normal_price])).toEqual([
+      ['A', 90],
+      ['B', 1],
+    ]);
   });
 });
 

@@ -36,6 +36,8 @@ export interface IngestOptions {
    * bulk loads (the demo generator); a crash may lose the last runs, never corrupt them. Default true.
    */
   durable?: boolean;
+  /** Told how long each step of the run took (ms), in order (benchmarks, profiling). */
+  onStep?: (step: string, ms: number) => void;
 }
 
 export interface IngestResult {

@@ -36,10 +36,13 @@ export async function rollupsAfter(
   runId: number,
   cand: Candidate[],
   missing: number[],
+  onStep?: (step: string, ms: number) => void,
 ): Promise<void> {
   const t = run.observedAt;
   const touched = [...cand.map((c) => c.id!), ...missing];
   for (const r of rollupUpdaters) {
+    const t0 = performance.now();
     await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched });
+    onStep?.(`roll-up ${r.name}`, performance.now() - t0);
   }
 }

@@ -13,7 +13,7 @@ import {
 } from './rules.js';
 
 // Change events at ingest (issue 17, docs/metrics.md "Notifications"): a roll-up in the ingest
-// transaction, two statements per run. ROWS_SQL reads the run's matched listings whose stored state moved
+// transaction, two statements per run (per slice of NOTIF_SLICE listings in a large run). ROWS_SQL reads the run's matched listings whose stored state moved
 // away from their trusted state (notif_listing_state), with their match group's trusted prices; the rules
 // (rules.ts) decide in memory; WRITE_SQL writes the new trusted states, the suppressed counts, the events
 // (change_events: market facts; whose pivot products they concern is resolved at dispatch, from the match
@@ -64,24 +64,22 @@ export interface ChangeEventRow {
   items: EventItem[];
 }
 
-// ONE statement per run: the run's matched listings (touched, or with a pending repricing or a suspect
-// value) whose stored state (listing_current) differs from their trusted one (notif_listing_state) — or
+// ONE statement per run (per slice of NOTIF_SLICE ids in a large run; the ids with a pending repricing or
+// a suspect value are read first, PENDING_SQL): the run's matched listings (touched, or pending or suspect)
+// whose stored state (listing_current) differs from their trusted one (notif_listing_state) — or
 // that have none yet, or a pending or suspect value to re-examine — with what the rules need about their
 // match group (the other sellers' trusted prices, read from the trusted states as they were before this
 // run) and whether they are new. A listing whose state did not move is not returned: the rules could
 // neither tell nor change anything about it (rules.ts: same state in, no event and the same state out).
-// $1 touched ids, $2 seller, $3 pending since ≤, $4 suspect since ≤, $5 the run's instant, $6 has a
+// $1 listing ids (a slice of the touched ones with PENDING_SQL's), $2 seller, $3 the run's instant, $4 has a
 // previous run.
 const ROWS_SQL = `
   with rates as (
-    select currency, clp_per_unit as clp from vigia_fx_rates_on(vigia_day($5::timestamptz, ${TZ_SQL}))
+    select currency, clp_per_unit as clp from vigia_fx_rates_on(vigia_day($3::timestamptz, ${TZ_SQL}))
      where currency <> 'CLP'
     union all select 'CLP', 1
   ), ids as (
     select unnest($1::bigint[]) as id
-    union
-    select product_id from notif_listing_state
-     where seller_id = $2 and (pending_since <= $3 or suspect_since <= $4)
   ), moved as (
     select lc.product_id as id, lc.group_id, lc.currency, lc.brand_id, lc.classification_id,
            lc.effective_price, lc.normal_price, lc.price_type <> 'NORMAL' as promo, lc.stock_out,
@@ -101,7 +99,7 @@ const ROWS_SQL = `
          m.effective_price::float8 as price, m.normal_price::float8 as normal, m.promo, m.stock_out,
          m.published, m.known, m.price::float8 as s_price, m.normal::float8 as s_normal, m.s_promo, m.s_stock,
          m.s_pub, m.pending_from::float8 as pending_from, m.pending_since, m.stock_event_at, m.suspect_since,
-         (not m.known and $6 and p.first_seen = $5) as fresh,
+         (not m.known and $4 and p.first_seen = $3) as fresh,
          coalesce(g.others, '{}') as others, coalesce(g.shared, false) as shared
     from moved m
     join products p on p.id = m.id
@@ -155,23 +153,64 @@ export async function notificationsRollup(client: pg.PoolClient, ctx: RollupCont
   }
 }
 
+/** The seller's listings with a pending repricing or a suspect value to re-examine. */
+const PENDING_SQL = `
+  select product_id as id from notif_listing_state
+   where seller_id = $1 and (pending_since <= $2 or suspect_since <= $3)`;
+
+/**
+ * Listings read and decided per slice: a run that touches 100,000 listings (a feed's first import) would
+ * otherwise hold a row per listing with its group's prices at once (+110 MB measured); the events are
+ * aggregated across slices, and each slice's trusted states are written before the next one is read.
+ */
+export const NOTIF_SLICE = 10_000;
+
 async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<void> {
   const t = ctx.observedAt;
   let p0 = performance.now();
-  const { rows } = await client.query<Row>(ROWS_SQL, [
-    ctx.touched,
+  const pendingBefore = new Date(t.getTime() - RULES.repricingDays * 86_400_000);
+  const suspectBefore = new Date(t.getTime() - RULES.adoptSuspectAfterMs);
+  const { rows: pending } = await client.query<{ id: string }>(PENDING_SQL, [
     ctx.sellerId,
-    new Date(t.getTime() - RULES.repricingDays * 86_400_000),
-    new Date(t.getTime() - RULES.adoptSuspectAfterMs),
-    t,
-    ctx.previousAt !== null,
+    pendingBefore,
+    suspectBefore,
   ]);
+  let ids: number[] = ctx.touched;
+  if (pending.length) {
+    const all = new Set(ctx.touched);
+    for (const r of pending) all.add(Number(r.id));
+    ids = [...all];
+  }
   p0 = phase('rows', p0);
-  if (!rows.length) return;
 
   const suppressed = new Map<SuppressReason, number>();
   const aggregated = new Map<string, { kind: string; items: EventItem[] }>();
   const events: ChangeEventRow[] = [];
+  for (let from = 0; from < ids.length; from += NOTIF_SLICE) {
+    const { rows } = await client.query<Row>(ROWS_SQL, [
+      ids.slice(from, from + NOTIF_SLICE),
+      ctx.sellerId,
+      t,
+      ctx.previousAt !== null,
+    ]);
+    p0 = phase('rows', p0);
+    const states = decide(rows, ctx, t, suppressed, aggregated, events);
+    p0 = phase('rules', p0);
+    await writeRun(client, ctx.sellerId, t, states, new Map(), []);
+    p0 = phase('write', p0);
+  }
+  await finishRun(client, ctx, t, suppressed, aggregated, events, p0);
+}
+
+/** The rules over one slice's rows: their next trusted states (returned), events and suppressed counts. */
+function decide(
+  rows: Row[],
+  ctx: RollupContext,
+  t: Date,
+  suppressed: Map<SuppressReason, number>,
+  aggregated: Map<string, { kind: string; items: EventItem[] }>,
+  events: ChangeEventRow[],
+): { r: Row; s: ListingState }[] {
   const states: { r: Row; s: ListingState }[] = [];
   for (const r of rows) {
     const observed: Observed = {
@@ -213,7 +252,19 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
       });
     }
   }
+  return states;
+}
 
+/** Once every slice is decided: the mass stock-out rule, then the suppressed counts and the events. */
+async function finishRun(
+  client: pg.PoolClient,
+  ctx: RollupContext,
+  t: Date,
+  suppressed: Map<SuppressReason, number>,
+  aggregated: Map<string, { kind: string; items: EventItem[] }>,
+  events: ChangeEventRow[],
+  p0: number,
+): Promise<void> {
   // A broken crawl that empties the shelves alerts nobody (PRODUCT.md "all sellers out of stock").
   const outs = new Set<number>();
   for (const a of aggregated.values()) if (a.kind === 'stock_out') for (const i of a.items) outs.add(i[0]);
@@ -238,7 +289,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   }
 
   p0 = phase('rules', p0);
-  await writeRun(client, ctx.sellerId, t, states, suppressed, events);
+  await writeRun(client, ctx.sellerId, t, [], suppressed, events);
   phase('write', p0);
 }
 
