@@ -110,9 +110,11 @@ test.describe('Coincidencias', () => {
     await expect(page.getByRole('main').getByText('Con match', { exact: true }).first()).toBeVisible({
       timeout: 30_000,
     });
-    await expect(
-      page.getByRole('main').getByRole('region', { name: 'Con match', exact: true }),
-    ).toContainText(formatNumber(before + delta), { timeout: 30_000 });
+    // the card (KpiCard) is the section labelled by its «Con match» heading
+    await expect(page.getByRole('main').locator('section[aria-labelledby="kpi-con-match"]')).toContainText(
+      formatNumber(before + delta),
+      { timeout: 30_000 },
+    );
 
     // undo: the figure goes back
     await request.post('/v1/matches/decide', {
