@@ -55,6 +55,12 @@ test.describe('Coincidencias', () => {
     await expect(pair).toHaveAttribute('data-product-id', second as string);
     await main.getByRole('combobox', { name: 'Estado' }).click();
     await page.getByRole('option', { name: 'Rechazadas' }).click();
+    // on a market reviewed before (a reused data dir) other rejected pairs are listed too: N walks to it
+    await expect(pair).toBeVisible();
+    for (let k = 0; k < 30 && (await pair.getAttribute('data-product-id')) !== first; k++) {
+      await page.keyboard.press('n');
+      await page.waitForTimeout(100);
+    }
     await expect(main.locator(`[data-testid="match-pair"][data-product-id="${first}"]`)).toBeVisible();
   });
 
