@@ -55,6 +55,12 @@ test.describe('Coincidencias', () => {
     await expect(pair).toHaveAttribute('data-product-id', second as string);
     await main.getByRole('combobox', { name: 'Estado' }).click();
     await page.getByRole('option', { name: 'Rechazadas' }).click();
+    // on a market reviewed before (a reused data dir) other rejected pairs are listed too: N walks to it
+    await expect(pair).toBeVisible();
+    for (let k = 0; k < 30 && (await pair.getAttribute('data-product-id')) !== first; k++) {
+      await page.keyboard.press('n');
+      await page.waitForTimeout(100);
+    }
     await expect(main.locator(`[data-testid="match-pair"][data-product-id="${first}"]`)).toBeVisible();
   });
 
@@ -110,9 +116,11 @@ test.describe('Coincidencias', () => {
     await expect(page.getByRole('main').getByText('Con match', { exact: true }).first()).toBeVisible({
       timeout: 30_000,
     });
-    await expect(
-      page.getByRole('main').getByRole('region', { name: 'Con match', exact: true }),
-    ).toContainText(formatNumber(before + delta), { timeout: 30_000 });
+    // the card (KpiCard) is the section labelled by its «Con match» heading
+    await expect(page.getByRole('main').locator('section[aria-labelledby="kpi-con-match"]')).toContainText(
+      formatNumber(before + delta),
+      { timeout: 30_000 },
+    );
 
     // undo: the figure goes back
     await request.post('/v1/matches/decide', {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gs1CheckDigit, normalizeGtin, normalizeMpn } from './gtin.js';
 import { classifyScore, scoreTitles } from './score.js';
 import { brandKey, singular, titleFeatures } from './title.js';
+import { TrigramBlock, trigramSimilarity, trigrams } from './trigrams.js';
 import { parseQuantities, quantityLabel, sameAmount } from './units.js';
 
 describe('GTIN normalisation (check digits computed by hand)', () => {
@@ -158,5 +159,37 @@ describe('quantityLabel', () => {
     ['Leche entera', null],
   ])('%s → %s', (title, label) => {
     expect(quantityLabel(title)).toBe(label);
+  });
+});
+
+describe('trigram candidates (pg_trgm similarity, by hand)', () => {
+  it('pads words as pg_trgm does', () => {
+    // "  ab " → "  a", " ab", "ab "
+    expect(trigrams('AB').sort()).toEqual(['  a', ' ab', 'ab '].sort());
+    // leche entera: 6 + 7 trigrams; "leche" against itself: 1
+    expect(trigrams('leche entera')).toHaveLength(13);
+    expect(trigramSimilarity(trigrams('leche'), trigrams('leche'))).toBe(1);
+    // "leche" {  l, le, lec, ech, che, he } vs "lecha" {  l, le, lec, ech, cha, ha }: 4 shared of 8
+    expect(trigramSimilarity(trigrams('leche'), trigrams('lecha'))).toBe(0.5);
+  });
+
+  it('a block ranks by similarity then id, leaves the subject’s seller out, fills with the rest', () => {
+    const block = new TrigramBlock([
+      { target: { id: 30, sellerId: 1 }, title: 'lecha' },
+      { target: { id: 10, sellerId: 1 }, title: 'leche' },
+      { target: { id: 20, sellerId: 2 }, title: 'leche' },
+      { target: { id: 40, sellerId: 1 }, title: 'yogur' },
+    ]);
+    const ids = (seller: number, limit: number) =>
+      block.best('leche', seller, limit).map((c) => [c.target.id, c.similarity]);
+    expect(ids(9, 2)).toEqual([
+      [10, 1],
+      [20, 1],
+    ]);
+    expect(ids(2, 3)).toEqual([
+      [10, 1],
+      [30, 0.5],
+      [40, 0],
+    ]);
   });
 });

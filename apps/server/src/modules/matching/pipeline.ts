@@ -145,7 +145,8 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
   // 2. titles. A branded listing's candidates: the targets of its brand key, the best 8 by trigram
   //    similarity (pg_trgm's, domain trigrams.ts) — the targets of the subjects' brands read once, each
   //    brand's indexed by trigram in the process, so a listing touches only the targets sharing a trigram
-  //    with it (a query ranking every pair by similarity() took minutes for a seller of 25,000 listings).
+  //    with it (a LATERAL query per listing, scanning its brand and listing_current each time, did not
+  //    finish for a seller of 25,000 listings: docs/benchmarks.md "Matching").
   //    A listing without a brand: the pg_trgm index on match_keys.title_key (the % operator).
   const titled = ids.filter((id) => !idOf.has(id));
   const cands: { sid: number; tid: number }[] = [];
