@@ -1,6 +1,7 @@
 import {
   ASSORTMENT_DEFAULT_PERIOD_DAYS,
   ASSORTMENT_MAX_PERIOD_DAYS,
+  ASSORTMENT_STOCK_LABELS,
   type AssortmentProductsBody,
   type AssortmentResult,
   type AssortmentStockEvent,
@@ -16,6 +17,7 @@ import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { requesterOf } from '../../lib/scope.js';
+import { attachment, filterNames, namesPart, XLSX_CONTENT_TYPE, xlsxFileName } from '../../lib/workbook.js';
 import {
   classificationsOutside,
   resolveCurrency,
@@ -44,7 +46,6 @@ import { brandRows, type Rates, sellerRows } from './service.js';
 // docs/metrics.md "Assortment"). Module `assortment`, checked before the body is validated; every answer
 // is scoped to the caller's license (sellers, pivot, currency, classifications, 403 outside it).
 
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const XLSX_MAX_ROWS = 10_000;
 /** The XLSX downloads are written in the platform's export pool, off the event loop (issue 26 finding 3). */
 const xlsxTasks = {
@@ -242,8 +243,8 @@ export default async function assortmentRoutes(app: FastifyInstance) {
 
   const xlsx = (reply: FastifyReply, name: string, body: Buffer) =>
     reply
-      .header('content-type', XLSX_TYPE)
-      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('content-type', XLSX_CONTENT_TYPE)
+      .header('content-disposition', attachment(name))
       .send(body);
 
   for (const [kind, group, def] of [
@@ -255,10 +256,11 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       const s = await resolveScope(req, pool, req.body);
       const res = await rollupAnswer(pool, s, group);
       const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+      const n = await filterNames(pool, { classifications: req.body.classificationsIds ?? [] });
       return xlsx(
         reply,
-        `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
-        await writeFile(reply, xlsxTasks.rollup, kind, rows),
+        xlsxFileName(SCREEN_FILE[kind], [namesPart(n.classifications)], s.periods.from, s.periods.to),
+        await writeFile(reply, xlsxTasks.rollup, kind, rows, s.currency),
       );
     });
   }
@@ -268,12 +270,35 @@ export default async function assortmentRoutes(app: FastifyInstance) {
     ['stock', defs.stockProductsXlsx],
   ] as const) {
     registerRoute(app, def, async (req, reply) => {
-      const out = await drillDown(req, req.body, true);
+      const b = req.body as AssortmentProductsBody & { stock?: AssortmentStockEvent };
+      const out = await drillDown(req, b, true);
+      const n = await filterNames(pool, {
+        classifications: b.classificationsIds ?? [],
+        sellers: b.seller_id ? [b.seller_id] : [],
+      });
+      const name = xlsxFileName(
+        `${SCREEN_FILE[kind]}_productos`,
+        [
+          b.brand ?? null,
+          namesPart(n.sellers),
+          b.stock ? ASSORTMENT_STOCK_LABELS[b.stock] : null,
+          namesPart(n.classifications),
+        ],
+        out.from_date,
+        out.to_date,
+      );
       return xlsx(
         reply,
-        `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
-        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock'),
+        name,
+        await writeFile(reply, xlsxTasks.products, out.items, kind === 'stock', out.currency),
       );
     });
   }
 }
+
+/** The screens' names in the files they download (issue 31 item 9). */
+const SCREEN_FILE = {
+  brand: 'surtido_por_marca',
+  ecommerce: 'surtido_por_ecommerce',
+  stock: 'cambio_de_disponibilidad',
+} as const;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   classifySimilarity,
+  IMAGE_CLASS_LABELS,
   IMAGE_VERIFICATION,
   IMAGE_XLSX_MAX_ROWS,
   routePath,
@@ -10,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
+import { attachment, filterNames, namesPart, XLSX_CONTENT_TYPE, xlsxFileName } from '../../lib/workbook.js';
 import { knownPicture } from '../../platform/media/index.js';
 import { download, moduleBeside, task, writeFile } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
@@ -21,7 +23,6 @@ import { findCheck, findItems, findKpis } from './service.js';
 // docs/metrics.md "Image verification"). Module image_verification, scoped to the caller's license.
 
 const defs = routes.imageVerification;
-const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const NOT_FOUND = { detail: 'No se ha encontrado el recurso solicitado.', code: 'not_found' };
 const XLSX_PATH = defs.itemsXlsx.path;
 /** The XLSX is written in the platform's export pool, off the event loop (issue 26 finding 3). */
@@ -50,12 +51,23 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
         limit: IMAGE_XLSX_MAX_ROWS,
         skip: 0,
       });
+      const q = req.query;
+      const n = await filterNames(pool, {
+        classifications: q.classificationsIds ?? [],
+        sellers: q.sellersIds ?? [],
+      });
+      const name = xlsxFileName(
+        'verificacion_de_imagenes',
+        [
+          q.imageClass ? IMAGE_CLASS_LABELS[q.imageClass] : null,
+          namesPart(n.sellers),
+          namesPart(n.classifications),
+        ],
+        res.comparisonDate ?? null,
+      );
       return reply
-        .header('content-type', XLSX_TYPE)
-        .header(
-          'content-disposition',
-          `attachment; filename="verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx"`,
-        )
+        .header('content-type', XLSX_CONTENT_TYPE)
+        .header('content-disposition', attachment(name))
         .send(await writeFile(reply, itemsXlsxTask, res.items));
     }),
   );
