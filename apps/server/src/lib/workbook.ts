@@ -72,7 +72,8 @@ export function moneyHeader(header: string, currency: string | null | undefined)
   return `${header} (${currency.toUpperCase()})`;
 }
 
-function headers(columns: readonly WorkbookColumn[], currency: string | null | undefined): string[] {
+/** The header row: money columns name their currency (the reports' CSV uses it too). */
+export function headers(columns: readonly WorkbookColumn[], currency: string | null | undefined): string[] {
   return columns.map((c) => (c.kind === 'money' ? moneyHeader(c.header, currency) : c.header));
 }
 

@@ -172,16 +172,17 @@ const MATCH_HEADER = [
   'Mi precio (CLP)',
   'Tipo de precio',
   'Sin stock',
-  'Precio mínimo competencia',
-  'Precio máximo competencia',
-  'Diferencia',
+  // every price column names its currency (issue 31 item 9)
+  'Precio mínimo competencia (CLP)',
+  'Precio máximo competencia (CLP)',
+  'Diferencia (CLP)',
   'Diferencia (%)',
   'Índice de precios',
   'Posición',
   'eCommerce comparados',
-  'Rival A',
-  'Rival B',
-  'Rival Perú',
+  'Rival A (CLP)',
+  'Rival B (CLP)',
+  'Rival Perú (CLP)',
 ];
 
 describe('match report', () => {

@@ -4,7 +4,7 @@ import { mkdir, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ReportFormat } from '@vigia/domain';
 import { CSV_BOM, csvLine } from '../../lib/csv.js';
-import { openXlsxStream, type WorkbookCell, type WorkbookColumn } from '../../lib/workbook.js';
+import { headers, openXlsxStream, type WorkbookCell, type WorkbookColumn } from '../../lib/workbook.js';
 
 // Report files written row by row, never whole in memory: CSV through a file stream (the product history
 // download's dialect: BOM, ';', ',' decimals, lib/csv.ts), XLSX through the app's one workbook writer
@@ -46,7 +46,7 @@ export async function openRowSink(opts: {
   const { path, columns } = opts;
   if (opts.format === 'csv') {
     const stream = createWriteStream(path, { encoding: 'utf8', mode: 0o600 });
-    await writeChunk(stream, CSV_BOM + csvLine(columns.map((c) => c.header)));
+    await writeChunk(stream, CSV_BOM + csvLine(headers(columns, opts.currency)));
     return {
       async write(rows) {
         if (rows.length) await writeChunk(stream, rows.map(csvLine).join(''));
