@@ -32,12 +32,6 @@ export const PRODUCT_DAYS_FORMULA =
   '% de días-producto en promoción = días-producto en promoción ÷ días-producto publicados × 100. Cada producto publicado cuenta una vez por cada día de la semana (un producto publicado los 7 días suma 7); si estuvo en promoción 3 de esos días, suma 3 al numerador.';
 
 /**
- * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
- * share of listing-days on promotion; spike weeks are marked, the market's spikes listed, and a line per
- * seller shows the weeks of one classification (the first, or the one picked above the chart; sellers without
- * published listings there are left out of it). A percentage opens its products.
- */
-/**
  * A promotion alert's link (issue 31 item 5): `?seller=S&products=1,2,…` with that day as the window and
  * the seller as the competitor opens the drill-down of exactly those listings' promotions once the table
  * is there.
@@ -72,6 +66,12 @@ function useAlertDrill(
   }, [data, p.scope.filters, seller, raw, open]);
 }
 
+/**
+ * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
+ * share of listing-days on promotion; spike weeks are marked, the market's spikes listed, and a line per
+ * seller shows the weeks of one classification (the first, or the one picked above the chart; sellers without
+ * published listings there are left out of it). A percentage opens its products.
+ */
 export default function PromotionsByDayPage() {
   const p = usePromotionSearch();
   const { state, data, retry } = singleQueryState(p, useLevel(p.scope));
