@@ -84,8 +84,8 @@ test.describe('item 5: notifications', () => {
     page,
   }) => {
     const { rows } = await e2eDb().query<{ unread: number; backfilled_unread: number; total: number }>(
-      `select count(*) filter (where read_at is null)::int as unread,
-              count(*) filter (where read_at is null and created_at - occurred_at > interval '1 day')::int
+      `select count(*) filter (where n.read_at is null)::int as unread,
+              count(*) filter (where n.read_at is null and n.created_at - n.occurred_at > interval '1 day')::int
                 as backfilled_unread,
               count(*)::int as total
          from notifications n join users u on u.id = n.user_id where u.email = $1`,
@@ -179,7 +179,10 @@ test.describe('item 9: spreadsheets alike everywhere', () => {
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByTestId('drill-counts')).toBeVisible();
     const drill = await download(page, () => dialog.getByRole('button', { name: /descargar xlsx/i }).click());
-    expect(drill.name).toMatch(/^promociones_productos_[A-Za-z0-9_+-]+_semana-\d{4}-\d{2}-\d{2}_/);
+    // the seller, the classification and the week's dates
+    expect(drill.name).toMatch(
+      /^promociones_productos_[A-Za-z0-9_+-]+_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/,
+    );
     const head = headerOf(drill.ws);
     expect(head).toContain('Precio normal (CLP)');
     expect(head).toContain('Precio promoción (CLP)');
@@ -224,7 +227,10 @@ test.describe('item 9: spreadsheets alike everywhere', () => {
     await page.goto('/app/image-verification');
     const answer = (await (await items).json()) as { comparisonDate: string | null };
     const file = await download(page, () => page.getByRole('button', { name: 'Descargar XLSX' }).click());
-    expect(file.name).toBe(`verificacion_de_imagenes_${answer.comparisonDate}.xlsx`);
+    // the screen, its filters (the sellers it sends) and the comparison day
+    expect(file.name).toMatch(
+      new RegExp(`^verificacion_de_imagenes_([A-Za-z0-9_+-]+_)?${answer.comparisonDate}\\.xlsx$`),
+    );
     expect(file.ws.getCell('A2').value).toEqual(new Date(`${answer.comparisonDate}T00:00:00Z`));
   });
 });
@@ -273,7 +279,7 @@ test.describe('item 12: the small things', () => {
     const text = await body.innerText();
     expect(text).not.toMatch(/\d,\d{3}%/);
     expect(text).toMatch(/[+-]\d+(\.\d{3})*,\d%|\b0%/);
-    await page.goto('/app/brand-comparator');
+    await page.goto('/app/brand-price-comparator');
     const line = page.getByText(/^Índice al /);
     await expect(line).toContainText(
       /en rango de mercado: índice de 100 a \d+, hasta \+\d+% sobre el mercado/,
@@ -311,14 +317,26 @@ test.describe('item 12: the small things', () => {
       const json = (await res.json()) as { items: Record<string, unknown>[] };
       const now = new Date().toISOString();
       json.items.unshift({
-        ...(json.items[0] ?? {}),
         id: '00000000-0000-4000-8000-000000000000',
         report_type: 'match',
+        format: 'xlsx',
+        from_date: now.slice(0, 10),
+        to_date: now.slice(0, 10),
+        currency: 'CLP',
+        pivot_id: 116,
+        sellers: [],
         status: 'queued',
         progress: 0,
         rows_done: 0,
         rows_total: null,
+        file_name: null,
+        size_bytes: null,
+        error: null,
         created_at: now,
+        finished_at: null,
+        gs_url: null,
+        expires_at: null,
+        scheduled: false,
       });
       await route.fulfill({ response: res, json });
     });

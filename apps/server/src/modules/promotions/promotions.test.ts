@@ -444,7 +444,7 @@ describe('POST /v1/promotion/download', () => {
     });
     expect(drill.status).toBe(200);
     expect(drill.raw.headers['content-disposition']).toContain(
-      `filename="promociones_productos_Pivote_Leches_semana-2026-11-02_${WINDOW.from_date}_${WINDOW.to_date}.xlsx"`,
+      'filename="promociones_productos_Pivote_Leches_2026-11-02_2026-11-08.xlsx"',
     );
     const dwb = new ExcelJS.Workbook();
     await dwb.xlsx.load(drill.raw.rawPayload as unknown as ArrayBuffer);

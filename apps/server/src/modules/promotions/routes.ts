@@ -93,13 +93,12 @@ async function downloadName(
       sellers: b.seller_id ? [b.seller_id] : [],
     });
     const detail =
-      b.drilldown === 'level' && b.week
-        ? `semana-${b.week}`
-        : b.drilldown === 'duration' && b.day
-          ? `${b.day}-dias`
-          : b.drilldown === 'type' && b.kind
-            ? KIND_FILE[b.kind]
-            : null;
+      // level: the week is the file's window, its dates say it
+      b.drilldown === 'duration' && b.day
+        ? `${b.day}-dias`
+        : b.drilldown === 'type' && b.kind
+          ? KIND_FILE[b.kind]
+          : null;
     return xlsxFileName(
       SCREEN_FILE.prices,
       [namesPart(n.sellers), namesPart(n.classifications), detail],
