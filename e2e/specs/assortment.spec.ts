@@ -48,7 +48,10 @@ test.describe('Surtido', () => {
       // XLSX of the table
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Descargar XLSX' }).first().click();
-      expect((await download).suggestedFilename()).toMatch(/^surtido-.*\.xlsx$/);
+      // Spanish, with the screen and the period (issue 31 item 9)
+      expect((await download).suggestedFilename()).toMatch(
+        /^(surtido_por_marca|surtido_por_ecommerce|cambio_de_disponibilidad)_.*\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/,
+      );
 
       // a row opens its products (count equal to the row's), which link to their detail page
       const row = rowsOf(page, name).nth(1);

@@ -83,7 +83,9 @@ test.describe('Imágenes', () => {
     // XLSX of the current filter
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Descargar XLSX' }).click();
-    expect((await download).suggestedFilename()).toMatch(/^verificacion-imagenes-.*\.xlsx$/);
+    expect((await download).suggestedFilename()).toMatch(
+      /^verificacion_de_imagenes_.*\d{4}-\d{2}-\d{2}\.xlsx$/,
+    );
   });
 
   test('filters live in the URL; an empty filter says so', async ({ page }) => {

@@ -95,7 +95,10 @@ test.describe('Promociones', () => {
     await expect(main.getByRole('columnheader', { name: /^\d+ días?$/ }).first()).toBeVisible();
     const download = page.waitForEvent('download');
     await main.getByRole('button', { name: 'Descargar XLSX' }).click();
-    expect((await download).suggestedFilename()).toBe('promociones_duration.xlsx');
+    // the screen, its classifications and window (issue 31 item 9)
+    expect((await download).suggestedFilename()).toMatch(
+      /^promociones_por_duracion_[A-Za-z0-9_+-]+_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx$/,
+    );
   });
 
   test('promotions-by-type: exclusive, by-quantity and sale per seller and classification', async ({

@@ -23,6 +23,7 @@ import {
   productListPageAction,
   rankPositions,
   round2,
+  shownVariation,
   sortByMinPrice,
   variationArrow,
 } from './derived.js';
@@ -82,6 +83,16 @@ describe('price variation = 100 × (1 − current / previous)', () => {
     expect(formatVariation(0)).toBe('0,000%');
     expect(formatVariation(-0.0001)).toBe('0,000%');
     expect(formatVariation(null)).toBe('—');
+  });
+  it('with fixed decimals (assortment): "+1,4%" not "+1,438%", zero reads "0%"', () => {
+    expect(formatVariation(1.438, 1)).toBe('+1,4%');
+    expect(formatVariation(-14.286, 1)).toBe('-14,3%');
+    expect(formatVariation(0, 1)).toBe('0%');
+    expect(formatVariation(0.04, 1)).toBe('0%');
+    expect(formatVariation(-0.05, 1)).toBe('-0,1%');
+    expect(shownVariation(0.04, 1)).toBe(0);
+    expect(shownVariation(-0.04, 1)).toBe(0);
+    expect(shownVariation(1.438, 1)).toBe(1.4);
   });
   it('a negative change shows a down arrow and minus sign; zero no arrow', () => {
     expect(variationArrow(-20)).toBe('down');

@@ -41,15 +41,25 @@ export function priceVariationValue(
 /**
  * Seed 001 §9: signed percentage, one decimal when |v| > 10, else three; es-CL decimal comma.
  * 12.5 → '+12,5%', -3.3333 → '-3,333%', 0 → '0,000%', null → '—'.
+ * With `decimals` (assortment's variations of counts and values, issue 31 item 12: "+1,438%" of a count
+ * read as false precision) always that many, and a value that rounds to zero reads '0%'.
  */
-export function formatVariation(v: number | null | undefined): string {
+export function formatVariation(v: number | null | undefined, decimals?: number): string {
   if (v === null || v === undefined || Number.isNaN(v)) return '—';
   const abs = Math.abs(v);
-  const decimals = abs > 10 ? 1 : 3;
-  const text = formatNumber(abs, decimals);
+  const places = decimals ?? (abs > 10 ? 1 : 3);
+  const text = formatNumber(abs, places);
   // a value that rounds to zero reads as zero, without a sign
-  if (Number(text.replace(/\./g, '').replace(',', '.')) === 0) return `${formatNumber(0, decimals)}%`;
+  if (Number(text.replace(/\./g, '').replace(',', '.')) === 0)
+    return decimals === undefined ? `${formatNumber(0, places)}%` : '0%';
   return `${v < 0 ? '-' : '+'}${text}%`;
+}
+
+/** A variation as shown with `decimals`: 0 when it reads '0%' (its arrow then is none). */
+export function shownVariation(v: number | null | undefined, decimals: number): number | null {
+  if (v === null || v === undefined || Number.isNaN(v)) return null;
+  const f = 10 ** decimals;
+  return Math.round(v * f) / f || 0;
 }
 
 /** Seed 001 §9: a negative value shows a down arrow, a positive one an up arrow, zero (or none) no arrow. */

@@ -17,6 +17,18 @@ describe('notification explanations', () => {
     ).toBe(
       'Hogar Total bajó 12 % el precio de Olla 24 cm (de $25.000 a $22.000 CLP) y ahora es el más barato del mercado (antes 3.º).',
     );
+    // a rise that leaves it the cheapest: it was out of stock (issue 31 item 5)
+    expect(
+      explainPriceEvent('cheapest_gained', {
+        ...f,
+        before: 3_099,
+        after: 4_199,
+        rankBefore: null,
+        wasOut: true,
+      }).body,
+    ).toBe(
+      'Hogar Total volvió a tener stock de Olla 24 cm y subió 35 % su precio (de $3.099 a $4.199 CLP): ahora es el más barato del mercado (antes sin stock, no competía).',
+    );
     expect(
       explainPriceEvent('cheapest_lost', { ...f, before: 22_000, after: 26_400, rankBefore: 1, rankAfter: 2 })
         .body,

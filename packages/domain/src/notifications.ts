@@ -180,6 +180,8 @@ export interface PriceFacts {
   /** Positions in the market (null: none — no price, or nobody else with one). */
   rankBefore: number | null;
   rankAfter: number | null;
+  /** The listing was out of stock before this price (it did not compete: no position before). */
+  wasOut?: boolean;
   /** Repricing: days the new normal price has been held. */
   days?: number;
 }
@@ -216,7 +218,11 @@ export function explainPriceEvent(kind: string, f: PriceFacts): Explained {
   if (kind === 'cheapest_gained')
     return {
       title: `${f.seller} es ahora el más barato en ${f.product}`,
-      body: `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y ahora es el más barato del mercado${f.rankBefore === null ? '' : ` (antes ${ordinal(f.rankBefore)})`}.`,
+      // a rise can make a listing the cheapest only when it comes back from out of stock (the positions
+      // are compared on the same competitor prices, issue 31 item 5): the text says so
+      body: f.wasOut
+        ? `${f.seller} volvió a tener stock de ${f.product} y ${verb} ${sizePercent(pct)} su precio ${prices}: ahora es el más barato del mercado (antes sin stock, no competía).`
+        : `${f.seller} ${verb} ${sizePercent(pct)} el precio de ${f.product} ${prices} y ahora es el más barato del mercado${f.rankBefore === null ? '' : ` (antes ${ordinal(f.rankBefore)})`}.`,
     };
   if (kind === 'cheapest_lost')
     return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { calendarDate } from './dates.js';
-import { filtersObject, withFilterChecks } from './filters.js';
+import { filtersObject, listParam, withFilterChecks } from './filters.js';
 
 // Promotions API contract (seed 001 §3 "Promotions item", "Range chart data", "Scatter data"; §7
 // "Promotions"). Every call is a POST whose body is the validated filters (filters.ts) plus the few
@@ -70,12 +70,21 @@ export const scatterBody = withFilterChecks(
 );
 export type ScatterBody = z.output<typeof scatterBody>;
 
+/** Listings a drill-down may name (`products`): a promotion alert's link carries at most these. */
+export const PROMOTION_PRODUCTS_MAX = 500;
+
 /** The drill-down: which promotions a number of a screen counts. */
 export const promotionPricesBody = withFilterChecks(
   promoFilters.extend({
     promotion: z.enum(PROMOTION_DRILLDOWNS),
     seller_id: id,
-    classification: id,
+    /** Required unless `products` names the listings (their classifications are then the scope). */
+    classification: id.optional(),
+    /**
+     * Only these listings of the seller (a promotion alert's products; issue 31 item 5). With it, level
+     * needs no week: the window (from_date … to_date) is the period listed.
+     */
+    products: listParam(id, PROMOTION_PRODUCTS_MAX),
     /** level: the week (its Monday, yyyy-MM-dd). */
     week: day.optional(),
     /** duration: the duration in days. */
@@ -86,7 +95,9 @@ export const promotionPricesBody = withFilterChecks(
     offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   }),
 ).superRefine((b, ctx) => {
-  if (b.promotion === 'level' && !b.week)
+  if (!b.classification && !b.products?.length)
+    ctx.addIssue({ code: 'custom', path: ['classification'], message: 'classification: requerido' });
+  if (b.promotion === 'level' && !b.week && !b.products?.length)
     ctx.addIssue({ code: 'custom', path: ['week'], message: 'week: requerido para promotion=level' });
   if (b.promotion === 'duration' && !b.day)
     ctx.addIssue({ code: 'custom', path: ['day'], message: 'day: requerido para promotion=duration' });
@@ -256,6 +267,8 @@ export const promotionDownloadBody = promoFilters.extend({
   drilldown: z.enum(PROMOTION_DRILLDOWNS).optional(),
   seller_id: id.optional(),
   classification: id.optional(),
+  /** prices: only these listings (a promotion alert's drill-down). */
+  products: listParam(id, PROMOTION_PRODUCTS_MAX),
   week: day.optional(),
   day: z.coerce.number().int().min(1).max(1000).optional(),
   kind: z.enum(PROMOTION_KINDS).optional(),

@@ -181,4 +181,7 @@ export const subscriptionItem = z.object({
 });
 export type SubscriptionItem = z.infer<typeof subscriptionItem>;
 export const subscriptionsResponse = z.object({ items: z.array(subscriptionItem) });
+/** The subscription of "Enviar ahora" (POST /v1/subscriptions/send-now/:id). */
+export const subscriptionIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
 export const subscriptionSavedResponse = z.object({ detail: z.string(), item: subscriptionItem });

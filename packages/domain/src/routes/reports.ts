@@ -8,6 +8,7 @@ import {
   signReportBody,
   signReportResponse,
   subscriptionBody,
+  subscriptionIdParams,
   subscriptionSavedResponse,
   subscriptionsQuery,
   subscriptionsResponse,
@@ -94,6 +95,17 @@ export const subscriptionsRoutes = {
     body: unsubscribeBody,
     response: okSchema,
     summary: 'Cancela la suscripción de un correo de la organización a un tipo de reporte',
+  }),
+  sendNow: defineRoute({
+    id: 'subscriptions.sendNow',
+    method: 'POST',
+    path: '/v1/subscriptions/send-now/:id',
+    module: 'reports',
+    auth: true,
+    params: subscriptionIdParams,
+    response: subscriptionSavedResponse,
+    summary:
+      'Envía ahora, una vez, una suscripción de la organización (genera su reporte y lo manda por correo); a lo más un envío cada 5 minutos por suscripción',
   }),
   unsubscribeLink: defineRoute({
     id: 'subscriptions.unsubscribeLink',

@@ -268,11 +268,11 @@ describe('XLSX downloads', () => {
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).getCell(1).value).toBe('Marca');
-    // every amount names its currency (issue 25)
-    expect([5, 7].map((c) => ws.getRow(1).getCell(c).value)).toEqual([
-      'Valor total (CLP)',
-      'Valor promedio (CLP)',
-    ]);
+    expect(ws.getRow(1).getCell(5).value).toBe('Valor total (CLP)');
+    expect(ws.getRow(1).getCell(7).value).toBe('Valor promedio (CLP)');
+    expect(res.headers['content-disposition']).toMatch(
+      /filename="surtido_por_marca_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.xlsx"/,
+    );
     expect(ws.getRow(2).values).toEqual([
       undefined,
       'Todas',
@@ -281,7 +281,7 @@ describe('XLSX downloads', () => {
       -14.286,
       6400,
       -28.09,
-      1066.67,
+      1067, // CLP as on screen: $1.067 (issue 31 item 9)
       -16.105,
       100,
     ]);
@@ -295,7 +295,12 @@ describe('XLSX downloads', () => {
     await wb2.xlsx.load(stock.rawPayload as unknown as ArrayBuffer);
     expect(wb2.worksheets[0].rowCount).toBe(3); // header + p2 + a2
     expect(wb2.worksheets[0].getRow(2).getCell(1).value).toBe('Leche Descremada');
+    // the stock event's day a date cell, the price named by its currency, the file by screen and event
     expect(wb2.worksheets[0].getRow(1).getCell(6).value).toBe('Precio (CLP)');
+    expect(wb2.worksheets[0].getRow(2).getCell(9).value).toBeInstanceOf(Date);
+    expect(stock.headers['content-disposition']).toContain(
+      'cambio_de_disponibilidad_productos_Salieron-de-stock_',
+    );
     const forbidden = await post('/v1/assortment/ecommerce.xlsx', period(), noModule);
     expect(forbidden.status).toBe(403);
   });

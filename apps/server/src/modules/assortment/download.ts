@@ -1,30 +1,12 @@
 import { type AssortmentProduct, type AssortmentRow, ASSORTMENT_XLSX_COLUMNS as C } from '@vigia/domain';
-import ExcelJS from 'exceljs';
+import { type WorkbookCell as Cell, type WorkbookColumn, workbookXlsx } from '../../lib/workbook.js';
 
 // XLSX downloads of the assortment tables and drill-downs: the same rows the screens show (summary row
-// first), numbers as numbers; every amount column names its currency (the answer's).
+// first), numbers as numbers, written by the app's one workbook writer (lib/workbook.ts: dates as date
+// cells, values rounded as on screen with the currency in their header).
 
-const inCurrency = (header: string, currency: string) => `${header} (${currency})`;
-
-type Cell = string | number | null;
-
-async function workbook(
-  sheet: string,
-  header: string[],
-  rows: Cell[][],
-  wide: number[] = [0],
-): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Vigía';
-  const ws = wb.addWorksheet(sheet);
-  ws.addRow(header);
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow(r);
-  ws.columns.forEach((c, i) => {
-    c.width = wide.includes(i) ? 36 : 16;
-  });
-  return Buffer.from(await wb.xlsx.writeBuffer());
-}
+const col = (header: string, kind: WorkbookColumn['kind'] = 'int'): WorkbookColumn => ({ header, kind });
+const wide = (header: string): WorkbookColumn => ({ header, kind: 'text', width: 36 });
 
 export function assortmentXlsx(
   kind: 'brand' | 'ecommerce' | 'stock',
@@ -33,18 +15,19 @@ export function assortmentXlsx(
 ): Promise<Buffer> {
   const name = kind === 'brand' ? C.brand : C.seller;
   if (kind === 'stock') {
-    return workbook(
-      'Disponibilidad',
-      [
-        name,
-        C.total_products,
-        C.out_of_stock,
-        C.availability,
-        C.went_out_of_stock,
-        C.back_in_stock,
-        C.previous_went_out_of_stock,
+    return workbookXlsx({
+      name: 'Disponibilidad',
+      currency,
+      columns: [
+        wide(name),
+        col(C.total_products),
+        col(C.out_of_stock),
+        col(C.availability, 'percent'),
+        col(C.went_out_of_stock),
+        col(C.back_in_stock),
+        col(C.previous_went_out_of_stock),
       ],
-      rows.map((r) => [
+      rows: rows.map((r) => [
         r.name,
         r.total_products,
         r.out_of_stock,
@@ -53,22 +36,23 @@ export function assortmentXlsx(
         r.back_in_stock,
         r.previous_went_out_of_stock,
       ]),
-    );
+    });
   }
-  return workbook(
-    'Surtido',
-    [
-      name,
-      C.total_products,
-      C.previous_total_products,
-      C.products_variation,
-      inCurrency(C.total_value, currency),
-      C.total_variation,
-      inCurrency(C.average_value, currency),
-      C.average_variation,
-      C.participation,
+  return workbookXlsx({
+    name: 'Surtido',
+    currency,
+    columns: [
+      wide(name),
+      col(C.total_products),
+      col(C.previous_total_products),
+      col(C.products_variation, 'percent'),
+      col(C.total_value, 'money'),
+      col(C.total_variation, 'percent'),
+      col(C.average_value, 'money'),
+      col(C.average_variation, 'percent'),
+      col(C.participation, 'percent'),
     ],
-    rows.map((r) => [
+    rows: rows.map((r) => [
       r.name,
       r.total_products,
       r.previous_total_products,
@@ -79,25 +63,26 @@ export function assortmentXlsx(
       r.average_variation,
       r.participation,
     ]),
-  );
+  });
 }
 
 export function productsXlsx(items: AssortmentProduct[], stock: boolean, currency: string): Promise<Buffer> {
-  const header = [
-    'Producto',
-    'ID',
-    'SKU',
-    'Marca',
-    'eCommerce',
-    inCurrency('Precio', currency),
-    'Sin stock',
-    'URL',
+  const columns: WorkbookColumn[] = [
+    wide('Producto'),
+    col('ID', 'text'),
+    col('SKU', 'text'),
+    col('Marca', 'text'),
+    col('eCommerce', 'text'),
+    col('Precio', 'money'),
+    col('Sin stock', 'text'),
+    wide('URL'),
   ];
-  if (stock) header.push('Fecha', 'Volvió', 'Días sin stock');
-  return workbook(
-    'Productos',
-    header,
-    items.map((i) => {
+  if (stock) columns.push(col('Fecha', 'date'), col('Volvió', 'date'), col('Días sin stock'));
+  return workbookXlsx({
+    name: 'Productos',
+    currency,
+    columns,
+    rows: items.map((i) => {
       const row: Cell[] = [
         i.name,
         i.product_id,
@@ -111,6 +96,5 @@ export function productsXlsx(items: AssortmentProduct[], stock: boolean, currenc
       if (stock) row.push(i.event_date, i.back_date, i.days_out);
       return row;
     }),
-    [0, 7],
-  );
+  });
 }

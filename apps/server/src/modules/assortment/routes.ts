@@ -1,6 +1,7 @@
 import {
   ASSORTMENT_DEFAULT_PERIOD_DAYS,
   ASSORTMENT_MAX_PERIOD_DAYS,
+  ASSORTMENT_STOCK_LABELS,
   type AssortmentProductsBody,
   type AssortmentResult,
   type AssortmentStockEvent,
@@ -16,6 +17,7 @@ import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { requesterOf } from '../../lib/scope.js';
+import { filterNames, namesPart, xlsxFileName } from '../../lib/workbook.js';
 import {
   classificationsOutside,
   resolveCurrency,
@@ -252,9 +254,10 @@ export default async function assortmentRoutes(app: FastifyInstance) {
         const s = await resolveScope(req, pool, req.body);
         const res = await rollupAnswer(pool, s, group);
         const rows = (group === 'brand' ? res.brands : res.sellers) ?? [];
+        const n = await filterNames(pool, { classifications: req.body.classificationsIds ?? [] });
         return {
           type: XLSX_TYPE,
-          name: `surtido-${kind}-${s.periods.from}-${s.periods.to}.xlsx`,
+          name: xlsxFileName(SCREEN_FILE[kind], [namesPart(n.classifications)], s.periods.from, s.periods.to),
           body: await write(xlsxTasks.rollup, kind, rows, res.currency),
         };
       }),
@@ -267,13 +270,36 @@ export default async function assortmentRoutes(app: FastifyInstance) {
   ] as const) {
     registerRoute(app, def, (req, reply) =>
       download(reply, async (write) => {
-        const out = await drillDown(req, req.body, true);
+        const b = req.body as AssortmentProductsBody & { stock?: AssortmentStockEvent };
+        const out = await drillDown(req, b, true);
+        const n = await filterNames(pool, {
+          classifications: b.classificationsIds ?? [],
+          sellers: b.seller_id ? [b.seller_id] : [],
+        });
+        const name = xlsxFileName(
+          `${SCREEN_FILE[kind]}_productos`,
+          [
+            b.brand ?? null,
+            namesPart(n.sellers),
+            b.stock ? ASSORTMENT_STOCK_LABELS[b.stock] : null,
+            namesPart(n.classifications),
+          ],
+          out.from_date,
+          out.to_date,
+        );
         return {
           type: XLSX_TYPE,
-          name: `surtido-${kind}-productos-${out.from_date}-${out.to_date}.xlsx`,
+          name,
           body: await write(xlsxTasks.products, out.items, kind === 'stock', out.currency),
         };
       }),
     );
   }
 }
+
+/** The screens' names in the files they download (issue 31 item 9). */
+const SCREEN_FILE = {
+  brand: 'surtido_por_marca',
+  ecommerce: 'surtido_por_ecommerce',
+  stock: 'cambio_de_disponibilidad',
+} as const;

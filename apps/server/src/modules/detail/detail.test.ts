@@ -342,7 +342,8 @@ describe('POST /v2/detail/qmi/history', () => {
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
     const ws = wb.worksheets[0];
     const values = (n: number) => (ws.getRow(n).values as unknown[]).slice(1);
-    expect(values(1)).toEqual([...QMI_HISTORY_COLUMNS]);
+    // the price columns name their currency in the XLSX (the one workbook writer, issue 31 item 9)
+    expect(values(1)).toEqual(QMI_HISTORY_COLUMNS.map((h, i) => (i >= 4 && i <= 7 ? `${h} (CLP)` : h)));
     expect(ws.rowCount).toBe(4);
     expect(values(2)).toEqual([
       new Date(`${tDay(4)}T00:00:00Z`),

@@ -1,6 +1,6 @@
 import { MESSAGES, priceTypeLabel, QMI_HISTORY_COLUMNS, type QmiHistoryPoint } from '@vigia/domain';
-import ExcelJS from 'exceljs';
 import { CSV_BOM, csvLine } from '../../lib/csv.js';
+import { type WorkbookColumn, workbookXlsx } from '../../lib/workbook.js';
 
 // The downloadable price history of one listing (/v2/detail/qmi/history with downloadablePipeline):
 // one row per day, columns QMI_HISTORY_COLUMNS, as XLSX (default; the day is a real date cell shown
@@ -37,22 +37,25 @@ export function historyCsv(input: HistoryDownloadInput): Buffer {
   return Buffer.from(`${CSV_BOM}${lines.join('')}`, 'utf8');
 }
 
-export async function historyXlsx(input: HistoryDownloadInput): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Vigía';
-  const ws = wb.addWorksheet('Histórico');
-  ws.addRow([...QMI_HISTORY_COLUMNS]);
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows(input)) {
-    // the day as a date cell (UTC midnight: ExcelJS writes the serial from UTC), not text
-    const [y, m, d] = String(r[0]).split('-').map(Number);
-    ws.addRow([new Date(Date.UTC(y, m - 1, d)), ...r.slice(1)]);
-  }
-  ws.getColumn(1).numFmt = 'dd-mm-yyyy';
-  ws.columns.forEach((c, i) => {
-    c.width = i === 3 ? 40 : 16;
+const [DAY, SELLER, ID, NAME, PRICE, NORMAL, SALE, EXCLUSIVE, TYPE, AVAILABILITY, CURRENCY] =
+  QMI_HISTORY_COLUMNS;
+const HISTORY_COLUMNS: WorkbookColumn[] = [
+  { header: DAY, kind: 'date' },
+  { header: SELLER, kind: 'text', width: 16 },
+  { header: ID, kind: 'text', width: 16 },
+  { header: NAME, kind: 'text', width: 40 },
+  ...[PRICE, NORMAL, SALE, EXCLUSIVE].map((header): WorkbookColumn => ({ header, kind: 'money' })),
+  ...[TYPE, AVAILABILITY, CURRENCY].map((header): WorkbookColumn => ({ header, kind: 'text', width: 16 })),
+];
+
+/** The XLSX (the app's one workbook writer: the day a date cell, prices rounded and named by currency). */
+export function historyXlsx(input: HistoryDownloadInput): Promise<Buffer> {
+  return workbookXlsx({
+    name: 'Histórico',
+    currency: input.currency,
+    columns: HISTORY_COLUMNS,
+    rows: rows(input),
   });
-  return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
 /**

@@ -1,31 +1,30 @@
 import { IMAGE_CLASS_LABELS, IMAGE_REVIEW_LABELS, type ImageItem } from '@vigia/domain';
-import ExcelJS from 'exceljs';
+import { type WorkbookColumn, workbookXlsx } from '../../lib/workbook.js';
 
 // XLSX of the image-verification list: the rows of the current filter (every page, up to
-// IMAGE_XLSX_MAX_ROWS), similarity as a number with 4 decimals.
+// IMAGE_XLSX_MAX_ROWS), the comparison day as a date cell, similarity as a number with 4 decimals (the
+// app's one workbook writer, lib/workbook.ts).
 
-export const IMAGE_XLSX_HEADER = [
-  'Fecha de comparación',
-  'eCommerce',
-  'SKU',
-  'EAN',
-  'Producto',
-  'Marca',
-  'Similitud',
-  'Estado',
-  'Revisión',
-  'Imagen',
-  'Imagen de referencia',
+const text = (header: string, width = 16): WorkbookColumn => ({ header, kind: 'text', width });
+export const IMAGE_XLSX_COLUMNS: WorkbookColumn[] = [
+  { header: 'Fecha de comparación', kind: 'date', width: 14 },
+  text('eCommerce'),
+  text('SKU'),
+  text('EAN'),
+  text('Producto', 40),
+  text('Marca'),
+  { header: 'Similitud', kind: 'decimal', numFmt: '0.0000' },
+  text('Estado'),
+  text('Revisión'),
+  text('Imagen'),
+  text('Imagen de referencia'),
 ];
 
-export async function imageItemsXlsx(items: ImageItem[]): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Vigía';
-  const ws = wb.addWorksheet('Imágenes');
-  ws.addRow(IMAGE_XLSX_HEADER);
-  ws.getRow(1).font = { bold: true };
-  for (const i of items) {
-    ws.addRow([
+export function imageItemsXlsx(items: ImageItem[]): Promise<Buffer> {
+  return workbookXlsx({
+    name: 'Imágenes',
+    columns: IMAGE_XLSX_COLUMNS,
+    rows: items.map((i) => [
       i.comparisonDate,
       i.sellerName,
       i.sku,
@@ -37,11 +36,6 @@ export async function imageItemsXlsx(items: ImageItem[]): Promise<Buffer> {
       i.review ? IMAGE_REVIEW_LABELS[i.review.decision] : null,
       i.imageUrl,
       i.referenceUrl,
-    ]);
-  }
-  ws.getColumn(7).numFmt = '0.0000';
-  ws.columns.forEach((c, k) => {
-    c.width = k === 4 ? 40 : 16;
+    ]),
   });
-  return Buffer.from(await wb.xlsx.writeBuffer());
 }

@@ -257,6 +257,11 @@ describe('GET /v1/image-verification/items.xlsx', () => {
     expect(last?.getCell(3).value).toBe('SKU-a1');
     expect(last?.getCell(7).value).toBe(1);
     expect(last?.getCell(8).value).toBe('Correcta');
+    // the comparison day a date cell (issue 31 item 9), the file named in Spanish with its date
+    expect(last?.getCell(1).value).toEqual(new Date(`${IV_DAY}T00:00:00Z`));
+    expect(res.headers['content-disposition']).toContain(
+      `filename="verificacion_de_imagenes_${IV_DAY}.xlsx"`,
+    );
   });
 
   it('checks the query token like the header, and never logs it', async () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   classifySimilarity,
+  IMAGE_CLASS_LABELS,
   IMAGE_VERIFICATION,
   IMAGE_XLSX_MAX_ROWS,
   routePath,
@@ -10,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
+import { filterNames, namesPart, xlsxFileName } from '../../lib/workbook.js';
 import { knownPicture } from '../../platform/media/index.js';
 import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import { imageItemsXlsx } from './download.js';
@@ -49,11 +51,21 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
         limit: IMAGE_XLSX_MAX_ROWS,
         skip: 0,
       });
-      return {
-        type: XLSX_TYPE,
-        name: `verificacion-imagenes-${res.comparisonDate ?? 'sin-fecha'}.xlsx`,
-        body: await write(itemsXlsxTask, res.items),
-      };
+      const q = req.query;
+      const n = await filterNames(pool, {
+        classifications: q.classificationsIds ?? [],
+        sellers: q.sellersIds ?? [],
+      });
+      const name = xlsxFileName(
+        'verificacion_de_imagenes',
+        [
+          q.imageClass ? IMAGE_CLASS_LABELS[q.imageClass] : null,
+          namesPart(n.sellers),
+          namesPart(n.classifications),
+        ],
+        res.comparisonDate ?? null,
+      );
+      return { type: XLSX_TYPE, name, body: await write(itemsXlsxTask, res.items) };
     }),
   );
 

@@ -5,11 +5,12 @@ import {
   NAMESPACE_LABELS,
   type NotificationNamespace,
   type NotificationSubscription,
+  rankingPosition,
 } from '@vigia/domain';
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
-import { type FxTable, loadFx, today } from '../../market/index.js';
+import { type FxTable, loadFx, TZ_SQL, today } from '../../market/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { composeEmail, type MailLine } from './email.js';
 import {
@@ -29,7 +30,9 @@ import type { EventItem } from './rollup.js';
 //      e-mailed at once (channel 'email', one message per user and batch), or left for the daily digest.
 // Both steps take their rows with FOR UPDATE SKIP LOCKED and are idempotent (a user gets an event once:
 // unique (user_id, event_id)), so a retried or concurrent job never duplicates anything. Events older
-// than FRESH_MS (e.g. the 180 days the demo seeds) are stored and counted but neither pushed nor mailed.
+// than FRESH_MS (e.g. the 180 days the demo seeds) are stored but neither pushed nor mailed, and stored
+// READ: history backfilled at a first start is not news, so a first login does not open on ~1,000 unread
+// (issue 31 item 5; migration 330 marks those an earlier version stored unread).
 
 export const FRESH_MS = 86_400_000;
 const BATCH = 2000;
@@ -158,6 +161,112 @@ function inUserCurrency(
 /** A stored position (null or absent: none). */
 const rankOf = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * The market around each price event at its instant, from the price history (price_intervals) rather than
+ * from the trusted states the roll-up compared with: those can be another moment's — the demo's history
+ * is loaded seller after seller, so a seller's first days were ranked against the others' last state — and
+ * an alert must be true on that day's prices (issue 31 item 5). Per event: the listing's effective price at
+ * the instant and whether it was out of stock just before, and each other seller's lowest in-stock effective
+ * price of the match group at that instant (lowest of normal, sale and exclusive: the default price mode),
+ * all in CLP at the rates of the event's market day. Ranking in CLP is ranking in any currency the same
+ * day's rates convert to (one factor for every price), so it is the user's ranking too.
+ */
+const POSITIONS_SQL = `
+  with ev as (
+    select * from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::timestamptz[])
+             as x(id, product_id, group_id, seller_id, t)
+  ), ev_day as (
+    select ev.*, vigia_day(ev.t, ${TZ_SQL}) as day from ev
+  ), rates as (
+    select d.day, r.currency, r.clp_per_unit::float8 as clp
+      from (select distinct day from ev_day) d cross join lateral vigia_fx_rates_on(d.day) r
+     where r.currency <> 'CLP'
+    union all select distinct day, 'CLP', 1::float8 from ev_day
+  )
+  select e.id::text as id,
+         (select r.clp * (select min(x) from unnest(array[pi.normal_price, pi.sale_price, pi.exclusive_price]) x
+                           where x > 0)::float8
+            from price_intervals pi join rates r on r.day = e.day and r.currency = pi.currency
+           where pi.product_id = e.product_id and pi.valid_from <= e.t
+             and coalesce(pi.valid_to, 'infinity') > e.t and not pi.stock_out
+           limit 1) as mine,
+         (select r.clp from listing_current lc join rates r on r.day = e.day and r.currency = lc.currency
+           where lc.product_id = e.product_id) as rate,
+         coalesce((select pi.stock_out from price_intervals pi
+                    where pi.product_id = e.product_id and pi.valid_from < e.t
+                    order by pi.valid_from desc limit 1), false) as was_out,
+         coalesce((select array_agg(m) from (
+            select min(r.clp * (select min(x) from unnest(array[pi.normal_price, pi.sale_price, pi.exclusive_price]) x
+                                 where x > 0)::float8) as m
+              from listing_current lc
+              join price_intervals pi on pi.product_id = lc.product_id and pi.valid_from <= e.t
+                                     and coalesce(pi.valid_to, 'infinity') > e.t and not pi.stock_out
+              join rates r on r.day = e.day and r.currency = pi.currency
+             where lc.group_id = e.group_id and lc.seller_id <> e.seller_id and lc.published
+             group by lc.seller_id) o where m is not null), '{}') as others
+    from ev_day e`;
+
+interface Position {
+  /** the listing's effective price at the instant, in CLP (null: none, out of stock) */
+  mine: number | null;
+  /** CLP per unit of the listing's currency that day */
+  rate: number | null;
+  wasOut: boolean;
+  /** each other seller's lowest price, in CLP */
+  others: number[];
+}
+
+async function positionsAt(client: Queryable, events: EventRow[]): Promise<Map<string, Position>> {
+  const priced = events.filter((e) => e.namespace === 'prices' && e.items.length);
+  if (!priced.length) return new Map();
+  const { rows } = await client.query<{
+    id: string;
+    mine: number | null;
+    rate: number | null;
+    was_out: boolean;
+    others: number[];
+  }>(POSITIONS_SQL, [
+    priced.map((e) => e.id),
+    priced.map((e) => e.items[0][0]),
+    priced.map((e) => e.items[0][3]),
+    priced.map((e) => e.seller_id),
+    priced.map((e) => e.occurred_at),
+  ]);
+  return new Map(
+    rows.map((r) => [r.id, { mine: r.mine, rate: r.rate, wasOut: r.was_out, others: r.others.map(Number) }]),
+  );
+}
+
+/**
+ * A price event's positions on the prices in force at its instant (positionsAt), or null when what it
+ * would say is not true there: "ahora es el más barato" needs position 1 after and not 1 before (or out of
+ * stock before); "dejó de ser el más barato" position 1 before and not after. The before position compares
+ * the old price with the same competitor prices, so a rise never makes a listing the cheapest unless it
+ * comes back from out of stock (said so: wasOut). Without history at the instant the stored facts stand.
+ */
+export function checkedPositions(
+  kind: string,
+  facts: Record<string, number | string>,
+  p: Position | undefined,
+): { rankBefore: number | null; rankAfter: number | null; wasOut: boolean } | null {
+  const stored = {
+    rankBefore: rankOf(facts.rankBefore),
+    rankAfter: rankOf(facts.rankAfter),
+    wasOut: (facts as Record<string, unknown>).wasOut === true,
+  };
+  if (!p || p.mine === null || p.rate === null) return kind === 'repricing' ? stored : p ? null : stored;
+  const rankAfter = rankingPosition(p.mine, p.others);
+  if (kind === 'repricing') return { ...stored, rankAfter };
+  const rankBefore = p.wasOut ? null : rankingPosition(Number(facts.before) * p.rate, p.others);
+  if (rankAfter === null) return null;
+  if (kind === 'cheapest_gained')
+    return rankAfter === 1 && (p.wasOut || rankBefore !== 1)
+      ? { rankBefore, rankAfter, wasOut: p.wasOut }
+      : null;
+  // cheapest_lost
+  return !p.wasOut && rankBefore === 1 && rankAfter > 1 ? { rankBefore, rankAfter, wasOut: false } : null;
+}
+
 /** Average discount % over the items that have one (null when none has: promotions priced at 0 …). */
 function averageDiscount(items: UserItem[]): number | null {
   let sum = 0;
@@ -171,9 +280,29 @@ function averageDiscount(items: UserItem[]): number | null {
   return n ? sum / n : null;
 }
 
-function linkOf(e: EventRow, items: UserItem[]): string {
-  if (e.namespace === 'prices' || items.length === 1) return `/app/product/${items[0].pivotListing}`;
-  if (e.namespace === 'promotions') return '/app/promotions-by-day';
+/** Listings a promotion alert's link names at most (the drill-down's `products` bound). */
+export const LINK_PRODUCTS_MAX = 500;
+
+/**
+ * Where a notice leads. A promotion alert opens Promociones por día on that seller, that market day and
+ * the classifications (license roots) of its products, with its products' promotions listed at once
+ * (`seller` + `products`: the page's drill-down of those listings; issue 31 item 5), so that "TiendaSol
+ * inició promociones en 153 productos" can be found.
+ */
+export function linkOf(e: EventRow, items: UserItem[], paths?: Map<number, number[]>): string {
+  if (e.namespace === 'prices' || (items.length === 1 && e.namespace !== 'promotions'))
+    return `/app/product/${items[0].pivotListing}`;
+  if (e.namespace === 'promotions') {
+    const day = today(e.occurred_at);
+    const roots = [
+      ...new Set(items.flatMap((x) => (x.item[2] === null ? [] : [paths?.get(x.item[2])?.[0] ?? x.item[2]]))),
+    ];
+    const q = new URLSearchParams({ from_date: day, to_date: day, sellersIds: String(e.seller_id) });
+    if (roots.length) q.set('classificationsIds', roots.join(','));
+    q.set('seller', String(e.seller_id));
+    q.set('products', [...new Set(items.map((x) => x.item[0]))].slice(0, LINK_PRODUCTS_MAX).join(','));
+    return `/app/promotions-by-day?${q.toString().replace(/%2C/g, ',')}`;
+  }
   return e.kind === 'new_listing' ? '/app/assortment-by-ecommerce' : '/app/assortment-by-stock';
 }
 
@@ -195,8 +324,13 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
       const groups = await groupPivots(client, events, recipients);
       const fx = await pricesFx(client, events, recipients);
       const names = await namesOf(client, events, groups);
+      const positions = await positionsAt(client, events);
       const out: NewNotification[] = [];
       for (const e of events) {
+        // a price event whose claim does not hold on the prices of its instant tells nobody
+        const ranks =
+          e.namespace === 'prices' ? checkedPositions(e.kind, e.facts, positions.get(String(e.id))) : null;
+        if (e.namespace === 'prices' && !ranks) continue;
         for (const u of recipients) {
           const m = match(e, u, paths, groups);
           if (!m) continue;
@@ -208,8 +342,9 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
                   seller,
                   product,
                   ...inUserCurrency(fx, e, u.currency),
-                  rankBefore: rankOf(e.facts.rankBefore),
-                  rankAfter: rankOf(e.facts.rankAfter),
+                  rankBefore: ranks?.rankBefore ?? null,
+                  rankAfter: ranks?.rankAfter ?? null,
+                  wasOut: ranks?.wasOut,
                   days: Number(e.facts.days ?? 0),
                 })
               : explainGroupEvent(e.kind, {
@@ -229,7 +364,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
             channel: m.sub.channel,
             title: text.title,
             body: text.body,
-            link: linkOf(e, m.items),
+            link: linkOf(e, m.items, paths),
             payload: { size: Math.round(m.size * 10) / 10, count: m.items.length },
           });
         }
@@ -249,13 +384,14 @@ export async function insertNotifications(client: Queryable, rows: NewNotificati
   if (!rows.length) return 0;
   const r = await client.query(
     `insert into notifications (user_id, namespace, kind, event_id, seller_id, occurred_at, channel, title, body,
-                                link, payload)
-     select user_id, namespace, kind, event_id, seller_id, occurred_at, channel, title, body, link, payload
+                                link, payload, read_at)
+     select user_id, namespace, kind, event_id, seller_id, occurred_at, channel, title, body, link, payload,
+            case when occurred_at < now() - make_interval(secs => $2::float8 / 1000) then now() end
        from jsonb_to_recordset($1::jsonb)
             x(user_id int, namespace text, kind text, event_id bigint, seller_id int, occurred_at timestamptz,
               channel text, title text, body text, link text, payload jsonb)
      on conflict do nothing`,
-    [JSON.stringify(rows)],
+    [JSON.stringify(rows), FRESH_MS],
   );
   return r.rowCount ?? 0;
 }

@@ -120,7 +120,11 @@ describe('dispatch and the list, by license', () => {
     expect(r.results.find((n) => n.kind === 'promotion_start')?.body).toBe(
       'Hogar Norte puso en promoción Producto 04 con un descuento promedio de 20 %.',
     );
-    expect(r.unread).toBe(4);
+    // the fixture's events are weeks old when fanned out: history, stored read (issue 31 item 5)
+    expect(r.unread).toBe(0);
+    // the read state's API below works on fresh notices: make these unread as fresh ones are
+    await ctx.db.pool.query('update notifications set read_at = null');
+    expect((await list('ana')).unread).toBe(4);
   });
 
   it('beto (modules dpm and reports) gets the price events only; caro (no 125 in the license) nothing', async () => {

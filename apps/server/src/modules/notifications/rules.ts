@@ -60,6 +60,8 @@ export interface PriceEvent {
   /** Position in the market (null: none, as on the screens: no price, or nobody else with one). */
   rankBefore: number | null;
   rankAfter: number | null;
+  /** Out of stock before this price: no position before (the text says "antes sin stock"). */
+  wasOut?: boolean;
   days?: number;
 }
 
@@ -171,8 +173,10 @@ export function evaluate(s: ListingState | null, o: Observed, others: number[], 
         kind: rankAfter === 1 ? 'cheapest_gained' : 'cheapest_lost',
         before: s.price,
         after: o.price,
-        rankBefore,
+        // out of stock it did not compete: no position before, said as such (issue 31 item 5)
+        rankBefore: s.stockOut ? null : rankBefore,
         rankAfter,
+        ...(s.stockOut ? { wasOut: true } : {}),
       });
     }
   }

@@ -20,6 +20,7 @@ import { chartOf } from './chart-pool.js';
 import type { WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import {
+  classificationsOfListings,
   selectDrilldown,
   selectDrilldownTotals,
   selectDurations,
@@ -229,17 +230,22 @@ export async function pricesAnswer(
   pool: pg.Pool,
   body: PromotionPricesBody,
 ): Promise<PromotionPricesResponse> {
+  // a promotion alert names its listings: their classifications are the scope (license-checked as any)
+  const products = body.products?.length ? body.products : null;
+  const classes = body.classification
+    ? [body.classification]
+    : await classificationsOfListings(pool, body.seller_id, products ?? []);
   const scope = await resolvePromoScope(
     req,
     pool,
     { ...body, sellersIds: [body.seller_id], sellers: undefined },
-    [body.classification],
+    classes,
   );
   // the drilled seller may be the pivot itself
   scope.values.sellers = scope.values.sellers.filter((s) => s === body.seller_id);
   let a = scope.values.from;
   let b = scope.values.to;
-  if (body.promotion === 'level') {
+  if (body.promotion === 'level' && body.week) {
     const week = weeksOf(scope.values.from, scope.values.to).find((w) => w.week === body.week);
     if (!week) throw badRequest('week: la semana no está en el período (lunes, yyyy-MM-dd)', 'week');
     a = week.from;
@@ -252,11 +258,22 @@ export async function pricesAnswer(
     priceType: body.promotion === 'type' && body.kind ? PROMOTION_KIND_PRICE_TYPE[body.kind] : undefined,
     limit: body.limit,
     offset: body.offset,
+    products,
   };
   // memoised like the charts: the drill-down's page changes only with the data version
   return remembered(
     pool,
-    ['prices', ...scopeKey(scope), a, b, q.duration ?? null, q.priceType ?? null, q.limit, q.offset],
+    [
+      'prices',
+      ...scopeKey(scope),
+      a,
+      b,
+      q.duration ?? null,
+      q.priceType ?? null,
+      q.limit,
+      q.offset,
+      products?.join(',') ?? null,
+    ],
     async () => {
       const rows = await selectDrilldown(pool, scope.values, q);
       const totals = rows.length

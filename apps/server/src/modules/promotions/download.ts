@@ -7,21 +7,20 @@ import {
   type PromotionScatterResponse,
   priceTypeLabel,
 } from '@vigia/domain';
-import ExcelJS from 'exceljs';
+import {
+  type WorkbookCell as Cell,
+  type WorkbookSheet as Sheet,
+  type WorkbookColumn,
+  workbookXlsx,
+} from '../../lib/workbook.js';
 
-// XLSX downloads of the promotions tables: one sheet, a header row, one row per number the screen shows.
-// Every amount column names its currency (the answer's: the user's, converted as the screen converts).
+// XLSX downloads of the promotions tables: one sheet, a header row, one row per number the screen shows,
+// written by the app's one workbook writer (lib/workbook.ts: weeks and days as date cells, prices rounded
+// as on screen, every price header naming the currency).
 
-type Cell = string | number | null;
-export interface Sheet {
-  name: string;
-  /** A line above the header (e.g. "primeras N de M" when the file holds fewer rows than counted). */
-  note?: string;
-  header: string[];
-  rows: Cell[][];
-}
+export type { Sheet };
 
-const pctCell = (v: number | null) => v;
+const col = (header: string, kind: WorkbookColumn['kind'] = 'text'): WorkbookColumn => ({ header, kind });
 
 export function levelSheet(a: PromotionItemsResponse): Sheet {
   const rows: Cell[][] = [];
@@ -34,23 +33,24 @@ export function levelSheet(a: PromotionItemsResponse): Sheet {
           w.week,
           w.from,
           w.to,
-          pctCell(w.percentage),
+          w.percentage,
           w.promoted,
           w.published,
           w.spike ? 'Sí' : '',
         ]);
   return {
     name: 'Promociones por día',
-    header: [
-      'eCommerce',
-      'Clasificación',
-      'Semana',
-      'Desde',
-      'Hasta',
-      '% en promoción',
-      'Días-producto en promoción',
-      'Días-producto publicados',
-      'Pico',
+    currency: a.currency,
+    columns: [
+      col('eCommerce'),
+      col('Clasificación'),
+      col('Semana', 'date'),
+      col('Desde', 'date'),
+      col('Hasta', 'date'),
+      col('% en promoción', 'percent'),
+      col('Días-producto en promoción', 'int'),
+      col('Días-producto publicados', 'int'),
+      col('Pico'),
     ],
     rows,
   };
@@ -75,16 +75,17 @@ export function durationSheet(answers: PromotionItemsResponse[]): Sheet {
           ]);
   return {
     name: 'Promociones por duración',
-    header: [
-      'eCommerce',
-      'Clasificación',
-      'Duración (días)',
-      '% de promociones',
-      'Promociones',
-      'En curso',
-      `Precio normal promedio (${answers[0]?.currency ?? ''})`,
-      `Precio promoción promedio (${answers[0]?.currency ?? ''})`,
-      'Descuento promedio (%)',
+    currency: answers[0]?.currency,
+    columns: [
+      col('eCommerce'),
+      col('Clasificación'),
+      col('Duración (días)', 'int'),
+      col('% de promociones', 'percent'),
+      col('Promociones', 'int'),
+      col('En curso', 'int'),
+      col('Precio normal promedio', 'money'),
+      col('Precio promoción promedio', 'money'),
+      col('Descuento promedio (%)', 'percent'),
     ],
     rows,
   };
@@ -112,17 +113,18 @@ export function typeSheet(a: PromotionItemsResponse): Sheet {
       }
   return {
     name: 'Promociones por formato',
-    header: [
-      'eCommerce',
-      'Clasificación',
-      'Formato',
-      '% de días-producto',
-      'Días-producto',
-      'Días-producto publicados',
-      'Promociones',
-      `Precio normal promedio (${a.currency})`,
-      `Precio promoción promedio (${a.currency})`,
-      'Descuento promedio (%)',
+    currency: a.currency,
+    columns: [
+      col('eCommerce'),
+      col('Clasificación'),
+      col('Formato'),
+      col('% de días-producto', 'percent'),
+      col('Días-producto', 'int'),
+      col('Días-producto publicados', 'int'),
+      col('Promociones', 'int'),
+      col('Precio normal promedio', 'money'),
+      col('Precio promoción promedio', 'money'),
+      col('Descuento promedio (%)', 'percent'),
     ],
     rows,
   };
@@ -145,13 +147,14 @@ export function rangeSheet(answers: PromotionRangeResponse[]): Sheet {
         });
   return {
     name: 'Promociones por rango',
-    header: [
-      'Clasificación',
-      'eCommerce',
-      `Precios desde (${answers[0]?.currency ?? ''})`,
-      `Hasta (${answers[0]?.currency ?? ''})`,
-      '% de promociones',
-      'Promociones',
+    currency: answers[0]?.currency,
+    columns: [
+      col('Clasificación'),
+      col('eCommerce'),
+      col('Precios desde', 'money'),
+      col('Precios hasta', 'money'),
+      col('% de promociones', 'percent'),
+      col('Promociones', 'int'),
     ],
     rows,
   };
@@ -163,7 +166,13 @@ export function scatterSheet(a: PromotionScatterResponse): Sheet {
     for (const p of it.prices) rows.push([it.seller.name, p.price, p.price + a.bucket, p.count]);
   return {
     name: 'Dispersión',
-    header: ['eCommerce', `Precio desde (${a.currency})`, `Hasta (${a.currency})`, 'Productos'],
+    currency: a.currency,
+    columns: [
+      col('eCommerce'),
+      col('Precio desde', 'money'),
+      col('Precio hasta', 'money'),
+      col('Productos', 'int'),
+    ],
     rows,
   };
 }
@@ -175,19 +184,20 @@ export function pricesSheet(a: PromotionPricesResponse): Sheet {
       a.items.length < a.total
         ? `Primeras ${a.items.length} de ${a.total} promociones (el límite de un archivo).`
         : undefined,
-    header: [
-      'Producto',
-      'ID',
-      'eCommerce',
-      'Formato',
-      `Precio normal (${a.currency})`,
-      `Precio promoción (${a.currency})`,
-      'Descuento (%)',
-      'Primer día',
-      'Último día',
-      'En curso',
-      'Días contados',
-      'URL',
+    currency: a.currency,
+    columns: [
+      { header: 'Producto', kind: 'text', width: 40 },
+      col('ID'),
+      col('eCommerce'),
+      col('Formato'),
+      col('Precio normal', 'money'),
+      col('Precio promoción', 'money'),
+      col('Descuento (%)', 'percent'),
+      col('Primer día', 'date'),
+      col('Último día', 'date'),
+      col('En curso'),
+      col('Días contados', 'int'),
+      { header: 'URL', kind: 'text', width: 40 },
     ],
     rows: a.items.map((p) => [
       p.name,
@@ -206,16 +216,7 @@ export function pricesSheet(a: PromotionPricesResponse): Sheet {
   };
 }
 
-export async function sheetXlsx(sheet: Sheet): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
-  wb.creator = 'Vigía';
-  const ws = wb.addWorksheet(sheet.name.slice(0, 31));
-  if (sheet.note) ws.addRow([sheet.note]);
-  ws.addRow(sheet.header);
-  ws.getRow(sheet.note ? 2 : 1).font = { bold: true };
-  for (const r of sheet.rows) ws.addRow(r);
-  ws.columns.forEach((c, i) => {
-    c.width = i < 2 ? 28 : 16;
-  });
-  return Buffer.from(await wb.xlsx.writeBuffer());
+/** The sheet as XLSX (run in the export pool). */
+export function sheetXlsx(sheet: Sheet): Promise<Buffer> {
+  return workbookXlsx(sheet);
 }

@@ -418,13 +418,17 @@ describe('POST /v1/promotion/download', () => {
     const ws = wb.worksheets[0];
     expect(ws.getRow(1).getCell(1).value).toBe('eCommerce');
     expect(ws.rowCount).toBe(1 + 3 * 2); // 3 sellers × 2 weeks
+    // weeks as date cells (issue 31 item 9), the file named for the screen, its classification and window
+    expect(raw.headers['content-disposition']).toContain(
+      `filename="promociones_por_dia_Leches_${WINDOW.from_date}_${WINDOW.to_date}.xlsx"`,
+    );
     expect(ws.getRow(2).values).toEqual([
       undefined,
       'Pivote',
       'Leches',
-      '2026-11-02',
-      '2026-11-02',
-      '2026-11-08',
+      new Date('2026-11-02T00:00:00Z'),
+      new Date('2026-11-02T00:00:00Z'),
+      new Date('2026-11-08T00:00:00Z'),
       21.43,
       6,
       28,
@@ -439,6 +443,20 @@ describe('POST /v1/promotion/download', () => {
       week: '2026-11-02',
     });
     expect(drill.status).toBe(200);
+    expect(drill.raw.headers['content-disposition']).toContain(
+      'filename="promociones_productos_Pivote_Leches_2026-11-02_2026-11-08.xlsx"',
+    );
+    const dwb = new ExcelJS.Workbook();
+    await dwb.xlsx.load(drill.raw.rawPayload as unknown as ArrayBuffer);
+    const dws = dwb.worksheets[0];
+    const head = (dws.getRow(1).values as unknown[]).slice(1);
+    // every price column names its currency; the days are date cells; CLP prices without decimals
+    expect(head).toContain('Precio normal (CLP)');
+    expect(head).toContain('Precio promoción (CLP)');
+    const first = dws.getRow(2);
+    expect(first.getCell(head.indexOf('Primer día') + 1).value).toBeInstanceOf(Date);
+    const promo = first.getCell(head.indexOf('Precio promoción (CLP)') + 1).value;
+    expect(Number.isInteger(promo)).toBe(true);
     const range = await post('download', {
       ...WINDOW,
       promotion: 'range',

@@ -269,7 +269,15 @@ export interface DrillRow {
 export async function selectDrilldown(
   db: Queryable,
   s: ScopeValues,
-  q: { a: string; b: string; duration?: number; priceType?: string; limit: number; offset: number },
+  q: {
+    a: string;
+    b: string;
+    duration?: number;
+    priceType?: string;
+    limit: number;
+    offset: number;
+    products?: number[] | null;
+  },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
     `with ${DRILL_SPANS},
@@ -279,6 +287,7 @@ export async function selectDrilldown(
         where first_day <= $9::date and end_day >= $8::date
           and ($10::int is null or (end_day - first_day + 1) = $10::int)
           and ($11::text is null or price_type = $11::text)
+          and ($14::bigint[] is null or product_id = any($14::bigint[]))
      ),
      page as (
        select pk.*, count(*) over ()::int as total, sum(pk.days) over ()::int as total_days from picked pk
@@ -289,16 +298,39 @@ export async function selectDrilldown(
        from page pg join products p on p.id = pg.product_id
       order by pg.days desc, p.name, pg.first_day
       limit $12 offset $13`,
-    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.limit, q.offset],
+    [
+      ...scopeArgs(s),
+      q.a,
+      q.b,
+      q.duration ?? null,
+      q.priceType ?? null,
+      q.limit,
+      q.offset,
+      q.products ?? null,
+    ],
   );
   return rows;
+}
+
+/** The classifications of a seller's listings (a promotion alert's drill-down scope; none: a 400). */
+export async function classificationsOfListings(
+  db: Queryable,
+  sellerId: number,
+  products: number[],
+): Promise<number[]> {
+  const { rows } = await db.query<{ id: number }>(
+    `select distinct classification_id as id from listing_current
+      where seller_id = $1 and product_id = any($2::bigint[]) and classification_id is not null`,
+    [sellerId, products],
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Totals of a drill-down whose page came back empty (an offset past the end). */
 export async function selectDrilldownTotals(
   db: Queryable,
   s: ScopeValues,
-  q: { a: string; b: string; duration?: number; priceType?: string },
+  q: { a: string; b: string; duration?: number; priceType?: string; products?: number[] | null },
 ): Promise<{ total: number; total_days: number; products: number }> {
   const { rows } = await db.query<{ total: number; total_days: number; products: number }>(
     `with ${DRILL_SPANS}
@@ -306,8 +338,9 @@ export async function selectDrilldownTotals(
             count(distinct product_id)::int as products
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
-        and ($11::text is null or price_type = $11::text)`,
-    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null],
+        and ($11::text is null or price_type = $11::text)
+        and ($12::bigint[] is null or product_id = any($12::bigint[]))`,
+    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.products ?? null],
   );
   return rows[0];
 }

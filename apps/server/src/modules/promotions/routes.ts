@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type {} from '../../app.js'; // FastifyInstance.deps
 import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
+import { filterNames, namesPart, xlsxFileName } from '../../lib/workbook.js';
 import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import {
   durationAnswer,
@@ -67,6 +68,48 @@ function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
   throw badRequest(`${field}: ${issue.message}`, field);
 }
 
+/** The screens' names in the files they download (issue 31 item 9). */
+const SCREEN_FILE = {
+  level: 'promociones_por_dia',
+  duration: 'promociones_por_duracion',
+  type: 'promociones_por_formato',
+  range: 'promociones_por_rango',
+  'scatter-plot': 'dispersion_de_precios',
+  prices: 'promociones_productos',
+} as const;
+const KIND_FILE = { exclusive: 'exclusivo', quantity: 'por-cantidad', sale: 'oferta' } as const;
+
+/**
+ * `promociones_por_dia_Hogar-Total_2026-10-05_2026-10-11.xlsx`: the screen, the classifications asked
+ * (a drill-down: its seller, classification and week / duration / format), the window.
+ */
+async function downloadName(
+  pool: Parameters<typeof filterNames>[0],
+  b: z.output<typeof defs.download.body>,
+): Promise<string> {
+  if (b.promotion === 'prices') {
+    const n = await filterNames(pool, {
+      classifications: b.classification ? [b.classification] : [],
+      sellers: b.seller_id ? [b.seller_id] : [],
+    });
+    const detail =
+      // level: the week is the file's window, its dates say it
+      b.drilldown === 'duration' && b.day
+        ? `${b.day}-dias`
+        : b.drilldown === 'type' && b.kind
+          ? KIND_FILE[b.kind]
+          : null;
+    return xlsxFileName(
+      SCREEN_FILE.prices,
+      [namesPart(n.sellers), namesPart(n.classifications), detail],
+      b.from_date,
+      b.to_date,
+    );
+  }
+  const n = await filterNames(pool, { classifications: b.classificationsIds ?? [] });
+  return xlsxFileName(SCREEN_FILE[b.promotion], [namesPart(n.classifications)], b.from_date, b.to_date);
+}
+
 export default async function promotionsRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
 
@@ -105,29 +148,47 @@ export default async function promotionsRoutes(app: FastifyInstance) {
         return out;
       };
       let sheet: Sheet;
+      // the window the answers used (the default one when the body names none): the file's dates
+      let win: { from_date: string; to_date: string } | undefined;
+      const seen = <T extends { from_date: string; to_date: string }>(a: T): T => {
+        win ??= a;
+        return a;
+      };
       switch (promotion) {
         case 'level':
-          sheet = levelSheet(await levelAnswer(req, pool, parseOr400(promotionBody, rest)));
+          sheet = levelSheet(seen(await levelAnswer(req, pool, parseOr400(promotionBody, rest))));
           break;
         case 'type':
-          sheet = typeSheet(await typeAnswer(req, pool, parseOr400(promotionBody, rest)));
+          sheet = typeSheet(seen(await typeAnswer(req, pool, parseOr400(promotionBody, rest))));
           break;
         case 'duration':
           sheet = durationSheet(
-            await perClass((cls) =>
-              durationAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+            await perClass(async (cls) =>
+              seen(
+                await durationAnswer(
+                  req,
+                  pool,
+                  parseOr400(promotionOneClassBody, { ...rest, classification: cls }),
+                ),
+              ),
             ),
           );
           break;
         case 'range':
           sheet = rangeSheet(
-            await perClass((cls) =>
-              rangeAnswer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+            await perClass(async (cls) =>
+              seen(
+                await rangeAnswer(
+                  req,
+                  pool,
+                  parseOr400(promotionOneClassBody, { ...rest, classification: cls }),
+                ),
+              ),
             ),
           );
           break;
         case 'scatter-plot':
-          sheet = scatterSheet(await scatterAnswer(req, pool, parseOr400(scatterBody, rest)));
+          sheet = scatterSheet(seen(await scatterAnswer(req, pool, parseOr400(scatterBody, rest))));
           break;
         default: {
           // every promotion the dialog counts, page after page (issue 31 item 3: the file once stopped
@@ -139,7 +200,7 @@ export default async function promotionsRoutes(app: FastifyInstance) {
               pool,
               parseOr400(promotionPricesBody, { ...rest, promotion: rest.drilldown, limit: 500, offset }),
             );
-          const first = await page(0);
+          const first = seen(await page(0));
           const items = [...first.items];
           while (items.length < Math.min(first.total, DRILL_FILE_MAX)) {
             const next = await page(items.length);
@@ -151,7 +212,7 @@ export default async function promotionsRoutes(app: FastifyInstance) {
       }
       return {
         type: XLSX_TYPE,
-        name: `promociones_${promotion}.xlsx`,
+        name: await downloadName(pool, { ...req.body, ...win }),
         body: await write(sheetXlsxTask, sheet),
       };
     }),

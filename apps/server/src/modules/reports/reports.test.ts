@@ -172,6 +172,7 @@ const MATCH_HEADER = [
   'Mi precio (CLP)',
   'Tipo de precio',
   'Sin stock',
+  // every price column names its currency (issue 31 item 9)
   'Precio mínimo competencia (CLP)',
   'Precio máximo competencia (CLP)',
   'Diferencia (CLP)',

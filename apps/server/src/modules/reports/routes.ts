@@ -14,7 +14,14 @@ import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
 import { readFileLink, signFileLink } from './signing.js';
-import { listSubscriptions, subscribe, unsubscribe, unsubscribeByLink } from './subscriptions.js';
+import {
+  listSubscriptions,
+  SEND_NOW_COOLDOWN_MS,
+  sendSubscriptionNow,
+  subscribe,
+  unsubscribe,
+  unsubscribeByLink,
+} from './subscriptions.js';
 import {
   activeTasks,
   announceTask,
@@ -158,6 +165,27 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
   registerRoute(app, subscriptionsRoutes.unsubscribe, async (req) => {
     await unsubscribe(pool, principalOf(req).orgId, req.body.report_type, req.body.email);
     return { detail: 'Suscripción cancelada' };
+  });
+
+  // "Enviar ahora" (issue 31 item 12): one send of an organisation's subscription, now; the caller's
+  // license must grant its report type, the recipient's access is checked as for a scheduled send, and a
+  // subscription is sent at most once every SEND_NOW_COOLDOWN_MS (429 with Retry-After) besides the
+  // per-user limit of every signed-in route.
+  registerRoute(app, subscriptionsRoutes.sendNow, async (req, reply) => {
+    const who = requesterOf(req);
+    const { rows } = await pool.query<{ report_type: ReportType }>(
+      'select report_type from report_subscriptions where id = $1 and org_id = $2',
+      [req.params.id, who.principal.orgId],
+    );
+    if (rows[0]) requireReportType(who.principal.license.modules, rows[0].report_type);
+    try {
+      const item = await sendSubscriptionNow(pool, config, who.principal.orgId, req.params.id);
+      return { detail: 'Envío en preparación: llegará por correo cuando el reporte esté listo', item };
+    } catch (err) {
+      if (err instanceof AppError && err.statusCode === 429)
+        reply.header('retry-after', Math.ceil(SEND_NOW_COOLDOWN_MS / 1000));
+      throw err;
+    }
   });
 
   registerRoute(app, subscriptionsRoutes.unsubscribeLink, async (req, reply) => {

@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
-import { forbidden, notFound } from '../../lib/errors.js';
+import { AppError, forbidden, notFound } from '../../lib/errors.js';
 import { jobRowSql } from '../../platform/jobs/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
 import { type ReportScope, reportAccessNow } from './access.js';
@@ -308,6 +308,69 @@ export async function dispatchDueSubscriptions(
   });
   for (const t of created) announceTask(config, t);
   return created.map((t) => t.id);
+}
+
+/** "Enviar ahora" at most once per subscription in this long (any send of it counts: issue 31 item 12). */
+export const SEND_NOW_COOLDOWN_MS = 5 * 60_000;
+
+/**
+ * "Enviar ahora": one delivery of the organisation's subscription `id` queued now — its report built for
+ * the period a scheduled send would cover today, then e-mailed like any other send (report_deliveries
+ * row, its task, its e-mail job). The schedule (next_run_at) is left as it is. Refused: another
+ * organisation's or a missing subscription (404), a send of it less than SEND_NOW_COOLDOWN_MS ago (429),
+ * a recipient or creator deactivated or a report the license no longer grants (403, the list's reason).
+ */
+export async function sendSubscriptionNow(
+  pool: pg.Pool,
+  config: Config,
+  orgId: number,
+  id: number,
+  now = new Date(),
+): Promise<SubscriptionItem> {
+  const task = await withTransaction(pool, async (client) => {
+    const { rows } = await client.query<SubscriptionRow>(
+      'select * from report_subscriptions where id = $1 and org_id = $2 for update',
+      [id, orgId],
+    );
+    const s = rows[0];
+    if (!s) throw notFound('No existe esa suscripción');
+    const { rows: recent } = await client.query<{ created_at: Date }>(
+      `select created_at from report_deliveries where subscription_id = $1 and created_at > $2
+        order by created_at desc limit 1`,
+      [s.id, new Date(now.getTime() - SEND_NOW_COOLDOWN_MS)],
+    );
+    if (recent.length) {
+      const wait = Math.ceil(
+        (recent[0].created_at.getTime() + SEND_NOW_COOLDOWN_MS - now.getTime()) / 60_000,
+      );
+      throw new AppError(
+        429,
+        'rate_limited',
+        `Esta suscripción se envió hace menos de ${SEND_NOW_COOLDOWN_MS / 60_000} minutos: podrás enviarla de nuevo en ${Math.max(1, wait)} min.`,
+      );
+    }
+    const access = await subscriptionAccess(client, s);
+    if (!access.ok) throw forbidden(access.reason, 'subscription_suspended');
+    const t = await createTask(
+      client,
+      s.user_id,
+      {
+        ...access.scope,
+        report_type: s.report_type,
+        format: s.format,
+        ...sendRange(s.frequency, now, s.timezone),
+      },
+      s.id,
+    );
+    await client.query('insert into report_deliveries (subscription_id, task_id) values ($1, $2)', [
+      s.id,
+      t.id,
+    ]);
+    return t;
+  });
+  announceTask(config, task);
+  const { rows } = await pool.query<SubscriptionRow & DeliveryJoin>(`${SUB_SELECT} where s.id = $1`, [id]);
+  return itemOut(rows[0]);
 }
 
 export const fileLinkUrl = (config: Config, token: string) =>

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { attachment } from '../../lib/workbook.js';
 import { type Task, WorkerPool } from './pool.js';
 
 export {
@@ -75,7 +76,7 @@ export async function download(
   return (
     reply
       .header('content-type', file.type)
-      .header('content-disposition', `attachment; filename="${file.name}"`)
+      .header('content-disposition', attachment(file.name))
       .header('cache-control', 'private, no-store')
       // a Buffer is sent as is (Fastify does not serialise buffers), outside the JSON schema
       .send(file.body as never)

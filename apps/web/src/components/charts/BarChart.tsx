@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import type { ChartData, ChartOptions, TooltipItem } from 'chart.js';
 import { useMemo } from 'react';
 import { Bar } from 'react-chartjs-2';
-import { seriesColor } from './palette.js';
+import { hatchPattern, seriesColor } from './palette.js';
 import { registerCharts } from './register.js';
 import { useChartTheme } from './use-chart-theme.js';
 
@@ -16,6 +16,8 @@ export interface BarSeries {
   data: (number | null)[];
   /** Series with the same stack id pile up when the chart is stacked. */
   stack?: string;
+  /** 'hatch': diagonal stripes of the colour (bars told apart by texture, not colour alone). */
+  pattern?: 'hatch';
 }
 
 export interface BarChartProps {
@@ -57,8 +59,9 @@ export function BarChart({
         return {
           label: s.label,
           data: s.data,
-          backgroundColor: color,
+          backgroundColor: s.pattern === 'hatch' ? hatchPattern(color) : color,
           borderColor: color,
+          borderWidth: s.pattern === 'hatch' ? 1.5 : 0,
           borderRadius: stacked ? 0 : 4,
           maxBarThickness: 48,
           stack: stacked ? (s.stack ?? 'all') : undefined,

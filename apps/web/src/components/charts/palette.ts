@@ -31,3 +31,38 @@ export function withAlpha(color: string, alpha: number): string {
   const n = Number.parseInt(hex, 16);
   return `rgba(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255}, ${alpha})`;
 }
+
+/**
+ * A diagonal hatch of `color` on a light tint of it, as a canvas pattern: a series told apart by its
+ * texture as well as its hue (issue 31 item 10: never colour alone). Falls back to the plain colour where
+ * there is no canvas (tests, server).
+ */
+export function hatchPattern(color: string): CanvasPattern | string {
+  if (typeof document === 'undefined') return color;
+  const cached = hatches.get(color);
+  if (cached) return cached;
+  const size = 8;
+  const canvas = document.createElement('canvas');
+  canvas.width = size;
+  canvas.height = size;
+  const ctx = canvas.getContext('2d');
+  if (!ctx) return color;
+  ctx.fillStyle = withAlpha(color, 0.35);
+  ctx.fillRect(0, 0, size, size);
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2.5;
+  ctx.beginPath();
+  // one stroke corner to corner and the two halves that tile it
+  ctx.moveTo(0, size);
+  ctx.lineTo(size, 0);
+  ctx.moveTo(-size / 2, size / 2);
+  ctx.lineTo(size / 2, -size / 2);
+  ctx.moveTo(size / 2, size * 1.5);
+  ctx.lineTo(size * 1.5, size / 2);
+  ctx.stroke();
+  const pattern = ctx.createPattern(canvas, 'repeat');
+  if (!pattern) return color;
+  hatches.set(color, pattern);
+  return pattern;
+}
+const hatches = new Map<string, CanvasPattern>();

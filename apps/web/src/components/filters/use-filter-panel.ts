@@ -82,6 +82,16 @@ export function useFilterPanel(opts: {
   useEffect(() => {
     if (search.errors.length) setExpanded(true);
   }, [search.errors]);
+  // A field the user changed since the errors were found no longer shows its error ("Clasificaciones:
+  // campo requerido" once one is picked; issue 31 item 12); the next search checks it again.
+  const [edited, setEdited] = useState<ReadonlySet<FilterControl>>(new Set());
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new set of errors (or URL) starts afresh
+  useEffect(() => setEdited(new Set()), [search.errors, search.urlKey]);
+  const edit = (c: FilterControl) => setEdited((s) => (s.has(c) ? s : new Set(s).add(c)));
+  const allErrors = errorsByControl(search.errors);
+  const errors = Object.fromEntries(
+    Object.entries(allErrors).filter(([c]) => !edited.has(c as FilterControl)),
+  ) as Partial<Record<FilterControl, string>>;
 
   const show = (f: FilterField) => fields.includes(f);
   return {
@@ -89,15 +99,24 @@ export function useFilterPanel(opts: {
     idOf: (name) => `${uid}-${name}`,
     show,
     draft,
-    setField: (key, value) => setDraft((d) => ({ ...d, [key]: value })),
+    setField: (key, value) => {
+      edit(key);
+      setDraft((d) => ({ ...d, [key]: value }));
+    },
     range,
-    setRange,
+    setRange: (r) => {
+      edit('priceRange');
+      setRange(r);
+    },
     priceRange,
     skusNotFound: opts.skusNotFound ?? [],
     competitors,
-    setCompetitors,
+    setCompetitors: (ids) => {
+      edit('sellersIds');
+      setCompetitors(ids);
+    },
     currency: draft.currency || search.defaults.currency,
-    errors: errorsByControl(search.errors),
+    errors,
     expanded,
     toggle: () => setExpanded((x) => !x),
     submit: () => {

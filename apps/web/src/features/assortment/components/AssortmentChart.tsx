@@ -1,6 +1,7 @@
 import { Paper, Typography } from '@mui/material';
 import { type AssortmentRow, formatNumber, formatPercent } from '@vigia/domain';
 import { BarChart, ChartContainer } from '../../../components/charts/index.js';
+import { POSITION } from '../../../components/data/position-colors.js';
 import type { AssortmentKind } from '../api/requests.js';
 import { ASSORTMENT_TEXT } from '../lib/texts.js';
 
@@ -31,13 +32,15 @@ export function AssortmentChart({
         {
           id: 'out',
           label: ASSORTMENT_TEXT.columns.wentOut,
-          color: '#c62828',
+          // the product's position palette (colour-blind safe) and a hatch: never red vs green alone
+          color: POSITION.dearer.main,
+          pattern: 'hatch' as const,
           data: top.map((r) => r.went_out_of_stock),
         },
         {
           id: 'back',
           label: ASSORTMENT_TEXT.columns.backIn,
-          color: '#2e7d32',
+          color: POSITION.cheaper.main,
           data: top.map((r) => r.back_in_stock),
         },
       ]
@@ -55,6 +58,11 @@ export function AssortmentChart({
       <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
         {stock ? ASSORTMENT_TEXT.stockChartTitle : ASSORTMENT_TEXT.chartTitle}
       </Typography>
+      {stock && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }} data-testid="stock-chart-key">
+          {ASSORTMENT_TEXT.stockChartKey}
+        </Typography>
+      )}
       <ChartContainer
         status={status}
         empty={empty}

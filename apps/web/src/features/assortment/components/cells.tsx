@@ -1,13 +1,16 @@
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import { Box, Chip } from '@mui/material';
-import { formatPercent, formatVariation, variationArrow } from '@vigia/domain';
+import { formatPercent, formatVariation, shownVariation, variationArrow } from '@vigia/domain';
 
 // Cells of the assortment tables.
 
+/** Decimals of the assortment's variations (of counts and values): "+1,4%", never "+1,438%" (issue 31 item 12). */
+const VARIATION_DECIMALS = 1;
+
 /**
- * A variation against the previous period: arrow and signed percentage as the seed shows variations
- * (001 §9: one decimal above 10 %, else three); none (—) without a base.
+ * A variation against the previous period: arrow and signed percentage with one decimal (a variation that
+ * rounds to zero reads "0%" without an arrow); none (—) without a base.
  */
 export function VariationText({ value }: { value: number | null }) {
   if (value === null)
@@ -16,7 +19,7 @@ export function VariationText({ value }: { value: number | null }) {
         —
       </Box>
     );
-  const arrow = variationArrow(value);
+  const arrow = variationArrow(shownVariation(value, VARIATION_DECIMALS));
   const up = arrow === 'up';
   const down = arrow === 'down';
   const Icon = up ? ArrowUpwardIcon : ArrowDownwardIcon;
@@ -33,7 +36,7 @@ export function VariationText({ value }: { value: number | null }) {
       }}
     >
       {(up || down) && <Icon sx={{ fontSize: 16 }} aria-hidden />}
-      {formatVariation(value)}
+      {formatVariation(value, VARIATION_DECIMALS)}
     </Box>
   );
 }

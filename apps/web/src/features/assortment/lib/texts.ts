@@ -51,6 +51,8 @@ export const ASSORTMENT_TEXT = {
   error: 'No se pudo cargar el surtido.',
   chartTitle: 'Participación en productos',
   stockChartTitle: 'Cambios de disponibilidad en el período',
+  /** The bars' key in words: the two series differ by texture as well as colour (issue 31 item 10). */
+  stockChartKey: 'Barras rayadas: salieron de stock · barras lisas: volvieron a stock.',
   productsTitle: (name: string) => `Productos de ${name}`,
   productsEmpty: 'No hay productos en esta fila para el período.',
   eventDate: 'Fecha',

@@ -18,7 +18,7 @@ import { type BrandComparatorResponse, formatDate, formatNumber } from '@vigia/d
 import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart } from '../../../components/charts/index.js';
 import { EmptyState, NumberCell, TableBodyState } from '../../../components/data/DataTable.js';
-import { indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
+import { bandText, indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
@@ -108,7 +108,7 @@ export default function BrandComparatorPage() {
             <Paper variant="outlined">
               <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1.5 }}>
                 {data
-                  ? `Índice al ${formatDate(data.to_date)} (rango de mercado ±${formatNumber(data.mpi_value)}); las flechas muestran el cambio desde el ${formatDate(data.trend_days[0])}. Elige una marca para ver su tendencia.`
+                  ? `Índice al ${formatDate(data.to_date)} (en rango de mercado: índice de 100 a ${formatNumber(100 + data.mpi_value)}, ${bandText(data.mpi_value)} sobre el mercado; bajo 100, más barato); las flechas muestran el cambio desde el ${formatDate(data.trend_days[0])}. Elige una marca para ver su tendencia.`
                   : ' '}
               </Typography>
               <TableContainer>

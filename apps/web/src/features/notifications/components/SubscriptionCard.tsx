@@ -72,7 +72,13 @@ function MultiPicker({
       onChange={(_, v) => onChange(v.map((o) => o.id))}
       noOptionsText="Sin opciones"
       renderInput={(params) => (
-        <TextField {...params} label={label} placeholder={selected.length ? '' : 'Todos'} />
+        // the label stays up so that an empty pick reads "Todos" (it means all; issue 31 item 12)
+        <TextField
+          {...params}
+          label={label}
+          placeholder={selected.length ? '' : 'Todos'}
+          InputLabelProps={{ ...params.InputLabelProps, shrink: true }}
+        />
       )}
       sx={{ minWidth: 240, flex: 1 }}
     />

@@ -41,8 +41,11 @@ export interface DrillTarget {
   promotion: PromotionDrilldown;
   sellerId: number;
   sellerName: string;
-  classification: number;
+  /** Absent for an alert's products (their own classifications are the scope). */
+  classification?: number;
   classificationName: string;
+  /** Only these listings (a promotion alert's link: ?seller=…&products=…; issue 31 item 5). */
+  products?: number[];
   week?: string;
   day?: number;
   kind?: PromotionKind;
@@ -61,6 +64,7 @@ export function drillBody(filters: Filters, t: DrillTarget) {
     week: t.week,
     day: t.day,
     kind: t.kind,
+    products: t.products,
   };
 }
 

@@ -101,7 +101,9 @@ export function DrillDialog({
       aria-labelledby="promo-drill-title"
     >
       <DialogTitle id="promo-drill-title">
-        {target?.sellerName} · {target?.classificationName}
+        {target?.classificationName
+          ? `${target.sellerName} · ${target.classificationName}`
+          : target?.sellerName}
         <Typography variant="body2" color="text.secondary">
           {target?.label}
           {target?.cell

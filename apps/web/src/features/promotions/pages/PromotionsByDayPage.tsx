@@ -13,11 +13,13 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { formatDate, formatNumber, formatPercent } from '@vigia/domain';
-import { useMemo, useState } from 'react';
+import { formatDate, formatNumber, formatPercent, PROMOTION_PRODUCTS_MAX } from '@vigia/domain';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
 import { InfoTip } from '../../../components/data/InfoTip.js';
 import { singleQueryState, useLevel } from '../api/queries.js';
+import type { DrillTarget } from '../api/requests.js';
 import { PctButton } from '../components/PctButton.js';
 import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
@@ -30,6 +32,41 @@ export const PRODUCT_DAYS_FORMULA =
   '% de días-producto en promoción = días-producto en promoción ÷ días-producto publicados × 100. Cada producto publicado cuenta una vez por cada día de la semana (un producto publicado los 7 días suma 7); si estuvo en promoción 3 de esos días, suma 3 al numerador.';
 
 /**
+ * A promotion alert's link (issue 31 item 5): `?seller=S&products=1,2,…` with that day as the window and
+ * the seller as the competitor opens the drill-down of exactly those listings' promotions once the table
+ * is there.
+ */
+function useAlertDrill(
+  p: ReturnType<typeof usePromotionSearch>,
+  data: { items: { seller: { id: number; name: string } }[] } | undefined,
+  open: (t: DrillTarget) => void,
+) {
+  const [params] = useSearchParams();
+  const seller = Number(params.get('seller'));
+  const raw = params.get('products') ?? '';
+  const opened = useRef('');
+  useEffect(() => {
+    const products = [...new Set(raw.split(',').map((x) => Number(x)))]
+      .filter((n: number) => Number.isInteger(n) && n > 0)
+      .slice(0, PROMOTION_PRODUCTS_MAX);
+    const key = `${seller}:${raw}`;
+    if (!data || !p.scope.filters || !Number.isInteger(seller) || seller <= 0 || !products.length) return;
+    if (opened.current === key) return;
+    opened.current = key;
+    const name = data.items.find((i) => i.seller.id === seller)?.seller.name ?? `eCommerce ${seller}`;
+    const from = p.scope.filters.from_date;
+    open({
+      promotion: 'level',
+      sellerId: seller,
+      sellerName: name,
+      classificationName: '',
+      products,
+      label: `Promociones del aviso: ${formatNumber(products.length)} ${products.length === 1 ? 'producto' : 'productos'}${from ? ` (${formatDate(from)})` : ''}.`,
+    });
+  }, [data, p.scope.filters, seller, raw, open]);
+}
+
+/**
  * Promociones por día (seed 001 §2): per seller, a row per classification and a column per week with the
  * share of listing-days on promotion; spike weeks are marked, the market's spikes listed, and a line per
  * seller shows the weeks of one classification (the first, or the one picked above the chart; sellers without
@@ -39,6 +76,7 @@ export default function PromotionsByDayPage() {
   const p = usePromotionSearch();
   const { state, data, retry } = singleQueryState(p, useLevel(p.scope));
   const drill = usePromotionDrill(p);
+  useAlertDrill(p, data, drill.open);
   const weeks = data?.items[0]?.classifications[0]?.weeks ?? [];
   const empty =
     !!data &&

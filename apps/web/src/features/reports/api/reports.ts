@@ -100,6 +100,11 @@ export function subscribe(body: SubscriptionBody) {
   return callRoute(subscriptionsRoutes.subscribe, { body });
 }
 
+/** "Enviar ahora": one send of the subscription, now (its schedule unchanged). */
+export function sendSubscriptionNow(id: number) {
+  return callRoute(subscriptionsRoutes.sendNow, { params: { id } });
+}
+
 export function unsubscribe(body: UnsubscribeBody) {
   return callRoute(subscriptionsRoutes.unsubscribe, { body });
 }

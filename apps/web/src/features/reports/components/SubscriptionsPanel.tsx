@@ -34,7 +34,7 @@ import {
 } from '@vigia/domain';
 import { useState } from 'react';
 import { notify } from '../../../lib/notifier.js';
-import { reportKeys, subscribe, unsubscribe, useSubscriptions } from '../api/reports.js';
+import { reportKeys, sendSubscriptionNow, subscribe, unsubscribe, useSubscriptions } from '../api/reports.js';
 import { RT } from '../lib/texts.js';
 import { ChoiceField, LoadState, ReportFormatField, ReportTypeField } from './parts.js';
 
@@ -242,6 +242,20 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
   const valid = emailSchema.safeParse(email).success;
   const subs = useSubscriptions(valid ? email.trim().toLowerCase() : '');
   const reread = () => void qc.invalidateQueries({ queryKey: reportKeys.subscriptionsAll() });
+  const [sending, setSending] = useState<number | null>(null);
+  // "Enviar ahora": one send of that subscription now (the server allows one every few minutes and says so)
+  const sendNow = async (s: SubscriptionItem) => {
+    setSending(s.id);
+    try {
+      await sendSubscriptionNow(s.id);
+      notify(RT.sendNowDone, 'success');
+      reread();
+    } catch {
+      // the client's snackbar says why (429: sent a moment ago; 403: suspended)
+    } finally {
+      setSending(null);
+    }
+  };
 
   const state = LoadState({
     pending: subs.isPending,
@@ -296,7 +310,15 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
               <TableCell>
                 <LastSend s={s} />
               </TableCell>
-              <TableCell align="right">
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <Button
+                  size="small"
+                  disabled={sending === s.id}
+                  onClick={() => void sendNow(s)}
+                  aria-label={`${RT.sendNow}: ${REPORT_TYPE_LABELS[s.report_type]}, ${s.email}`}
+                >
+                  {RT.sendNow}
+                </Button>
                 <Button
                   size="small"
                   color="error"

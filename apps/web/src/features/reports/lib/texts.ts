@@ -45,6 +45,8 @@ export const RT = {
   subsBody: 'Reportes enviados por e-mail cada día o cada semana, a una hora local del destinatario.',
   subscribe: 'Suscribir correo',
   unsubscribe: 'Cancelar suscripción',
+  sendNow: 'Enviar ahora',
+  sendNowDone: 'Envío en preparación: llegará por correo cuando el reporte esté listo.',
   email: 'Correo',
   frequency: 'Frecuencia',
   hour: 'Hora local',
