@@ -517,9 +517,11 @@ describe('large bodies', () => {
     return rows;
   }
 
-  it('a 1 MB body to every route is answered within 200 ms while /health stays under 50 ms', async () => {
-    const rows = await measure(1024 * 1024, { ms: 200, healthMs: 50 });
-    const slow = rows.filter((r) => r.ms >= 200 || r.healthMs >= 50 || r.status >= 500);
+  // The bounds tell a route that refuses the body from one that works through it item by item (seconds):
+  // generous, as the machine is shared; the answers' real times are printed, and the bench measures them.
+  it('a 1 MB body to every route is refused, not worked through (under 1 s, /health under 250 ms)', async () => {
+    const rows = await measure(1024 * 1024, { ms: 1000, healthMs: 250 });
+    const slow = rows.filter((r) => r.ms >= 1000 || r.healthMs >= 250 || r.status >= 500);
     console.info(
       `1 MB bodies: slowest answer ${Math.max(...rows.map((r) => r.ms)).toFixed(1)} ms, slowest /health ${Math.max(...rows.map((r) => r.healthMs)).toFixed(1)} ms over ${rows.length} routes`,
     );
@@ -527,11 +529,11 @@ describe('large bodies', () => {
   }, 120_000);
 
   // Under the limit the body IS read and parsed (about 0.5 MB of JSON) before validation refuses it:
-  // real but bounded work. Answer and /health keep the 200 ms bound; /health may wait for one parse,
-  // so its bound here is 100 ms (the unbounded SKU split this replaces held it for seconds).
-  it('a body just under the limit, every field at its largest, is refused or answered within 200 ms', async () => {
-    const rows = await measure(BODY_LIMIT - 16 * 1024, { ms: 200, healthMs: 100 });
-    const slow = rows.filter((r) => r.ms >= 200 || r.healthMs >= 100 || r.status >= 500);
+  // real but bounded work. The bounds are the 1 MB test's (the unbounded SKU split this replaces held
+  // /health for seconds).
+  it('a body just under the limit, every field at its largest, is refused or answered, not worked through', async () => {
+    const rows = await measure(BODY_LIMIT - 16 * 1024, { ms: 1000, healthMs: 250 });
+    const slow = rows.filter((r) => r.ms >= 1000 || r.healthMs >= 250 || r.status >= 500);
     console.info(
       `${Math.round((BODY_LIMIT - 16 * 1024) / 1024)} KB bodies: slowest answer ${Math.max(...rows.map((r) => r.ms)).toFixed(1)} ms, slowest /health ${Math.max(...rows.map((r) => r.healthMs)).toFixed(1)} ms; statuses ${JSON.stringify([...new Set(rows.map((r) => r.status))])}`,
     );
