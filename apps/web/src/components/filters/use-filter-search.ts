@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   buildPricingQuery,
   checkPriceRange,
@@ -10,7 +11,7 @@ import {
 } from '@vigia/domain';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useLicense } from '../../lib/license.js';
+import { licenseQueries, useLicense } from '../../lib/license.js';
 import { notify } from '../../lib/notifier.js';
 import {
   clearUrlFilters,
@@ -23,6 +24,7 @@ import {
   readUrlFilters,
   type SelectionDefaults,
   toFilterSelection,
+  treeIds,
   type UrlFilters,
   writeUrlFilters,
 } from './filter-url.js';
@@ -108,8 +110,14 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
     }
     return only.toString();
   }, [params]);
-  const { defaults, kind, ready } = opts;
+  const { defaults, kind } = opts;
   const license = useLicense();
+  // The license's classifications (the tree the panel offers): a link's classification outside it is
+  // dropped like an unlicensed seller. Nothing is judged until the tree has answered (a failed answer
+  // leaves the check to the server).
+  const tree = useQuery(licenseQueries.classificationTree());
+  const ready = opts.ready && !tree.isPending;
+  const classificationsAllowed = useMemo(() => (tree.data ? treeIds(tree.data) : null), [tree.data]);
   const sellersAllowed = license.sellers.map((s) => s.id).join(',');
   const currenciesAllowed = license.currencies.map((c) => c.acronym).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the two keys stand for the license lists
@@ -119,8 +127,9 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
     return dropUnlicensed(read, {
       sellers: license.sellers.map((s) => s.id),
       currencies: license.currencies.map((c) => c.acronym),
+      classifications: classificationsAllowed,
     });
-  }, [urlKey, ready, sellersAllowed, currenciesAllowed]);
+  }, [urlKey, ready, sellersAllowed, currenciesAllowed, classificationsAllowed]);
 
   // Dropped values: once the license is known, say which and take them out of the URL.
   const noticed = useRef('');

@@ -7,7 +7,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -28,6 +27,7 @@ import {
   type SortState,
   TableBodyState,
 } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { useUrlSort } from '../../../components/data/url-state.js';
 import type { AssortmentKind } from '../api/requests.js';
 import { ASSORTMENT_SCREENS, ASSORTMENT_TEXT } from '../lib/texts.js';
@@ -264,7 +264,7 @@ export function AssortmentTable({
           {ASSORTMENT_TEXT.download}
         </Button>
       </Box>
-      <TableContainer>
+      <ScrollTable label={`Surtido por ${noun}`}>
         <Table size="small" aria-label={`Surtido por ${noun}`}>
           <TableHead>
             <TableRow>
@@ -314,7 +314,7 @@ export function AssortmentTable({
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {!loading && !error && body.length > 0 && (
         <TablePagination
           component="div"

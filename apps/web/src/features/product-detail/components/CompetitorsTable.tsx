@@ -6,7 +6,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
@@ -33,6 +32,7 @@ import {
 import { PriceCell } from '../../../components/data/PriceCell.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { PositionFigure } from '../../../components/data/position.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { type CompetitorSort, rowTone, sortCompetitors } from '../competitors.js';
 import { qmiPath } from '../links.js';
 
@@ -78,7 +78,7 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
   const onSort = (next: CompetitorSort) => setSort(next);
 
   return (
-    <TableContainer>
+    <ScrollTable label="Competidores">
       <Table aria-label="Competidores" sx={{ minWidth: 900 }}>
         <TableHead>
           <TableRow>
@@ -258,6 +258,6 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
           )}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
   );
 }
