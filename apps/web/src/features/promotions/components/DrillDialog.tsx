@@ -13,8 +13,6 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
@@ -35,6 +33,7 @@ import {
   TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { ScrollTable } from '../../../components/data/ScrollTable.js';
+import { usePhone } from '../../../components/page/use-phone.js';
 import { type DrillTarget, downloadPromotions, drillBody, fetchPrices } from '../api/requests.js';
 
 const PAGE = 50;
@@ -60,8 +59,7 @@ export function DrillDialog({
 }) {
   const [busy, setBusy] = useState(false);
   // a phone gets the whole screen (issue 31 item 6: the dialog was 264 px wide, prices off-screen)
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const q = useInfiniteQuery({
     queryKey: ['promotions', 'prices', target, filters, pivotId],
     queryFn: ({ pageParam, signal }) =>
