@@ -150,6 +150,10 @@ test.describe('item 8: URLs', () => {
     await page.goto('/app/navigation-by-ecommerce?view=mapa&sort_by=precio');
     await expect(notice(page)).toContainText('«mapa» (view)');
     await expect(page).toHaveURL(/\/app\/navigation-by-ecommerce$/);
+    await page.goto('/app/product-list?sort=zzz&size=7&order=desc');
+    await expect(notice(page)).toContainText('«zzz» (sort)');
+    await expect(notice(page)).toContainText('«7» (size)');
+    await expect(page).toHaveURL(/\/app\/product-list\?order=desc$/);
     await page.goto('/app/dpm-by-brand?sort=color&order=asc');
     await expect(notice(page)).toContainText('Se ignoró «color» en la dirección (sort)');
     await expect(page).toHaveURL(/\/app\/dpm-by-brand\?order=asc$/);
