@@ -110,13 +110,14 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
     }
     return only.toString();
   }, [params]);
-  const { defaults, kind } = opts;
+  const { defaults, kind, ready } = opts;
   const license = useLicense();
   // The license's classifications (the tree the panel offers): a link's classification outside it is
-  // dropped like an unlicensed seller. Nothing is judged until the tree has answered (a failed answer
-  // leaves the check to the server).
+  // dropped like an unlicensed seller. Sellers and currency are judged as soon as the settings are known
+  // (as before: the panel's own lists ask with them); the search itself waits for the tree too (a
+  // failed answer leaves the classification check to the server).
   const tree = useQuery(licenseQueries.classificationTree());
-  const ready = opts.ready && !tree.isPending;
+  const treeKnown = !tree.isPending;
   const classificationsAllowed = useMemo(() => (tree.data ? treeIds(tree.data) : null), [tree.data]);
   const sellersAllowed = license.sellers.map((s) => s.id).join(',');
   const currenciesAllowed = license.currencies.map((c) => c.acronym).join(',');
@@ -147,7 +148,7 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   const sellersKey = defaults.sellers.join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for defaults.sellers
   const applied = useMemo(() => {
-    if (!ready) return { filters: null, errors: [] as FilterError[] };
+    if (!ready || !treeKnown) return { filters: null, errors: [] as FilterError[] };
     const dates = dateErrors(url.selection);
     if (dates.length) return { filters: null, errors: dates };
     const query = buildPricingQuery(toFilterSelection(url.selection, defaults), urlRangeState(url));
@@ -158,6 +159,7 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   }, [
     url,
     ready,
+    treeKnown,
     kind,
     defaults.currency,
     sellersKey,

@@ -2,6 +2,7 @@ import { styled } from '@mui/material/styles';
 import { formatPercent } from '@vigia/domain';
 import type { ReactNode } from 'react';
 import { withAlpha } from '../../../components/charts/index.js';
+import { visuallyHidden } from '../../../components/data/DataTable.js';
 
 // A promotions table draws up to 12 sellers × 8 classifications × 14 weeks of these (1,344 on
 // Promociones por día): each was a Tooltip around a ButtonBase around a Box with its own sx, and drawing
@@ -72,14 +73,14 @@ export function PctButton({
     </Figure>
   );
   if (!onClick || value === null || value === 0) return content;
+  // The name is what the figure counts (visually hidden), then the visible figures as they read: it
+  // holds the visible text (axe label-content-name-mismatch flagged an aria-label without the price
+  // shown under the percentage).
   return (
-    <Press
-      type="button"
-      onClick={onClick}
-      title={spike ? `${label} · pico de promociones` : label}
-      aria-label={`${label}: ${formatPercent(value)}${spike ? ', pico' : ''}`}
-    >
+    <Press type="button" onClick={onClick} title={spike ? `${label} · pico de promociones` : label}>
+      <span style={visuallyHidden}>{`${label}: `}</span>
       {content}
+      {spike && <span style={visuallyHidden}>, pico</span>}
     </Press>
   );
 }
