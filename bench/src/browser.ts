@@ -56,7 +56,12 @@ async function firstAnswer(page: Page, timeout = 30_000): Promise<void> {
     () => {
       const main = document.querySelector('main');
       if (!main) return false;
-      if (main.querySelector('.MuiSkeleton-root, [role="progressbar"]')) return false;
+      if (main.querySelector('.MuiSkeleton-root')) return false;
+      // a progress bar still loading (a report task's own bar is its state, not the screen loading)
+      const loading = Array.from(main.querySelectorAll('[role="progressbar"]')).some(
+        (el) => !el.closest('[data-testid="report-task"]'),
+      );
+      if (loading) return false;
       const row = Array.from(main.querySelectorAll('table tbody tr td')).some(
         (td) => (td.textContent ?? '').trim() !== '',
       );

@@ -58,7 +58,11 @@ test.describe('item 6: phones', () => {
     for (const path of ['/app/dpm-by-brand', '/app/dpm-by-classification', '/app/dpm-by-ecommerce']) {
       await page.goto(path);
       const table = page.getByRole('main').getByRole('table').first();
-      const row = table.locator('tbody tr').first();
+      // a group's row (its chevron opens it), not the loading row
+      const row = table
+        .locator('tbody tr')
+        .filter({ has: page.getByRole('button', { name: /^Ver detalle de / }) })
+        .first();
       await expect(row).toBeVisible({ timeout: 30_000 });
       // name plus at least the next column (Productos) inside the 390 px
       const cells = row.locator('td');

@@ -52,7 +52,8 @@ export default function DependenciesLoaderPage() {
       // The lists are independent: asked at once (issue 31 item 11 — one after another they were seven
       // round trips before Inicio). Brands need the pivots, currencies and competitors: they start as
       // soon as those three have answered, while the others may still be on their way.
-      // Not waited for: the licensed classifications every filtered screen judges its link with.
+      // Not waited for: the licensed classifications every filtered screen judges its link with (login
+      // has usually asked already: the same request is joined, not repeated).
       void queryClient.prefetchQuery(licenseQueries.classificationTree());
       const loaded = CORE_LICENSE_QUERIES.map(async (q, i) => {
         mark(i, 'loading');
