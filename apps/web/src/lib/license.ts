@@ -163,16 +163,6 @@ export const CORE_LICENSE_QUERIES: CoreLicenseQuery[] = [
   core('Configuración', licenseQueries.appConfig),
 ];
 
-/**
- * Asks every license list the shell needs, without waiting (right after login, while the dependencies
- * loader's code is still loading): the loader's own requests then join these instead of starting late.
- * Errors are the loader's to report.
- */
-export function startLicenseLoad(client: QueryClient): void {
-  for (const q of CORE_LICENSE_QUERIES) q.fetch(client).catch(() => undefined);
-  client.prefetchQuery(licenseQueries.classificationTree()).catch(() => undefined);
-}
-
 /** The lists the brands request depends on (the user's pivot and competitors are chosen from them). */
 export const BRAND_INPUTS: readonly CoreLicenseQuery[] = [CURRENCIES, PIVOTS, SELLERS];
 

@@ -10,12 +10,10 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ProductMark } from '../../../components/shell/ProductMark.js';
 import { BRAND } from '../../../lib/brand.js';
-import { BRAND_INPUTS, CORE_LICENSE_QUERIES, licenseQueries } from '../../../lib/license.js';
+import { CORE_LICENSE_QUERIES, licenseQueries } from '../../../lib/license.js';
+import { loadBrands } from '../../../lib/license-load.js';
 import { PATHS, RETURN_PARAM, safeReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
-import { getUser } from '../../../lib/session.js';
-import { readUserSettings, resolveUserSettings } from '../../../lib/settings.js';
-import { localStore } from '../../../lib/storage.js';
 import { T } from '../../../lib/texts.js';
 
 type StepState = 'waiting' | 'loading' | 'done' | 'failed';
@@ -60,26 +58,13 @@ export default function DependenciesLoaderPage() {
         const ok = await load(q.label, () => q.fetch(queryClient));
         mark(i, ok ? 'done' : 'failed');
       });
-      const needed = CORE_LICENSE_QUERIES.flatMap((q, i) => (BRAND_INPUTS.includes(q) ? [loaded[i]] : []));
       const brandsStep = STEPS.length - 1;
-      const brands = Promise.all(needed).then(async () => {
-        // Brands of the pivot and the competitors the user compares against.
+      // Brands of the pivot and the competitors the user compares against, once their lists are in.
+      const brands = (async () => {
         mark(brandsStep, 'loading');
-        const user = getUser();
-        const pivots = queryClient.getQueryData(licenseQueries.pivots().queryKey);
-        const currencies = queryClient.getQueryData(licenseQueries.currencies().queryKey);
-        const sellers = queryClient.getQueryData(licenseQueries.sellers().queryKey);
-        const settings = resolveUserSettings(user ? readUserSettings(localStore(), user.email) : null, user, {
-          pivots: pivots?.length ? pivots.map((p) => p.id) : null,
-          currencies: currencies?.length ? currencies.map((c) => c.acronym) : null,
-          sellers: sellers?.length ? sellers.map((s) => s.id) : null,
-        });
-        const ids = [...(settings.seller !== null ? [settings.seller] : []), ...settings.selectedSellers];
-        const ok =
-          ids.length === 0 ||
-          (await load('Marcas', () => queryClient.fetchQuery(licenseQueries.brands(ids))));
+        const ok = await load('Marcas', () => loadBrands(queryClient));
         mark(brandsStep, ok ? 'done' : 'failed');
-      });
+      })();
       await Promise.all([...loaded, brands]);
       // Back to the page a shared link asked for (same-origin /app path only), else Home.
       navigate(returnTo ?? PATHS.home, { replace: true });

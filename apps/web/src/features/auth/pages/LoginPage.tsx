@@ -8,7 +8,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { type DialogMessage, MessageDialog } from '../../../components/page/MessageDialog.js';
 import { PasswordField } from '../../../components/page/PasswordField.js';
 import { isApiError } from '../../../lib/api-client.js';
-import { startLicenseLoad } from '../../../lib/license.js';
+import { startLicenseLoad } from '../../../lib/license-load.js';
 import { PATHS, RETURN_PARAM, withReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
 import { completeLogin, setLoginStatus } from '../../../lib/session.js';
