@@ -84,7 +84,8 @@ test.describe('Surtido', () => {
     // the summary's "went out" count opens the list of those events, with dates
     const summary = page.getByTestId('assortment-summary-row');
     const wentOut = summary.getByRole('button', { name: /^Salieron de stock: Todos/ });
-    const count = (await wentOut.innerText()).trim();
+    // the visible count (the name before it is visually hidden text of the same button)
+    const count = (await wentOut.innerText()).trim().split(/\s+/).pop() ?? '';
     await wentOut.click();
     const panel = page.getByTestId('assortment-products');
     await expect(panel.getByRole('tab', { name: 'Salieron de stock', selected: true })).toBeVisible();

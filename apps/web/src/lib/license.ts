@@ -149,15 +149,22 @@ function core<O extends { queryKey: readonly unknown[] }>(label: string, make: (
   return { label, ensure: (c) => c.ensureQueryData(opts()), fetch: (c) => c.fetchQuery(opts()) };
 }
 
-/** The license lists the shell needs before showing /app (loaded in this order by the dependencies loader). */
+const CURRENCIES = core('Monedas', licenseQueries.currencies);
+const PIVOTS = core('Pivotes', licenseQueries.pivots);
+const SELLERS = core('eCommerce', licenseQueries.sellers);
+
+/** The license lists the shell needs before showing /app (asked at once by the dependencies loader). */
 export const CORE_LICENSE_QUERIES: CoreLicenseQuery[] = [
-  core('Monedas', licenseQueries.currencies),
-  core('Pivotes', licenseQueries.pivots),
+  CURRENCIES,
+  PIVOTS,
   core('Módulos', licenseQueries.roleModules),
-  core('eCommerce', licenseQueries.sellers),
+  SELLERS,
   core('eCommerce por país', licenseQueries.sellersByCountries),
   core('Configuración', licenseQueries.appConfig),
 ];
+
+/** The lists the brands request depends on (the user's pivot and competitors are chosen from them). */
+export const BRAND_INPUTS: readonly CoreLicenseQuery[] = [CURRENCIES, PIVOTS, SELLERS];
 
 export interface LicenseData {
   currencies: LicenseCurrency[];

@@ -280,12 +280,22 @@ export function ProductLink({
   id,
   name,
   maxWidth = 360,
+  wrap = false,
 }: {
   id: number | string;
   name?: string | null;
-  maxWidth?: number;
+  /** A width or one per breakpoint ({ xs: 120, sm: 320 }). */
+  maxWidth?: number | Partial<Record<'xs' | 'sm' | 'md' | 'lg', number>>;
+  /** The whole name on as many lines as it needs (a card), instead of two lines at most. */
+  wrap?: boolean;
 }) {
   const text = name?.trim() ? name : NO_NAME_PRODUCT;
+  if (wrap)
+    return (
+      <Link component={RouterLink} to={appPath(`product/${id}`)} underline="hover" sx={{ fontWeight: 600 }}>
+        {text}
+      </Link>
+    );
   return (
     <Link
       component={RouterLink}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readUrlSort, writeUrlSort } from './url-state.js';
+import { readUrlSort, unknownParamsNotice, writeUrlSort } from './url-state.js';
 
 const cols = ['name', 'products', 'index'] as const;
 const fallback = { by: 'products' as const, dir: 'desc' as const };
@@ -17,5 +17,19 @@ describe('table sort in the URL', () => {
     const written = writeUrlSort(p, { by: 'name', dir: 'asc' }, fallback);
     expect(written.toString()).toBe('brands=18&sort=name&order=asc');
     expect(writeUrlSort(written, fallback, fallback).toString()).toBe('brands=18');
+  });
+});
+
+describe('URL values a screen does not offer (issue 31 item 8)', () => {
+  it('names each value and its key', () => {
+    expect(unknownParamsNotice([{ key: 'days', raw: '45' }])).toBe(
+      'Se ignoró «45» en la dirección (days): no es una opción de esta pantalla.',
+    );
+    expect(
+      unknownParamsNotice([
+        { key: 'ns', raw: 'nada' },
+        { key: 'pagina', raw: '-3' },
+      ]),
+    ).toBe('Se ignoraron en la dirección «nada» (ns), «-3» (pagina): no son opciones de esta pantalla.');
   });
 });

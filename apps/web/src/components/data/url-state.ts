@@ -40,12 +40,60 @@ export function writeUrlSort<K extends string>(
   return next;
 }
 
+/** One URL parameter a screen reads and the test its value must pass (absent values are not judged). */
+export interface UrlParamCheck {
+  key: string;
+  ok: (raw: string) => boolean;
+}
+
+/** The notice for URL values a screen does not offer. Pure, for tests. */
+export function unknownParamsNotice(bad: readonly { key: string; raw: string }[]): string {
+  if (bad.length === 1)
+    return `Se ignoró «${bad[0].raw}» en la dirección (${bad[0].key}): no es una opción de esta pantalla.`;
+  const parts = bad.map((b) => `«${b.raw}» (${b.key})`).join(', ');
+  return `Se ignoraron en la dirección ${parts}: no son opciones de esta pantalla.`;
+}
+
+/**
+ * The one way a screen treats a URL value it does not offer (?days=45, ?sort=precio, ?ns=otra): it is
+ * dropped from the URL (replacing the history entry) with a notice, like the filters' bad values — never
+ * kept in the address while the screen shows another (issue 31 item 8).
+ */
+export function useDropUnknownParams(checks: readonly UrlParamCheck[]): void {
+  const [params, setParams] = useSearchParams();
+  const bad = checks.flatMap(({ key, ok }) => {
+    const raw = params.get(key);
+    return raw !== null && !ok(raw) ? [{ key, raw }] : [];
+  });
+  const badKey = bad.map((b) => `${b.key}=${b.raw}`).join('&');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: badKey stands for the values found
+  useEffect(() => {
+    if (!bad.length) return;
+    notify(unknownParamsNotice(bad), 'warning');
+    setParams(
+      (prev) => {
+        const out = new URLSearchParams(prev);
+        for (const b of bad) out.delete(b.key);
+        return out;
+      },
+      { replace: true },
+    );
+  }, [badKey, setParams]);
+}
+
+/** A check that the value is one of `allowed`. */
+export const oneOf = (key: string, allowed: readonly (string | number)[]): UrlParamCheck => ({
+  key,
+  ok: (raw) => allowed.some((v) => String(v) === raw),
+});
+
 /** A table's sort kept in the URL. */
 export function useUrlSort<K extends string>(
   columns: readonly K[],
   fallback: SortState<K>,
 ): [SortState<K>, (next: SortState<K>) => void] {
   const [params, setParams] = useSearchParams();
+  useDropUnknownParams([oneOf('sort', columns), oneOf('order', ['asc', 'desc'])]);
   const sortKey = `${params.get('sort')}|${params.get('order')}|${fallback.by}|${fallback.dir}`;
   // biome-ignore lint/correctness/useExhaustiveDependencies: sortKey stands for the values read
   const sort = useMemo(() => readUrlSort(params, columns, fallback), [sortKey]);
@@ -66,20 +114,7 @@ export function useUrlChoice<V extends string | number>(
   const raw = params.get(key);
   const found = allowed.find((v) => String(v) === raw);
   const value = found ?? fallback;
-  // a value the screen does not offer (?days=45) is dropped from the URL with a notice, like the
-  // filters' bad values — never kept in the address while the screen shows another (issue 31 item 8)
-  useEffect(() => {
-    if (raw === null || found !== undefined) return;
-    notify(`Se ignoró «${raw}» en la dirección (${key}): no es una opción de esta pantalla.`, 'warning');
-    setParams(
-      (prev) => {
-        const out = new URLSearchParams(prev);
-        out.delete(key);
-        return out;
-      },
-      { replace: true },
-    );
-  }, [raw, found, key, setParams]);
+  useDropUnknownParams([oneOf(key, allowed)]);
   const setValue = useCallback(
     (next: V) =>
       setParams(

@@ -10,6 +10,7 @@ import {
   priceRangeState,
   readUrlFilters,
   toFilterSelection,
+  treeIds,
   writeUrlFilters,
 } from './filter-url.js';
 
@@ -155,6 +156,22 @@ describe('dropUnlicensed', () => {
     const params = new URLSearchParams('sort=name&sellersIds=7,999&from_date=garbage&to_date=2026-05-01');
     const checked = dropUnlicensed(readUrlFilters(params), allowed);
     expect(writeUrlFilters(params, checked).toString()).toBe('sort=name&sellersIds=7&to_date=2026-05-01');
+  });
+  it('drops classifications outside the licensed tree (issue 31 item 8), not before the tree is known', () => {
+    const tree = [
+      { id: 1, children: [{ id: 11, children: [{ id: 111, children: [] }] }] },
+      { id: 2, children: [] },
+    ];
+    const ids = treeIds(tree);
+    expect([...ids].sort((a, b) => a - b)).toEqual([1, 2, 11, 111]);
+    const read = readUrlFilters(new URLSearchParams('classificationsIds=111,5,2'));
+    const checked = dropUnlicensed(read, { ...allowed, classifications: ids });
+    expect(checked.selection.classificationsIds).toEqual([111, 2]);
+    expect(droppedNotice(checked.dropped)).toBe(
+      'Se quitaron filtros de la dirección que no se pueden usar: Clasificaciones «5» (fuera de tu licencia).',
+    );
+    // unknown tree (still loading or failed): the server decides
+    expect(dropUnlicensed(read, { ...allowed, classifications: null })).toBe(read);
   });
 });
 

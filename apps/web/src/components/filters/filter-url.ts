@@ -121,30 +121,47 @@ export function readUrlFilters(params: URLSearchParams): ReadUrlFilters {
 export interface LicenseAllowance {
   sellers: readonly number[];
   currencies: readonly string[];
+  /**
+   * Every classification of the licensed subtrees (the license's tree, flattened); null while unknown
+   * (not loaded, or failed: the server then decides).
+   */
+  classifications?: ReadonlySet<number> | null;
 }
 
-/** Drops competitors and a currency outside the license, reporting them. */
+/** Drops competitors, classifications and a currency outside the license, reporting them. */
 export function dropUnlicensed(f: ReadUrlFilters, allowed: LicenseAllowance): ReadUrlFilters {
   const dropped = [...f.dropped];
   const s = f.selection;
-  const sellersIds = s.sellersIds.filter((id) => {
-    const ok = allowed.sellers.includes(id);
-    if (!ok)
-      dropped.push({
-        key: 'sellersIds',
-        label: FILTER_LABELS.sellersIds,
-        value: String(id),
-        reason: 'unlicensed',
-      });
-    return ok;
-  });
+  const keep = (key: 'sellersIds' | 'classificationsIds', ok: (id: number) => boolean) =>
+    s[key].filter((id) => {
+      if (!ok(id)) dropped.push({ key, label: FILTER_LABELS[key], value: String(id), reason: 'unlicensed' });
+      return ok(id);
+    });
+  const sellersIds = keep('sellersIds', (id) => allowed.sellers.includes(id));
+  const tree = allowed.classifications;
+  // a classification outside the license was a 403 from the server, which sent the user to Inicio
+  // ('Funcionalidad no permitida.') where every other bad value is dropped with a notice (issue 31 item 8)
+  const classificationsIds = tree ? keep('classificationsIds', (id) => tree.has(id)) : s.classificationsIds;
   let currency = s.currency;
   if (currency && !allowed.currencies.includes(currency)) {
     dropped.push({ key: 'currency', label: FILTER_LABELS.currency, value: currency, reason: 'unlicensed' });
     currency = '';
   }
   if (dropped.length === f.dropped.length) return f;
-  return { ...f, selection: { ...s, sellersIds, currency }, dropped };
+  return { ...f, selection: { ...s, sellersIds, classificationsIds, currency }, dropped };
+}
+
+/** Every id of a nested tree (the license's classifications). */
+export function treeIds(nodes: readonly { id: number; children: readonly unknown[] }[]): Set<number> {
+  const out = new Set<number>();
+  const walk = (list: readonly { id: number; children: readonly unknown[] }[]) => {
+    for (const n of list) {
+      out.add(n.id);
+      walk(n.children as typeof list);
+    }
+  };
+  walk(nodes);
+  return out;
 }
 
 /** The Spanish notice for dropped URL values (shown in the snackbar). */

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   buildPricingQuery,
   checkPriceRange,
@@ -10,7 +11,7 @@ import {
 } from '@vigia/domain';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useLicense } from '../../lib/license.js';
+import { licenseQueries, useLicense } from '../../lib/license.js';
 import { notify } from '../../lib/notifier.js';
 import {
   clearUrlFilters,
@@ -23,6 +24,7 @@ import {
   readUrlFilters,
   type SelectionDefaults,
   toFilterSelection,
+  treeIds,
   type UrlFilters,
   writeUrlFilters,
 } from './filter-url.js';
@@ -110,6 +112,13 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   }, [params]);
   const { defaults, kind, ready } = opts;
   const license = useLicense();
+  // The license's classifications (the tree the panel offers): a link's classification outside it is
+  // dropped like an unlicensed seller. Sellers and currency are judged as soon as the settings are known
+  // (as before: the panel's own lists ask with them); the search itself waits for the tree too (a
+  // failed answer leaves the classification check to the server).
+  const tree = useQuery(licenseQueries.classificationTree());
+  const treeKnown = !tree.isPending;
+  const classificationsAllowed = useMemo(() => (tree.data ? treeIds(tree.data) : null), [tree.data]);
   const sellersAllowed = license.sellers.map((s) => s.id).join(',');
   const currenciesAllowed = license.currencies.map((c) => c.acronym).join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: the two keys stand for the license lists
@@ -119,8 +128,9 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
     return dropUnlicensed(read, {
       sellers: license.sellers.map((s) => s.id),
       currencies: license.currencies.map((c) => c.acronym),
+      classifications: classificationsAllowed,
     });
-  }, [urlKey, ready, sellersAllowed, currenciesAllowed]);
+  }, [urlKey, ready, sellersAllowed, currenciesAllowed, classificationsAllowed]);
 
   // Dropped values: once the license is known, say which and take them out of the URL.
   const noticed = useRef('');
@@ -138,7 +148,7 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   const sellersKey = defaults.sellers.join(',');
   // biome-ignore lint/correctness/useExhaustiveDependencies: sellersKey stands for defaults.sellers
   const applied = useMemo(() => {
-    if (!ready) return { filters: null, errors: [] as FilterError[] };
+    if (!ready || !treeKnown) return { filters: null, errors: [] as FilterError[] };
     const dates = dateErrors(url.selection);
     if (dates.length) return { filters: null, errors: dates };
     const query = buildPricingQuery(toFilterSelection(url.selection, defaults), urlRangeState(url));
@@ -149,6 +159,7 @@ export function useFilterSearch(opts: UseFilterSearchOptions): FilterSearch {
   }, [
     url,
     ready,
+    treeKnown,
     kind,
     defaults.currency,
     sellersKey,

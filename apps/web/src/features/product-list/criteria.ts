@@ -1,8 +1,10 @@
 import { PRODUCT_LIST_SORTS } from '@vigia/domain';
+import { oneOf, type UrlParamCheck } from '../../components/data/url-state.js';
 import type { ProductListSort } from './api/queries.js';
 
 // The list's search criteria live in the URL (shareable, survive a reload): q, sort, order, seller,
-// match, stock. Parsing is forgiving: anything unknown falls back to the default.
+// match, stock. Parsing is forgiving: anything unknown falls back to the default — and the screen drops
+// it from the URL with a notice (URL_CHECKS, useDropUnknownParams; issue 31 item 8).
 
 export type SellerScope = 'pivot' | 'all' | number;
 export type TriState = 'all' | 'yes' | 'no';
@@ -53,6 +55,20 @@ export function criteriaToParams(c: ListCriteria): URLSearchParams {
   if (c.match !== 'all') p.set('match', c.match);
   if (c.stock !== 'all') p.set('stock', c.stock);
   return p;
+}
+
+/** What each of the list's URL parameters may hold (anything else is dropped with a notice). */
+export function listUrlChecks(sizes: readonly number[]): UrlParamCheck[] {
+  const tri = ['all', 'yes', 'no'];
+  return [
+    oneOf('sort', PRODUCT_LIST_SORTS),
+    oneOf('order', ['asc', 'desc']),
+    { key: 'seller', ok: (raw) => raw === 'all' || raw === 'pivot' || /^[1-9]\d{0,9}$/.test(raw) },
+    oneOf('match', tri),
+    oneOf('stock', tri),
+    { key: 'page', ok: (raw) => /^[1-9]\d{0,3}$/.test(raw) || raw === '10000' },
+    oneOf('size', sizes),
+  ];
 }
 
 /** Sellers sent to the list call: none = the pivot only; 'all' = the pivot and every competitor. */

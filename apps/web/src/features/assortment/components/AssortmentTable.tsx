@@ -7,7 +7,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -27,7 +26,9 @@ import {
   SortableHeadCell,
   type SortState,
   TableBodyState,
+  visuallyHidden,
 } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { useUrlSort } from '../../../components/data/url-state.js';
 import type { AssortmentKind } from '../api/requests.js';
 import { ASSORTMENT_SCREENS, ASSORTMENT_TEXT } from '../lib/texts.js';
@@ -69,14 +70,9 @@ const varLabel = (
 function CountLink({ value, onClick, label }: { value: number; onClick: () => void; label: string }) {
   if (!value) return <>{formatNumber(0)}</>;
   return (
-    <Link
-      component="button"
-      type="button"
-      underline="hover"
-      onClick={onClick}
-      aria-label={label}
-      sx={{ fontWeight: 600 }}
-    >
+    <Link component="button" type="button" underline="hover" onClick={onClick} sx={{ fontWeight: 600 }}>
+      {/* the name holds the visible count (axe label-content-name-mismatch on an aria-label without it) */}
+      <Box component="span" sx={visuallyHidden}>{`${label}: `}</Box>
       {formatNumber(value)}
     </Link>
   );
@@ -264,7 +260,7 @@ export function AssortmentTable({
           {ASSORTMENT_TEXT.download}
         </Button>
       </Box>
-      <TableContainer>
+      <ScrollTable label={`Surtido por ${noun}`}>
         <Table size="small" aria-label={`Surtido por ${noun}`}>
           <TableHead>
             <TableRow>
@@ -314,7 +310,7 @@ export function AssortmentTable({
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {!loading && !error && body.length > 0 && (
         <TablePagination
           component="div"

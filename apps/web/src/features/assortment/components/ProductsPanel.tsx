@@ -10,7 +10,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -37,6 +36,7 @@ import {
   type SortState,
   TableBodyState,
 } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { type AssortmentScope, useAssortmentProducts } from '../api/queries.js';
 import { type AssortmentKind, type DrillDown, downloadAssortmentProducts } from '../api/requests.js';
 import { ASSORTMENT_TEXT as T } from '../lib/texts.js';
@@ -134,7 +134,7 @@ export function ProductsPanel({
           ))}
         </Tabs>
       )}
-      <TableContainer>
+      <ScrollTable label={T.productsTitle(title)}>
         <Table size="small" aria-label={T.productsTitle(title)}>
           <TableHead>
             <TableRow>
@@ -202,7 +202,7 @@ export function ProductsPanel({
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       <TablePagination
         component="div"
         count={q.data?.total ?? 0}

@@ -11,11 +11,9 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ProductMark } from '../../../components/shell/ProductMark.js';
 import { BRAND } from '../../../lib/brand.js';
 import { CORE_LICENSE_QUERIES, licenseQueries } from '../../../lib/license.js';
+import { loadBrands } from '../../../lib/license-load.js';
 import { PATHS, RETURN_PARAM, safeReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
-import { getUser } from '../../../lib/session.js';
-import { readUserSettings, resolveUserSettings } from '../../../lib/settings.js';
-import { localStore } from '../../../lib/storage.js';
 import { T } from '../../../lib/texts.js';
 
 type StepState = 'waiting' | 'loading' | 'done' | 'failed';
@@ -34,7 +32,8 @@ async function load(label: string, run: () => Promise<unknown>): Promise<boolean
 
 /**
  * /dependencies-loader: after login, loads the license data (currencies, pivots, role modules, sellers,
- * sellers by country, app configuration, brands) into the query cache, then opens /app/.
+ * sellers by country, app configuration, brands) into the query cache, all at once (brands once the
+ * pivots, currencies and competitors are in), then opens /app/.
  */
 export default function DependenciesLoaderPage() {
   const navigate = useNavigate();
@@ -48,27 +47,25 @@ export default function DependenciesLoaderPage() {
     started.current = true;
     const mark = (i: number, s: StepState) => setStates((prev) => prev.map((p, j) => (j === i ? s : p)));
     void (async () => {
-      for (const [i, q] of CORE_LICENSE_QUERIES.entries()) {
+      // The lists are independent: asked at once (issue 31 item 11 — one after another they were seven
+      // round trips before Inicio). Brands need the pivots, currencies and competitors: they start as
+      // soon as those three have answered, while the others may still be on their way.
+      // Not waited for: the licensed classifications every filtered screen judges its link with (login
+      // has usually asked already: the same request is joined, not repeated).
+      void queryClient.prefetchQuery(licenseQueries.classificationTree());
+      const loaded = CORE_LICENSE_QUERIES.map(async (q, i) => {
         mark(i, 'loading');
         const ok = await load(q.label, () => q.fetch(queryClient));
         mark(i, ok ? 'done' : 'failed');
-      }
-      // Brands of the pivot and the competitors the user compares against.
-      const brandsStep = STEPS.length - 1;
-      mark(brandsStep, 'loading');
-      const user = getUser();
-      const pivots = queryClient.getQueryData(licenseQueries.pivots().queryKey);
-      const currencies = queryClient.getQueryData(licenseQueries.currencies().queryKey);
-      const sellers = queryClient.getQueryData(licenseQueries.sellers().queryKey);
-      const settings = resolveUserSettings(user ? readUserSettings(localStore(), user.email) : null, user, {
-        pivots: pivots?.length ? pivots.map((p) => p.id) : null,
-        currencies: currencies?.length ? currencies.map((c) => c.acronym) : null,
-        sellers: sellers?.length ? sellers.map((s) => s.id) : null,
       });
-      const ids = [...(settings.seller !== null ? [settings.seller] : []), ...settings.selectedSellers];
-      const ok =
-        ids.length === 0 || (await load('Marcas', () => queryClient.fetchQuery(licenseQueries.brands(ids))));
-      mark(brandsStep, ok ? 'done' : 'failed');
+      const brandsStep = STEPS.length - 1;
+      // Brands of the pivot and the competitors the user compares against, once their lists are in.
+      const brands = (async () => {
+        mark(brandsStep, 'loading');
+        const ok = await load('Marcas', () => loadBrands(queryClient));
+        mark(brandsStep, ok ? 'done' : 'failed');
+      })();
+      await Promise.all([...loaded, brands]);
       // Back to the page a shared link asked for (same-origin /app path only), else Home.
       navigate(returnTo ?? PATHS.home, { replace: true });
     })();

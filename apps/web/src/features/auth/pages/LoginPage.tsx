@@ -8,6 +8,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { type DialogMessage, MessageDialog } from '../../../components/page/MessageDialog.js';
 import { PasswordField } from '../../../components/page/PasswordField.js';
 import { isApiError } from '../../../lib/api-client.js';
+import { startLicenseLoad } from '../../../lib/license-load.js';
 import { PATHS, RETURN_PARAM, withReturnPath } from '../../../lib/paths.js';
 import { queryClient } from '../../../lib/query-client.js';
 import { completeLogin, setLoginStatus } from '../../../lib/session.js';
@@ -41,6 +42,8 @@ export default function LoginPage() {
     try {
       const response = await requestLogin(email, password);
       if (completeLogin(response)) {
+        // the license lists are asked now, not once the loader's page has loaded (issue 31 item 11)
+        startLicenseLoad(queryClient);
         navigate(withReturnPath(PATHS.dependenciesLoader, searchParams.get(RETURN_PARAM)), { replace: true });
         return;
       }

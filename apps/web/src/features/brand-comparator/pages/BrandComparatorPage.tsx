@@ -9,7 +9,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
@@ -19,6 +18,7 @@ import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart } from '../../../components/charts/index.js';
 import { EmptyState, NumberCell, TableBodyState } from '../../../components/data/DataTable.js';
 import { bandText, indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
@@ -111,7 +111,7 @@ export default function BrandComparatorPage() {
                   ? `Índice al ${formatDate(data.to_date)} (en rango de mercado: índice de 100 a ${formatNumber(100 + data.mpi_value)}, ${bandText(data.mpi_value)} sobre el mercado; bajo 100, más barato); las flechas muestran el cambio desde el ${formatDate(data.trend_days[0])}. Elige una marca para ver su tendencia.`
                   : ' '}
               </Typography>
-              <TableContainer>
+              <ScrollTable label="Comparador de precios de marca">
                 <Table size="small" aria-label="Comparador de precios de marca">
                   <TableHead>
                     <TableRow>
@@ -197,7 +197,7 @@ export default function BrandComparatorPage() {
                     />
                   </TableBody>
                 </Table>
-              </TableContainer>
+              </ScrollTable>
             </Paper>
             <Paper variant="outlined" sx={{ p: 2 }}>
               <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>

@@ -12,11 +12,10 @@ import {
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { type DashboardCard, formatDate } from '@vigia/domain';
 import { Link as RouterLink } from 'react-router';
+import { usePhone } from '../../../components/page/use-phone.js';
 import { appPath } from '../../../lib/paths.js';
 import { formatCardValue } from '../cards.js';
 
@@ -41,8 +40,7 @@ export function CardDaysDialog({
   currency: string;
   onClose: () => void;
 }) {
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const days = card?.days ?? [];
   const counted = days.filter((d) => d.value !== null).length;
   const isMode = card?.key === 'mode_discount';

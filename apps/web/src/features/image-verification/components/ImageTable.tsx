@@ -6,7 +6,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -25,6 +24,7 @@ import {
   TableBodyState,
   visuallyHidden,
 } from '../../../components/data/index.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { IMAGE_TEXT as T } from '../lib/texts.js';
 import { StatusChip, similarityText } from './StatusChip.js';
 
@@ -66,7 +66,7 @@ export function ImageTable({
           {T.download}
         </Button>
       </Box>
-      <TableContainer>
+      <ScrollTable label={T.tableTitle}>
         <Table size="small" aria-label={T.tableTitle}>
           <TableHead>
             <TableRow>
@@ -137,7 +137,7 @@ export function ImageTable({
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {data && data.total > 0 && (
         <TablePagination
           component="div"

@@ -23,6 +23,7 @@ import {
 import { useEffect } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { EmptyState, ErrorState } from '../../../components/data/DataTable.js';
+import { oneOf, useDropUnknownParams } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { onNotificationPushed } from '../../../lib/notification-count.js';
 import { appPath } from '../../../lib/paths.js';
@@ -48,6 +49,11 @@ export default function NotificationsPage() {
   const namespace = NAMESPACE_CHOICES.find((n) => n === params.get('ns')) ?? ALL;
   const state = NOTIFICATION_READ_STATES.find((s) => s === params.get('estado')) ?? 'all';
   const page = Math.max(1, Math.min(100_000, Number.parseInt(params.get('pagina') ?? '1', 10) || 1));
+  useDropUnknownParams([
+    oneOf('ns', NAMESPACE_CHOICES),
+    oneOf('estado', NOTIFICATION_READ_STATES),
+    { key: 'pagina', ok: (raw) => /^[1-9]\d{0,4}$/.test(raw) || raw === '100000' },
+  ]);
   // One URL update per action (a filter change also goes back to page 1); defaults leave their key out.
   const update = (patch: { ns?: string; estado?: string; pagina?: number }) =>
     setParams(

@@ -6,18 +6,17 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import MenuItem from '@mui/material/MenuItem';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { formatDateTime } from '@vigia/domain';
 import { type FormEvent, useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { createApiKey, opsKeys, revokeApiKey, useApiKeys, useSellers } from '../api/operations.js';
 import { OT } from '../lib/texts.js';
@@ -142,7 +141,7 @@ export function ApiKeysPanel() {
       }
     >
       {state ?? (
-        <TableContainer component={Paper} variant="outlined">
+        <ScrollTable label={OT.keysTitle} outlined>
           <Table size="small" aria-label={OT.keysTitle}>
             <TableHead>
               <TableRow>
@@ -182,7 +181,7 @@ export function ApiKeysPanel() {
               ))}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       )}
       {open && <CreateKeyDialog onClose={() => setOpen(false)} />}
     </Section>

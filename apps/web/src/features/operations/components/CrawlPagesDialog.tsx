@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { CRAWL_PAGE_STATES, type ImportRun } from '@vigia/domain';
 import { useState } from 'react';
+import { usePhone } from '../../../components/page/use-phone.js';
 import { notify } from '../../../lib/notifier.js';
 import { type CrawlPageState, opsKeys, retryFailed, useRunPages } from '../api/operations.js';
 import { OT } from '../lib/texts.js';
@@ -26,6 +27,8 @@ const PAGE_SIZE = 50;
 
 /** The pages of a crawl run, by state, with their HTTP status and reason (paged); "Reintentar fallidas". */
 export function CrawlPagesDialog({ run, onClose }: { run: ImportRun; onClose: () => void }) {
+  // a phone gets the whole screen for the list (issue 31 item 6)
+  const phone = usePhone();
   const qc = useQueryClient();
   const [state, setState] = useState<CrawlPageState | ''>(run.pages?.failed ? 'failed' : '');
   const [page, setPage] = useState(0);
@@ -57,7 +60,14 @@ export function CrawlPagesDialog({ run, onClose }: { run: ImportRun; onClose: ()
     emptyIcon: <ArticleOutlinedIcon />,
   });
   return (
-    <Dialog open onClose={onClose} aria-labelledby="crawl-pages-title" fullWidth maxWidth="lg">
+    <Dialog
+      open
+      onClose={onClose}
+      aria-labelledby="crawl-pages-title"
+      fullWidth
+      maxWidth="lg"
+      fullScreen={phone}
+    >
       <DialogTitle id="crawl-pages-title">{OT.pagesTitle(run.id)}</DialogTitle>
       <DialogContent>
         <Stack direction="row" gap={2} alignItems="center" sx={{ pt: 1, mb: 2 }} flexWrap="wrap">

@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { FEED_FIELDS, type FeedSource, type PreviewResponse } from '@vigia/domain';
 import { useCallback, useEffect, useState } from 'react';
+import { usePhone } from '../../../components/page/use-phone.js';
 import { isApiError } from '../../../lib/api-client.js';
 import { notify } from '../../../lib/notifier.js';
 import { opsKeys, previewSource, updateSource } from '../api/operations.js';
@@ -24,6 +25,8 @@ import { FIELD_LABELS, OT } from '../lib/texts.js';
 
 /** Maps the file's columns to Vigía's fields, with a preview of the first rows as Vigía reads them. */
 export function MappingDialog({ source, onClose }: { source: FeedSource; onClose: () => void }) {
+  // a phone gets the whole screen for the list (issue 31 item 6)
+  const phone = usePhone();
   const qc = useQueryClient();
   const [mapping, setMapping] = useState<Record<string, string>>(source.mapping);
   const [preview, setPreview] = useState<PreviewResponse | null>(null);
@@ -70,7 +73,7 @@ export function MappingDialog({ source, onClose }: { source: FeedSource; onClose
   const columns = preview?.columns ?? [];
   const isCsv = source.format !== 'merchant-xml';
   return (
-    <Dialog open onClose={onClose} aria-labelledby="mapping-title" fullWidth maxWidth="lg">
+    <Dialog open onClose={onClose} aria-labelledby="mapping-title" fullWidth maxWidth="lg" fullScreen={phone}>
       <DialogTitle id="mapping-title">
         {OT.mappingTitle} — {source.name}
       </DialogTitle>

@@ -1,14 +1,13 @@
 import HistoryRoundedIcon from '@mui/icons-material/HistoryRounded';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { formatDateTime, formatNumber, type ImportProgress, type ImportRun } from '@vigia/domain';
 import { useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { downloadRejections, useRuns, useSources } from '../api/operations.js';
 import { formatDuration, OT } from '../lib/texts.js';
@@ -35,7 +34,7 @@ export function RunsPanel({ progress }: { progress: Record<number, ImportProgres
   return (
     <Section id="ops-runs" title={OT.runsTitle}>
       {state ?? (
-        <TableContainer component={Paper} variant="outlined">
+        <ScrollTable label={OT.runsTitle} outlined>
           <Table size="small" aria-label={OT.runsTitle}>
             <TableHead>
               <TableRow>
@@ -92,7 +91,7 @@ export function RunsPanel({ progress }: { progress: Record<number, ImportProgres
               ))}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       )}
       {pagesOf && <CrawlPagesDialog run={pagesOf} onClose={() => setPagesOf(null)} />}
     </Section>

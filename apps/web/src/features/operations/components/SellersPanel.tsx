@@ -7,17 +7,16 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { createSeller, opsKeys, useSellers } from '../api/operations.js';
 import { OT, timeAgo } from '../lib/texts.js';
@@ -120,7 +119,7 @@ export function SellersPanel() {
       }
     >
       {state ?? (
-        <TableContainer component={Paper} variant="outlined">
+        <ScrollTable label={OT.sellersTitle} outlined>
           <Table size="small" aria-label={OT.sellersTitle}>
             <TableHead>
               <TableRow>
@@ -150,7 +149,7 @@ export function SellersPanel() {
               ))}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       )}
       {open && <RegisterDialog open onClose={() => setOpen(false)} />}
     </Section>

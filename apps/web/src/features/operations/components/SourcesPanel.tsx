@@ -1,17 +1,16 @@
 import CloudDownloadOutlinedIcon from '@mui/icons-material/CloudDownloadOutlined';
 import Button from '@mui/material/Button';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FeedSource, formatDateTime, type ImportProgress } from '@vigia/domain';
 import { useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { deleteSource, importNow, opsKeys, useSellers, useSources } from '../api/operations.js';
 import { FORMAT_LABELS, OT } from '../lib/texts.js';
@@ -72,7 +71,7 @@ export function SourcesPanel({ progress }: { progress: Record<number, ImportProg
       }
     >
       {state ?? (
-        <TableContainer component={Paper} variant="outlined">
+        <ScrollTable label={OT.sourcesTitle} outlined>
           <Table size="small" aria-label={OT.sourcesTitle}>
             <TableHead>
               <TableRow>
@@ -153,7 +152,7 @@ export function SourcesPanel({ progress }: { progress: Record<number, ImportProg
               })}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       )}
       {adding && (
         <SourceDialog

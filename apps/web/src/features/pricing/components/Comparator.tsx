@@ -17,7 +17,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
@@ -32,6 +31,7 @@ import {
 } from '../../../components/data/DataTable.js';
 import { KpiCard, KpiGrid } from '../../../components/data/KpiCard.js';
 import { POSITION_COLORS, PositionFigure } from '../../../components/data/position.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import { type PricingScope, useComparatorSummary, useNavigationItems } from '../api/queries.js';
 import { NAVIGATION_TEXT, PRICING_TEXT } from '../lib/texts.js';
@@ -188,7 +188,7 @@ export function Comparator({
             {NAVIGATION_TEXT.allCompetitors}
           </Typography>
         </Box>
-        <TableContainer>
+        <ScrollTable label={NAVIGATION_TEXT.summaryTitle}>
           <Table size="small" aria-label={NAVIGATION_TEXT.summaryTitle}>
             <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
               <TableRow>
@@ -256,7 +256,7 @@ export function Comparator({
               />
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       </Paper>
     </Stack>
   );

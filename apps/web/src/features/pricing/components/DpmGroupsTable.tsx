@@ -9,7 +9,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -32,13 +31,14 @@ import {
   visuallyHidden,
 } from '../../../components/data/DataTable.js';
 import { bandText, PositionFigure } from '../../../components/data/position.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { MiniSplitBar, type SplitSegment } from '../../../components/data/SplitBar.js';
 import { useUrlSort } from '../../../components/data/url-state.js';
 import type { DpmGroupKind } from '../api/keys.js';
 import type { PricingScope } from '../api/queries.js';
 import { buildGroupTree, type GroupNode, narrowedClassifications } from '../lib/group-tree.js';
 import { DPM_SCREENS, PRICING_TEXT } from '../lib/texts.js';
-import { DifferenceText, IndexText, SellerLabel } from './cells.js';
+import { DifferenceText, IndexText, PHONE_NAME_WIDTH, SellerLabel } from './cells.js';
 import { DpmItemsTable, type SellerColumn } from './DpmItemsTable.js';
 import { splitSegments, useSplitColors } from './PricingKpis.js';
 
@@ -262,8 +262,16 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
               {chevronOpen ? <ExpandMoreIcon fontSize="small" /> : <ChevronRightIcon fontSize="small" />}
             </IconButton>
           </TableCell>
-          <TableCell sx={{ pl: `${16 + node.depth * 24}px`, minWidth: 220 }}>
-            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          {/* narrow on a phone (the name wraps) so that the figures beside it show (issue 31 item 6) */}
+          <TableCell
+            sx={{
+              pl: { xs: `${8 + node.depth * 12}px`, sm: `${16 + node.depth * 24}px` },
+              minWidth: { xs: PHONE_NAME_WIDTH, sm: 220 },
+            }}
+          >
+            <Box
+              sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}
+            >
               <Typography variant="body2" component="span" sx={{ fontWeight: node.depth === 0 ? 650 : 500 }}>
                 {name}
               </Typography>
@@ -345,7 +353,7 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
 
   return (
     <Paper variant="outlined" sx={{ borderRadius: 2, overflow: 'hidden' }}>
-      <TableContainer>
+      <ScrollTable label={`${screen.groupLabel}: competitividad de precios`}>
         <Table size="small" aria-label={`${screen.groupLabel}: competitividad de precios`}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>{head}</TableHead>
           <TableBody>
@@ -363,7 +371,7 @@ export function DpmGroupsTable(props: DpmGroupsTableProps) {
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {roots.length > 0 && (
         <TablePagination
           component="div"

@@ -3,7 +3,6 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TablePagination,
   TableRow,
@@ -20,6 +19,7 @@ import {
   TableBodyState,
 } from '../../../components/data/DataTable.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import type { GroupRestriction } from '../api/keys.js';
 import { type PricingScope, useDpmItems } from '../api/queries.js';
 import { rowTones } from '../lib/cell-tones.js';
@@ -94,7 +94,7 @@ export function DpmItemsTable({
         overflow: 'hidden',
       }}
     >
-      <TableContainer sx={{ maxHeight: 640 }}>
+      <ScrollTable label={title} sx={{ maxHeight: 640 }}>
         <Table size="small" stickyHeader aria-label={title} sx={stickyFirstColumn}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
@@ -162,7 +162,7 @@ export function DpmItemsTable({
             />
           </TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {/* The pager sits at the left: a drill-down inside a wide table is as wide as that table, and a
           right-aligned pager would be off-screen. */}
       <Box

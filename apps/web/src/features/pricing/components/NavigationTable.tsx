@@ -1,14 +1,4 @@
-import {
-  Box,
-  Chip,
-  Paper,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-} from '@mui/material';
+import { Box, Chip, Paper, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { formatPrice, type PricingItemsResponse, type PricingSortField } from '@vigia/domain';
 import type { ReactNode } from 'react';
@@ -24,6 +14,7 @@ import {
   stickyFirstColumn,
 } from '../../../components/data/DataTable.js';
 import { RankingIcon } from '../../../components/data/RankingIcon.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { outcome, rowTones } from '../lib/cell-tones.js';
 import { NAVIGATION_TEXT, PRICING_TEXT } from '../lib/texts.js';
 import { CompetitorCell, DifferenceText, IndexText, MyPriceCell, ProductCell, SellerLabel } from './cells.js';
@@ -162,7 +153,7 @@ export function NavigationTable({
 
   return (
     <Paper variant="outlined" sx={{ borderRadius: 2, overflow: 'hidden' }}>
-      <TableContainer sx={{ maxHeight: 'calc(100vh - 180px)' }}>
+      <ScrollTable label={label} sx={{ maxHeight: 'calc(100vh - 180px)' }}>
         <Table size="small" stickyHeader aria-label={label} sx={versus ? undefined : stickyFirstColumn}>
           <TableHead sx={{ '& th': { whiteSpace: 'nowrap' } }}>
             <TableRow>
@@ -218,7 +209,7 @@ export function NavigationTable({
           </TableHead>
           <TableBody>{body}</TableBody>
         </Table>
-      </TableContainer>
+      </ScrollTable>
       {items.length > 0 && (
         <LoadMoreFooter
           shown={items.length}

@@ -18,17 +18,24 @@ export { SellerLabel } from '../../../components/data/position.js';
 
 import { PRICING_TEXT } from '../lib/texts.js';
 
+/** Width of a name column on a phone (DPM and navigation tables). */
+export const PHONE_NAME_WIDTH = 104;
+
 /** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
 export function ProductCell({ item, width = 320 }: { item: PricingItem; width?: number }) {
   const sub = [item.sku ? `${PRICING_TEXT.sku} ${item.sku}` : null, item.brand?.name]
     .filter(Boolean)
     .join(' · ');
   return (
-    <TableCell sx={{ minWidth: width, maxWidth: width + 80 }}>
+    // On a phone the sticky product column takes at most 150 px of 390, so that the prices beside it show
+    // (issue 31 item 6: only the name column was visible); the thumbnail is left out there.
+    <TableCell sx={{ minWidth: { xs: PHONE_NAME_WIDTH, sm: width }, maxWidth: { xs: 150, sm: width + 80 } }}>
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-        <ProductThumb src={item.image_url} alt={item.name} />
+        <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+          <ProductThumb src={item.image_url} alt={item.name} />
+        </Box>
         <Box sx={{ minWidth: 0 }}>
-          <ProductLink id={item.id} name={item.name} maxWidth={width} />
+          <ProductLink id={item.id} name={item.name} maxWidth={{ xs: PHONE_NAME_WIDTH, sm: width }} />
           {sub && (
             <Typography variant="caption" component="div" sx={{ color: 'text.secondary' }} noWrap>
               {sub}

@@ -8,6 +8,7 @@ import {
 } from '@vigia/domain';
 import { useSearchParams } from 'react-router';
 import type { SortState } from '../../../components/data/DataTable.js';
+import { oneOf, useDropUnknownParams } from '../../../components/data/url-state.js';
 import { FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useNavigationItems, useNavigationKpi } from '../api/queries.js';
@@ -39,6 +40,12 @@ export default function NavigationPage() {
   const { search, scope, currency, priceRange, preparing } = usePricingSearch({
     mpiValue: PRICING_PRICE_RANGE_MPI_VALUE,
   });
+  useDropUnknownParams([
+    oneOf('view', ['comparator', 'products']),
+    oneOf('sort_by', PRICING_SORT_FIELDS),
+    oneOf('sort', SORT_DIRECTIONS),
+    { key: 'vs', ok: (raw) => /^[1-9]\d{0,9}$/.test(raw) },
+  ]);
   const view = params.get('view') === 'comparator' ? 'comparator' : 'products';
   const versusId = Number(params.get('vs')) || null;
   const sort = readSort(params);

@@ -6,7 +6,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
@@ -34,6 +33,7 @@ import { PriceCell } from '../../../components/data/PriceCell.js';
 import { PriceFreshness } from '../../../components/data/PriceFreshness.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
 import { PositionFigure } from '../../../components/data/position.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { type CompetitorSort, rowTone, sortCompetitors } from '../competitors.js';
 import { qmiPath } from '../links.js';
 
@@ -79,7 +79,7 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
   const onSort = (next: CompetitorSort) => setSort(next);
 
   return (
-    <TableContainer>
+    <ScrollTable label="Competidores">
       <Table aria-label="Competidores" sx={{ minWidth: 900 }}>
         <TableHead>
           <TableRow>
@@ -264,6 +264,6 @@ export function CompetitorsTable({ items, currency, loading }: CompetitorsTableP
           )}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
   );
 }

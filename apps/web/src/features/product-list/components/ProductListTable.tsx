@@ -4,7 +4,6 @@ import Link from '@mui/material/Link';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
@@ -28,6 +27,7 @@ import {
 } from '../../../components/data/DataTable.js';
 import { PriceFreshness } from '../../../components/data/PriceFreshness.js';
 import { PriceTypeChip } from '../../../components/data/PriceTypeChip.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import type { ProductListSort } from '../api/queries.js';
 
 export const PRODUCT_LIST_COLUMNS = 8;
@@ -74,7 +74,7 @@ export function ProductListTable({
   message,
 }: ProductListTableProps) {
   return (
-    <TableContainer>
+    <ScrollTable label="Lista de productos">
       <Table aria-label="Lista de productos" sx={{ minWidth: 1060 }}>
         <TableHead>
           <TableRow>
@@ -232,6 +232,6 @@ export function ProductListTable({
           )}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
   );
 }

@@ -11,6 +11,7 @@ import {
 import { type ReactNode, useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { EmptyState, ErrorState, type SortState } from '../../../components/data/DataTable.js';
+import { useDropUnknownParams } from '../../../components/data/url-state.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useLicense } from '../../../lib/license.js';
 import { useUserSettings } from '../../../lib/settings.js';
@@ -20,6 +21,7 @@ import { ProductListTable } from '../components/ProductListTable.js';
 import {
   criteriaToParams,
   type ListCriteria,
+  listUrlChecks,
   parseCriteria,
   parsePaging,
   sellersFor,
@@ -35,6 +37,7 @@ export default function ProductListPage() {
   const settings = useUserSettings();
   const license = useLicense();
   // The page and page size live in the URL too: Back from a product, or a reload, lands on the same page.
+  useDropUnknownParams(listUrlChecks(PAGE_SIZE_OPTIONS));
   const urlPaging = parsePaging(params, PAGE_SIZE_OPTIONS);
   const firstPage = useRef<number | null>(urlPaging.page);
   const [state, dispatch] = useReducer(listReducer<ProductListItem>, undefined, () =>

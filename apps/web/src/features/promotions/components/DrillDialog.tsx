@@ -1,6 +1,8 @@
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
 import {
+  Box,
   Button,
+  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -8,12 +10,9 @@ import {
   Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
-  useMediaQuery,
-  useTheme,
 } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import {
@@ -25,12 +24,16 @@ import {
   priceTypeLabel,
 } from '@vigia/domain';
 import { useState } from 'react';
+import { type CardField, CardList } from '../../../components/data/CardList.js';
 import {
+  ErrorState,
   LoadMoreFooter,
   NumberCell,
   ProductLink,
   TableBodyState,
 } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
+import { usePhone } from '../../../components/page/use-phone.js';
 import { type DrillTarget, downloadPromotions, drillBody, fetchPrices } from '../api/requests.js';
 
 const PAGE = 50;
@@ -56,8 +59,7 @@ export function DrillDialog({
 }) {
   const [busy, setBusy] = useState(false);
   // a phone gets the whole screen (issue 31 item 6: the dialog was 264 px wide, prices off-screen)
-  const theme = useTheme();
-  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const phone = usePhone();
   const q = useInfiniteQuery({
     queryKey: ['promotions', 'prices', target, filters, pivotId],
     queryFn: ({ pageParam, signal }) =>
@@ -117,50 +119,63 @@ export function DrillDialog({
         ) : null}
       </DialogTitle>
       <DialogContent dividers sx={{ p: 0 }}>
-        <TableContainer>
-          <Table size="small" aria-label="Productos en promoción">
-            <TableHead>
-              <TableRow>
-                <TableCell>Producto</TableCell>
-                <TableCell>eCommerce</TableCell>
-                <TableCell>Formato</TableCell>
-                <TableCell align="right">Precio normal</TableCell>
-                <TableCell align="right">Precio promoción</TableCell>
-                <TableCell align="right">Descuento</TableCell>
-                <TableCell>Primer día</TableCell>
-                <TableCell>Último día</TableCell>
-                <TableCell align="right">Días</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              <TableBodyState
-                columns={COLUMNS}
-                loading={q.isPending && !!target}
-                error={q.isError && { message: (q.error as Error).message, onRetry: () => void q.refetch() }}
-                empty={items.length === 0 && <Typography color="text.secondary">Sin productos.</Typography>}
-                rows={() =>
-                  items.map((p) => (
-                    <TableRow key={`${p.id}:${p.first_day}:${p.price_type}`} hover>
-                      <TableCell>
-                        <ProductLink id={p.id} name={p.name} maxWidth={320} />
-                      </TableCell>
-                      <TableCell>{p.seller.name}</TableCell>
-                      <TableCell>{priceTypeLabel(p.price_type)}</TableCell>
-                      <NumberCell>{formatPrice(p.normal_price, currency)}</NumberCell>
-                      <NumberCell>{formatPrice(p.promotion_price, currency)}</NumberCell>
-                      <NumberCell>{formatPercent(p.discount)}</NumberCell>
-                      <TableCell>{formatDate(p.first_day)}</TableCell>
-                      <TableCell>
-                        {p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)}
-                      </TableCell>
-                      <NumberCell>{formatNumber(p.days)}</NumberCell>
-                    </TableRow>
-                  ))
-                }
-              />
-            </TableBody>
-          </Table>
-        </TableContainer>
+        {phone ? (
+          // a phone lists the promotions as cards: every field readable, the name whole (issue 31 item 6)
+          <DrillCards
+            items={items}
+            currency={currency}
+            state={q.isPending && target ? 'loading' : q.isError ? 'error' : items.length ? 'ready' : 'empty'}
+            error={q.isError ? (q.error as Error).message : ''}
+            onRetry={() => void q.refetch()}
+          />
+        ) : (
+          <ScrollTable label="Productos en promoción">
+            <Table size="small" aria-label="Productos en promoción">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Producto</TableCell>
+                  <TableCell>eCommerce</TableCell>
+                  <TableCell>Formato</TableCell>
+                  <TableCell align="right">Precio normal</TableCell>
+                  <TableCell align="right">Precio promoción</TableCell>
+                  <TableCell align="right">Descuento</TableCell>
+                  <TableCell>Primer día</TableCell>
+                  <TableCell>Último día</TableCell>
+                  <TableCell align="right">Días</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                <TableBodyState
+                  columns={COLUMNS}
+                  loading={q.isPending && !!target}
+                  error={
+                    q.isError && { message: (q.error as Error).message, onRetry: () => void q.refetch() }
+                  }
+                  empty={items.length === 0 && <Typography color="text.secondary">Sin productos.</Typography>}
+                  rows={() =>
+                    items.map((p) => (
+                      <TableRow key={`${p.id}:${p.first_day}:${p.price_type}`} hover>
+                        <TableCell>
+                          <ProductLink id={p.id} name={p.name} maxWidth={320} />
+                        </TableCell>
+                        <TableCell>{p.seller.name}</TableCell>
+                        <TableCell>{priceTypeLabel(p.price_type)}</TableCell>
+                        <NumberCell>{formatPrice(p.normal_price, currency)}</NumberCell>
+                        <NumberCell>{formatPrice(p.promotion_price, currency)}</NumberCell>
+                        <NumberCell>{formatPercent(p.discount)}</NumberCell>
+                        <TableCell>{formatDate(p.first_day)}</TableCell>
+                        <TableCell>
+                          {p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)}
+                        </TableCell>
+                        <NumberCell>{formatNumber(p.days)}</NumberCell>
+                      </TableRow>
+                    ))
+                  }
+                />
+              </TableBody>
+            </Table>
+          </ScrollTable>
+        )}
         {items.length > 0 && (
           <LoadMoreFooter
             shown={items.length}
@@ -179,5 +194,60 @@ export function DrillDialog({
         <Button onClick={onClose}>Cerrar</Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+type DrillItem = Awaited<ReturnType<typeof fetchPrices>>['items'][number];
+
+const DRILL_FIELDS = (currency: string): CardField<DrillItem>[] => [
+  { label: 'eCommerce', value: (p) => p.seller.name },
+  { label: 'Formato', value: (p) => priceTypeLabel(p.price_type) },
+  { label: 'Precio normal', value: (p) => formatPrice(p.normal_price, currency) },
+  { label: 'Precio promoción', value: (p) => formatPrice(p.promotion_price, currency) },
+  { label: 'Descuento', value: (p) => formatPercent(p.discount) },
+  { label: 'Primer día', value: (p) => formatDate(p.first_day) },
+  {
+    label: 'Último día',
+    value: (p) => (p.running ? `${formatDate(p.last_day)} (en curso)` : formatDate(p.last_day)),
+  },
+  { label: 'Días', value: (p) => formatNumber(p.days) },
+];
+
+/** The drill-down's promotions as cards (a phone). */
+function DrillCards({
+  items,
+  currency,
+  state,
+  error,
+  onRetry,
+}: {
+  items: DrillItem[];
+  currency: string;
+  state: 'loading' | 'error' | 'empty' | 'ready';
+  error: string;
+  onRetry: () => void;
+}) {
+  if (state === 'loading')
+    return (
+      <Box sx={{ p: 2, display: 'grid', placeItems: 'center' }}>
+        <CircularProgress aria-label="Cargando productos" />
+      </Box>
+    );
+  if (state === 'error') return <ErrorState message={error} onRetry={onRetry} />;
+  if (state === 'empty')
+    return (
+      <Typography color="text.secondary" sx={{ p: 2 }}>
+        Sin productos.
+      </Typography>
+    );
+  return (
+    <CardList
+      label="Productos en promoción"
+      testId="drill-cards"
+      rows={items}
+      rowKey={(p) => `${p.id}:${p.first_day}:${p.price_type}`}
+      title={(p) => <ProductLink id={p.id} name={p.name} wrap />}
+      fields={DRILL_FIELDS(currency)}
+    />
   );
 }

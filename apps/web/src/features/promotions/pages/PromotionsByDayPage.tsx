@@ -5,19 +5,18 @@ import {
   Paper,
   Stack,
   Table,
-  TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   TextField,
   Typography,
 } from '@mui/material';
 import { formatDate, formatNumber, formatPercent, PROMOTION_PRODUCTS_MAX } from '@vigia/domain';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
 import { InfoTip } from '../../../components/data/InfoTip.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { singleQueryState, useLevel } from '../api/queries.js';
 import type { DrillTarget } from '../api/requests.js';
 import { PctButton } from '../components/PctButton.js';
@@ -26,6 +25,111 @@ import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
 const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
+
+/** Sellers drawn with the answer; the rest follow in a transition. */
+const FIRST_DRAWN = 2;
+
+type LevelAnswer = NonNullable<ReturnType<typeof useLevel>['data']>;
+type LevelItem = LevelAnswer['items'][number];
+type LevelWeek = NonNullable<LevelItem['classifications'][number]['weeks']>[number];
+
+/** A week's texts, formatted once per screen (not once per cell). */
+interface WeekText {
+  week: string;
+  head: string;
+  range: string;
+}
+
+const weekText = (w: LevelWeek): WeekText => ({
+  week: w.week,
+  head: `${shortDay(w.from)}–${shortDay(w.to)}`,
+  range: `Semana del ${formatDate(w.from)} al ${formatDate(w.to)}`,
+});
+
+/**
+ * One seller's classifications × weeks. Memoised: picking the chart's classification or opening a
+ * drill-down does not draw the 1,344 cells again. Plain cells (the table's sx styles them once).
+ */
+const SellerWeeks = memo(function SellerWeeks({
+  item: it,
+  index,
+  weeks,
+  onOpen,
+}: {
+  item: LevelItem;
+  index: number;
+  weeks: WeekText[];
+  onOpen: (target: DrillTarget) => void;
+}) {
+  const color = seriesColor(it.seller.color, index);
+  return (
+    <Paper variant="outlined" data-testid="promo-seller">
+      <Box sx={{ px: 2, py: 1.5, display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
+          <SellerName name={it.seller.name} color={color} size={12} />
+        </Typography>
+      </Box>
+      <ScrollTable label={`Promociones por semana de ${it.seller.name}`}>
+        <Table size="small" aria-label={`Promociones por semana de ${it.seller.name}`} sx={WEEK_TABLE}>
+          <TableHead>
+            <TableRow>
+              <TableCell>Clasificación</TableCell>
+              {weeks.map((w) => (
+                <TableCell key={w.week} align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {w.head}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <tbody>
+            {it.classifications.map((c) => (
+              <tr key={c.id}>
+                <th scope="row">{c.name}</th>
+                {(c.weeks ?? []).map((w, k) => {
+                  const range = weeks[k]?.range ?? '';
+                  return (
+                    <td key={w.week}>
+                      <PctButton
+                        value={w.percentage}
+                        color={color}
+                        spike={w.spike}
+                        label={`${range}: ${formatNumber(w.promoted)} de ${formatNumber(w.published)} días-producto en promoción`}
+                        onClick={() =>
+                          onOpen({
+                            promotion: 'level',
+                            sellerId: it.seller.id,
+                            sellerName: it.seller.name,
+                            classification: c.id,
+                            classificationName: c.name,
+                            week: w.week,
+                            label: `${range}: ${formatPercent(w.percentage)} de días-producto en promoción`,
+                            cell: { promoted: w.promoted, published: w.published },
+                          })
+                        }
+                      />
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </ScrollTable>
+    </Paper>
+  );
+});
+
+/** The body cells of a week table, styled once here instead of by 1,344 TableCells. */
+const WEEK_TABLE = {
+  '& tbody th, & tbody td': {
+    borderBottom: 1,
+    borderColor: 'divider',
+    fontSize: '0.875rem',
+    lineHeight: 1.43,
+  },
+  '& tbody th': { textAlign: 'left', fontWeight: 400, whiteSpace: 'nowrap', px: 2, py: 0.75 },
+  '& tbody td': { textAlign: 'right', p: 0.5 },
+} as const;
 
 /** What the week's percentage counts (issue 31 item 2): product-days, not products. */
 export const PRODUCT_DAYS_FORMULA =
@@ -84,6 +188,17 @@ export default function PromotionsByDayPage() {
   const classes = data?.items[0]?.classifications ?? [];
   const [picked, setPicked] = useState<number | null>(null);
   const chartClass = classes.find((c) => c.id === picked) ?? classes[0];
+  const labels = useMemo(() => weeks.map((w) => shortDay(w.from)), [weeks]);
+  const weekTexts = useMemo(() => weeks.map(weekText), [weeks]);
+  // The first sellers' tables are drawn with the answer, the others right after in a transition (React
+  // may paint in between): the screen's first answer shows without waiting for all 12 × 8 × 14 cells.
+  const all = data?.items.length ?? 0;
+  const [drawn, setDrawn] = useState(FIRST_DRAWN);
+  useEffect(() => {
+    if (all <= FIRST_DRAWN) return;
+    const t = setTimeout(() => startTransition(() => setDrawn(all)), 0);
+    return () => clearTimeout(t);
+  }, [all]);
   const chartSeries = useMemo(
     () =>
       (data?.items ?? []).flatMap((it, i) => {
@@ -146,70 +261,18 @@ export default function PromotionsByDayPage() {
           </Box>
           <ChartContainer status="ready" empty={!weeks.length || !chartSeries.length}>
             <LineChart
-              labels={weeks.map((w) => shortDay(w.from))}
+              labels={labels}
               series={chartSeries}
-              formatValue={(v) => formatPercent(v)}
+              formatValue={formatPercent}
               ariaLabel="Porcentaje semanal de días-producto en promoción por eCommerce"
               yMin={0}
               height={280}
             />
           </ChartContainer>
         </Paper>
-        {(data?.items ?? []).map((it, i) => {
-          const color = seriesColor(it.seller.color, i);
-          return (
-            <Paper key={it.seller.id} variant="outlined" data-testid="promo-seller">
-              <Box sx={{ px: 2, py: 1.5, display: 'flex', alignItems: 'center', gap: 1 }}>
-                <Typography variant="subtitle1" sx={{ fontWeight: 600 }}>
-                  <SellerName name={it.seller.name} color={color} size={12} />
-                </Typography>
-              </Box>
-              <TableContainer>
-                <Table size="small" aria-label={`Promociones por semana de ${it.seller.name}`}>
-                  <TableHead>
-                    <TableRow>
-                      <TableCell>Clasificación</TableCell>
-                      {weeks.map((w) => (
-                        <TableCell key={w.week} align="right" sx={{ whiteSpace: 'nowrap' }}>
-                          {shortDay(w.from)}–{shortDay(w.to)}
-                        </TableCell>
-                      ))}
-                    </TableRow>
-                  </TableHead>
-                  <TableBody>
-                    {it.classifications.map((c) => (
-                      <TableRow key={c.id}>
-                        <TableCell sx={{ whiteSpace: 'nowrap' }}>{c.name}</TableCell>
-                        {(c.weeks ?? []).map((w) => (
-                          <TableCell key={w.week} align="right" sx={{ p: 0.5 }}>
-                            <PctButton
-                              value={w.percentage}
-                              color={color}
-                              spike={w.spike}
-                              label={`Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatNumber(w.promoted)} de ${formatNumber(w.published)} días-producto en promoción`}
-                              onClick={() =>
-                                drill.open({
-                                  promotion: 'level',
-                                  sellerId: it.seller.id,
-                                  sellerName: it.seller.name,
-                                  classification: c.id,
-                                  classificationName: c.name,
-                                  week: w.week,
-                                  label: `Semana del ${formatDate(w.from)} al ${formatDate(w.to)}: ${formatPercent(w.percentage)} de días-producto en promoción`,
-                                  cell: { promoted: w.promoted, published: w.published },
-                                })
-                              }
-                            />
-                          </TableCell>
-                        ))}
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              </TableContainer>
-            </Paper>
-          );
-        })}
+        {(data?.items ?? []).slice(0, drawn).map((it, i) => (
+          <SellerWeeks key={it.seller.id} item={it} index={i} weeks={weekTexts} onOpen={drill.open} />
+        ))}
       </Stack>
       {drill.dialog}
     </PromotionsFrame>

@@ -1,7 +1,8 @@
-import { Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { formatNumber, formatPercent, formatPrice, type PromotionItemsResponse } from '@vigia/domain';
 import { seriesColor } from '../../../components/charts/index.js';
 import { NumberCell } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { perClassificationState, useDuration } from '../api/queries.js';
 import type { DrillTarget } from '../api/requests.js';
 import { PctButton } from '../components/PctButton.js';
@@ -33,7 +34,7 @@ function DurationTable({
       {days.length === 0 ? (
         <NoPromotions sx={{ px: 2, pb: 2 }} />
       ) : (
-        <TableContainer>
+        <ScrollTable label={`Promociones por duración: ${cls?.name ?? ''}`}>
           <Table size="small" aria-label={`Promociones por duración: ${cls?.name ?? ''}`}>
             <TableHead>
               <TableRow>
@@ -90,7 +91,7 @@ function DurationTable({
               })}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       )}
     </PromotionCard>
   );

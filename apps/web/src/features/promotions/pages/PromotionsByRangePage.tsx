@@ -1,7 +1,8 @@
-import { Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { formatNumber, formatPercent, formatPrice, type RangeChartData } from '@vigia/domain';
 import { BarChart } from '../../../components/charts/index.js';
 import { NumberCell } from '../../../components/data/DataTable.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { perClassificationState, useRange } from '../api/queries.js';
 import { NoPromotions, PromotionCard } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
@@ -45,7 +46,7 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
             ariaLabel={`Promociones por rango de precios: ${data.classification.name}`}
             height={300}
           />
-          <TableContainer sx={{ mt: 1 }}>
+          <ScrollTable label={`Rangos de precios: ${data.classification.name}`} sx={{ mt: 1 }}>
             <Table size="small" aria-label={`Rangos de precios: ${data.classification.name}`}>
               <TableHead>
                 <TableRow>
@@ -73,7 +74,7 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
                 ))}
               </TableBody>
             </Table>
-          </TableContainer>
+          </ScrollTable>
         </>
       )}
     </PromotionCard>

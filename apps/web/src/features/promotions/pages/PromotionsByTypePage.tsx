@@ -1,4 +1,4 @@
-import { Box, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
+import { Box, Paper, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import {
   formatNumber,
   formatPercent,
@@ -9,6 +9,7 @@ import {
 } from '@vigia/domain';
 import { seriesColor } from '../../../components/charts/index.js';
 import { InfoTip } from '../../../components/data/InfoTip.js';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { singleQueryState, useType } from '../api/queries.js';
 import { PctButton } from '../components/PctButton.js';
 import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
@@ -40,7 +41,7 @@ export default function PromotionsByTypePage() {
       onRetry={retry}
     >
       <Paper variant="outlined">
-        <TableContainer>
+        <ScrollTable label="Promociones por formato">
           <Table size="small" aria-label="Promociones por formato">
             <TableHead>
               <TableRow>
@@ -119,7 +120,7 @@ export default function PromotionsByTypePage() {
               })}
             </TableBody>
           </Table>
-        </TableContainer>
+        </ScrollTable>
       </Paper>
       {drill.dialog}
     </PromotionsFrame>

@@ -7,11 +7,9 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
@@ -33,6 +31,7 @@ import {
   WEEKDAY_LABELS,
 } from '@vigia/domain';
 import { useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { reportKeys, sendSubscriptionNow, subscribe, unsubscribe, useSubscriptions } from '../api/reports.js';
 import { RT } from '../lib/texts.js';
@@ -268,7 +267,7 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
     emptyTitle: RT.emptySubs,
   });
   const body = state ?? (
-    <TableContainer component={Paper} variant="outlined">
+    <ScrollTable label={RT.subsTitle} outlined>
       <Table size="small" aria-label={RT.subsTitle}>
         <TableHead>
           <TableRow>
@@ -332,7 +331,7 @@ export function SubscriptionsPanel({ userEmail }: { userEmail: string }) {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
   );
 
   return (

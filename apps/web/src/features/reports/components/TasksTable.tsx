@@ -4,11 +4,9 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import LinearProgress from '@mui/material/LinearProgress';
-import Paper from '@mui/material/Paper';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -21,6 +19,7 @@ import {
   type ReportTask,
 } from '@vigia/domain';
 import { useState } from 'react';
+import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { notify } from '../../../lib/notifier.js';
 import { downloadReport, useReportTasks } from '../api/reports.js';
 import { formatBytes, RT } from '../lib/texts.js';
@@ -97,7 +96,7 @@ export function TasksTable() {
     emptyBody: RT.emptyTasksBody,
   });
   const body = state ?? (
-    <TableContainer component={Paper} variant="outlined">
+    <ScrollTable label={RT.tasksTitle} outlined>
       <Table size="small" aria-label={RT.tasksTitle}>
         <TableHead>
           <TableRow>
@@ -154,7 +153,7 @@ export function TasksTable() {
           ))}
         </TableBody>
       </Table>
-    </TableContainer>
+    </ScrollTable>
   );
 
   return (
