@@ -23,9 +23,13 @@ test.describe('Notificaciones', () => {
     await expect(page).toHaveURL(/ns=prices/);
     await expect(items.first()).toContainText('Precios');
 
-    const unreadBefore = await page.getByText(/^No leída:/).count();
-    await items.first().getByRole('button', { name: 'Marcar como leída' }).click();
-    await expect.poll(() => page.getByText(/^No leída:/).count()).toBeLessThan(unreadBefore + 0.5);
+    // history fanned out late is stored read (issue 31 item 5): only the last day's news may be unread
+    const unread = items.filter({ has: page.getByRole('button', { name: 'Marcar como leída' }) });
+    const unreadBefore = await unread.count();
+    if (unreadBefore > 0) {
+      await unread.first().getByRole('button', { name: 'Marcar como leída' }).click();
+      await expect.poll(() => unread.count()).toBe(unreadBefore - 1);
+    }
 
     await page.getByLabel('Estado').click();
     await page.getByRole('option', { name: 'No leídas' }).click();
@@ -33,7 +37,8 @@ test.describe('Notificaciones', () => {
     await page.reload();
     await expect(page.getByLabel('Estado')).toHaveText('No leídas');
 
-    await page.getByRole('button', { name: 'Marcar todas como leídas' }).click();
+    const markAll = page.getByRole('button', { name: 'Marcar todas como leídas' });
+    if ((await markAll.count()) && (await markAll.isEnabled())) await markAll.click();
     await expect(page.getByText('No tienes notificaciones sin leer')).toBeVisible();
   });
 
