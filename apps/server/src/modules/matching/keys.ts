@@ -34,7 +34,7 @@ export async function refreshMatchKeys(
          left join brands b on b.id = p.brand_id
          left join match_keys k on k.product_id = p.id
         where p.id > $1 and p.name is not null and ($2::int is null or p.seller_id = $2)
-          and ($3::bigint[] is null or p.id = any($3))
+          and ${productIds ? 'p.id = any($3::bigint[])' : '$3::bigint[] is null'}
           and (k.product_id is null or k.descr_hash is distinct from p.descr_hash)
         order by p.id limit ${BATCH}`,
       [after, sellerId ?? null, productIds ?? null],

@@ -95,7 +95,8 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
        left join match_members m on m.product_id = p.id and m.status <> 'rejected'
        left join match_groups g on g.id = m.group_id
       where p.published and p.name is not null
-        and ($1::int is null or p.seller_id = $1) and ($2::bigint[] is null or p.id = any($2))
+        and ${opts.productIds ? 'p.id = any($2::bigint[])' : '$2::bigint[] is null'}
+        and ($1::int is null or p.seller_id = $1)
         and (m.group_id is null
              or (m.method = 'ean' and not exists (select 1 from match_members o where o.group_id = m.group_id
                                                    and o.product_id <> p.id and o.status <> 'rejected')))
