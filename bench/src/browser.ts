@@ -2,6 +2,7 @@
 // Part of `npm run bench`; alone against a running server (issue 31 item 11):
 //   npx tsx bench/src/browser.ts --url http://127.0.0.1:PORT [--only REGEX] [--runs N]
 import { pathToFileURL } from 'node:url';
+import { routes } from '@vigia/domain';
 import { chromium, type Page } from 'playwright-core';
 import type { BenchTarget } from './http.js';
 
@@ -150,7 +151,7 @@ export async function benchBrowser(
     if (want(whole)) {
       const times: number[] = [];
       for (let i = 0; i <= runs; i++) {
-        const answered = page.waitForResponse((r) => r.url().includes('/v1/promotion/level'), {
+        const answered = page.waitForResponse((r) => r.url().includes(routes.promotions.level.path), {
           timeout: 30_000,
         });
         const t = performance.now();
