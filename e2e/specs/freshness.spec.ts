@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // How fresh each price is (issue 28): under the prices of the navigation rows, the product detail's
 // competitors and the product list, "actualizado hace …"; flagged "desactualizado" exactly when the listing

@@ -1,6 +1,6 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from '../support/axe.js';
 import { LIMITED, login } from '../support/helpers.js';
+import { expect, test } from '../support/test.js';
 
 // Notificaciones (issue 17): the list (filters in the URL, mark as read), the bell (count synced from the
 // server, drop-down of the latest) and the subscriptions editor, on the demo market — whose 180 days of

@@ -1,8 +1,8 @@
-import { expect, type Page, test } from '@playwright/test';
 import { formatDate, formatNumber } from '@vigia/domain';
 import ExcelJS from 'exceljs';
 import { closeE2eDb, e2eDb } from '../support/db.js';
 import { DEMO, expectSnackbar, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // Issue 31 (an analyst's second walk), items 5, 9, 10 and 12: alerts true on the prices of their day,
 // promotion alerts that lead to their promotions, spreadsheets alike everywhere, availability bars not told

@@ -1,7 +1,7 @@
-import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible, PHONE_VIEWPORT } from '../support/axe.js';
 import { closeE2eDb, e2eDb } from '../support/db.js';
 import { DEMO, login } from '../support/helpers.js';
+import { expect, type Page, test } from '../support/test.js';
 
 // Issue 31 (an analyst's second walk), items 6 and 8: phones (drill-downs full-screen with rows as
 // cards, DPM tables showing more than the name, no serious axe violation at 390 px) and URLs (a value a
