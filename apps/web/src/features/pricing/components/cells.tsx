@@ -19,7 +19,7 @@ export { SellerLabel } from '../../../components/data/position.js';
 import { PRICING_TEXT } from '../lib/texts.js';
 
 /** Width of a name column on a phone (DPM and navigation tables). */
-export const PHONE_NAME_WIDTH = 100;
+export const PHONE_NAME_WIDTH = 104;
 
 /** Product cell: thumbnail, name linking to /app/product/<id>, SKU and brand. */
 export function ProductCell({ item, width = 320 }: { item: PricingItem; width?: number }) {
