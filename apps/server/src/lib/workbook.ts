@@ -33,8 +33,6 @@ export interface WorkbookSheet {
   currency?: string | null;
 }
 
-export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 export function numFmt(kind: ColumnKind, currency: string | null | undefined): string | undefined {
   switch (kind) {
     case 'int':
