@@ -139,20 +139,28 @@ export default async function promotionsRoutes(app: FastifyInstance) {
   registerRoute(app, defs.download, (req, reply) =>
     download(reply, async (write) => {
       const { promotion, ...rest } = req.body;
-      const perClass = async <T>(fn: (cls: number) => Promise<T>): Promise<T[]> => {
-        const f = parseOr400(promotionBody, rest);
-        if (!f.classificationsIds?.length)
-          throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
-        const out: T[] = [];
-        for (const cls of f.classificationsIds) out.push(await fn(cls));
-        return out;
-      };
       let sheet: Sheet;
       // the window the answers used (the default one when the body names none): the file's dates
       let win: { from_date: string; to_date: string } | undefined;
       const seen = <T extends { from_date: string; to_date: string }>(a: T): T => {
         win ??= a;
         return a;
+      };
+      // a one-classification answer asked for each classification of the body, in order
+      const perClass = async <T extends { from_date: string; to_date: string }>(
+        answer: (r: typeof req, p: typeof pool, body: z.infer<typeof promotionOneClassBody>) => Promise<T>,
+      ): Promise<T[]> => {
+        const f = parseOr400(promotionBody, rest);
+        if (!f.classificationsIds?.length)
+          throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
+        const out: T[] = [];
+        for (const cls of f.classificationsIds)
+          out.push(
+            seen(
+              await answer(req, pool, parseOr400(promotionOneClassBody, { ...rest, classification: cls })),
+            ),
+          );
+        return out;
       };
       switch (promotion) {
         case 'level':
@@ -162,30 +170,10 @@ export default async function promotionsRoutes(app: FastifyInstance) {
           sheet = typeSheet(seen(await typeAnswer(req, pool, parseOr400(promotionBody, rest))));
           break;
         case 'duration':
-          sheet = durationSheet(
-            await perClass(async (cls) =>
-              seen(
-                await durationAnswer(
-                  req,
-                  pool,
-                  parseOr400(promotionOneClassBody, { ...rest, classification: cls }),
-                ),
-              ),
-            ),
-          );
+          sheet = durationSheet(await perClass(durationAnswer));
           break;
         case 'range':
-          sheet = rangeSheet(
-            await perClass(async (cls) =>
-              seen(
-                await rangeAnswer(
-                  req,
-                  pool,
-                  parseOr400(promotionOneClassBody, { ...rest, classification: cls }),
-                ),
-              ),
-            ),
-          );
+          sheet = rangeSheet(await perClass(rangeAnswer));
           break;
         case 'scatter-plot':
           sheet = scatterSheet(seen(await scatterAnswer(req, pool, parseOr400(scatterBody, rest))));
