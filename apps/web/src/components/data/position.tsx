@@ -99,7 +99,13 @@ export function SellerLabel({ name, color }: { name: string; color?: string }) {
   return (
     <Box
       component="span"
-      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.75, whiteSpace: 'nowrap' }}
+      // a long seller name wraps on a phone, so that the figures beside it stay on screen (issue 31 item 6)
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 0.75,
+        whiteSpace: { xs: 'normal', sm: 'nowrap' },
+      }}
     >
       <Box
         component="span"
