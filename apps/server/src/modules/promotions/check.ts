@@ -50,9 +50,14 @@ const PRICE_SUMS = (p: string, cond: string) => `
   coalesce(sum(vigia_promo_price(v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_promo,
   count(vigia_promo_price(v.promo_price)) filter (where ${cond})::int as ${p}_promo_n,
   coalesce(sum(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_disc,
-  count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n`;
+  count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n,
+  coalesce(sum(v.normal_price * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond}), 0)::numeric as ${p}_normal_clp,
+  count(v.normal_price * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond})::int as ${p}_normal_clp_n,
+  coalesce(sum(vigia_promo_price(v.promo_price) * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond}), 0)::numeric as ${p}_promo_clp,
+  count(vigia_promo_price(v.promo_price) * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond})::int as ${p}_promo_clp_n`;
 const MEASURES = (p: string) =>
-  `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n`;
+  `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n,
+   ${p}_normal_clp::numeric, ${p}_normal_clp_n, ${p}_promo_clp::numeric, ${p}_promo_clp_n`;
 const SPANS_OF = '($1::int is null or v.seller_id = $1)';
 
 const RECOMPUTE_TYPE_CUM = `

@@ -19,6 +19,9 @@ export interface ScopeValues {
   /** Currency → factor to the requested currency (a price × factor). Currencies without a rate absent. */
   curs: string[];
   factors: number[];
+  /** The requested currency and its CLP per unit on the window's last day. */
+  currency: string;
+  targetClp: number;
 }
 
 /**
@@ -139,13 +142,27 @@ const FACTORS = (curs: string, factors: string) =>
  * Averages of cumulative rows: `n` promotions with price sums `x_normal`, … over the window = the
  * difference of two rows of a key (a: on or before the window's end, b: before its start), converted.
  */
-const WINDOW_AVERAGES = (a: string, b: string) => {
+const WINDOW_AVERAGES = (a: string, b: string, cur: string, clp: string) => {
   const d = (m: string) => `(coalesce(${a}${m}, 0) - coalesce(${b}${m}, 0))`;
   const avg = (m: string, num: string) =>
     `(sum(${num}) / nullif(sum(case when f.factor is not null then ${d(`${m}_n`)} end), 0))::float8`;
-  return `${avg('_normal', `${d('_normal')} * f.factor`)} as normal, ${avg('_promo', `${d('_promo')} * f.factor`)} as promotion,
+  return `${atTheirDay(d, '_normal', cur, clp)} as normal, ${atTheirDay(d, '_promo', cur, clp)} as promotion,
     ${avg('_disc', `case when f.factor is not null then ${d('_disc')} end`)} as discount`;
 };
+
+/**
+ * Average of the prices `m` of a key's promotions, each converted at the rate in force on its own first
+ * day (migration 430): in the key's own currency the sums as they are; otherwise their sums in CLP at
+ * each promotion's first day, divided by the requested currency's CLP per unit (`clp`; exactly 1 for CLP).
+ * A promotion whose currency had no rate on its first day is in neither the sum nor the count.
+ */
+const atTheirDay = (d: (m: string) => string, m: string, cur: string, clp: string) =>
+  `(sum(case when k.currency = ${cur} then ${d(m)} else ${d(`${m}_clp`)} / ${clp} end)
+    / nullif(sum(case when k.currency = ${cur} then ${d(`${m}_n`)} else ${d(`${m}_clp_n`)} end), 0))::float8`;
+
+/** A running promotion's factor to the requested currency `cur` (CLP per unit `clp`), at its first day. */
+const FIRST_DAY_FACTOR = (v: string, cur: string, clp: string) =>
+  `(case when ${v}.currency = ${cur} then 1 else vigia_fx_rate_on(${v}.currency, ${v}.first_day) / ${clp} end)`;
 
 /**
  * Promotions and their average prices per seller, class and price type over the window: per key (seller,
@@ -161,7 +178,7 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
         where k.seller_id = any($1::int[])
      )
      select k.seller_id, k.cls, k.price_type, sum(coalesce(a.started, 0) - coalesce(b.ended, 0))::int as count,
-            ${WINDOW_AVERAGES('a.s', 'b.e')}
+            ${WINDOW_AVERAGES('a.s', 'b.e', '$7::text', '$8::numeric')}
        from k
        ${FACTORS('$5', '$6')}
        left join lateral (select * from promo_type_cum c
@@ -172,7 +189,7 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
                              and c.day < $3::date order by c.day desc limit 1) b on true
       group by 1, 2, 3
      having sum(coalesce(a.started, 0) - coalesce(b.ended, 0)) > 0`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
   );
   return rows;
 }
@@ -200,10 +217,15 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ),
      ended as (
        select k.seller_id, k.duration as day, (coalesce(a.ended, 0) - coalesce(b.ended, 0)) as n,
-              (coalesce(a.e_normal, 0) - coalesce(b.e_normal, 0)) * f.factor as normal,
-              case when f.factor is not null then coalesce(a.e_normal_n, 0) - coalesce(b.e_normal_n, 0) end as normal_n,
-              (coalesce(a.e_promo, 0) - coalesce(b.e_promo, 0)) * f.factor as promo,
-              case when f.factor is not null then coalesce(a.e_promo_n, 0) - coalesce(b.e_promo_n, 0) end as promo_n,
+              -- prices at each promotion's first day (WINDOW_AVERAGES' atTheirDay)
+              case when k.currency = $7::text then coalesce(a.e_normal, 0) - coalesce(b.e_normal, 0)
+                   else (coalesce(a.e_normal_clp, 0) - coalesce(b.e_normal_clp, 0)) / $8::numeric end as normal,
+              case when k.currency = $7::text then coalesce(a.e_normal_n, 0) - coalesce(b.e_normal_n, 0)
+                   else coalesce(a.e_normal_clp_n, 0) - coalesce(b.e_normal_clp_n, 0) end as normal_n,
+              case when k.currency = $7::text then coalesce(a.e_promo, 0) - coalesce(b.e_promo, 0)
+                   else (coalesce(a.e_promo_clp, 0) - coalesce(b.e_promo_clp, 0)) / $8::numeric end as promo,
+              case when k.currency = $7::text then coalesce(a.e_promo_n, 0) - coalesce(b.e_promo_n, 0)
+                   else coalesce(a.e_promo_clp_n, 0) - coalesce(b.e_promo_clp_n, 0) end as promo_n,
               case when f.factor is not null then coalesce(a.e_disc, 0) - coalesce(b.e_disc, 0) end as disc,
               case when f.factor is not null then coalesce(a.e_disc_n, 0) - coalesce(b.e_disc_n, 0) end as disc_n,
               0 as running
@@ -219,10 +241,10 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
      running as (
-       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
-              case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
-              vigia_promo_price(sp.promo_price) * f.factor as promo,
-              case when vigia_promo_price(sp.promo_price) * f.factor is not null then 1 else 0 end as promo_n,
+       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * fd.factor as normal,
+              case when sp.normal_price * fd.factor is not null then 1 else 0 end as normal_n,
+              vigia_promo_price(sp.promo_price) * fd.factor as promo,
+              case when vigia_promo_price(sp.promo_price) * fd.factor is not null then 1 else 0 end as promo_n,
               case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
               case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
                    then 1 else 0 end as disc_n,
@@ -231,6 +253,7 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
          join ld on ld.sid = sp.seller_id
          left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
+         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text', '$8::numeric')} as factor) fd
         where sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
      ),
      parts as (select * from ended where n > 0 union all select * from running)
@@ -239,7 +262,7 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
             (sum(promo) / nullif(sum(promo_n), 0))::float8 as promotion,
             (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
        from parts group by 1, 2 order by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
   );
   return rows;
 }

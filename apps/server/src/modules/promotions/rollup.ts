@@ -81,7 +81,19 @@ select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_
 // and deleted where that day has no event any more.
 // Discount %: the one SQL definition (migrations/050_market_formulas.sql, domain discountPercent).
 const DISC = 'vigia_discount_pct(v.normal_price, v.promo_price)';
-const MEASURES = ['', '_normal', '_normal_n', '_promo', '_promo_n', '_disc', '_disc_n'] as const;
+const MEASURES = [
+  '',
+  '_normal',
+  '_normal_n',
+  '_promo',
+  '_promo_n',
+  '_disc',
+  '_disc_n',
+  '_normal_clp',
+  '_normal_clp_n',
+  '_promo_clp',
+  '_promo_clp_n',
+] as const;
 type Part = 's' | 'e';
 /** Column of a measure: started, s_normal, … / ended, e_normal, … */
 const column = (p: Part, m: string) => (m ? `${p}${m}` : p === 's' ? 'started' : 'ended');
@@ -94,6 +106,11 @@ const EXPR: Record<(typeof MEASURES)[number], string> = {
   _promo_n: 'vigia_promo_price(v.promo_price)',
   _disc: DISC,
   _disc_n: DISC,
+  // in CLP at the rate in force on the promotion's first day (migration 430; `fx` joined in `ev`)
+  _normal_clp: 'v.normal_price * fx.clp',
+  _normal_clp_n: 'v.normal_price * fx.clp',
+  _promo_clp: 'vigia_promo_price(v.promo_price) * fx.clp',
+  _promo_clp_n: 'vigia_promo_price(v.promo_price) * fx.clp',
 };
 /** The events of part `p` on day d.day (started: first_day; ended: last_day). */
 const eventSums = (p: Part) => {
@@ -115,6 +132,7 @@ with days as (select unnest(array[$2::date - 1, $2::date]) as day),
 ev as (
   select ${keys.map((k) => `${key[k]} as ${k}`).join(', ')}, d.day, ${parts.map(eventSums).join(', ')}
     from promo_span_nodes v join days d on ${parts.map((p) => `${dayOf[p]} = d.day`).join(' or ')}
+    cross join lateral (select vigia_fx_rate_on(v.currency, v.first_day) as clp) fx
    where v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
    group by ${keys.map((_, i) => i + 1).join(', ')}, d.day
 ),

@@ -124,6 +124,8 @@ export async function resolvePromoScope(
       to,
       curs,
       factors: curs.map((c) => rates.get(c)! / target),
+      currency,
+      targetClp: target,
     },
   };
 }
