@@ -3,3 +3,4 @@
 export { clearIngestCaches, ingestObservations, type Observation } from './ingest.js';
 export { suggestTitleMatches, syncListingCurrent } from './matching.js';
 export { type RollupContext, type RollupUpdater, registerRollup } from './registry.js';
+export { dayZone, requestRollupZone } from './zones.js';

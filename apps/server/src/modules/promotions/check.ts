@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { recomputeSpansFrom } from '../../db/migrate.js';
+import { TZ_SQL } from '../../market/index.js';
 
 // A recomputation of the promotions read model (promo_spans, promo_daily) from the price
 // history (price_intervals and ingest_runs), for the tests and as an operations check. Definitions:
@@ -31,7 +32,7 @@ select r.seller_id, r.day::text as day, node as classification_id, sum(r.publish
        sum(r.promoted)::int as promoted, sum(r.promoted_sale)::int as promoted_sale,
        sum(r.promoted_exclusive)::int as promoted_exclusive, sum(r.promoted_byquantity)::int as promoted_byquantity
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
- where ($1::int is null or r.seller_id = $1)
+ where r.zone = ${TZ_SQL} and ($1::int is null or r.seller_id = $1)
  group by 1, 2, 3 having sum(r.published) > 0`;
 
 const STORED_DAILY = `

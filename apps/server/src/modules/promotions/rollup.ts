@@ -1,5 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
+import { TZ_SQL } from '../../market/index.js';
 import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
@@ -22,7 +23,7 @@ insert into promo_daily (seller_id, day, classification_id, published, promoted,
 select $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
        sum(r.promoted_byquantity)
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
- where r.seller_id = $1 and r.day = $2::date
+ where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date
  group by node
 having sum(r.published) > 0`;
 
