@@ -34,6 +34,7 @@ const MEXICO = 'America/Mexico_City';
 const SANTIAGO = 'America/Santiago';
 
 let ctx: TestContext;
+let leaf: number;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
@@ -49,7 +50,7 @@ beforeAll(async () => {
       await seedReferenceData(pool);
       await insertSeller(pool, { id: 5, name: 'Pivote' });
       await insertSeller(pool, { id: 7, name: 'Rival' });
-      const leaf = await insertClassification(pool, 'Leches');
+      leaf = await insertClassification(pool, 'Leches');
       for (const [name, zone] of orgs) {
         const { orgId } = await insertOrgWithLicense(pool, {
           orgName: name,
@@ -128,6 +129,33 @@ async function assortmentReport(who: string) {
   return rival?.[header.indexOf('Precio promedio (CLP)')];
 }
 
+/** Promociones por día (level) over Oct 26 … Nov 1 (one Monday week; runs on Oct 30, 31, Nov 1): R's week. */
+async function promotionsByDay(who: string) {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/v1/promotion/level',
+    headers: { ...auth(who), 'x-module-authorization': 'promotions' },
+    payload: { from_date: '2026-10-26', to_date: '2026-11-01', currency: 'CLP', classificationsIds: [leaf] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const rival = res.json().items.find((i: { seller: { id: number } }) => i.seller.id === 7);
+  const w = rival.classifications[0].weeks[0];
+  return [w.week, w.promoted, w.published, w.percentage];
+}
+
+/** Promociones por tipo over Oct 31 … Nov 1: R's share of listing-days on sale. */
+async function promotionsByType(who: string) {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/v1/promotion/type',
+    headers: { ...auth(who), 'x-module-authorization': 'promotions' },
+    payload: { from_date: '2026-10-31', to_date: '2026-11-01', currency: 'CLP', classificationsIds: [leaf] },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const c = res.json().items.find((i: { seller: { id: number } }) => i.seller.id === 7).classifications[0];
+  return [c.sale.promoted, c.published, c.sale.percentage];
+}
+
 describe('the daily roll-up is kept per zone at ingest', () => {
   it('its rows of each zone equal their recomputation from the history', async () => {
     for (const zone of [SANTIAGO, LIMA])
@@ -174,6 +202,16 @@ describe("the screens' days follow the organisation's market zone", () => {
       expect((await dashboardDays('santiago', card)).map((d) => d[1])).toEqual([null, null, null, null]);
   });
 
+  it('Promociones por día: R on promotion 1 of 3 listing-days in Lima (33.33 %), 0 in Santiago', async () => {
+    expect(await promotionsByDay('lima')).toEqual(['2026-10-26', 1, 3, 33.33]);
+    expect(await promotionsByDay('santiago')).toEqual(['2026-10-26', 0, 3, 0]);
+  });
+
+  it('Promociones por tipo: the sale share of Oct 31 … Nov 1 is 50 % in Lima, 0 % in Santiago', async () => {
+    expect(await promotionsByType('lima')).toEqual([1, 2, 50]);
+    expect(await promotionsByType('santiago')).toEqual([0, 2, 0]);
+  });
+
   it("assortment report of Oct 31: R's average price 800 in Lima, 1000 in Santiago", async () => {
     expect(await assortmentReport('lima')).toBe(800);
     expect(await assortmentReport('santiago')).toBe(1000);
@@ -200,6 +238,7 @@ describe('a zone chosen after the data is in', () => {
       null,
     ]);
     expect(await assortmentReport('mexico')).toBe(1000);
+    expect(await promotionsByDay('mexico')).toEqual(['2026-10-26', 0, 3, 0]);
 
     // the change through Operaciones, as an administrator makes it: the zone is added and its job enqueued
     await pool.query('delete from rollup_zones where zone = $1', [MEXICO]);
@@ -227,6 +266,7 @@ describe('a zone chosen after the data is in', () => {
     ]);
     expect((await dashboardDays('mexico', 'monetary_discount'))[1]).toEqual(['2026-10-31', 200]);
     expect(await assortmentReport('mexico')).toBe(800);
+    expect(await promotionsByDay('mexico')).toEqual(['2026-10-26', 1, 3, 33.33]);
   });
 
   it('a zone the roll-up keeps already adds no job', async () => {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { type Queryable, withTransaction } from '../../db/database.js';
 import { atWorkerStart, defineJob } from '../../platform/jobs/index.js';
+import { zoneRebuilds } from './registry.js';
 
 // The daily roll-up per market zone (migration 431, docs/architecture.md "Roll-ups per market zone").
 // rollup_daily_brand is kept at ingest (rollups.ts) for every zone of rollup_zones. A zone an
@@ -94,6 +95,7 @@ export async function rebuildSellerZone(pool: pg.Pool, sellerId: number, zone: s
          from (${RECOMPUTE_DAILY}) x`,
       [sellerId, null, zone],
     );
+    for (const h of zoneRebuilds) await h.fn(c, sellerId, zone);
     return r.rowCount ?? 0;
   });
 }

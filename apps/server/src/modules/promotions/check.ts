@@ -1,6 +1,5 @@
 import type pg from 'pg';
 import { recomputeSpansFrom } from '../../db/migrate.js';
-import { TZ_SQL } from '../../market/index.js';
 
 // A recomputation of the promotions read model (promo_spans, promo_daily) from the price
 // history (price_intervals and ingest_runs), for the tests and as an operations check. Definitions:
@@ -28,15 +27,15 @@ select product_id::int as product_id, seller_id, classification_id, price_type, 
   from promo_spans where ($1::int is null or seller_id = $1)`;
 
 const RECOMPUTE_DAILY = `
-select r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
+select r.zone, r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
        sum(r.promoted)::int as promoted, sum(r.promoted_sale)::int as promoted_sale,
        sum(r.promoted_exclusive)::int as promoted_exclusive, sum(r.promoted_byquantity)::int as promoted_byquantity
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
- where r.zone = ${TZ_SQL} and ($1::int is null or r.seller_id = $1)
- group by 1, 2, 3 having sum(r.published) > 0`;
+ where ($1::int is null or r.seller_id = $1)
+ group by 1, 2, 3, 4 having sum(r.published) > 0`;
 
 const STORED_DAILY = `
-select seller_id, day::text as day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
+select zone, seller_id, day::text as day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
        promoted_byquantity
   from promo_daily where ($1::int is null or seller_id = $1)`;
 
@@ -108,12 +107,12 @@ union all
 select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${SPANS_OF}`;
 
 const RECOMPUTE_WEEKLY = `
-select seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
+select zone, seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
        sum(published)::int as published, sum(promoted)::int as promoted, sum(promoted_sale)::int as promoted_sale,
        sum(promoted_exclusive)::int as promoted_exclusive, sum(promoted_byquantity)::int as promoted_byquantity
-  from promo_daily v where ${SPANS_OF} group by 1, 2, 3`;
+  from promo_daily v where ${SPANS_OF} group by 1, 2, 3, 4`;
 const STORED_WEEKLY = `
-select seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
+select zone, seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
        promoted_byquantity
   from promo_weekly v where ${SPANS_OF}`;
 

@@ -134,6 +134,7 @@ async function scopeOf(classes: number[], from: string, to: string, currency: st
     factors: curs.map((c) => (rates.get(c) as number) / (rates.get(currency) as number)),
     currency,
     targetClp: rates.get(currency) as number,
+    zone: 'America/Santiago',
   };
   return values;
 }

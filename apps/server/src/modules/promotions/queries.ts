@@ -22,6 +22,8 @@ export interface ScopeValues {
   /** The requested currency and its CLP per unit on the window's last day. */
   currency: string;
   targetClp: number;
+  /** The zone of the listing-days (promo_daily, promo_weekly): ingest zones.ts dayZone. */
+  zone: string;
 }
 
 /**
@@ -73,20 +75,21 @@ const LAST_SUNDAY = `($4::date - (extract(isodow from $4::date)::int % 7))`;
 
 /**
  * Listing-days of the window per seller, node and Monday week: whole weeks from promo_weekly, the days of
- * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to).
+ * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to, $5 the zone of
+ * the days).
  */
 const WINDOW_WEEKS = `
 window_weeks as (
   select seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
          promoted_byquantity
     from promo_weekly
-   where seller_id = any($1::int[]) and classification_id = any($2::int[])
+   where zone = $5 and seller_id = any($1::int[]) and classification_id = any($2::int[])
      and week between ${FIRST_MONDAY} and ${LAST_SUNDAY} - 6
   union all
   select d.seller_id, d.classification_id, ${MONDAY}, d.published, d.promoted, d.promoted_sale,
          d.promoted_exclusive, d.promoted_byquantity
     from promo_daily d
-   where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
+   where d.zone = $5 and d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
      and (d.day between $3::date and least(${FIRST_MONDAY} - 1, $4::date)
           or d.day between greatest(${LAST_SUNDAY} + 1, ${FIRST_MONDAY}) and $4::date)
 )`;
@@ -98,7 +101,7 @@ export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRo
      select seller_id, classification_id as cls, week::text as week, greatest(week, $3::date)::text as "from",
             least(week + 6, $4::date)::text as "to", sum(published)::int as published, sum(promoted)::int as promoted
        from window_weeks group by seller_id, classification_id, week order by 1, 2, 3`,
-    [s.sellers, s.asked, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to, s.zone],
   );
   return rows;
 }
@@ -119,7 +122,7 @@ export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<Typ
      select seller_id, classification_id as cls, sum(published)::int as published, sum(promoted_sale)::int as sale,
             sum(promoted_exclusive)::int as exclusive, sum(promoted_byquantity)::int as byquantity
        from window_weeks group by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to, s.zone],
   );
   return rows;
 }

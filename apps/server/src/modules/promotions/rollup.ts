@@ -1,7 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { TZ_SQL } from '../../market/index.js';
-import { type RollupUpdater, registerRollup } from '../ingest/index.js';
+import { type RollupUpdater, registerRollup, registerZoneRebuild, rollupZones } from '../ingest/index.js';
 
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
 // daily roll-up (modules/rollups.ts imports ingest's roll-ups first):
@@ -16,14 +15,17 @@ import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 
 const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 
-const DAILY_DELETE = 'delete from promo_daily where seller_id = $1 and day = $2::date';
+// promo_daily and promo_weekly are kept per zone of rollup_zones (migration 432), from that zone's rows of
+// rollup_daily_brand: `$3` is the zone, `$2` the run's day in it. The promotions themselves (promo_spans
+// and the cumulative tables) have the deployment zone's days.
+const DAILY_DELETE = 'delete from promo_daily where zone = $3 and seller_id = $1 and day = $2::date';
 const DAILY = `
-insert into promo_daily (seller_id, day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
-                         promoted_byquantity)
-select $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
+insert into promo_daily (zone, seller_id, day, classification_id, published, promoted, promoted_sale,
+                         promoted_exclusive, promoted_byquantity)
+select $3, $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
        sum(r.promoted_byquantity)
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
- where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date
+ where r.zone = $3 and r.seller_id = $1 and r.day = $2::date
  group by node
 having sum(r.published) > 0`;
 
@@ -174,24 +176,46 @@ on conflict do nothing`;
 
 /** The run's Monday week of promo_weekly, rewritten from its days of promo_daily. */
 const WEEK_MONDAY = `($2::date - (extract(isodow from $2::date)::int - 1))`;
-const WEEKLY_DELETE = `delete from promo_weekly where seller_id = $1 and week = ${WEEK_MONDAY}`;
+const WEEKLY_DELETE = `delete from promo_weekly where zone = $3 and seller_id = $1 and week = ${WEEK_MONDAY}`;
 const WEEKLY = `
-insert into promo_weekly (seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
-                          promoted_byquantity)
-select $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale), sum(promoted_exclusive),
-       sum(promoted_byquantity)
-  from promo_daily where seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
+insert into promo_weekly (zone, seller_id, classification_id, week, published, promoted, promoted_sale,
+                          promoted_exclusive, promoted_byquantity)
+select $3, $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale),
+       sum(promoted_exclusive), sum(promoted_byquantity)
+  from promo_daily where zone = $3 and seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
  group by classification_id`;
+
+/** A zone's promo_daily and promo_weekly of a seller, all days, from its rows of rollup_daily_brand. */
+const REBUILD_DAILY = `
+insert into promo_daily (zone, seller_id, day, classification_id, published, promoted, promoted_sale,
+                         promoted_exclusive, promoted_byquantity)
+select $2, $1, r.day, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
+       sum(r.promoted_byquantity)
+  from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
+ where r.zone = $2 and r.seller_id = $1
+ group by r.day, node
+having sum(r.published) > 0`;
+const REBUILD_WEEKLY = `
+insert into promo_weekly (zone, seller_id, classification_id, week, published, promoted, promoted_sale,
+                          promoted_exclusive, promoted_byquantity)
+select $2, $1, classification_id, day - (extract(isodow from day)::int - 1), sum(published), sum(promoted),
+       sum(promoted_sale), sum(promoted_exclusive), sum(promoted_byquantity)
+  from promo_daily where zone = $2 and seller_id = $1
+ group by 3, 4`;
 
 export const promotionsRollup: RollupUpdater = async (
   client: pg.PoolClient,
   { sellerId, observedAt, touched },
 ) => {
+  for (const zone of await rollupZones(client)) {
+    const zday = isoDateInZone(observedAt, zone);
+    const values = [sellerId, zday, zone];
+    await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values });
+    await client.query({ name: 'promo-daily', text: DAILY, values });
+    await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values });
+    await client.query({ name: 'promo-weekly', text: WEEKLY, values });
+  }
   const day = santiagoDay(observedAt);
-  await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values: [sellerId, day] });
-  await client.query({ name: 'promo-daily', text: DAILY, values: [sellerId, day] });
-  await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values: [sellerId, day] });
-  await client.query({ name: 'promo-weekly', text: WEEKLY, values: [sellerId, day] });
   if (!touched.length) return;
   await client.query({ name: 'promo-end', text: END, values: [touched, day] });
   await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
@@ -204,3 +228,10 @@ export const promotionsRollup: RollupUpdater = async (
 };
 
 registerRollup('promotions', promotionsRollup);
+// a zone's listing-days once its daily rows are rebuilt (the 'rollup-zone' job, one seller at a time)
+registerZoneRebuild('promotions', async (client, sellerId, zone) => {
+  await client.query('delete from promo_weekly where zone = $2 and seller_id = $1', [sellerId, zone]);
+  await client.query('delete from promo_daily where zone = $2 and seller_id = $1', [sellerId, zone]);
+  await client.query(REBUILD_DAILY, [sellerId, zone]);
+  await client.query(REBUILD_WEEKLY, [sellerId, zone]);
+});
