@@ -113,6 +113,23 @@ describe('promotion prices at the rate of their own day', () => {
     expect(sale.prices).toMatchObject({ normal: 8.33, promotion: 6 });
   });
 
+  it('the drill-down lists each promotion at its first day: 2000, 800, 1500 (their average 1433.33)', async () => {
+    const body = await promo('prices', {
+      classificationsIds: [leaf],
+      promotion: 'type',
+      kind: 'sale',
+      seller_id: 9,
+      classification: leaf,
+      currency: 'CLP',
+    });
+    const rows = body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
+    expect(rows).toEqual([
+      ['Producto P1', 2500, 2000],
+      ['Producto P2', 1000, 800],
+      ['Producto P3', 2500, 1500],
+    ]);
+  });
+
   it('Promociones por duración in CLP: 1 day 1500 (ended), 2 days 800, 4 days 2000 (running)', async () => {
     const body = await promo('duration', { classification: leaf, currency: 'CLP' });
     const days = peru(body).days.map((d: Any) => [d.day, d.count, d.prices.promotion, d.prices.normal]);

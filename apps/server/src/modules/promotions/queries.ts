@@ -30,13 +30,13 @@ export interface ScopeValues {
  * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
  * promo_spans_scope_end_idx: the ones that end on or after its start).
  */
-export const spansIn = (from = '$4::date', to = '$5::date') => `
+export const spansIn = (from = '$4::date', to = '$5::date', factor = 'f.factor') => `
 ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
-         s.normal_price * f.factor as normal, s.promo_price * f.factor as promo
+         s.normal_price * ${factor} as normal, s.promo_price * ${factor} as promo
     from promo_spans s
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
@@ -44,8 +44,14 @@ spans as (
    where s.seller_id = any($1::int[]) and s.first_day <= ${to}
      and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
-/** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
-const DRILL_SPANS = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
+/**
+ * A drill-down's promotions: those of the window that overlap [$8, $9] too, their prices converted at the
+ * rate of their first day (as the averages they make up: WINDOW_AVERAGES) — requested currency `cur`, its
+ * CLP per unit `clp` (parameters of the statement). Range and scatter plot (the in-memory copy and its
+ * reference SQL, spansIn's default) still convert at the window's end.
+ */
+const drillSpans = (cur: string, clp: string) =>
+  spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)', FIRST_DAY_FACTOR('s', cur, clp));
 
 export const scopeArgs = (s: ScopeValues) => [
   s.sellers,
@@ -306,7 +312,7 @@ export async function selectDrilldown(
   },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
-    `with ${DRILL_SPANS},
+    `with ${drillSpans('$15::text', '$16::numeric')},
      picked as (
        select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
          from spans sp
@@ -333,6 +339,8 @@ export async function selectDrilldown(
       q.limit,
       q.offset,
       q.products ?? null,
+      s.currency,
+      s.targetClp,
     ],
   );
   return rows;
@@ -359,14 +367,23 @@ export async function selectDrilldownTotals(
   q: { a: string; b: string; duration?: number; priceType?: string; products?: number[] | null },
 ): Promise<{ total: number; total_days: number; products: number }> {
   const { rows } = await db.query<{ total: number; total_days: number; products: number }>(
-    `with ${DRILL_SPANS}
+    `with ${drillSpans('$13::text', '$14::numeric')}
      select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days,
             count(distinct product_id)::int as products
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
         and ($11::text is null or price_type = $11::text)
         and ($12::bigint[] is null or product_id = any($12::bigint[]))`,
-    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.products ?? null],
+    [
+      ...scopeArgs(s),
+      q.a,
+      q.b,
+      q.duration ?? null,
+      q.priceType ?? null,
+      q.products ?? null,
+      s.currency,
+      s.targetClp,
+    ],
   );
   return rows[0];
 }
