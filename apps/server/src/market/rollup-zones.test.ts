@@ -269,6 +269,35 @@ describe('a zone chosen after the data is in', () => {
     expect(await promotionsByDay('mexico')).toEqual(['2026-10-26', 1, 3, 33.33]);
   });
 
+  it('a zone no organisation uses any more is dropped by the same job (ingest stops keeping it)', async () => {
+    const pool = ctx.db.pool;
+    const res = await ctx.app.inject({
+      method: 'PATCH',
+      url: '/v1/operations/settings',
+      headers: auth('mexico'),
+      payload: { market_zone: SANTIAGO },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { rows: jobs } = await pool.query<{ id: string }>(
+      `select id::text from pgboss.job where name = 'rollup-zone' and data->>'zone' = $1 order by created_on`,
+      [MEXICO],
+    );
+    expect(jobs).toHaveLength(2); // its build, then its drop
+    expect((await waitForJob(pool, jobs[1].id, { timeoutMs: 30_000 })).status).toBe('succeeded');
+    const left = await pool.query(
+      `select (select count(*) from rollup_zones where zone = $1)::int as zones,
+              (select count(*) from rollup_daily_brand where zone = $1)::int as daily,
+              (select count(*) from promo_daily where zone = $1)::int as promo,
+              (select count(*) from dashboard_day_figures where zone = $1)::int as figures`,
+      [MEXICO],
+    );
+    expect(left.rows[0]).toEqual({ zones: 0, daily: 0, promo: 0, figures: 0 });
+    // Lima is still some organisation's: kept
+    expect((await pool.query('select ready from rollup_zones where zone = $1', [LIMA])).rows).toEqual([
+      { ready: true },
+    ]);
+  });
+
   it('a zone the roll-up keeps already adds no job', async () => {
     const res = await ctx.app.inject({
       method: 'PATCH',
@@ -278,8 +307,8 @@ describe('a zone chosen after the data is in', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const jobs = await ctx.db.pool.query(
-      `select count(*)::int as n from pgboss.job where name = 'rollup-zone' and data->>'zone' = $1`,
-      [LIMA],
+      `select count(*)::int as n from pgboss.job where name = 'rollup-zone' and data->>'zone' = any($1)`,
+      [[LIMA, SANTIAGO]], // Lima is kept; Santiago, left, is the deployment's: never dropped
     );
     expect(jobs.rows[0].n).toBe(0);
     expect((await dashboardDays('santiago', 'in_discount'))[1]).toEqual(['2026-10-31', 50]);

@@ -4,4 +4,4 @@ export { clearIngestCaches, ingestObservations, type Observation } from './inges
 export { suggestTitleMatches, syncListingCurrent } from './matching.js';
 export { type RollupContext, type RollupUpdater, registerRollup, registerZoneRebuild } from './registry.js';
 export { rollupZones } from './rollups.js';
-export { dayZone, requestRollupZone } from './zones.js';
+export { dayZone, releaseRollupZone, requestRollupZone } from './zones.js';

@@ -77,13 +77,15 @@ export type MatchChangeHook = (client: pg.PoolClient, productIds: number[]) => P
  * under the seller's row lock.
  */
 export type ZoneRebuild = (client: pg.PoolClient, sellerId: number, zone: string) => Promise<void>;
+/** Deletes what a feature keeps for a zone no organisation uses any more (same transaction as the zone's). */
+export type ZoneDrop = (client: pg.PoolClient, zone: string) => Promise<void>;
 
-/** Registered zone rebuilds, in registration order. */
-export const zoneRebuilds: { name: string; fn: ZoneRebuild }[] = [];
+/** Registered zone rebuilds and drops, in registration order. */
+export const zoneRebuilds: { name: string; fn: ZoneRebuild; drop: ZoneDrop }[] = [];
 
-/** Subscribes to a zone's rebuild (see ZoneRebuild); a name registers once. */
-export function registerZoneRebuild(name: string, fn: ZoneRebuild): void {
-  if (!zoneRebuilds.some((h) => h.name === name)) zoneRebuilds.push({ name, fn });
+/** Subscribes to a zone's rebuild and drop (see ZoneRebuild, ZoneDrop); a name registers once. */
+export function registerZoneRebuild(name: string, fn: ZoneRebuild, drop: ZoneDrop): void {
+  if (!zoneRebuilds.some((h) => h.name === name)) zoneRebuilds.push({ name, fn, drop });
 }
 
 /** Registered match-change hooks, in registration order. */

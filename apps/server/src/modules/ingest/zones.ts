@@ -114,16 +114,58 @@ export async function requestRollupZone(db: Queryable, zone: string): Promise<bo
   return true;
 }
 
-/** Computes every seller's rows of a zone from the history, then marks it ready. */
+/** The zone is the deployment's or some organisation's. */
+const IN_USE = `($1 = $2 or exists (select 1 from organisations o where o.market_zone = $1))`;
+
+/**
+ * Computes every seller's rows of a zone from the history, then marks it ready; stops when the zone left
+ * rollup_zones meanwhile (no organisation uses it any more: dropRollupZone).
+ */
 export async function buildRollupZone(
   pool: pg.Pool,
   zone: string,
 ): Promise<{ sellers: number; rows: number }> {
   const { rows: sellers } = await pool.query<{ id: number }>('select id from sellers order by id');
   let rows = 0;
-  for (const s of sellers) rows += await rebuildSellerZone(pool, s.id, zone);
+  for (const s of sellers) {
+    const kept = await pool.query('select 1 from rollup_zones where zone = $1', [zone]);
+    if (!kept.rowCount) return { sellers: 0, rows };
+    rows += await rebuildSellerZone(pool, s.id, zone);
+  }
   await pool.query('update rollup_zones set ready = true where zone = $1', [zone]);
   return { sellers: sellers.length, rows };
+}
+
+/**
+ * A zone no organisation uses any more (and not the deployment's) leaves rollup_zones with its rows, so
+ * that ingest no longer pays for it; false (nothing done) when it is in use again.
+ */
+export async function dropRollupZone(pool: pg.Pool, zone: string): Promise<boolean> {
+  return withTransaction(pool, async (c) => {
+    const gone = await c.query(`delete from rollup_zones where zone = $1 and not ${IN_USE}`, [
+      zone,
+      DEFAULT_TIMEZONE,
+    ]);
+    if (!gone.rowCount) return false;
+    await c.query('delete from rollup_daily_brand where zone = $1', [zone]);
+    await c.query('delete from dashboard_day_figures where zone = $1', [zone]);
+    for (const h of zoneRebuilds) await h.drop(c, zone);
+    return true;
+  });
+}
+
+/**
+ * After an organisation left zone `previous`: when no organisation uses it any more, its drop is
+ * enqueued (the same job: it drops a zone out of use, builds one in use).
+ */
+export async function releaseRollupZone(db: Queryable, previous: string): Promise<boolean> {
+  const { rows } = await db.query<{ unused: boolean }>(
+    `select not ${IN_USE} as unused from rollup_zones where zone = $1`,
+    [previous, DEFAULT_TIMEZONE],
+  );
+  if (!rows[0]?.unused) return false;
+  await zoneJob.enqueue(db, { zone: previous });
+  return true;
 }
 
 /**
@@ -146,6 +188,10 @@ export const zoneJob = defineJob({
   maxAttempts: 3,
   handler: async ({ zone }, ctx) => {
     const t = Date.now();
+    if (await dropRollupZone(ctx.pool, zone)) {
+      ctx.log.info({ zone, ms: Date.now() - t }, 'rollup zone dropped');
+      return;
+    }
     const r = await buildRollupZone(ctx.pool, zone);
     ctx.log.info({ zone, ...r, ms: Date.now() - t }, 'rollup zone built');
   },

@@ -229,9 +229,16 @@ export const promotionsRollup: RollupUpdater = async (
 
 registerRollup('promotions', promotionsRollup);
 // a zone's listing-days once its daily rows are rebuilt (the 'rollup-zone' job, one seller at a time)
-registerZoneRebuild('promotions', async (client, sellerId, zone) => {
-  await client.query('delete from promo_weekly where zone = $2 and seller_id = $1', [sellerId, zone]);
-  await client.query('delete from promo_daily where zone = $2 and seller_id = $1', [sellerId, zone]);
-  await client.query(REBUILD_DAILY, [sellerId, zone]);
-  await client.query(REBUILD_WEEKLY, [sellerId, zone]);
-});
+registerZoneRebuild(
+  'promotions',
+  async (client, sellerId, zone) => {
+    await client.query('delete from promo_weekly where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query('delete from promo_daily where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query(REBUILD_DAILY, [sellerId, zone]);
+    await client.query(REBUILD_WEEKLY, [sellerId, zone]);
+  },
+  async (client, zone) => {
+    await client.query('delete from promo_weekly where zone = $1', [zone]);
+    await client.query('delete from promo_daily where zone = $1', [zone]);
+  },
+);
