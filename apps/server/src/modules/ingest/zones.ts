@@ -118,8 +118,8 @@ export async function requestRollupZone(db: Queryable, zone: string): Promise<bo
 const IN_USE = `($1 = $2 or exists (select 1 from organisations o where o.market_zone = $1))`;
 
 /**
- * Computes every seller's rows of a zone from the history, then marks it ready; stops when the zone left
- * rollup_zones meanwhile (no organisation uses it any more: dropRollupZone).
+ * Computes every seller's rows of a zone from the history, then marks it ready; stops as soon as no
+ * organisation uses the zone any more (its drop job, queued behind, deletes what was built).
  */
 export async function buildRollupZone(
   pool: pg.Pool,
@@ -128,7 +128,10 @@ export async function buildRollupZone(
   const { rows: sellers } = await pool.query<{ id: number }>('select id from sellers order by id');
   let rows = 0;
   for (const s of sellers) {
-    const kept = await pool.query('select 1 from rollup_zones where zone = $1', [zone]);
+    const kept = await pool.query(`select 1 from rollup_zones where zone = $1 and ${IN_USE}`, [
+      zone,
+      DEFAULT_TIMEZONE,
+    ]);
     if (!kept.rowCount) return { sellers: 0, rows };
     rows += await rebuildSellerZone(pool, s.id, zone);
   }
@@ -193,7 +196,10 @@ export const zoneJob = defineJob({
       return;
     }
     const r = await buildRollupZone(ctx.pool, zone);
-    ctx.log.info({ zone, ...r, ms: Date.now() - t }, 'rollup zone built');
+    ctx.log.info(
+      { zone, ...r, ms: Date.now() - t },
+      r.sellers ? 'rollup zone built' : 'rollup zone not in use: not built',
+    );
   },
 });
 
