@@ -184,7 +184,13 @@ describe('POST /v2/dashboard/pre', () => {
     const { computeDays } = await import('./days.js');
     const { pruneFigures, WARM_DAYS } = await import('./warm.js');
     const pool = ctx.db.pool;
-    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP' };
+    const scope = {
+      pivot: 10,
+      competitors: [20, 30, 50],
+      roots: [m.cls.audio],
+      currency: 'CLP',
+      zone: 'America/Santiago',
+    };
     const days = await computeDays(pool, scope, tDay(11), tDay(9));
     // T−11: before monitoring, nothing; T−10 and T−9: the first state
     expect(days.get(tDay(11))).toEqual({
@@ -203,9 +209,9 @@ describe('POST /v2/dashboard/pre', () => {
 
     const old = tDay(WARM_DAYS + 5);
     await pool.query(
-      `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, day, figures, computed_at)
-       values (10, '{20}', '{}', 'CLP', $1, '{}', now() - interval '2 days'),
-              (10, '{30}', '{}', 'CLP', $1, '{}', now())`,
+      `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, zone, day, figures, computed_at)
+       values (10, '{20}', '{}', 'CLP', 'America/Santiago', $1, '{}', now() - interval '2 days'),
+              (10, '{30}', '{}', 'CLP', 'America/Santiago', $1, '{}', now())`,
       [old],
     );
     // older than the warm window and computed over a day ago: goes; computed moments ago: stays a day

@@ -2,6 +2,7 @@ import { addDays } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import type { JobLogger } from '../../platform/jobs/index.js';
+import { dayZone } from '../ingest/index.js';
 import { closedDays } from './service.js';
 
 // Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license's default
@@ -23,6 +24,7 @@ export const WARM_DAYS = 2 * Math.max(...DASHBOARD_PRESET_DAYS);
 export const FIGURES_KEEP_HOURS = 24;
 
 interface LicenseScopeRow {
+  zone: string;
   sellers: number[];
   pivots: number[];
   currencies: string[];
@@ -51,7 +53,8 @@ export async function warmDashboard(
   const to = addDays(todayDay, -1);
   const pruned = await pruneFigures(pool, todayDay, now);
   const { rows: licenses } = await pool.query<LicenseScopeRow>(
-    `select coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
+    `select (select o.market_zone from organisations o where o.id = l.org_id) as zone,
+            coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
             coalesce((select array_agg(currency order by currency) from license_currencies where license_id = l.id), '{}') as currencies,
             coalesce((select array_agg(classification_id order by classification_id) from license_classifications where license_id = l.id), '{}') as roots
@@ -59,12 +62,16 @@ export async function warmDashboard(
   );
   let scopes = 0;
   for (const l of licenses) {
+    // the organisation's days (its zone once the roll-up's rows of it are ready): its closed days
+    const zone = await dayZone(pool, l.zone);
+    const yesterday = addDays(today(now, zone), -1);
     for (const pivot of l.pivots) {
       for (const currency of l.currencies) {
-        const scope = { pivot, competitors: l.sellers.filter((s) => s !== pivot), roots: l.roots, currency };
+        const competitors = l.sellers.filter((s) => s !== pivot);
+        const scope = { pivot, competitors, roots: l.roots, currency, zone };
         scopes++;
         try {
-          await closedDays(pool, scope, from, to);
+          await closedDays(pool, scope, addDays(yesterday, -(WARM_DAYS - 1)), yesterday);
         } catch (err) {
           // e.g. no exchange rate for that currency: the request will say so
           log?.warn({ err, pivot, currency }, 'dashboard warm-up: scope skipped');

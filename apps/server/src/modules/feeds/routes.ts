@@ -12,6 +12,7 @@ import { principalOf } from '../../lib/scope.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { CSV_TYPE, download, moduleBeside, task } from '../../platform/pool/index.js';
 import type { Principal } from '../../plugins/auth.js';
+import { releaseRollupZone, requestRollupZone } from '../ingest/index.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { type RejectionRow, rejectionsCsv } from './download.js';
 import { createRun, sellerTermsOf } from './import.js';
@@ -152,7 +153,15 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     const known = await pool.query('select 1 from pg_timezone_names where name = $1', [zone]);
     if (!known.rowCount) throw badRequest('market_zone: zona horaria desconocida', 'market_zone');
     await withTransaction(pool, async (c) => {
+      const { rows: before } = await c.query<{ market_zone: string }>(
+        'select market_zone from organisations where id = $1 for update',
+        [p.orgId],
+      );
       await c.query('update organisations set market_zone = $2 where id = $1', [p.orgId, zone]);
+      // the daily roll-up's days in that zone: built by the 'rollup-zone' job when no organisation used
+      // it; the zone left, dropped by the same job when no organisation uses it any more
+      await requestRollupZone(c, zone);
+      if (before[0] && before[0].market_zone !== zone) await releaseRollupZone(c, before[0].market_zone);
       // the scheduled sources' next runs were computed in the old zone: recompute them in the new one
       const { rows } = await c.query<{ id: number; schedule: string }>(
         'select id, schedule from import_sources where org_id = $1 and deleted_at is null and schedule is not null',
