@@ -15,6 +15,9 @@ const { runMatching } = (await import(
   built('modules/matching/index.js')
 )) as typeof import('../../../apps/server/src/modules/matching/index.js');
 await import(built('modules/rollups.js'));
+const { migrate } = (await import(built('db/migrate.js'))) as typeof import(
+  '../../../apps/server/src/db/migrate.js'
+);
 
 const dataDir = process.argv[2];
 if (!dataDir) {
@@ -22,6 +25,10 @@ if (!dataDir) {
   process.exit(2);
 }
 const N = Number(process.env.MATCH_SELLER_SIZE ?? 25_000);
+// MATCH_ONE_ONLY=1: the seller is already ingested and matched (an earlier run): time one listing only
+const ONE_ONLY = process.env.MATCH_ONE_ONLY === '1';
+// MATCH_TRACE=1: the time of each statement of the one-listing runs (where the time goes)
+const TRACE = process.env.MATCH_TRACE === '1';
 const SELLER = 990;
 
 function restyle(name: string, i: number): string {
@@ -38,11 +45,40 @@ function restyle(name: string, i: number): string {
   return (i % 3 === 0 ? [...words.slice(1), words[0]] : words).join(' ').toUpperCase();
 }
 
+/** Statement times of the traced runs (MATCH_TRACE=1): the first line of each statement, ms. */
+const traced: { sql: string; ms: number }[] = [];
+let tracing = false;
+if (TRACE) {
+  const query = pg.Client.prototype.query as (...a: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...a: unknown[]) {
+    if (!tracing) return query.apply(this, a);
+    const t = performance.now();
+    const text = typeof a[0] === 'string' ? a[0] : String((a[0] as { text?: string }).text ?? '');
+    const sql = text.replace(/\s+/g, ' ').trim().slice(0, 110);
+    const done = () => traced.push({ sql, ms: performance.now() - t });
+    const last = a.length - 1;
+    if (typeof a[last] === 'function') {
+      // the pool's form: a callback
+      const cb = a[last] as (...r: unknown[]) => void;
+      a[last] = (...r: unknown[]) => {
+        done();
+        cb(...r);
+      };
+      return query.apply(this, a);
+    }
+    const out = query.apply(this, a);
+    return out instanceof Promise ? out.finally(done) : out;
+  } as typeof pg.Client.prototype.query;
+}
+
 async function main() {
   const layout = clusterLayout(dataDir, (m) => console.log(m));
   const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
   const pool = new pg.Pool({ connectionString: pgServer.url.replace(/\/postgres$/, '/vigia'), max: 4 });
   try {
+    // a copied market may predate the newest migrations (the server applies them when it starts)
+    const applied = await migrate(pool);
+    if (applied.length) console.log(`migraciones aplicadas: ${applied.join(', ')}`);
     const { rows: piv } = await pool.query<{ seller_id: number }>(
       'select seller_id from license_pivots limit 1',
     );
@@ -52,10 +88,11 @@ async function main() {
         where p.seller_id = $1 and p.published and p.name is not null order by p.id`,
       [pivot],
     );
-    await pool.query(
-      `delete from match_members where product_id in (select id from products where seller_id = $1)`,
-      [SELLER],
-    );
+    if (!ONE_ONLY)
+      await pool.query(
+        `delete from match_members where product_id in (select id from products where seller_id = $1)`,
+        [SELLER],
+      );
     await pool.query(
       `insert into sellers (id, name, country, currency, color) values ($1, 'Tienda nueva (bench)', 'CL', 'CLP', '#123456')
        on conflict (id) do nothing`,
@@ -78,7 +115,7 @@ async function main() {
     const ingestS = (performance.now() - t0) / 1000;
     console.log(`ingesta de ${N} publicaciones: ${ingestS.toFixed(1)} s; emparejando…`);
     const t1 = performance.now();
-    const r = await runMatching(pool, { sellerId: SELLER });
+    const r = ONE_ONLY ? null : await runMatching(pool, { sellerId: SELLER });
     const matchS = (performance.now() - t1) / 1000;
     console.log(`emparejamiento del eCommerce: ${matchS.toFixed(1)} s`, JSON.stringify(r));
     // one new listing, alone
@@ -96,8 +133,14 @@ async function main() {
     for (let k = 0; k < 5; k++) {
       await pool.query('delete from match_members where product_id = $1', [ids[0].id]);
       const t = performance.now();
+      tracing = TRACE;
       await runMatching(pool, { productIds: [Number(ids[0].id)] });
+      tracing = false;
       times.push(performance.now() - t);
+      if (TRACE) {
+        console.log(`run ${k + 1}: ${Math.round(performance.now() - t)} ms`);
+        for (const q of traced.splice(0)) console.log(`  ${q.ms.toFixed(1).padStart(7)} ms  ${q.sql}`);
+      }
     }
     times.sort((a, b) => a - b);
     console.log(

@@ -4,7 +4,8 @@ import type pg from 'pg';
 // match_keys (migrations/260_matching.sql): what candidate search reads of a listing — its GTIN and MPN
 // normalised (invalid codes dropped: never trusted), its brand key (known spellings joined) and its
 // folded title (foldText, the app's one search folding; pg_trgm index). Kept incrementally: a listing
-// whose description hash moved since its key was made is read again.
+// whose description hash moved since its key was made is read again. Each row (re)made takes a new `seq`
+// (migrations/420_match_keys_seq.sql): what the process's title index (title-index.ts) reads to stay current.
 
 const BATCH = 5000;
 
@@ -46,7 +47,7 @@ export async function refreshMatchKeys(
        select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
        on conflict (product_id) do update set seller_id = excluded.seller_id, gtin = excluded.gtin,
          mpn = excluded.mpn, brand_key = excluded.brand_key, title_key = excluded.title_key,
-         descr_hash = excluded.descr_hash`,
+         descr_hash = excluded.descr_hash, seq = nextval('match_keys_seq')`,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.seller_id),
