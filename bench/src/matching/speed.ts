@@ -14,10 +14,15 @@ const { ingestObservations } = (await import(
 const { runMatching } = (await import(
   built('modules/matching/index.js')
 )) as typeof import('../../../apps/server/src/modules/matching/index.js');
-await import(built('modules/rollups.js'));
-const { migrate } = (await import(built('db/migrate.js'))) as typeof import(
-  '../../../apps/server/src/db/migrate.js'
+// the process's title index (absent from a build before it: then every run is cold)
+const titleIndexOf = await import(built('modules/matching/title-index.js')).then(
+  (m: typeof import('../../../apps/server/src/modules/matching/title-index.js')) => m.titleIndexOf,
+  () => null,
 );
+await import(built('modules/rollups.js'));
+const { migrate } = (await import(
+  built('db/migrate.js')
+)) as typeof import('../../../apps/server/src/db/migrate.js');
 
 const dataDir = process.argv[2];
 if (!dataDir) {
@@ -30,6 +35,7 @@ const ONE_ONLY = process.env.MATCH_ONE_ONLY === '1';
 // MATCH_TRACE=1: the time of each statement of the one-listing runs (where the time goes)
 const TRACE = process.env.MATCH_TRACE === '1';
 const SELLER = 990;
+const ONE_SELLER = 991;
 
 function restyle(name: string, i: number): string {
   const units = name
@@ -118,31 +124,55 @@ async function main() {
     const r = ONE_ONLY ? null : await runMatching(pool, { sellerId: SELLER });
     const matchS = (performance.now() - t1) / 1000;
     console.log(`emparejamiento del eCommerce: ${matchS.toFixed(1)} s`, JSON.stringify(r));
-    // one new listing, alone
-    const one = { ...obs[7], productId: 'B-one', name: restyle(cat[7 % cat.length].name, 1) };
+    // One new listing, alone: of a second new store, so that its product's group has none of that store
+    // and the match is made and written (the first store's copy of it took its group). Timed with the title
+    // index made anew (cold: the first run after the worker starts) and then kept (warm: as the worker keeps
+    // it between runs); by listing (runMatching of the listing) and through the seller's job (runMatching
+    // of the seller, the match-seller job's call).
+    await pool.query(
+      `insert into sellers (id, name, country, currency, color) values ($1, 'Otra tienda nueva (bench)', 'CL', 'CLP', '#654321')
+       on conflict (id) do nothing`,
+      [ONE_SELLER],
+    );
+    const one = { ...obs[7], productId: 'C-one', name: restyle(cat[7 % cat.length].name, 1) };
     await ingestObservations(
       pool,
-      { sellerId: SELLER, source: 'feed', mode: 'partial', observedAt: new Date(at.getTime() + 1000) },
+      { sellerId: ONE_SELLER, source: 'feed', mode: 'partial', observedAt: new Date(at.getTime() + 1000) },
       [one],
     );
     const { rows: ids } = await pool.query<{ id: string }>(
-      `select id from products where seller_id = $1 and product_id = 'B-one'`,
-      [SELLER],
+      `select id from products where seller_id = $1 and product_id = 'C-one'`,
+      [ONE_SELLER],
     );
-    const times: number[] = [];
-    for (let k = 0; k < 5; k++) {
-      await pool.query('delete from match_members where product_id = $1', [ids[0].id]);
+    const oneId = Number(ids[0].id);
+    const timed = async (label: string, opts: Parameters<typeof runMatching>[1]) => {
+      await pool.query('delete from match_members where product_id = $1', [oneId]);
       const t = performance.now();
       tracing = TRACE;
-      await runMatching(pool, { productIds: [Number(ids[0].id)] });
+      const res = await runMatching(pool, opts);
       tracing = false;
-      times.push(performance.now() - t);
+      const ms = performance.now() - t;
+      if (res.auto + res.suggested !== 1) throw new Error(`${label}: la publicación nueva no se emparejó`);
       if (TRACE) {
-        console.log(`run ${k + 1}: ${Math.round(performance.now() - t)} ms`);
+        console.log(`${label}: ${Math.round(ms)} ms`);
         for (const q of traced.splice(0)) console.log(`  ${q.ms.toFixed(1).padStart(7)} ms  ${q.sql}`);
       }
-    }
-    times.sort((a, b) => a - b);
+      return ms;
+    };
+    const stats = (xs: number[]) => {
+      const s = [...xs].sort((x, y) => x - y);
+      return { median: Math.round(s[Math.floor(s.length / 2)]), max: Math.round(s[s.length - 1]) };
+    };
+    titleIndexOf?.(pool).clear();
+    const coldMs = Math.round(await timed('en frío', { productIds: [oneId] }));
+    const warm: number[] = [];
+    for (let k = 0; k < 5; k++) warm.push(await timed(`publicación ${k + 1}`, { productIds: [oneId] }));
+    const job: number[] = [];
+    for (let k = 0; k < 5; k++) job.push(await timed(`tarea ${k + 1}`, { sellerId: ONE_SELLER }));
+    // the first store's job again with nothing new: every listing of it in no group is scored again
+    const t2 = performance.now();
+    const again = await runMatching(pool, { sellerId: SELLER });
+    const againMs = Math.round(performance.now() - t2);
     console.log(
       JSON.stringify({
         cpus: cpus().length,
@@ -151,7 +181,13 @@ async function main() {
         ingestSeconds: Math.round(ingestS * 10) / 10,
         matchSeconds: Math.round(matchS * 10) / 10,
         result: r,
-        oneListingMs: { median: Math.round(times[2]), max: Math.round(times[4]) },
+        oneListingMs: { cold: coldMs, warm: stats(warm), job: stats(job) },
+        sellerAgain: {
+          ms: againMs,
+          considered: again.considered,
+          auto: again.auto,
+          suggested: again.suggested,
+        },
       }),
     );
   } finally {

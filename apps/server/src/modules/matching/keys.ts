@@ -62,3 +62,28 @@ export async function refreshMatchKeys(
     if (rows.length < BATCH) return made;
   }
 }
+
+/**
+ * Brings match_keys up to date for the sellers whose data moved since their keys were last made
+ * (sellers.ingest_seq, bumped by every import and match change, against match_seller_state.keys_seq:
+ * migrations/421_match_seller_state.sql); returns how many keys were (re)made. What a seller's matching
+ * run calls: scanning every listing of the market for a changed key took ~200 ms on the medium market
+ * (docs/benchmarks.md "Matching"), most of one new listing's matching.
+ */
+export async function refreshChangedMatchKeys(db: pg.Pool | pg.PoolClient): Promise<number> {
+  const { rows } = await db.query<{ id: number; seq: string }>(
+    `select s.id, s.ingest_seq as seq from sellers s left join match_seller_state m on m.seller_id = s.id
+      where m.keys_seq is distinct from s.ingest_seq order by s.id`,
+  );
+  let made = 0;
+  for (const s of rows) {
+    // the sequence read before the keys: a change meanwhile moves it again, and the next run reads it
+    made += await refreshMatchKeys(db, s.id);
+    await db.query(
+      `insert into match_seller_state (seller_id, keys_seq) values ($1, $2)
+       on conflict (seller_id) do update set keys_seq = excluded.keys_seq`,
+      [s.id, s.seq],
+    );
+  }
+  return made;
+}

@@ -11,7 +11,7 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { applyMatchChanges, type MatchChange } from './decide.js';
-import { refreshMatchKeys } from './keys.js';
+import { refreshChangedMatchKeys, refreshMatchKeys } from './keys.js';
 import { titleIndexOf } from './title-index.js';
 
 // The matching run (issue 29; docs/architecture.md "Matching"). For the published listings of a seller
@@ -89,8 +89,30 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
   const t0 = performance.now();
   const t = opts.thresholds ?? DEFAULT_MATCH_THRESHOLDS;
   // one listing (or a few): their keys only; a seller or everything: every key not current (incremental)
+  // keys: of the listings given; for a seller's run, of the sellers whose data moved; else of every listing
   if (opts.productIds && !opts.sellerId) await refreshMatchKeys(pool, undefined, opts.productIds);
+  else if (opts.sellerId && !opts.productIds) await refreshChangedMatchKeys(pool);
   else await refreshMatchKeys(pool);
+  // A seller's run scores again only what may have changed since its last run (match_seller_state): a
+  // listing whose key was (re)made since, of a brand with listings of other sellers (re)made since or
+  // decided on since (decisions other than this seller's own automatic ones); any listing without a brand
+  // when anything of the kind happened. Without a last run, every listing of the seller in no group.
+  const incremental = opts.sellerId !== undefined && !opts.productIds;
+  const { rows: marks } = incremental
+    ? await pool.query<{
+        keys: string;
+        decision: string;
+        scored_keys: string | null;
+        scored_decision: string | null;
+      }>(
+        `select coalesce((select max(seq) from match_keys), 0) as keys,
+                coalesce((select max(id) from match_decisions), 0) as decision,
+                m.scored_keys_seq as scored_keys, m.scored_decision
+           from (select 1) one left join match_seller_state m on m.seller_id = $1`,
+        [opts.sellerId],
+      )
+    : { rows: [] };
+  const since = marks[0]?.scored_keys != null ? marks[0] : null;
   // listings in no live group, or alone in a group ingest keyed by an invalid code (never trusted)
   const { rows: found } = await pool.query<Subject>(
     `select p.id::int, p.seller_id, p.name, b.name as brand, m.group_id::int as solo_group, g.ean as solo_ean
@@ -98,14 +120,27 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
        left join brands b on b.id = p.brand_id
        left join match_members m on m.product_id = p.id and m.status <> 'rejected'
        left join match_groups g on g.id = m.group_id
+       left join match_keys k on k.product_id = p.id
       where p.published and p.name is not null
         and ${opts.productIds ? 'p.id = any($2::bigint[])' : '$2::bigint[] is null'}
         and ($1::int is null or p.seller_id = $1)
+        and ($3::bigint is null or k.product_id is null or k.seq > $3
+             or k.brand_key in (select o.brand_key from match_keys o where o.seq > $3 and o.seller_id <> $1)
+             or k.brand_key in (select o.brand_key from match_decisions d join match_keys o on o.product_id = d.product_id
+                                 where d.id > $4 and not (d.action = 'auto' and o.seller_id = $1))
+             or (k.brand_key is null
+                 and (exists (select 1 from match_keys o where o.seq > $3 and o.seller_id <> $1)
+                      or exists (select 1 from match_decisions d where d.id > $4))))
         and (m.group_id is null
              or (m.method = 'ean' and not exists (select 1 from match_members o where o.group_id = m.group_id
                                                    and o.product_id <> p.id and o.status <> 'rejected')))
       order by p.id`,
-    [opts.sellerId ?? null, opts.productIds ?? null],
+    [
+      opts.sellerId ?? null,
+      opts.productIds ?? null,
+      since?.scored_keys ?? null,
+      since?.scored_decision ?? null,
+    ],
   );
   const { rows: pivotRows } = await pool.query<{ seller_id: number }>(
     'select distinct seller_id from license_pivots',
@@ -125,7 +160,19 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
     suggested: 0,
     ms: 0,
   };
-  if (!subjects.length) return { ...result, ms: Math.round(performance.now() - t0) };
+  const scored = async () => {
+    if (marks[0])
+      await pool.query(
+        `insert into match_seller_state (seller_id, scored_keys_seq, scored_decision) values ($1, $2, $3)
+         on conflict (seller_id) do update set scored_keys_seq = excluded.scored_keys_seq,
+           scored_decision = excluded.scored_decision`,
+        [opts.sellerId, marks[0].keys, marks[0].decision],
+      );
+  };
+  if (!subjects.length) {
+    await scored();
+    return { ...result, ms: Math.round(performance.now() - t0) };
+  }
   const ids = subjects.map((s) => s.id);
 
   // 1. identifiers
@@ -380,5 +427,6 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
     }
     await applyMatchChanges(client, [...leaving, ...changes]);
   });
+  await scored();
   return { ...result, ms: Math.round(performance.now() - t0) };
 }
