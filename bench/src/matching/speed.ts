@@ -94,11 +94,14 @@ async function main() {
         where p.seller_id = $1 and p.published and p.name is not null order by p.id`,
       [pivot],
     );
-    if (!ONE_ONLY)
+    if (!ONE_ONLY) {
       await pool.query(
         `delete from match_members where product_id in (select id from products where seller_id = $1)`,
         [SELLER],
       );
+      // a new store: no run of it before (its next run would score only what changed)
+      await pool.query('delete from match_seller_state where seller_id = $1', [SELLER]);
+    }
     await pool.query(
       `insert into sellers (id, name, country, currency, color) values ($1, 'Tienda nueva (bench)', 'CL', 'CLP', '#123456')
        on conflict (id) do nothing`,
@@ -145,8 +148,8 @@ async function main() {
       [ONE_SELLER],
     );
     const oneId = Number(ids[0].id);
-    const timed = async (label: string, opts: Parameters<typeof runMatching>[1]) => {
-      await pool.query('delete from match_members where product_id = $1', [oneId]);
+    const timed = async (label: string, opts: Parameters<typeof runMatching>[1], listing = oneId) => {
+      await pool.query('delete from match_members where product_id = $1', [listing]);
       const t = performance.now();
       tracing = TRACE;
       const res = await runMatching(pool, opts);
@@ -168,8 +171,28 @@ async function main() {
     const warm: number[] = [];
     for (let k = 0; k < 5; k++) warm.push(await timed(`publicación ${k + 1}`, { productIds: [oneId] }));
     const job: number[] = [];
-    for (let k = 0; k < 5; k++) job.push(await timed(`tarea ${k + 1}`, { sellerId: ONE_SELLER }));
-    // the first store's job again with nothing new: every listing of it in no group is scored again
+    for (let k = 1; k <= 5; k++) {
+      // the job after a new store's import of one new listing (a store of its own each time: the product's
+      // group is free for it, and the job sees a listing it never scored)
+      const seller = ONE_SELLER + k;
+      await pool.query(
+        `insert into sellers (id, name, country, currency, color) values ($1, $2, 'CL', 'CLP', '#654321')
+         on conflict (id) do nothing`,
+        [seller, `Tienda nueva ${k + 2} (bench)`],
+      );
+      await pool.query('delete from match_seller_state where seller_id = $1', [seller]);
+      await ingestObservations(
+        pool,
+        { sellerId: seller, source: 'feed', mode: 'partial', observedAt: new Date(at.getTime() + 1000 + k) },
+        [one],
+      );
+      const { rows: jobIds } = await pool.query<{ id: string }>(
+        `select id from products where seller_id = $1 and product_id = 'C-one'`,
+        [seller],
+      );
+      job.push(await timed(`tarea ${k}`, { sellerId: seller }, Number(jobIds[0].id)));
+    }
+    // the first store's job again with nothing new since its run (a new listing of other stores aside)
     const t2 = performance.now();
     const again = await runMatching(pool, { sellerId: SELLER });
     const againMs = Math.round(performance.now() - t2);
