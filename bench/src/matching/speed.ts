@@ -1,8 +1,11 @@
-// npx tsx bench/src/matching/speed.ts <data dir of a seeded small market> (after npm run build)
+// npx tsx bench/src/matching/speed.ts <data dir of a seeded market> (after npm run build; under the shared lock)
 // Matching speed (issue 29, docs/benchmarks.md "Matching"): a new seller of 25,000 listings — the pivot's
 // catalogue re-titled in another store's style (units respelled, words reordered, upper case), plus
 // listings of products the pivot does not sell — ingested through the real path, then matched against
-// the pivot catalogue (runMatching of the seller); then one new listing of it matched alone.
+// the pivot catalogue (runMatching of the seller); then one new listing of another new store matched alone,
+// cold and warm, by listing and through the seller's job; then the first seller's job again.
+// MATCH_ONE_ONLY=1 skips the seller's matching (done by an earlier run); MATCH_TRACE=1 prints each
+// statement's time of the one-listing runs.
 import { cpus } from 'node:os';
 import pg from 'pg';
 import { built, database } from '../server.js';
