@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { type Database, openDatabase } from './db/database.js';
+import { createTestDatabase } from './test/context.js';
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -11,6 +13,7 @@ describe('configuration', () => {
     expect(cfg.BRAND_COMPARATOR_SELLERS).toEqual([5]);
     expect(cfg.IMAGE_VERIFICATION_SELLERS).toEqual([116, 125]);
     expect(cfg.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(cfg.DATABASE_POOL_SIZE).toBe(20);
     // the generated secret is stable for the same data directory
     expect(loadConfig({ DATA_DIR: '/tmp/vigia-cfg-test' }).JWT_SECRET).toBe(cfg.JWT_SECRET);
   });
@@ -20,5 +23,67 @@ describe('configuration', () => {
     expect(() => loadConfig({ DEMO_DATA: 'huge' })).toThrow(/DEMO_DATA/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ IMAGE_VERIFICATION_SELLERS: '116;125' })).toThrow(/IMAGE_VERIFICATION_SELLERS/);
+  });
+});
+
+describe('DATABASE_POOL_SIZE', () => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await db?.close();
+  });
+
+  it('refuses a value that is not a whole number from 4 to 200, naming the variable', () => {
+    for (const bad of ['abc', '0', '3', '2.5', '201', '-1']) {
+      expect(() => loadConfig({ DATA_DIR: '/tmp/vigia-cfg-test', DATABASE_POOL_SIZE: bad })).toThrow(
+        /DATABASE_POOL_SIZE/,
+      );
+    }
+    expect(
+      loadConfig({ DATA_DIR: '/tmp/vigia-cfg-test', DATABASE_POOL_SIZE: ' 7 ' }).DATABASE_POOL_SIZE,
+    ).toBe(7);
+  });
+
+  it("sizes the process's pool: 10 concurrent queries run on exactly that many connections", async () => {
+    const cfg = loadConfig({
+      DATA_DIR: '/tmp/vigia-cfg-test',
+      DATABASE_URL: db.url,
+      DATABASE_POOL_SIZE: '4',
+    });
+    // as main.ts and the CLIs open it
+    const opened = await openDatabase({
+      databaseUrl: cfg.DATABASE_URL,
+      dataDir: cfg.DATA_DIR,
+      poolSize: cfg.DATABASE_POOL_SIZE,
+    });
+    try {
+      const pids = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          opened.pool
+            .query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.2)')
+            .then((r) => r.rows[0].pid),
+        ),
+      );
+      expect(new Set(pids).size).toBe(4);
+      expect(opened.pool.totalCount).toBe(4);
+    } finally {
+      await opened.close();
+    }
+    // unset: the default of 20 (more than 10 queries at once get 10 connections)
+    const plain = await openDatabase({ databaseUrl: db.url, dataDir: cfg.DATA_DIR });
+    try {
+      const pids = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          plain.pool
+            .query<{ pid: number }>('select pg_backend_pid() as pid, pg_sleep(0.2)')
+            .then((r) => r.rows[0].pid),
+        ),
+      );
+      expect(new Set(pids).size).toBe(10);
+    } finally {
+      await plain.close();
+    }
   });
 });
