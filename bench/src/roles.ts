@@ -1,7 +1,7 @@
 // `npm run bench -- --apis N`: the c16 rows against N API processes and one worker on the same database
 // (issue 24: proxy → N API processes → one PostgreSQL, M workers; docs/operations.md). The worker starts
 // first (it runs the start-up jobs), then the N APIs (`--role api`); the same c16 rows run once against
-// API 1 alone and once round-robin over all N (each call to the next process, as a proxy would), and the
+// API 1 alone and, with N ≥ 2, once round-robin over all N (each call to the next process, as a proxy would); the
 // resident memory (VmRSS) of every process is sampled every 250 ms: after start, and its peak in each pass.
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -102,10 +102,14 @@ export async function benchRoles(
     const one = await sampled(procs, db, () =>
       features({ ...targets[0], baseUrls: [targets[0].baseUrl], workerPid }, c16),
     );
-    console.log(`\n  --apis ${apis}: c16 en turno rotativo sobre ${apis} procesos API`);
-    const all = await sampled(procs, db, () =>
-      features({ ...targets[0], baseUrls: targets.map((t) => t.baseUrl), workerPid }, c16),
-    );
+    // one API process: the pass against it is the whole run
+    let all = one;
+    if (apis > 1) {
+      console.log(`\n  --apis ${apis}: c16 en turno rotativo sobre ${apis} procesos API`);
+      all = await sampled(procs, db, () =>
+        features({ ...targets[0], baseUrls: targets.map((t) => t.baseUrl), workerPid }, c16),
+      );
+    }
     const ended = procs.map((p) => rssMiB(p.child.pid ?? 0));
 
     const lines: string[] = [];
@@ -114,29 +118,45 @@ export async function benchRoles(
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- --size ${size} --apis ${apis}\` ` +
         `on ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
         `embedded PostgreSQL; load average ${load0.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end. ` +
-        `One worker (\`--role worker\`) and ${apis} API processes (\`--role api\`) on the same database; the c16 rows ` +
-        `against API 1 alone, then round-robin over the ${apis} (each request to the next process).`,
+        (apis > 1
+          ? `One worker (\`--role worker\`) and ${apis} API processes (\`--role api\`) on the same database; the c16 rows ` +
+            `against API 1 alone, then round-robin over the ${apis} (each request to the next process).`
+          : 'One worker (`--role worker`) and one API process (`--role api`) on the same database; the c16 rows against the API.'),
       '',
     );
-    lines.push(
-      `| endpoint (c16) | requests | one API p50 ms | one API p95 ms | ${apis} APIs p50 ms | ${apis} APIs p95 ms | errors (one / ${apis}) |`,
-    );
-    lines.push('|---|---:|---:|---:|---:|---:|---|');
-    one.value.forEach((r, k) => {
-      const b = all.value[k];
+    if (apis > 1) {
       lines.push(
-        `| ${r.name} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(b?.p50 ?? Number.NaN)} | ${ms(b?.p95 ?? Number.NaN)} | ${r.errors} / ${b?.errors ?? '—'} |`,
+        `| endpoint (c16) | requests | one API p50 ms | one API p95 ms | ${apis} APIs p50 ms | ${apis} APIs p95 ms | errors (one / ${apis}) |`,
       );
-    });
+      lines.push('|---|---:|---:|---:|---:|---:|---|');
+      one.value.forEach((r, k) => {
+        const b = all.value[k];
+        lines.push(
+          `| ${r.name} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(b?.p50 ?? Number.NaN)} | ${ms(b?.p95 ?? Number.NaN)} | ${r.errors} / ${b?.errors ?? '—'} |`,
+        );
+      });
+    } else {
+      lines.push(
+        '| endpoint (c16) | requests | p50 ms | p95 ms | max ms | errors |',
+        '|---|---:|---:|---:|---:|---:|',
+      );
+      for (const r of one.value)
+        lines.push(
+          `| ${r.name} | ${r.requests} | ${ms(r.p50)} | ${ms(r.p95)} | ${ms(r.max)} | ${r.errors} |`,
+        );
+    }
+    const peaks =
+      apis > 1 ? ' peak, one API pass MiB | peak, round-robin MiB |' : ' peak under the c16 rows MiB |';
     lines.push(
       '',
-      '| process | role | RSS after start MiB | peak, one API pass MiB | peak, round-robin MiB | at the end MiB | connections idle / peak |',
+      `| process | role | RSS after start MiB |${peaks} at the end MiB | connections idle / peak |`,
+      `|---|---|---:|${apis > 1 ? '---:|---:|' : '---:|'}---:|---:|`,
     );
-    lines.push('|---|---|---:|---:|---:|---:|---:|');
     procs.forEach((p, k) => {
       const peakConns = Math.max(one.conns[k], all.conns[k]);
+      const peak = apis > 1 ? `${mib(one.peak[k])} | ${mib(all.peak[k])}` : mib(one.peak[k]);
       lines.push(
-        `| ${p.name} | ${p.role} | ${mib(started[k])} | ${mib(one.peak[k])} | ${mib(all.peak[k])} | ${mib(ended[k])} | ${idle.get(p.app) ?? 0} / ${peakConns} |`,
+        `| ${p.name} | ${p.role} | ${mib(started[k])} | ${peak} | ${mib(ended[k])} | ${idle.get(p.app) ?? 0} / ${peakConns} |`,
       );
     });
     lines.push('');
