@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import pg from 'pg';
 import type { BenchOptions, BenchTarget, LatencyResult } from './http.js';
-import { database, rssMiB, startServer, startWorker } from './server.js';
+import { cpuSeconds, database, rssMiB, startServer, startWorker } from './server.js';
 
 type Row = LatencyResult & { target?: string };
 type Features = (target: BenchTarget, opts: BenchOptions) => Promise<Row[]>;
@@ -63,6 +63,25 @@ async function sampled<T>(
   }
 }
 
+/**
+ * Waits (20 s at least, 15 minutes at most) until none of `pids` used more than a tenth of a core over
+ * the last 5 s; returns the seconds waited.
+ */
+async function settled(pids: number[]): Promise<number> {
+  const t = performance.now();
+  const sleep = (n: number) => new Promise((r) => setTimeout(r, n));
+  await sleep(15_000);
+  let before = pids.map(cpuSeconds);
+  while (performance.now() - t < 15 * 60_000) {
+    await sleep(5_000);
+    const now = pids.map(cpuSeconds);
+    const busy = now.some((v, k) => v - before[k] > 0.5);
+    before = now;
+    if (!busy) break;
+  }
+  return (performance.now() - t) / 1000;
+}
+
 const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
 const mib = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : '—');
 
@@ -76,7 +95,6 @@ export async function benchRoles(
   const procs: Proc[] = [];
   const db = new pg.Pool({ connectionString: url, max: 1 });
   try {
-    const load0 = loadavg()[0];
     const w = 'vigia-bench-worker';
     procs.push({
       name: 'worker',
@@ -91,8 +109,11 @@ export async function benchRoles(
       procs.push({ name: `api ${k + 1}`, role: 'api', app, child: s.child });
       targets.push({ baseUrl: s.baseUrl, token: s.token });
     }
-    // the APIs load their read models after start (in the background): let them settle
-    await new Promise((r) => setTimeout(r, 20_000));
+    // the APIs load their read models after start (in the background; minutes on the medium market):
+    // measuring meanwhile would count those loads in the first pass. Wait until every process is quiet.
+    const settle = await settled(procs.map((p) => p.child.pid ?? 0));
+    console.log(`  procesos en calma tras ${settle.toFixed(0)} s`);
+    const load0 = loadavg()[0];
     const started = procs.map((p) => rssMiB(p.child.pid ?? 0));
     const idle = await connections(db);
     const workerPid = procs[0].child.pid;
@@ -117,7 +138,8 @@ export async function benchRoles(
     lines.push(
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- --size ${size} --apis ${apis}\` ` +
         `on ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
-        `embedded PostgreSQL; load average ${load0.toFixed(1)} at the start, ${loadavg()[0].toFixed(1)} at the end. ` +
+        `embedded PostgreSQL; load average ${load0.toFixed(1)} when the measuring began, ${loadavg()[0].toFixed(1)} at the end. ` +
+        `Measured once every process was quiet (its read models loaded): ${settle.toFixed(0)} s after the last start. ` +
         (apis > 1
           ? `One worker (\`--role worker\`) and ${apis} API processes (\`--role api\`) on the same database; the c16 rows ` +
             `against API 1 alone, then round-robin over the ${apis} (each request to the next process).`

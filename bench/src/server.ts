@@ -195,6 +195,17 @@ export async function startWorker(
   }
 }
 
+/** CPU time (user + system) a process has used so far, seconds; NaN when it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // fields after the command's closing parenthesis: state is the 3rd, utime the 14th, stime the 15th
+    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
+    return (Number(rest[11]) + Number(rest[12])) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Resident memory (VmRSS) of a process, MiB; NaN when it is gone. */
 export function rssMiB(pid: number): number {
   try {
