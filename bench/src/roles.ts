@@ -115,9 +115,16 @@ export async function benchRoles(
     console.log(`  procesos en calma tras ${settle.toFixed(0)} s`);
     const load0 = loadavg()[0];
     const started = procs.map((p) => rssMiB(p.child.pid ?? 0));
-    const idle = await connections(db);
     const workerPid = procs[0].child.pid;
     const c16: BenchOptions = { concurrencies: [16] };
+    // An API process loads a pivot's models and a feature's copies at their first request: one unmeasured
+    // round-robin pass first, so that both measured passes find every process warm (measured cold, the
+    // first pass would pay the loads and the second not).
+    console.log(`\n  --apis ${apis}: pasada de calentamiento (sin medir) sobre ${apis} proceso(s) API`);
+    const warmed = performance.now();
+    await features({ ...targets[0], baseUrls: targets.map((t) => t.baseUrl), workerPid }, c16);
+    const warmSeconds = (performance.now() - warmed) / 1000;
+    const idle = await connections(db);
 
     console.log(`\n  --apis ${apis}: c16 contra la API 1 sola`);
     const one = await sampled(procs, db, () =>
@@ -139,7 +146,9 @@ export async function benchRoles(
       `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench -- --size ${size} --apis ${apis}\` ` +
         `on ${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
         `embedded PostgreSQL; load average ${load0.toFixed(1)} when the measuring began, ${loadavg()[0].toFixed(1)} at the end. ` +
-        `Measured once every process was quiet (its read models loaded): ${settle.toFixed(0)} s after the last start. ` +
+        `Measured once every process was quiet (${settle.toFixed(0)} s after the last start) and after an unmeasured ` +
+        `round-robin pass of the same rows (${warmSeconds.toFixed(0)} s: each API process loads its models at their first request); ` +
+        `RSS "after start" is before that pass. ` +
         (apis > 1
           ? `One worker (\`--role worker\`) and ${apis} API processes (\`--role api\`) on the same database; the c16 rows ` +
             `against API 1 alone, then round-robin over the ${apis} (each request to the next process).`
