@@ -150,7 +150,7 @@ try {
     const r = rows[0];
     console.log(
       `${label}: ${done.status} en ${seconds.toFixed(1)} s · ${Math.round(r.rows_read / seconds).toLocaleString('es-CL')} filas/s · ` +
-        `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected} · ` +
+        `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected}${r.error ? ` (${r.error})` : ''} · ` +
         `RSS ${mb(before)} → pico ${mb(peak)} MB (crecimiento ${mb(peak - baseline)} MB sobre ${mb(baseline)} MB antes de la primera, ` +
         `${mb(peak - before)} MB sobre el RSS al empezar esta) · heap principal tras GC ${mb(heapAfter)} MB`,
     );
