@@ -120,6 +120,14 @@ it('with the default cap the run imports whole; progress and step times reach th
   );
   // lines 1–2: the declaration and <rss><channel>; item i on line 3 + i, the broken one after the ITEMS
   expect(rejected.rows).toEqual([{ line: ITEMS + 3, product_id: 'H-sin-precio', reason: 'falta el precio' }]);
+  // every roll-up ran in the thread (those of modules/rollups.ts too, not only ingest's own daily one) …
+  for (const r of ['daily', 'pricing', 'promotions', 'image-verification', 'notifications', 'assortment'])
+    expect(steps.map((s) => s[0])).toContain(`roll-up ${r}`);
+  // … and they are current at once: the day's published listings by brand
+  const daily = await db.pool.query<{ published: number; brands: number }>(
+    'select sum(published)::int as published, count(distinct brand_id)::int as brands from rollup_daily_brand where seller_id = 410',
+  );
+  expect(daily.rows[0]).toEqual({ published: ITEMS, brands: 20 });
   const names = steps.map((s) => s[0]);
   expect(names).toContain('parts: reading the source');
   expect(names).toContain('write listings');

@@ -25,8 +25,10 @@ export interface ImportLimits {
 
 const DEFAULT_LIMITS: ImportLimits = { heapMb: 128, youngMb: 16 };
 
+// The thread loads the run through its composition root (modules/feed-import-thread.ts: every roll-up
+// registered, as in the server), which re-exports importRunInThread.
 const importTask = task(
-  moduleBeside(import.meta.url, './import-thread'),
+  moduleBeside(import.meta.url, '../feed-import-thread'),
   'importRunInThread',
   importRunInThread,
 );

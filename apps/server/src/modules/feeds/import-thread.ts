@@ -1,11 +1,10 @@
 import { getHeapStatistics } from 'node:v8';
 import type { MessagePort } from 'node:worker_threads';
 import { createPool } from '../../db/database.js';
-import '../rollups.js'; // every roll-up registers itself: the run keeps them current, as in the server
 import { executeRun, type ImportConfig, type Progress, type RunRow } from './import.js';
 
 // The body of a feed import run, in a thread of the imports pool (import-pool.ts, platform/pool, a capped
-// heap): it opens a small pool on the same database and runs the whole import there (download, streamed
+// heap; the thread loads it through modules/feed-import-thread.ts, which registers every roll-up): it opens a small pool on the same database and runs the whole import there (download, streamed
 // parse, the one ingest transaction with every roll-up, the run's record), telling the main thread its
 // progress (and, for the bench, the time of each ingest step) through `port`. What an import allocates —
 // the parser's events, the rows, the statements' parameters, the rows the roll-ups read — is collected
