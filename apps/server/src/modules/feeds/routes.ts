@@ -16,6 +16,7 @@ import { releaseRollupZone, requestRollupZone } from '../ingest/index.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { type RejectionRow, rejectionsCsv } from './download.js';
 import { createRun, sellerTermsOf } from './import.js';
+import { stopImports } from './import-pool.js';
 import { enqueueRunOf } from './jobs.js';
 import { FeedError, parseFeed } from './parse.js';
 import { ingestPushedRows } from './push.js';
@@ -70,6 +71,8 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const { config } = app.deps;
   // Scheduled sources are queued by the 'feeds-tick' schedule of jobs.ts (worker role).
+  // Runs under way in the imports pool's thread end with their server (they go back to the queue).
+  app.addHook('onClose', async () => stopImports(app.deps.db.url));
 
   // Uploaded files arrive as a binary body (read as a stream, limited as it is written).
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
