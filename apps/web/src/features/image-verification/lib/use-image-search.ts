@@ -5,6 +5,7 @@ import {
   type ImageClass,
   type ImageItemsQueryInput,
   type ImageKpisQueryInput,
+  isCalendarDate,
 } from '@vigia/domain';
 import { useMemo } from 'react';
 import { useSearchParams } from 'react-router';
@@ -96,7 +97,7 @@ export function useImageSearch(): ImageSearch {
       classificationsIds: f.classificationsIds,
       sellersIds: f.sellersIds,
       skus: f.SKUs,
-      comparisonDate: /^\d{4}-\d{2}-\d{2}$/.test(comparisonDate) ? comparisonDate : undefined,
+      comparisonDate: isCalendarDate(comparisonDate) ? comparisonDate : undefined,
     };
   }, [f, comparisonDate]);
   const items = useMemo((): ImageItemsQueryInput | null => {
