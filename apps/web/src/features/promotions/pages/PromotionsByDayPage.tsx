@@ -12,7 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import { formatDate, formatNumber, formatPercent, PROMOTION_PRODUCTS_MAX } from '@vigia/domain';
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
 import { InfoTip } from '../../../components/data/InfoTip.js';
