@@ -163,4 +163,54 @@ test.describe('item 8: URLs', () => {
     await expect(page).toHaveURL(/\/app\/dpm-by-brand\?order=asc$/);
     await expect(page.getByText(CRASH)).toHaveCount(0);
   });
+
+  test('image verification, assortment, reports and the brand comparator drop what they do not offer', async ({
+    page,
+  }) => {
+    await login(page);
+    // image verification: a class it does not have, an impossible day, 120 %, a negative page
+    await page.goto(
+      '/app/image-verification?imageClass=otra&comparisonDate=2026-02-30&minSimilarity=120&page=-1',
+    );
+    await expect(notice(page)).toContainText('«otra» (imageClass)', { timeout: 30_000 });
+    await expect(notice(page)).toContainText('«2026-02-30» (comparisonDate)');
+    await expect(notice(page)).toContainText('«120» (minSimilarity)');
+    await expect(notice(page)).toContainText('«-1» (page)');
+    await expect(page).toHaveURL(/\/app\/image-verification$/);
+    // a band it offers stays (with a decimal comma), and so does a minimum above the maximum: its field says so
+    await page.goto('/app/image-verification?minSimilarity=97,5&maxSimilarity=90');
+    await expect(page.getByText('Se ignor')).toHaveCount(0);
+    await expect(page).toHaveURL(
+      /minSimilarity=97%2C5&maxSimilarity=90$|minSimilarity=97,5&maxSimilarity=90$/,
+    );
+    // assortment: the stock tab exists only on Cambio de disponibilidad
+    await page.goto('/app/assortment-by-stock?stock=nada');
+    await expect(notice(page)).toContainText('Se ignoró «nada» en la dirección (stock)', { timeout: 30_000 });
+    await expect(page).toHaveURL(/\/app\/assortment-by-stock$/);
+    await page.goto('/app/assortment-by-brand?stock=went_out');
+    await expect(notice(page)).toContainText('Se ignoró «went_out» en la dirección (stock)', {
+      timeout: 30_000,
+    });
+    await expect(page).toHaveURL(/\/app\/assortment-by-brand$/);
+    // a row is judged once the table's answer is in
+    await page.goto('/app/assortment-by-brand?row=no-existe');
+    await expect(notice(page)).toContainText('Se ignoró «no-existe» en la dirección (row)', {
+      timeout: 30_000,
+    });
+    await expect(page).toHaveURL(/\/app\/assortment-by-brand$/);
+    // reports: a type, a format and days the form does not offer fall back to its defaults, said
+    await page.goto('/app/reports?type=nope&format=pdf&from=2026-02-30&to=ayer');
+    await expect(notice(page)).toContainText('«nope» (type)', { timeout: 30_000 });
+    await expect(notice(page)).toContainText('«pdf» (format)');
+    await expect(notice(page)).toContainText('«2026-02-30» (from)');
+    await expect(notice(page)).toContainText('«ayer» (to)');
+    await expect(page).toHaveURL(/\/app\/reports$/);
+    // the brand comparator: a brand that is not a row of its answer
+    await page.goto('/app/brand-price-comparator?brand=987654321');
+    await expect(notice(page)).toContainText('Se ignoró «987654321» en la dirección (brand)', {
+      timeout: 30_000,
+    });
+    await expect(page).toHaveURL(/\/app\/brand-price-comparator$/);
+    await expect(page.getByText(CRASH)).toHaveCount(0);
+  });
 });

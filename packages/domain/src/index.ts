@@ -6,6 +6,7 @@ export * from './dashboard.js';
 export * from './dates.js';
 export * from './derived.js';
 export * from './detail.js';
+export * from './file-names.js';
 export * from './filters.js';
 export * from './format.js';
 export * from './image-verification.js';

@@ -155,38 +155,9 @@ export function openXlsxStream(opts: {
   };
 }
 
-/** A file-name part: accents dropped, anything but letters, digits, '_' and '+' becomes '-'. */
-export function fileNamePart(s: string, max = 40): string {
-  return s
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^A-Za-z0-9_+]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, max)
-    .replace(/-+$/g, '');
-}
-
-/**
- * The Spanish name of a downloaded file: the screen, its filters, its dates —
- * `promociones_por_dia_Hogar-Total_2026-11-28.xlsx` (one day) or `…_2026-10-05_2026-10-11.xlsx` (a
- * period). Empty filters are left out; at most 150 characters before the dates.
- */
-export function xlsxFileName(
-  screen: string,
-  filters: readonly (string | number | null | undefined)[],
-  from: string | null | undefined,
-  to?: string | null,
-): string {
-  const parts = filters
-    .filter((f): f is string | number => f !== null && f !== undefined && String(f).trim() !== '')
-    .map((f) => fileNamePart(String(f)))
-    .filter(Boolean);
-  let head = [fileNamePart(screen, 60), ...parts].join('_');
-  if (head.length > 150) head = head.slice(0, 150).replace(/[-_]+$/g, '');
-  const day = (d: string | null | undefined) => (d && /^\d{4}-\d{2}-\d{2}/.test(d) ? d.slice(0, 10) : null);
-  const dates = [...new Set([day(from), day(to)].filter((d): d is string => d !== null))];
-  return `${[head, ...dates].join('_')}.xlsx`;
-}
+// The file names (fileNamePart, xlsxFileName, namesPart) live in @vigia/domain: the web's fallback names
+// its files the same way.
+export { fileNamePart, namesPart, xlsxFileName } from '@vigia/domain';
 
 /** The Content-Disposition of a download named by xlsxFileName (ASCII after fileNamePart). */
 export function attachment(name: string): string {
@@ -221,11 +192,4 @@ export async function filterNames(
   const byId = (rows: { id: number; name: string }[], list: number[]) =>
     list.flatMap((i) => rows.filter((r) => r.id === i).map((r) => r.name));
   return { classifications: byId(c.rows, cls), sellers: byId(s.rows, sel) };
-}
-
-/** Several names as one file-name part: the first few, then "+N". */
-export function namesPart(names: readonly string[], shown = 2): string | null {
-  if (!names.length) return null;
-  const head = names.slice(0, shown).map((n) => fileNamePart(n, 30));
-  return names.length > shown ? `${head.join('+')}+${names.length - shown}` : head.join('+');
 }

@@ -107,6 +107,25 @@ class ScreenBoundary extends Component<{ children: ReactNode; onRetry: () => voi
   }
 }
 
+// A screen whose code is already here is drawn at once, without Suspense: React holds back the reveal of
+// a suspended boundary's content for up to 300 ms after its fallback appeared (its fallback throttle), so
+// a lazy screen that suspended even for the few milliseconds a cached chunk takes to evaluate appeared
+// ~300 ms late — after login twice, /dependencies-loader then Inicio (issue 31 item 11: a Chromium trace
+// showed the main thread idle, waiting on that timer). The route loaders and the login page preload the
+// code (preloadScreen), so by the time a route renders its module is usually known.
+const loaded = new Map<LazyScreenLoader, ComponentType>();
+
+/** Starts loading a screen's code and remembers it once loaded; a failure is LazyScreen's to report. */
+export function preloadScreen(load: LazyScreenLoader): void {
+  if (loaded.has(load)) return;
+  load().then(
+    (m) => {
+      loaded.set(load, m.default);
+    },
+    () => {},
+  );
+}
+
 // Lazy components must outlive renders: a component created during a render that suspends is thrown
 // away with it, and the retry would create (and wait for) a new one forever. A failed one is forgotten,
 // so the next mount (or "Reintentar") imports again.
@@ -115,10 +134,15 @@ function lazyScreen(load: LazyScreenLoader): LazyExoticComponent<ComponentType> 
   let screen = lazyCache.get(load);
   if (!screen) {
     const created = lazy(() =>
-      withChunkTimeout(load).catch((error: unknown) => {
-        if (lazyCache.get(load) === created) lazyCache.delete(load);
-        throw error;
-      }),
+      withChunkTimeout(load)
+        .then((m) => {
+          loaded.set(load, m.default);
+          return m;
+        })
+        .catch((error: unknown) => {
+          if (lazyCache.get(load) === created) lazyCache.delete(load);
+          throw error;
+        }),
     );
     lazyCache.set(load, created);
     screen = created;
@@ -129,7 +153,7 @@ function lazyScreen(load: LazyScreenLoader): LazyExoticComponent<ComponentType> 
 /** Renders a registry screen: lazy import with timeout, spinner, slow/failed fallback with retry. */
 export function LazyScreen({ load }: { load: LazyScreenLoader }) {
   const [attempt, setAttempt] = useState(0);
-  const Screen = lazyScreen(load);
+  const Screen = loaded.get(load) ?? lazyScreen(load);
   const retry = () => {
     // Failing again and again is usually a stale deployment: a full reload fetches the new index.
     if (attempt >= 2) window.location.reload();

@@ -8,7 +8,7 @@ import { setNavigator } from '../lib/navigation.js';
 import { PATHS } from '../lib/paths.js';
 import { logout } from '../lib/session.js';
 import { appLoader, authLoader, publicLoader } from './guard.js';
-import { LazyScreen, ModuleGate } from './lazy-screen.js';
+import { LazyScreen, ModuleGate, preloadScreen } from './lazy-screen.js';
 import {
   appRoutes,
   dependenciesLoaderRoute,
@@ -16,6 +16,9 @@ import {
   type RouteHandle,
   type ScreenRoute,
 } from './routes.js';
+
+/** Inicio: where a login lands. */
+const homeRoute = appRoutes.find((r) => r.path === '') as ScreenRoute;
 
 function handleOf(r: ScreenRoute): RouteHandle {
   return { name: r.name, title: r.title, module: r.module };
@@ -52,6 +55,9 @@ export const routeObjects: RouteObject[] = [
           r.path === PATHS.login
             ? (args) => {
                 logout();
+                // the pages a login opens next, loaded while the user types (drawn at once then)
+                preloadScreen(dependenciesLoaderRoute.lazy);
+                preloadScreen(homeRoute.lazy);
                 return publicLoader(args);
               }
             : publicLoader,
@@ -60,7 +66,11 @@ export const routeObjects: RouteObject[] = [
       {
         path: dependenciesLoaderRoute.path,
         handle: handleOf(dependenciesLoaderRoute),
-        loader: authLoader,
+        loader: (args) => {
+          preloadScreen(dependenciesLoaderRoute.lazy);
+          preloadScreen(homeRoute.lazy);
+          return authLoader(args);
+        },
         element: <LazyScreen key={dependenciesLoaderRoute.name} load={dependenciesLoaderRoute.lazy} />,
       },
     ],
@@ -79,7 +89,7 @@ export const routeObjects: RouteObject[] = [
         // Runs alongside the layout's loader: fetch the screen's code (LazyScreen's import then finds it
         // loaded) and start its first data loads, instead of waiting for the layout to render.
         loader: ({ params }) => {
-          r.lazy().catch(() => {}); // a failure is LazyScreen's to report, with its retry
+          preloadScreen(r.lazy); // a failure is LazyScreen's to report, with its retry
           r.prefetch?.(params);
           return null;
         },

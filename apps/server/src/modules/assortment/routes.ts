@@ -1,5 +1,6 @@
 import {
   ASSORTMENT_DEFAULT_PERIOD_DAYS,
+  ASSORTMENT_FILE,
   ASSORTMENT_MAX_PERIOD_DAYS,
   ASSORTMENT_STOCK_LABELS,
   type AssortmentProductsBody,
@@ -257,7 +258,12 @@ export default async function assortmentRoutes(app: FastifyInstance) {
         const n = await filterNames(pool, { classifications: req.body.classificationsIds ?? [] });
         return {
           type: XLSX_TYPE,
-          name: xlsxFileName(SCREEN_FILE[kind], [namesPart(n.classifications)], s.periods.from, s.periods.to),
+          name: xlsxFileName(
+            ASSORTMENT_FILE[kind],
+            [namesPart(n.classifications)],
+            s.periods.from,
+            s.periods.to,
+          ),
           body: await write(xlsxTasks.rollup, kind, rows, res.currency),
         };
       }),
@@ -277,7 +283,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
           sellers: b.seller_id ? [b.seller_id] : [],
         });
         const name = xlsxFileName(
-          `${SCREEN_FILE[kind]}_productos`,
+          `${ASSORTMENT_FILE[kind]}_productos`,
           [
             b.brand ?? null,
             namesPart(n.sellers),
@@ -298,8 +304,3 @@ export default async function assortmentRoutes(app: FastifyInstance) {
 }
 
 /** The screens' names in the files they download (issue 31 item 9). */
-const SCREEN_FILE = {
-  brand: 'surtido_por_marca',
-  ecommerce: 'surtido_por_ecommerce',
-  stock: 'cambio_de_disponibilidad',
-} as const;

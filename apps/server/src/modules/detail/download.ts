@@ -1,4 +1,10 @@
-import { MESSAGES, priceTypeLabel, QMI_HISTORY_COLUMNS, type QmiHistoryPoint } from '@vigia/domain';
+import {
+  historyFileName as domainHistoryFileName,
+  MESSAGES,
+  priceTypeLabel,
+  QMI_HISTORY_COLUMNS,
+  type QmiHistoryPoint,
+} from '@vigia/domain';
 import { CSV_BOM, csvLine } from '../../lib/csv.js';
 import { type WorkbookColumn, workbookXlsx } from '../../lib/workbook.js';
 
@@ -76,8 +82,7 @@ export function warmInput(): HistoryDownloadInput {
   return { sellerName: 'Vigía', productId: 'warm', name: 'Calentamiento', currency: 'CLP', prices };
 }
 
-/** A safe file name: letters, digits, '-', '_' and '.'. */
+/** `historico_<seller>_<product>_<from>_<to>.<ext>` (the web's fallback names it the same way). */
 export function historyFileName(input: HistoryDownloadInput, from: string, to: string, ext: string): string {
-  const clean = (s: string) => s.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60);
-  return `historico_${clean(input.sellerName)}_${clean(input.productId)}_${from}_${to}.${ext}`;
+  return domainHistoryFileName(input.sellerName, input.productId, from, to, ext);
 }

@@ -3,6 +3,7 @@ import {
   classifySimilarity,
   IMAGE_CLASS_LABELS,
   IMAGE_VERIFICATION,
+  IMAGE_VERIFICATION_FILE,
   IMAGE_XLSX_MAX_ROWS,
   routePath,
   routes,
@@ -57,7 +58,7 @@ export default async function imageVerificationRoutes(app: FastifyInstance) {
         sellers: q.sellersIds ?? [],
       });
       const name = xlsxFileName(
-        'verificacion_de_imagenes',
+        IMAGE_VERIFICATION_FILE,
         [
           q.imageClass ? IMAGE_CLASS_LABELS[q.imageClass] : null,
           namesPart(n.sellers),

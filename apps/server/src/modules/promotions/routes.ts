@@ -1,5 +1,6 @@
 import {
   promotionsRoutes as defs,
+  PROMOTION_FILE,
   promotionBody,
   promotionOneClassBody,
   promotionPricesBody,
@@ -69,14 +70,6 @@ function parseOr400<S extends z.ZodType>(schema: S, body: unknown): z.output<S> 
 }
 
 /** The screens' names in the files they download (issue 31 item 9). */
-const SCREEN_FILE = {
-  level: 'promociones_por_dia',
-  duration: 'promociones_por_duracion',
-  type: 'promociones_por_formato',
-  range: 'promociones_por_rango',
-  'scatter-plot': 'dispersion_de_precios',
-  prices: 'promociones_productos',
-} as const;
 const KIND_FILE = { exclusive: 'exclusivo', quantity: 'por-cantidad', sale: 'oferta' } as const;
 
 /**
@@ -100,14 +93,14 @@ async function downloadName(
           ? KIND_FILE[b.kind]
           : null;
     return xlsxFileName(
-      SCREEN_FILE.prices,
+      PROMOTION_FILE.prices,
       [namesPart(n.sellers), namesPart(n.classifications), detail],
       b.from_date,
       b.to_date,
     );
   }
   const n = await filterNames(pool, { classifications: b.classificationsIds ?? [] });
-  return xlsxFileName(SCREEN_FILE[b.promotion], [namesPart(n.classifications)], b.from_date, b.to_date);
+  return xlsxFileName(PROMOTION_FILE[b.promotion], [namesPart(n.classifications)], b.from_date, b.to_date);
 }
 
 export default async function promotionsRoutes(app: FastifyInstance) {

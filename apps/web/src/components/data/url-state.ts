@@ -1,3 +1,4 @@
+import { isCalendarDate } from '@vigia/domain';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { notify } from '../../lib/notifier.js';
@@ -85,6 +86,34 @@ export function useDropUnknownParams(checks: readonly UrlParamCheck[]): void {
 export const oneOf = (key: string, allowed: readonly (string | number)[]): UrlParamCheck => ({
   key,
   ok: (raw) => allowed.some((v) => String(v) === raw),
+});
+
+/** A check that the value is a whole number in [min, max] written plainly ("3", not "03", "3.0" or "-3"). */
+export const intIn = (key: string, min: number, max: number): UrlParamCheck => ({
+  key,
+  ok: (raw) => /^(0|[1-9]\d{0,14})$/.test(raw) && Number(raw) >= min && Number(raw) <= max,
+});
+
+/** A check that the value is a calendar day yyyy-mm-dd (2026-02-30 is not). */
+export const calendarDay = (key: string): UrlParamCheck => ({ key, ok: isCalendarDate });
+
+/** A check that the value is a number in [min, max], with a decimal comma or point ("97,5"). */
+export const numberIn = (key: string, min: number, max: number): UrlParamCheck => ({
+  key,
+  ok: (raw) => {
+    if (!/^-?\d+([.,]\d+)?$/.test(raw.trim())) return false;
+    const n = Number(raw.trim().replace(',', '.'));
+    return n >= min && n <= max;
+  },
+});
+
+/**
+ * A check judged once the screen knows its options (the rows of an answer): `known` is null while they
+ * are loading, and then nothing is dropped.
+ */
+export const knownWhenLoaded = (key: string, known: readonly string[] | null): UrlParamCheck => ({
+  key,
+  ok: (raw) => known === null || known.includes(raw),
 });
 
 /** A table's sort kept in the URL. */

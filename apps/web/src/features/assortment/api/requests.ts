@@ -1,10 +1,12 @@
 import {
+  ASSORTMENT_FILE,
   type AssortmentBodyInput,
   type AssortmentProductSort,
   type AssortmentStockEvent,
   type Filters,
   routes,
   toAssortmentFilters,
+  xlsxFileName,
 } from '@vigia/domain';
 import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 
@@ -67,7 +69,9 @@ export function fetchAssortmentProducts(
 
 /** The table as XLSX (POST /v1/assortment/{kind}.xlsx). */
 export function downloadAssortment(kind: AssortmentKind, filters: Filters, pivotId: number | null) {
-  return downloadRoute(TABLE_XLSX[kind], { body: body(filters) }, `surtido-${kind}.xlsx`, { pivotId });
+  // the server names the file (Content-Disposition); the fallback is its name without the filters
+  const name = xlsxFileName(ASSORTMENT_FILE[kind], [], filters.from_date, filters.to_date);
+  return downloadRoute(TABLE_XLSX[kind], { body: body(filters) }, name, { pivotId });
 }
 
 /** A drill-down's products as XLSX (POST /v1/assortment/{kind}/products.xlsx). */
@@ -81,7 +85,7 @@ export function downloadAssortmentProducts(
   return downloadRoute(
     PRODUCTS_XLSX[kind] as typeof R.stockProductsXlsx,
     { body: { ...body(filters), ...drill, ...sort } as never },
-    `surtido-${kind}-productos.xlsx`,
+    xlsxFileName(`${ASSORTMENT_FILE[kind]}_productos`, [drill.brand], filters.from_date, filters.to_date),
     { pivotId },
   );
 }

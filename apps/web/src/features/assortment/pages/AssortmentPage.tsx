@@ -1,6 +1,13 @@
 import { Box, Stack } from '@mui/material';
-import { type AssortmentRow, type AssortmentStockEvent, formatDate, NO_BRAND_NAME } from '@vigia/domain';
+import {
+  ASSORTMENT_STOCK_EVENTS,
+  type AssortmentRow,
+  type AssortmentStockEvent,
+  formatDate,
+  NO_BRAND_NAME,
+} from '@vigia/domain';
 import { useLocation, useSearchParams } from 'react-router';
+import { knownWhenLoaded, oneOf, useDropUnknownParams } from '../../../components/data/url-state.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useAssortment } from '../api/queries.js';
@@ -47,9 +54,16 @@ export default function AssortmentPage() {
   const blocked = !preparing && !scope.filters;
   const rows = kind === 'brand' ? result.data?.brands : result.data?.sellers;
   const rowKey = params.get(ROW_KEY);
-  const stock =
-    (params.get(STOCK_KEY) as AssortmentStockEvent | null) ?? (kind === 'stock' ? 'went_out' : null);
   const keyOf = (r: AssortmentRow) => (r.summary ? 'summary' : `${r.id ?? 'none'}`);
+  // the stock tab exists only on Cambio de disponibilidad; a row is judged once the answer is in (and
+  // not while another one is being fetched): anything else is dropped with a notice (issue 31 item 8)
+  useDropUnknownParams([
+    oneOf(STOCK_KEY, kind === 'stock' ? ASSORTMENT_STOCK_EVENTS : []),
+    knownWhenLoaded(ROW_KEY, rows && !result.isFetching ? rows.map(keyOf) : null),
+  ]);
+  const stockParam = params.get(STOCK_KEY);
+  const stock =
+    ASSORTMENT_STOCK_EVENTS.find((e) => e === stockParam) ?? (kind === 'stock' ? 'went_out' : null);
   const openRow = rows?.find((r) => keyOf(r) === rowKey) ?? null;
 
   const open = (r: AssortmentRow, st?: AssortmentStockEvent) => {

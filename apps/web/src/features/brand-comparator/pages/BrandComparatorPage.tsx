@@ -19,6 +19,7 @@ import { ChartContainer, LineChart } from '../../../components/charts/index.js';
 import { EmptyState, NumberCell, TableBodyState } from '../../../components/data/DataTable.js';
 import { bandText, indexKind, PositionFigure, SellerLabel } from '../../../components/data/position.js';
 import { ScrollTable } from '../../../components/data/ScrollTable.js';
+import { knownWhenLoaded, useDropUnknownParams } from '../../../components/data/url-state.js';
 import { type FilterField, FilterPanel } from '../../../components/filters/index.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
 import { useBrandComparatorSearch } from '../api/brand-comparator.js';
@@ -93,6 +94,10 @@ export default function BrandComparatorPage() {
       { replace: true },
     );
   const data = query.data;
+  // a brand that is not a row of the answer (judged once it is in) is dropped with a notice (issue 31 item 8)
+  useDropUnknownParams([
+    knownWhenLoaded(BRAND_KEY, data && !query.isFetching ? data.items.map((i) => String(i.brand_id)) : null),
+  ]);
   const blocked = !preparing && !search.filters;
   const selected: Item | undefined = data?.items.find((i) => i.brand_id === picked) ?? data?.items[0];
   const columns = 3 + (data?.competitors.length ?? 3);

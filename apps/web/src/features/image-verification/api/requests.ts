@@ -1,8 +1,10 @@
 import {
+  IMAGE_VERIFICATION_FILE,
   type ImageItemsQueryInput,
   type ImageKpisQueryInput,
   type ImageReviewDecision,
   routes,
+  xlsxFileName,
 } from '@vigia/domain';
 import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 
@@ -35,5 +37,11 @@ export function saveImageReview(id: number, decision: ImageReviewDecision | null
 
 /** The list of the current filter as XLSX (every page). */
 export function downloadImageItems(query: ImageItemsQueryInput, pivotId: number | null) {
-  return downloadRoute(R.itemsXlsx, { query }, 'verificacion-imagenes.xlsx', { pivotId });
+  // the server names the file (Content-Disposition); the fallback is its name without the filters
+  const name = xlsxFileName(
+    IMAGE_VERIFICATION_FILE,
+    [],
+    typeof query.comparisonDate === 'string' ? query.comparisonDate : null,
+  );
+  return downloadRoute(R.itemsXlsx, { query }, name, { pivotId });
 }

@@ -1,5 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { dashboardRoutes, detailRoutes, type HISTORY_DOWNLOAD_FORMATS, MESSAGES } from '@vigia/domain';
+import {
+  dashboardRoutes,
+  detailRoutes,
+  type HISTORY_DOWNLOAD_FORMATS,
+  historyFileName,
+  MESSAGES,
+} from '@vigia/domain';
 import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 import { loadWithMessage, logFailure } from '../../../lib/load.js';
 import type { Period } from '../period.js';
@@ -170,7 +176,8 @@ export function downloadQmiHistory(
           format,
         },
       },
-      `historico-${sellerId}-${productId}-${period.from}-${period.to}.${format}`,
+      // the server's name has the seller's name; the fallback its id
+      historyFileName(String(sellerId), productId, period.from, period.to, format),
       silent,
     ),
   );

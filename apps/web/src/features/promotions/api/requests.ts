@@ -1,9 +1,11 @@
 import {
   promotionsRoutes as defs,
   type Filters,
+  PROMOTION_FILE,
   PROMOTION_RANGE,
   type PromotionDrilldown,
   type PromotionKind,
+  xlsxFileName,
 } from '@vigia/domain';
 import { callRoute, downloadRoute } from '../../../lib/api-client.js';
 
@@ -77,13 +79,17 @@ export function fetchPrices(
   return callRoute(defs.prices, { body: { ...drillBody(filters, t), ...page } }, o);
 }
 
+const dateOf = (v: unknown) => (typeof v === 'string' ? v : null);
+
 /** The screens' tables as XLSX (`promotion` = the screen, or 'prices' for a drill-down). */
 export function downloadPromotions(
   promotion: 'level' | 'duration' | 'type' | 'range' | 'scatter-plot' | 'prices',
   body: Record<string, unknown>,
   pivotId: number | null,
 ) {
-  return downloadRoute(defs.download, { body: { ...body, promotion } }, `promociones_${promotion}.xlsx`, {
+  // the server names the file (Content-Disposition); the fallback is its name without the filters
+  const name = xlsxFileName(PROMOTION_FILE[promotion], [], dateOf(body.from_date), dateOf(body.to_date));
+  return downloadRoute(defs.download, { body: { ...body, promotion } }, name, {
     pivotId,
   });
 }

@@ -12,7 +12,7 @@ import {
   Typography,
 } from '@mui/material';
 import { formatDate, formatNumber, formatPercent, PROMOTION_PRODUCTS_MAX } from '@vigia/domain';
-import { memo, startTransition, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ChartContainer, LineChart, seriesColor } from '../../../components/charts/index.js';
 import { InfoTip } from '../../../components/data/InfoTip.js';
@@ -22,6 +22,7 @@ import type { DrillTarget } from '../api/requests.js';
 import { PctButton } from '../components/PctButton.js';
 import { SellerName, usePromotionDrill } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
+import { useDrawnInSteps } from '../lib/use-drawn-in-steps.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
 const shortDay = (iso: string) => formatDate(iso).slice(0, 5);
@@ -193,12 +194,7 @@ export default function PromotionsByDayPage() {
   // The first sellers' tables are drawn with the answer, the others right after in a transition (React
   // may paint in between): the screen's first answer shows without waiting for all 12 × 8 × 14 cells.
   const all = data?.items.length ?? 0;
-  const [drawn, setDrawn] = useState(FIRST_DRAWN);
-  useEffect(() => {
-    if (all <= FIRST_DRAWN) return;
-    const t = setTimeout(() => startTransition(() => setDrawn(all)), 0);
-    return () => clearTimeout(t);
-  }, [all]);
+  const drawn = useDrawnInSteps(all, FIRST_DRAWN);
   const chartSeries = useMemo(
     () =>
       (data?.items ?? []).flatMap((it, i) => {

@@ -1,11 +1,13 @@
 import { Stack, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { formatNumber, formatPercent, formatPrice, type RangeChartData } from '@vigia/domain';
+import { memo } from 'react';
 import { BarChart } from '../../../components/charts/index.js';
 import { NumberCell } from '../../../components/data/DataTable.js';
 import { ScrollTable } from '../../../components/data/ScrollTable.js';
 import { perClassificationState, useRange } from '../api/queries.js';
 import { NoPromotions, PromotionCard } from '../components/PromotionParts.js';
 import { PromotionsFrame, windowText } from '../components/PromotionsFrame.js';
+import { useDrawnInSteps } from '../lib/use-drawn-in-steps.js';
 import { usePromotionSearch } from '../lib/use-promotion-search.js';
 
 /** The four bar colours of the range chart (seed 001 §2), cheapest range first. */
@@ -16,7 +18,8 @@ export function rangeLabel(points: number[], i: number, currency: string): strin
   return `Precios desde ${formatPrice(points[i], currency)} hasta ${formatPrice(points[i + 1], currency)}`;
 }
 
-function RangeChart({ data, currency }: { data: RangeChartData; currency: string }) {
+/** Memoised: drawing the other classifications (second step) leaves the first alone. */
+const RangeChart = memo(function RangeChart({ data, currency }: { data: RangeChartData; currency: string }) {
   const ranges = Math.max(0, data.range_points.length - 1);
   const labels = Array.from({ length: ranges }, (_, i) => rangeLabel(data.range_points, i, currency));
   const sellers = data.sellers.filter((s) => s.total > 0);
@@ -79,7 +82,7 @@ function RangeChart({ data, currency }: { data: RangeChartData; currency: string
       )}
     </PromotionCard>
   );
-}
+});
 
 /**
  * Promociones por rango (seed 001 §2): one call per classification (range 4); a stacked bar chart per
@@ -90,6 +93,11 @@ export default function PromotionsByRangePage() {
   const { state, answers, retry } = perClassificationState(p, useRange(p.scope));
   const empty =
     answers.length > 0 && answers.every((a) => a.items.every((r) => r.sellers.every((s) => !s.total)));
+  // the first classification's chart and table with the answer, the others right after (issue 31 item 11)
+  const drawn = useDrawnInSteps(
+    answers.reduce((n, a) => n + a.items.length, 0),
+    1,
+  );
   return (
     <PromotionsFrame
       p={p}
@@ -101,9 +109,12 @@ export default function PromotionsByRangePage() {
       onRetry={retry}
     >
       <Stack spacing={2}>
-        {answers.flatMap((a) =>
-          a.items.map((r) => <RangeChart key={r.classification.id} data={r} currency={a.currency} />),
-        )}
+        {answers
+          .flatMap((a) => a.items.map((r) => ({ r, currency: a.currency })))
+          .slice(0, drawn)
+          .map(({ r, currency }) => (
+            <RangeChart key={r.classification.id} data={r} currency={currency} />
+          ))}
       </Stack>
     </PromotionsFrame>
   );

@@ -2,9 +2,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { isoDateInZone } from '@vigia/domain';
-import { useState } from 'react';
+import { isCalendarDate, isoDateInZone, REPORT_FORMATS, REPORT_TYPES } from '@vigia/domain';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { calendarDay, oneOf, useDropUnknownParams } from '../../../components/data/url-state.js';
 import { DateField } from '../../../components/filters/DateField.js';
 import { useMarketZone } from '../../../lib/admin.js';
 import { notify } from '../../../lib/notifier.js';
@@ -18,14 +19,30 @@ import { ReportFormatField, ReportTypeField } from './parts.js';
 export function RequestForm({ onRequested }: { onRequested: () => void }) {
   const [params, setParams] = useSearchParams();
   const today = isoDateInZone(new Date(), useMarketZone());
-  const form = readReportForm(params, today);
+  // the URL holds only values the form offers (a type, a format, calendar days); anything else is dropped
+  // with a notice like on every screen (issue 31 item 8)
+  useDropUnknownParams([
+    oneOf('type', REPORT_TYPES),
+    oneOf('format', REPORT_FORMATS),
+    calendarDay('from'),
+    calendarDay('to'),
+  ]);
+  const url = readReportForm(params, today);
+  // a date being typed (or cleared) stays in the field and reaches the URL once it is a day
+  const [dates, setDates] = useState({ from: url.from, to: url.to });
+  useEffect(() => setDates({ from: url.from, to: url.to }), [url.from, url.to]);
+  const form: ReportForm = { ...url, ...dates };
   const settings = useUserSettings();
   const [sending, setSending] = useState(false);
   const [touched, setTouched] = useState(false);
   const error = reportFormError(form);
 
   const set = (patch: Partial<ReportForm>) =>
-    setParams(writeReportForm(params, { ...form, ...patch }), { replace: true });
+    setParams(writeReportForm(params, { ...url, ...patch }), { replace: true });
+  const setDate = (key: 'from' | 'to', v: string) => {
+    setDates((d) => ({ ...d, [key]: v }));
+    if (isCalendarDate(v)) set({ [key]: v });
+  };
 
   const submit = async () => {
     setTouched(true);
@@ -53,7 +70,8 @@ export function RequestForm({ onRequested }: { onRequested: () => void }) {
     }
   };
 
-  const showError = touched || params.has('from') || params.has('to');
+  const showError =
+    touched || params.has('from') || params.has('to') || dates.from !== url.from || dates.to !== url.to;
   return (
     <Paper
       variant="outlined"
@@ -83,7 +101,7 @@ export function RequestForm({ onRequested }: { onRequested: () => void }) {
           label={RT.from}
           value={form.from}
           max={today}
-          onChange={(v) => set({ from: v })}
+          onChange={(v) => setDate('from', v)}
           error={showError && error?.field === 'from'}
           helperText={showError && error?.field === 'from' ? error.message : undefined}
         />
@@ -92,7 +110,7 @@ export function RequestForm({ onRequested }: { onRequested: () => void }) {
           label={RT.to}
           value={form.to}
           max={today}
-          onChange={(v) => set({ to: v })}
+          onChange={(v) => setDate('to', v)}
           error={showError && error?.field === 'to'}
           helperText={showError && error?.field === 'to' ? error.message : undefined}
         />

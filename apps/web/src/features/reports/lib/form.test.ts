@@ -18,10 +18,9 @@ describe('report form in the URL', () => {
       from: '2026-01-01',
       to: '2026-01-31',
     });
-    expect(readReportForm(new URLSearchParams('type=nope&format=pdf'), '2026-11-25')).toMatchObject({
-      type: 'match',
-      format: 'xlsx',
-    });
+    expect(
+      readReportForm(new URLSearchParams('type=nope&format=pdf&from=2026-02-30&to=ayer'), '2026-11-25'),
+    ).toEqual({ type: 'match', format: 'xlsx', from: '2026-10-27', to: '2026-11-25' });
     const round = writeReportForm(new URLSearchParams('x=1'), readReportForm(p, '2026-11-25'));
     expect(round.toString()).toBe('x=1&type=prices&format=csv&from=2026-01-01&to=2026-01-31');
   });

@@ -2,6 +2,7 @@ import {
   addDays,
   DEFAULT_REPORT_TYPE,
   daysInclusive,
+  isCalendarDate,
   REPORT_FORMATS,
   REPORT_MAX_DAYS,
   REPORT_TYPES,
@@ -22,6 +23,12 @@ export interface ReportForm {
 
 export const DEFAULT_RANGE_DAYS = 30;
 
+const day = (v: string | null) => (v !== null && isCalendarDate(v) ? v : null);
+
+/**
+ * The form of the URL; a value it does not offer reads as the default (and the form drops it from the URL
+ * with a notice: RequestForm's useDropUnknownParams).
+ */
 export function readReportForm(params: URLSearchParams, today: string): ReportForm {
   const type = params.get('type');
   const format = params.get('format');
@@ -30,8 +37,8 @@ export function readReportForm(params: URLSearchParams, today: string): ReportFo
       ? (type as ReportType)
       : DEFAULT_REPORT_TYPE,
     format: (REPORT_FORMATS as readonly string[]).includes(format ?? '') ? (format as ReportFormat) : 'xlsx',
-    from: params.get('from') ?? addDays(today, -(DEFAULT_RANGE_DAYS - 1)),
-    to: params.get('to') ?? today,
+    from: day(params.get('from')) ?? addDays(today, -(DEFAULT_RANGE_DAYS - 1)),
+    to: day(params.get('to')) ?? today,
   };
 }
 
