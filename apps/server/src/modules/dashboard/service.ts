@@ -14,10 +14,20 @@ import {
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
-import { ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
+import { loadFx, ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { type Resolved, scored } from '../pricing/index.js';
-import { bucketPairs, computeDays, countFigures, type DayFigures, periodFigures } from './days.js';
+import {
+  bucketPairs,
+  computeDays,
+  countFigures,
+  type DayFigures,
+  dailyClp,
+  pairs,
+  periodFigures,
+  WARM_DAYS,
+} from './days.js';
+import { historyWindow, type IndexHistory, indexDays, loadIndexHistory } from './index-history.js';
 import {
   type FiguresScope,
   insertStoredDays,
@@ -25,13 +35,18 @@ import {
   selectEventCounts,
   selectMonitoringSince,
   selectRollupDays,
+  selectRootClasses,
   selectStoredDays,
 } from './queries.js';
+import { BUCKETS, sellerDays } from './seller-days.js';
 
 // The dashboard's card groups (docs/metrics.md "Dashboard"): each snapshot figure over the period — the
 // average of its days' end-of-day figures (days.ts) — and over the previous period of equal length.
-//  - closed days: computed once per scope from the daily roll-up and the price intervals, then read
-//    from dashboard_day_figures;
+//  - closed days of the warm window (the last WARM_DAYS days): any selection's from the per-seller rows
+//    (seller-days.ts: counts, discount histogram and amounts, summed over its sellers) and the index
+//    history in memory (index-history.ts: price index and deviation) — issue 30;
+//  - closed days before the window: computed once per scope from the daily roll-up and the price
+//    intervals (days.ts computeDays), then read from dashboard_day_figures;
 //  - today: the daily roll-up, listing_current, and the price index of the pricing model (the same
 //    scoring as the DPM screens);
 //  - whole answers are memoised per process by (scope, period, pricing model version) at the market's data
@@ -83,6 +98,87 @@ export async function closedDays(
   return stored;
 }
 
+/**
+ * The figures of the closed days [from, to] inside the index history's window for a scope: the counts,
+ * discount histogram and amounts summed over the scope's sellers' rows, the index and deviation from the
+ * history — the same figures as computeDays (dashboard-state.test.ts compares them).
+ */
+export async function closedDaysFromState(
+  pool: pg.Pool,
+  s: Scope,
+  h: IndexHistory,
+  from: string,
+  to: string,
+): Promise<Map<string, DayFigures>> {
+  const key = figuresKey(s);
+  const sellers = [key.pivot, ...key.competitors];
+  const [perSeller, rootClasses] = await Promise.all([
+    sellerDays(pool, { sellers, roots: key.roots, from, to }),
+    selectRootClasses(pool, key.roots),
+  ]);
+  const D = daysInclusive(from, to);
+  const currencies = new Set<string>([s.currency, ...h.currencies]);
+  for (const m of perSeller.values()) for (const f of m.values()) for (const c in f.money) currencies.add(c);
+  const clp = dailyClp(await loadFx(pool, [...currencies], from, to), from, D);
+  const idx = indexDays(h, { competitors: key.competitors, rootClasses, from, to, clp });
+  const target = clp(s.currency);
+  const out = new Map<string, DayFigures>();
+  const hist = new Int32Array(BUCKETS);
+  for (let d = 0; d < D; d++) {
+    const day = addDays(from, d);
+    let any = false;
+    const c = { published: 0, in_stock: 0, promoted: 0, discounted: 0, discount_pct_sum: 0 };
+    let moneySum = 0;
+    let moneyN = 0;
+    hist.fill(0);
+    for (const seller of sellers) {
+      const f = perSeller.get(seller)?.get(day);
+      if (!f) continue;
+      if (f.has_rollup) {
+        any = true;
+        c.published += f.published;
+        c.in_stock += f.in_stock;
+        c.promoted += f.promoted;
+        c.discounted += f.discounted;
+        c.discount_pct_sum += f.discount_pct_sum;
+      }
+      for (let k = 0; k < BUCKETS; k++) hist[k] += f.buckets[k];
+      for (const cur in f.money) {
+        const r = clp(cur)[d] / target[d];
+        if (!Number.isFinite(r)) continue;
+        moneySum += f.money[cur][0] * r;
+        moneyN += f.money[cur][1];
+      }
+    }
+    out.set(day, {
+      ...countFigures(any ? c : undefined),
+      price_index: idx.n[d] ? idx.sum[d] / idx.n[d] : null,
+      deviation: idx.n[d] ? idx.dev[d] / idx.n[d] : null,
+      monetary_discount: moneyN ? moneySum / moneyN : null,
+      buckets: pairs(hist),
+    });
+  }
+  return out;
+}
+
+/**
+ * The closed days [from, to] of a scope: inside the warm window from the per-seller rows and the index
+ * history (loaded first when this process holds none for today's window), else from the per-scope
+ * figures (closedDays).
+ */
+export async function closedFigures(
+  pool: pg.Pool,
+  s: Scope,
+  from: string,
+  to: string,
+  todayDay: string,
+): Promise<Map<string, DayFigures>> {
+  const w = historyWindow(todayDay, WARM_DAYS);
+  if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
+  const h = await loadIndexHistory(pool, s.pivot, w.from, w.to);
+  return closedDaysFromState(pool, s, h, from, to);
+}
+
 /** Today's figures; the price index from the pricing model's scoring of the same scope. */
 async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<DayFigures> {
   const sellers = [s.pivot, ...s.competitors];
@@ -112,17 +208,17 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
   };
 }
 
-/** The days of [from, to] in order, today's from the current state. */
+/** The days of [from, to] in order (closed ones from `closed`), today's from the current state. */
 async function periodDays(
   pool: pg.Pool,
   s: Scope,
   resolved: Resolved,
+  closed: Map<string, DayFigures>,
   from: string,
   to: string,
   todayDay: string,
 ): Promise<DayFigures[]> {
   const lastClosed = to < todayDay ? to : addDays(todayDay, -1);
-  const closed = from <= lastClosed ? await closedDays(pool, s, from, lastClosed) : new Map();
   const days: DayFigures[] = [];
   for (let d = from; d <= lastClosed; d = addDays(d, 1)) days.push(closed.get(d) as DayFigures);
   if (to === todayDay) days.push(await currentDay(pool, s, resolved, todayDay));
@@ -187,19 +283,23 @@ export async function dashboardPre(
   return readModelsOf(pool)
     .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
     .answer([s, period, todayDay, model.version], async () => {
-      const currentDays = await periodDays(pool, s, q.resolved, period.from, period.to, todayDay);
-      const current = periodFigures(currentDays);
       // A previous period that starts before monitoring did — or on its first day, when every listing is
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
       // would mislead).
       const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
-      // Both periods' closed days in one computation when they are missing (e.g. a new scope).
-      if (comparable && previousFrom < todayDay)
-        await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));
+      // Both periods' closed days in one computation.
+      const closedFrom = comparable ? previousFrom : period.from;
+      const lastClosed = period.to < todayDay ? period.to : addDays(todayDay, -1);
+      const closed =
+        closedFrom <= lastClosed
+          ? await closedFigures(pool, s, closedFrom, lastClosed, todayDay)
+          : new Map<string, DayFigures>();
+      const currentDays = await periodDays(pool, s, q.resolved, closed, period.from, period.to, todayDay);
+      const current = periodFigures(currentDays);
       const previous = comparable
-        ? periodFigures(await periodDays(pool, s, q.resolved, previousFrom, previousTo, todayDay))
+        ? periodFigures(await periodDays(pool, s, q.resolved, closed, previousFrom, previousTo, todayDay))
         : null;
       const events = await selectEventCounts(pool, {
         sellers: [s.pivot, ...s.competitors],

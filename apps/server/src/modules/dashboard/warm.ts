@@ -2,22 +2,21 @@ import { addDays } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import type { JobLogger } from '../../platform/jobs/index.js';
-import { closedDays } from './service.js';
+import { WARM_DAYS } from './days.js';
+import { pruneSellerDays, sellerDays } from './seller-days.js';
 
-// Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license's default
-// scope (each pivot against every other licensed seller, the license's roots, each licensed currency),
-// the figures of every closed day the preset periods and their previous periods cover (the last
-// 2 × 90 days); then it prunes figures of older days. Runs as the 'dashboard-warm' job: enqueued when
-// the server is ready (never blocking listen) and every WARM_EVERY_MS, so a first visit — and the first
-// visit after midnight — finds them. Each run computes only the days not stored yet (one new day a day).
+// Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license, every
+// licensed seller's (pivots and competitors) per-day rows under the license's roots (seller-days.ts) for
+// every closed day the preset periods and their previous periods cover (the last 2 × 90 days), so that
+// any competitor selection's first answer only sums stored rows; then it prunes rows of older days (and
+// the per-scope figures of the older path, days before the window). Runs as the 'dashboard-warm' job:
+// enqueued when the server is ready (never blocking listen) and every 30 minutes, so a first visit — and
+// the first visit after midnight — finds them. Each run computes only the days not stored yet (one new
+// day a day). The index history in memory (index-history.ts) is the API process's own warm-up.
 
 export const WARM_QUEUE = 'dashboard-warm';
 
-/** Period lengths the dashboard offers (web presets: 7, 30 and 90 days ending today). */
-export const DASHBOARD_PRESET_DAYS = [7, 30, 90] as const;
-
-/** Closed days kept warm: the presets' periods and previous periods, yesterday back to today − 180. */
-export const WARM_DAYS = 2 * Math.max(...DASHBOARD_PRESET_DAYS);
+export { DASHBOARD_PRESET_DAYS, WARM_DAYS } from './days.js';
 
 /** How long figures of a day older than the warm window are kept after they were computed. */
 export const FIGURES_KEEP_HOURS = 24;
@@ -49,7 +48,7 @@ export async function warmDashboard(
   const todayDay = today(now);
   const from = addDays(todayDay, -WARM_DAYS);
   const to = addDays(todayDay, -1);
-  const pruned = await pruneFigures(pool, todayDay, now);
+  const pruned = (await pruneFigures(pool, todayDay, now)) + (await pruneSellerDays(pool, from));
   const { rows: licenses } = await pool.query<LicenseScopeRow>(
     `select coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
@@ -59,17 +58,13 @@ export async function warmDashboard(
   );
   let scopes = 0;
   for (const l of licenses) {
-    for (const pivot of l.pivots) {
-      for (const currency of l.currencies) {
-        const scope = { pivot, competitors: l.sellers.filter((s) => s !== pivot), roots: l.roots, currency };
-        scopes++;
-        try {
-          await closedDays(pool, scope, from, to);
-        } catch (err) {
-          // e.g. no exchange rate for that currency: the request will say so
-          log?.warn({ err, pivot, currency }, 'dashboard warm-up: scope skipped');
-        }
-      }
+    const sellers = [...new Set([...l.pivots, ...l.sellers])].sort((a, b) => a - b);
+    const roots = [...l.roots].sort((a, b) => a - b);
+    scopes++;
+    try {
+      await sellerDays(pool, { sellers, roots, from, to });
+    } catch (err) {
+      log?.warn({ err, roots }, 'dashboard warm-up: license skipped');
     }
   }
   return { from, to, scopes, pruned };

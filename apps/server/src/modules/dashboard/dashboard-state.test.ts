@@ -1,0 +1,139 @@
+import { round2 } from '@vigia/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/context.js';
+import { observe } from '../../test/fixtures.js';
+import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
+import { computeDays, type DayFigures, periodFigures, WARM_DAYS } from './days.js';
+import { historyWindow, loadIndexHistory } from './index-history.js';
+import { computeSellerDays } from './seller-days.js';
+import { closedDaysFromState } from './service.js';
+
+// Issue 30 part 2: the closed-day figures of any competitor selection from the per-seller rows and the
+// index history in memory must equal those of the per-scope computation (computeDays, which scans the
+// roll-up and the price intervals for the selection). The market of ../../test/test-market.ts, plus
+// promotions at two competitors (one in PEN) so that the money and the histogram add up over sellers
+// and currencies.
+
+let ctx: TestContext;
+let m: TestMarket;
+
+const at = (n: number) => new Date(`${tDay(n)}T16:00:00Z`);
+
+beforeAll(async () => {
+  ctx = await createTestContext({
+    seed: async (db) => {
+      m = await seedTestMarket(db);
+      const e1 = {
+        ean: '7800000000001',
+        name: 'Audífono X',
+        brand: 'Acme',
+        categoryPath: ['Tecnología', 'Audio'],
+        classificationId: m.cls.audio,
+      };
+      // Rival C: on sale from T−3 (1200 → 1000, 16.7 %), deeper from T−1 (→ 600, 50 %);
+      // Rival B (PEN): in stock again and on sale at T−1 (4 → 3 PEN, 25 %, 1 PEN = 250 CLP).
+      await observe(db.pool, 50, at(3), [{ ...e1, productId: 'C1', normalPrice: 1200, salePrice: 1000 }]);
+      await observe(db.pool, 50, at(1), [{ ...e1, productId: 'C1', normalPrice: 1200, salePrice: 600 }]);
+      await observe(db.pool, 30, at(1), [{ ...e1, productId: 'B1', normalPrice: 4, salePrice: 3 }]);
+    },
+  });
+});
+afterAll(() => ctx?.close());
+
+const FIGURES = [
+  'availability',
+  'in_discount',
+  'average_discount',
+  'price_index',
+  'deviation',
+  'monetary_discount',
+] as const;
+
+function expectSameDays(a: Map<string, DayFigures>, b: Map<string, DayFigures>) {
+  expect([...b.keys()]).toEqual([...a.keys()]);
+  for (const [day, x] of a) {
+    const y = b.get(day) as DayFigures;
+    for (const k of FIGURES) {
+      if (x[k] === null) expect(y[k], `${day} ${k}`).toBeNull();
+      else expect(y[k], `${day} ${k}`).toBeCloseTo(x[k] as number, 9);
+    }
+    expect(y.buckets, `${day} buckets`).toEqual(x.buckets);
+  }
+}
+
+const cardsOf = (days: Map<string, DayFigures>) => {
+  const f = periodFigures([...days.values()]);
+  return { ...Object.fromEntries(FIGURES.map((k) => [k, round2(f[k])])), mode: f.mode_discount };
+};
+
+describe('closed days from the per-seller rows and the index history', () => {
+  it('equal the per-scope computation for several selections, roots, currencies and periods', async () => {
+    const pool = ctx.db.pool;
+    const w = historyWindow(tDay(0), WARM_DAYS);
+    const h = await loadIndexHistory(pool, 10, w.from, w.to);
+    const selections = [[20], [30], [50], [20, 30], [30, 50], [20, 30, 50], [20, 30, 40, 50]];
+    const rootsOf = [[], [m.cls.audio], [m.cls.moda]];
+    const periods: [string, string][] = [
+      [tDay(12), tDay(1)],
+      [tDay(7), tDay(1)],
+      [tDay(4), tDay(2)],
+      [tDay(10), tDay(10)],
+      [tDay(1), tDay(1)],
+    ];
+    let compared = 0;
+    for (const competitors of selections)
+      for (const roots of rootsOf)
+        for (const currency of ['CLP', 'USD', 'PEN'])
+          for (const [from, to] of periods) {
+            const scope = { pivot: 10, competitors, roots, currency };
+            const before = await computeDays(pool, scope, from, to);
+            const after = await closedDaysFromState(pool, scope, h, from, to);
+            expectSameDays(before, after);
+            // the cards' numbers (2 decimals; the unrounded sums may differ in the last bit: the money is
+            // summed per seller and currency before its conversion)
+            expect(cardsOf(after)).toEqual(cardsOf(before));
+            compared++;
+          }
+    expect(compared).toBe(7 * 3 * 3 * 5);
+  });
+
+  it('hand-worked: T−1 with every competitor under audio, in CLP', async () => {
+    const pool = ctx.db.pool;
+    const w = historyWindow(tDay(0), WARM_DAYS);
+    const h = await loadIndexHistory(pool, 10, w.from, w.to);
+    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP' };
+    const d = (await closedDaysFromState(pool, scope, h, tDay(1), tDay(1))).get(tDay(1)) as DayFigures;
+    // T−1: P1 (sale 900), P3, A1 1100, B1 3 PEN = 750 CLP in stock, C1 600, D1 gone: 5 of 5 in stock;
+    // index 900 / min(1100, 750, 600) = 150; deviation 50; on promotion P1 (10 %), B1 (25 %), C1 (50 %):
+    // 3 of 5 = 60 %, average discount 85 / 3 = 28.33; money (100 + 250 + 600) / 3 = 316.67 CLP;
+    // histogram one each in 10, 25 and 50.
+    expect(d.availability).toBe(100);
+    expect(d.in_discount).toBe(60);
+    expect(d.average_discount).toBeCloseTo(85 / 3, 9);
+    expect(d.price_index).toBeCloseTo(150, 9);
+    expect(d.deviation).toBeCloseTo(50, 9);
+    expect(d.monetary_discount).toBeCloseTo(950 / 3, 9);
+    expect(d.buckets).toEqual([
+      [10, 1],
+      [25, 1],
+      [50, 1],
+    ]);
+  });
+
+  it('per-seller rows: one seller and day, counted once per promoted listing', async () => {
+    const rows = await computeSellerDays(ctx.db.pool, {
+      sellers: [30, 50],
+      roots: [m.cls.audio],
+      from: tDay(3),
+      to: tDay(1),
+    });
+    // Rival C: T−3 and T−2 at 16.7 % (bucket 15, 200 CLP off), T−1 at 50 % (600 off)
+    expect(rows.get(50)?.get(tDay(3))).toMatchObject({ has_rollup: true, published: 1, promoted: 1 });
+    expect(rows.get(50)?.get(tDay(2))?.money).toEqual({ CLP: [200, 1] });
+    expect(rows.get(50)?.get(tDay(1))?.money).toEqual({ CLP: [600, 1] });
+    expect(rows.get(50)?.get(tDay(1))?.buckets[10]).toBe(1);
+    // Rival B: out of stock T−2, on sale T−1 (1 PEN off)
+    expect(rows.get(30)?.get(tDay(2))).toMatchObject({ in_stock: 0, promoted: 0, money: {} });
+    expect(rows.get(30)?.get(tDay(1))?.money).toEqual({ PEN: [1, 1] });
+  });
+});
