@@ -204,24 +204,6 @@ export function loadIndexHistory(
   return slot.loading;
 }
 
-/**
- * The pivot's history when one is held whose window ends on `to` (the day before today); otherwise
- * null, and its load is started in the background (the caller answers from the older path meanwhile).
- */
-export function heldIndexHistory(
-  pool: pg.Pool,
-  pivot: number,
-  from: string,
-  to: string,
-  onError?: (err: unknown) => void,
-): IndexHistory | null {
-  const held = slotsOf(pool).get(pivot);
-  if (held?.to === to && held.history) return held.history;
-  if (!(held?.to === to && held.loading))
-    loadIndexHistory(pool, pivot, from, to).catch((err) => onError?.(err));
-  return null;
-}
-
 /** The window of closed days held: the `days` days before today. */
 export function historyWindow(todayDay: string, days: number): { from: string; to: string } {
   return { from: addDays(todayDay, -days), to: addDays(todayDay, -1) };
