@@ -1,12 +1,14 @@
 import { round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ratesTo, selectClpRates } from '../../market/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
-import { computeDays, type DayFigures, periodFigures, WARM_DAYS } from './days.js';
+import { bucketPairs, computeDays, type DayFigures, periodFigures, WARM_DAYS } from './days.js';
 import { historyWindow, loadIndexHistory } from './index-history.js';
+import { selectCurrentDiscounts } from './queries.js';
 import { computeSellerDays } from './seller-days.js';
-import { closedDaysFromState } from './service.js';
+import { closedDaysFromState, currentDiscounts } from './service.js';
 
 // Issue 30 part 2: the closed-day figures of any competitor selection from the per-seller rows and the
 // index history in memory must equal those of the per-scope computation (computeDays, which scans the
@@ -95,6 +97,35 @@ describe('closed days from the per-seller rows and the index history', () => {
             compared++;
           }
     expect(compared).toBe(7 * 3 * 3 * 5);
+  });
+
+  it("today's discounts summed per seller equal the selection's own query", async () => {
+    const pool = ctx.db.pool;
+    for (const currency of ['CLP', 'USD', 'PEN']) {
+      const rates = ratesTo(await selectClpRates(pool, tDay(0)), currency);
+      if (!rates) throw new Error(currency);
+      for (const competitors of [[20], [30], [50], [30, 50], [20, 30, 50]])
+        for (const roots of [[], [m.cls.audio]]) {
+          const sellers = [10, ...competitors];
+          const old = await selectCurrentDiscounts(pool, { sellers, roots, rates });
+          const now = await currentDiscounts(pool, { sellers, roots, rates });
+          expect(now.buckets).toEqual(bucketPairs(old.buckets));
+          if (old.monetary === null) expect(now.monetary).toBeNull();
+          else expect(now.monetary).toBeCloseTo(Number(old.monetary), 9);
+        }
+    }
+    // now: P1 on sale (100 CLP off, 10 %) and, since T−1, C1 (600 CLP off, 50 %) and B1 (1 PEN off, 25 %)
+    const all = await currentDiscounts(pool, {
+      sellers: [10, 20, 30, 50],
+      roots: [],
+      rates: ratesTo(await selectClpRates(pool, tDay(0)), 'CLP') as Map<string, number>,
+    });
+    expect(all.buckets).toEqual([
+      [10, 1],
+      [25, 1],
+      [50, 1],
+    ]);
+    expect(all.monetary).toBeCloseTo((100 + 600 + 250) / 3, 9);
   });
 
   it('hand-worked: T−1 with every competitor under audio, in CLP', async () => {

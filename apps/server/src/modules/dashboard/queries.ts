@@ -302,7 +302,8 @@ export interface DiscountRow {
 }
 
 /**
- * Discounts of the market now, over promoted listings (price_type ≠ NORMAL) with a discount %
+ * Discounts of the market now (the per-scope form; the dashboard sums per-seller answers of
+ * selectCurrentSellerDiscounts instead, dashboard-state.test.ts compares both), over promoted listings (price_type ≠ NORMAL) with a discount %
  * (vigia_discount_pct: 0 < promotion price < normal price): the average (normal − promotion price) in
  * the target currency, and the histogram of their discount buckets (vigia_discount_bucket, the nearest
  * multiple of 5). Both functions: migrations/050_market_formulas.sql.
@@ -327,6 +328,36 @@ export async function selectCurrentDiscounts(
                      group by 1) h) as buckets`;
   const { rows } = await db.query<DiscountRow>(sql, p.values);
   return rows[0];
+}
+
+export interface SellerDiscountRow {
+  currency: string;
+  bucket: number;
+  n: number;
+  /** sum of (normal − promotion price) in `currency` */
+  amount: number;
+}
+
+/**
+ * One seller's discounts now (the listings selectCurrentDiscounts counts), per listing currency and
+ * discount bucket: how many and the sum of their amounts — a selection's figures are sums over its
+ * sellers (service.ts currentDay), each seller's kept until its data changes.
+ */
+export async function selectCurrentSellerDiscounts(
+  db: Queryable,
+  q: { seller: number; roots: number[] },
+): Promise<SellerDiscountRow[]> {
+  const p = new Params();
+  const sql = `
+    select d.currency, vigia_discount_bucket(d.pct) as bucket, count(*)::int as n, sum(d.amount)::float8 as amount
+      from (select s.currency, (s.normal_price - s.promo_price)::float8 as amount,
+                   vigia_discount_pct(s.normal_price, s.promo_price) as pct
+              from (${currentStateSql(p, [q.seller])}) s
+             where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}) d
+     where d.pct is not null
+     group by 1, 2`;
+  const { rows } = await db.query<SellerDiscountRow>(sql, p.values);
+  return rows.map((r) => ({ ...r, bucket: Number(r.bucket) }));
 }
 
 /** Latest succeeded observation run of any of the sellers. */

@@ -31,7 +31,8 @@ import { historyWindow, type IndexHistory, indexDays, loadIndexHistory } from '.
 import {
   type FiguresScope,
   insertStoredDays,
-  selectCurrentDiscounts,
+  type SellerDiscountRow,
+  selectCurrentSellerDiscounts,
   selectEventCounts,
   selectMonitoringSince,
   selectRollupDays,
@@ -179,6 +180,40 @@ export async function closedFigures(
   return closedDaysFromState(pool, s, h, from, to);
 }
 
+/**
+ * The market's discounts now for a selection: each seller's (selectCurrentSellerDiscounts, kept per
+ * seller and roots until the market's data changes) summed — the histogram, and the average amount in
+ * the target currency over the listings whose currency has a rate (`rates`: factor to the target).
+ */
+export async function currentDiscounts(
+  pool: pg.Pool,
+  q: { sellers: number[]; roots: number[]; rates: Map<string, number> },
+): Promise<{ monetary: number | null; buckets: [number, number][] }> {
+  const memo = readModelsOf(pool).memo<{ rows: SellerDiscountRow[] }>('dashboard-seller-discounts', 256);
+  const perSeller = await Promise.all(
+    q.sellers.map((seller) =>
+      memo.answer([seller, q.roots], async () => ({
+        rows: await selectCurrentSellerDiscounts(pool, { seller, roots: q.roots }),
+      })),
+    ),
+  );
+  const hist = new Map<number, number>();
+  let sum = 0;
+  let n = 0;
+  for (const { rows } of perSeller)
+    for (const r of rows) {
+      hist.set(r.bucket, (hist.get(r.bucket) ?? 0) + r.n);
+      const f = q.rates.get(r.currency);
+      if (f === undefined) continue;
+      sum += r.amount * f;
+      n += r.n;
+    }
+  return {
+    monetary: n ? sum / n : null,
+    buckets: bucketPairs([...hist].map(([bucket, count]) => ({ bucket, n: count }))),
+  };
+}
+
 /** Today's figures; the price index from the pricing model's scoring of the same scope. */
 async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<DayFigures> {
   const sellers = [s.pivot, ...s.competitors];
@@ -186,7 +221,7 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${s.currency}`, 'currency');
   const [counts, discounts] = await Promise.all([
     selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots }),
-    selectCurrentDiscounts(pool, { sellers, roots: s.roots, rates }),
+    currentDiscounts(pool, { sellers, roots: s.roots, rates }),
   ]);
   const set = scored(resolved);
   let n = 0;
@@ -203,8 +238,8 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
     ...countFigures(counts[0]),
     price_index: n ? sum / n : null,
     deviation: n ? dev / n : null,
-    monetary_discount: discounts.monetary === null ? null : Number(discounts.monetary),
-    buckets: bucketPairs(discounts.buckets),
+    monetary_discount: discounts.monetary,
+    buckets: discounts.buckets,
   };
 }
 
