@@ -16,7 +16,8 @@ import ts from 'typescript';
 //     and no ingest path; features use a platform part only through its index.ts;
 //   - the market core imports no feature; lib/, db/ and plugins/ import neither features, the platform
 //     nor the core;
-//   - composition roots (app.ts, main.ts, cli/, modules/index.ts, modules/rollups.ts) wire everything;
+//   - composition roots (app.ts, main.ts, cli/, modules/index.ts, modules/rollups.ts, a thread's entry such
+//     as modules/feed-import-thread.ts) wire everything;
 //   - no import cycle among runtime (non type-only) imports.
 // Web (apps/web/src):
 //   - a feature (features/<name>/) imports another feature only through its index.ts(x), and nothing

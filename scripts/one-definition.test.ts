@@ -99,6 +99,9 @@ const FORMULAS: Formula[] = [
       'packages/domain/src/constants.ts',
       // the column's default (the setting's default value)
       'apps/server/migrations/232_market_zone.sql',
+      // the zone of the roll-up rows and cached figures written before zones were kept (that default)
+      'apps/server/migrations/431_rollup_zones.sql',
+      'apps/server/migrations/432_promo_days_per_zone.sql',
     ],
     patterns: [/'America\/[A-Za-z_]+'/],
   },

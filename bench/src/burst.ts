@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { routes } from '@vigia/domain';
 import { type LatencyResult, percentile, routeUrl } from './http.js';
-import { database, login, repoRoot, startServer } from './server.js';
+import { database, login, marketUrl, repoRoot, startServer } from './server.js';
 
 const HEALTH = routes.system.health.path;
 
@@ -211,7 +211,8 @@ async function main() {
       });
       stopPg = () => pgServer.stop();
       // the production per-user limits (default USER_RATE_LIMIT_PER_MINUTE), not the bench's raised ones
-      const server = await startServer(pgServer.url, dataDir, await freePort(), undefined, 'all', undefined, {
+      const url = await marketUrl(pgServer.url, dataDir);
+      const server = await startServer(url, dataDir, await freePort(), undefined, 'all', undefined, {
         USER_RATE_LIMIT_PER_MINUTE: '1200',
       });
       child = server.child;

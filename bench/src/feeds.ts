@@ -1,10 +1,13 @@
-// npm run feeds -w @vigia/bench -- [--data-dir DIR] [--items 100000]
+// npm run feeds -w @vigia/bench -- [--data-dir DIR] [--items 100000] [--heap-mb N]
 // Feed import, end to end (issue 27): a generated Merchant XML feed of N items for one new seller, served by
-// a local HTTP server on 127.0.0.1, imported by the real import run (safe fetcher → streamed parse → one
-// ingest transaction with every roll-up), then the same feed again (nothing changed). Reports seconds,
-// rows per second and the growth of the process's resident memory (peak RSS during the run minus RSS
-// before it; the heap after a full GC once the run is done says what stays), the time of each ingest step
-// (IngestOptions.onStep), on a seeded market (default: the bench's small database, /tmp/vigia-bench-small; any data
+// a local HTTP server on 127.0.0.1, imported by the real import run as the 'feed-import' job runs it
+// (runImport: a thread of the imports pool with a capped heap; in it the safe fetcher → streamed parse →
+// one ingest transaction with every roll-up), then the same feed again (nothing changed). Reports seconds,
+// rows per second and the growth of the process's resident memory — main thread and import thread together:
+// peak RSS during the run minus RSS before the first run (the import thread of the first run may still be
+// alive, idle, when the second starts), where the memory was at the peak (main heap, Buffers), the main
+// heap after a full GC once the run is done (what stays), and per ingest step (IngestOptions.onStep) its
+// time, the RSS and the import thread's heap in use at its end, on a seeded market (default: the bench's small database, /tmp/vigia-bench-small; any data
 // dir seeded by the server works). Runs the built server's modules (npm run build).
 
 import { once } from 'node:events';
@@ -26,10 +29,9 @@ const { migrate } = (await import(
   built('db/migrate.js')
 )) as typeof import('../../apps/server/src/db/migrate.js');
 const { loadConfig } = (await import(built('config.js'))) as typeof import('../../apps/server/src/config.js');
-const { executeRun } = (await import(
+const { runImport, setImportLimits } = (await import(
   built('modules/feeds/index.js')
 )) as typeof import('../../apps/server/src/modules/feeds/index.js');
-await import(built('modules/rollups.js')); // every roll-up, as in the server
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -38,6 +40,8 @@ const arg = (name: string) => {
 };
 const dataDir = arg('data-dir') ?? process.env.BENCH_DATA_DIR ?? '/tmp/vigia-bench-small';
 const items = Number(arg('items') ?? 100_000);
+// The import thread's heap cap (default: the server's, import-pool.ts).
+if (arg('heap-mb')) setImportLimits({ heapMb: Number(arg('heap-mb')) });
 if (!existsSync(join(dataDir, 'pg'))) {
   console.error(`No hay base de datos sembrada en ${dataDir}/pg`);
   process.exit(2);
@@ -81,6 +85,9 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/feed.xml
 
 const db = await openDatabase({ dataDir });
 const MiB = 2 ** 20;
+const mb = (n: number) => `${(n / MiB).toFixed(0)}`;
+const mem = (m: NodeJS.MemoryUsage) =>
+  `RSS ${mb(m.rss)} · heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} · external ${mb(m.external)} (buffers ${mb(m.arrayBuffers)}) MB`;
 try {
   await migrate(db.pool);
   const config = loadConfig({
@@ -109,6 +116,7 @@ try {
       `la base tiene ${counts[0].n.toLocaleString('es-CL')} publicaciones`,
   );
 
+  let baseline: number | undefined;
   const runOnce = async (label: string) => {
     const { rows: run } = await db.pool.query<{ id: string }>(
       `insert into import_runs (org_id, source_id, source_kind, seller_id, trigger) values ($1, $2, 'feed', $3, 'cli') returning id`,
@@ -116,31 +124,45 @@ try {
     );
     (globalThis as { gc?: () => void }).gc?.();
     const before = process.memoryUsage().rss;
+    baseline ??= before;
     let peak = before;
-    const timer = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 50);
-    const steps: [string, number][] = [];
+    let atPeak = process.memoryUsage();
+    const sample = () => {
+      const m = process.memoryUsage();
+      if (m.rss > peak) {
+        peak = m.rss;
+        atPeak = m;
+      }
+      return m;
+    };
+    const timer = setInterval(sample, 50);
+    const steps: [string, number, NodeJS.MemoryUsage, number | undefined][] = [];
     const t = performance.now();
-    const done = await executeRun({ pool: db.pool, config }, Number(run[0].id), {
-      onStep: (step, ms) => steps.push([step, ms]),
+    const done = await runImport({ pool: db.pool, config }, Number(run[0].id), {
+      onStep: (step, ms, threadHeap) => steps.push([step, ms, sample(), threadHeap]),
     });
     const seconds = (performance.now() - t) / 1000;
     clearInterval(timer);
-    peak = Math.max(peak, process.memoryUsage().rss);
+    sample();
     (globalThis as { gc?: () => void }).gc?.();
     const heapAfter = process.memoryUsage().heapUsed;
     const { rows } = await db.pool.query('select * from import_runs where id = $1', [run[0].id]);
     const r = rows[0];
     console.log(
       `${label}: ${done.status} en ${seconds.toFixed(1)} s · ${Math.round(r.rows_read / seconds).toLocaleString('es-CL')} filas/s · ` +
-        `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected} · ` +
-        `RSS ${(before / MiB).toFixed(0)} → pico ${(peak / MiB).toFixed(0)} MB (crecimiento ${((peak - before) / MiB).toFixed(0)} MB) · ` +
-        `heap tras GC ${(heapAfter / MiB).toFixed(0)} MB`,
+        `escritas ${r.rows_written}, con cambios ${r.rows_changed}, rechazadas ${r.rows_rejected}${r.error ? ` (${r.error})` : ''} · ` +
+        `RSS ${mb(before)} → pico ${mb(peak)} MB (crecimiento ${mb(peak - baseline)} MB sobre ${mb(baseline)} MB antes de la primera, ` +
+        `${mb(peak - before)} MB sobre el RSS al empezar esta) · heap principal tras GC ${mb(heapAfter)} MB`,
     );
-    // Where the time went (ingest's steps; "reading the source" is the download and the streamed parse).
-    for (const [step, ms] of steps)
-      console.log(`    ${step.padEnd(32)} ${(ms / 1000).toFixed(2).padStart(7)} s`);
+    // Where the memory was at the peak (resident; V8's heap in use and reserved; outside the heap:
+    // Buffers and other external memory).
+    console.log(`    en el pico: ${mem(atPeak)}`);
+    // Where the time went (ingest's steps; "reading the source" is the download and the streamed parse),
+    // and the memory at the end of each step (the import thread's heap in use, then the process's).
+    for (const [step, ms, m, th] of steps)
+      console.log(
+        `    ${step.padEnd(32)} ${(ms / 1000).toFixed(2).padStart(7)} s · hilo ${th === undefined ? '?' : mb(th)} MB · ${mem(m)}`,
+      );
   };
   await runOnce('Primera importación');
   await runOnce('El mismo feed otra vez');

@@ -15,7 +15,7 @@ import type { BenchTarget, LatencyResult } from './http.js';
 import { benchImageVerification } from './image-verification.js';
 import { benchPromotions } from './promotions.js';
 import { benchReports } from './reports.js';
-import { database, login, repoRoot, startServer } from './server.js';
+import { database, login, marketUrl, repoRoot, startServer } from './server.js';
 
 const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 
@@ -96,7 +96,12 @@ else {
   let child: ChildProcess | undefined;
   try {
     const t = performance.now();
-    const server = await startServer(pgServer.url, dir, await freePort(), arg('server'));
+    const server = await startServer(
+      await marketUrl(pgServer.url, dir),
+      dir,
+      await freePort(),
+      arg('server'),
+    );
     child = server.child;
     console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
     await measureAll(server);

@@ -3,9 +3,9 @@
 // measures the crawler's extraction (extraction.ts: pages from a local HTTP server, no database), starts
 // the built server as a separate process against the market, measures API latency at concurrency 1 and
 // 16, and writes the results for that size into docs/benchmarks.md (with the matching quality on the
-// labelled set). With `--apis N` (N ≥ 2) it starts a worker and N API processes instead and runs only the
-// c16 rows, against one API and round-robin over the N, with the resident memory of each role (roles.ts):
-// section "<size>, N API processes".
+// labelled set). With `--apis N` it starts a worker and N API processes instead and runs only the c16
+// rows — with N ≥ 2 against one API and round-robin over the N — with the resident memory of each role
+// (roles.ts): section "<size>, N API processes" (`--apis 1`: one worker and one API process).
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -36,7 +36,7 @@ import {
   rowName,
 } from './http.js';
 import { benchRoles } from './roles.js';
-import { built, database, repoRoot as root, startServer } from './server.js';
+import { built, database, marketUrl, repoRoot as root, startServer } from './server.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string) => {
@@ -51,8 +51,9 @@ if (!['small', 'medium', 'large'].includes(size)) {
 const reseed = args.includes('--reseed');
 /** `--features reports,assortment`: only those feature benchmarks (default: all). */
 const onlyFeatures = arg('features')?.split(',');
-/** `--apis N`: N API processes and a worker, the c16 rows only (roles.ts). */
+/** `--apis N`: N API processes and a worker, the c16 rows only (roles.ts); without it, one process of every role. */
 const apis = Number(arg('apis') ?? 1);
+const rolesLayout = args.includes('--apis');
 if (!Number.isInteger(apis) || apis < 1 || apis > 8) {
   console.error('--apis debe ser un entero entre 1 y 8');
   process.exit(2);
@@ -242,7 +243,7 @@ async function main() {
   // Placed as the server places its cluster: as root, where the postgres user can reach it.
   const layout = clusterLayout(dataDir, (m) => console.log(m));
   const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dataDir) });
-  const url = pgServer.url;
+  const url = await marketUrl(pgServer.url, dataDir);
   let child: ChildProcess | undefined;
   try {
     const seeded = await seedIfNeeded(url);
@@ -262,7 +263,7 @@ async function main() {
     }
     await pool.end();
 
-    if (apis > 1) {
+    if (rolesLayout) {
       const section = await benchRoles(size, url, dataDir, apis, featureBenchmarks);
       console.log(`\n${section}`);
       writeNamedSection(`${size}, ${apis} API processes`, section);

@@ -21,6 +21,31 @@ export const database = (await import(
   built('db/database.js')
 )) as typeof import('../../apps/server/src/db/database.js');
 
+/** The built server's database roles (typed from the sources). */
+const roles = (await import(built('db/roles.js'))) as typeof import('../../apps/server/src/db/roles.js');
+
+/**
+ * The URL of the market in an embedded cluster started by the bench (`adminUrl`: its superuser, database
+ * `postgres`). A market seeded by the server or by `npm run seed` lives in database `vigia`, owned by the
+ * application role (db/roles.ts): it is used as the server uses it, through that role. A cluster without
+ * it is one the bench seeded itself, into the superuser's database: that one.
+ */
+export async function marketUrl(adminUrl: string, dataDir: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query(`select 1 from pg_database where datname = 'vigia'`);
+    if (!rowCount) return adminUrl;
+  } finally {
+    await admin.end();
+  }
+  return roles.ensureAppRole(adminUrl, {
+    role: roles.APP_ROLE,
+    password: roles.appRolePassword(dataDir),
+    database: 'vigia',
+  });
+}
+
 async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
   // up to 20 minutes: the first start on a copied database applies pending migrations, and a migration
   // that backfills a read model from the price history of a medium market takes minutes
@@ -167,6 +192,17 @@ export async function startWorker(
   } catch (err) {
     child.kill('SIGTERM');
     throw err;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, seconds; NaN when it is gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    // fields after the command's closing parenthesis: state is the 3rd, utime the 14th, stime the 15th
+    const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
+    return (Number(rest[11]) + Number(rest[12])) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return Number.NaN;
   }
 }
 

@@ -1,4 +1,5 @@
 import { formatNumber } from '@vigia/domain';
+import { expectAccessible } from '../support/axe.js';
 import { DEMO, login } from '../support/helpers.js';
 import { type APIRequestContext, expect, test } from '../support/test.js';
 
@@ -128,5 +129,49 @@ test.describe('Coincidencias', () => {
       data: { decisions: [{ listingId: chosen?.productId, groupId: chosen?.groupId, action: 'undo' }] },
     });
     await expect.poll(async () => (await kpi()).match, { timeout: 20_000 }).toBe(before);
+  });
+  test('filters: score range said on the field, a brand, a classification and a reason narrow the queue', async ({
+    page,
+  }) => {
+    await login(page);
+    await page.goto('/app/matches');
+    const main = page.getByRole('main');
+    const pair = main.getByTestId('match-pair');
+    await expect(pair).toBeVisible({ timeout: 30_000 });
+    const position = main.getByTestId('match-position');
+    const totalOf = async () =>
+      Number(
+        ((await position.textContent()) ?? '').replace(/.*· ([\d.]+) en total/, '$1').replace(/\./g, ''),
+      );
+    const all = await totalOf();
+
+    // an impossible range: said on the field, the queue as it was
+    await main.getByLabel('Puntaje mínimo').fill('90');
+    await main.getByLabel('Puntaje máximo').fill('80');
+    await expect(main.getByText('El mínimo no puede ser mayor que el máximo')).toBeVisible();
+    await main.getByLabel('Puntaje máximo').fill('');
+    await expect(main.getByText('El mínimo no puede ser mayor que el máximo')).toHaveCount(0);
+    await expect.poll(() => totalOf()).toBeLessThanOrEqual(all);
+    expect(Number(await main.getByTestId('match-score').textContent())).toBeGreaterThanOrEqual(90);
+    await main.getByLabel('Puntaje mínimo').fill('');
+
+    // a brand: the candidate shown is of that brand, and fewer pairs than all
+    const brand = ((await main.getByTestId('match-side-Publicación candidata').textContent()) ?? '').match(
+      /Marca: ([^·]+?) ·/,
+    )?.[1];
+    expect(brand).toBeTruthy();
+    const brands = main.getByRole('combobox', { name: 'Marcas' });
+    await brands.click();
+    await brands.fill(brand as string);
+    await page.getByRole('option', { name: brand as string, exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => totalOf(), { timeout: 20_000 }).toBeLessThan(all);
+    await expect(main.getByTestId('match-side-Publicación candidata')).toContainText(`Marca: ${brand}`);
+
+    // a reason no suggestion has (EAN igual: decided by the identifier, never suggested): the empty state
+    await main.getByRole('combobox', { name: 'Motivo' }).click();
+    await page.getByRole('option', { name: 'EAN igual' }).click();
+    await expect(main.getByTestId('match-empty')).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page, 'Coincidencias con filtros');
   });
 });

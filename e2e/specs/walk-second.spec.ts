@@ -122,10 +122,14 @@ sp as (
      and coalesce(s.last_day, ld.day) >= $3::date)
 select count(*)::int as total, count(distinct product_id)::int as products, coalesce(sum(days), 0)::int as days
   from sp`;
-/** The week's listing-days (the percentage's denominator and numerator) from the daily roll-up. */
+/**
+ * The week's listing-days (the percentage's denominator and numerator) from the daily roll-up, in the
+ * demo's zone (promo_daily is kept per market zone in use: migration 432).
+ */
 const WEEK_SQL = `
 select coalesce(sum(published), 0)::int as published, coalesce(sum(promoted), 0)::int as promoted
-  from promo_daily where seller_id = $1 and classification_id = $2 and day between $3::date and $4::date`;
+  from promo_daily where zone = 'America/Santiago' and seller_id = $1 and classification_id = $2
+   and day between $3::date and $4::date`;
 
 test.describe('items 2 and 3: promotion percentages name what they count; files hold every row', () => {
   test('a week cell is product-days; its drill-down lists promotions adding up to the same product-days', async ({

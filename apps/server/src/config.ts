@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_BRAND_COMPARATOR_SELLERS, DEFAULT_IMAGE_VERIFICATION_SELLERS } from '@vigia/domain';
 import { z } from 'zod';
+import { DEFAULT_POOL_SIZE } from './db/database.js';
 
 const sellerList = (fallback: number[]) =>
   z
@@ -56,6 +57,12 @@ export const configSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** What this process does (docs/operations.md): api (HTTP), worker (jobs, schedules) or all. */
   VIGIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
+  /**
+   * Connections of each process's database pool (`db/database.ts` createPool): the API's requests, the
+   * job queue, the socket.io adapter's LISTEN, the worker's jobs and the demo seed. A process opens up to
+   * this many plus its LISTEN and probe connections (docs/operations.md "Connections per role").
+   */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(4).max(200).default(DEFAULT_POOL_SIZE),
   /** A running job without a heartbeat for this long (its worker died) is retried by another worker. */
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   /**

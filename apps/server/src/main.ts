@@ -67,6 +67,7 @@ async function main() {
     dataDir: config.DATA_DIR,
     log: (m) => console.log(m),
     supervise: true,
+    poolSize: config.DATABASE_POOL_SIZE,
   });
   const applied = await migrate(db.pool);
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(', ')}`);
@@ -83,7 +84,7 @@ async function main() {
     );
     const t = Date.now();
     // long work: its own connections, without the requests' statement timeout (db/database.ts)
-    const seedPool = createPool(db.url, 20, { longWork: true });
+    const seedPool = createPool(db.url, config.DATABASE_POOL_SIZE, { longWork: true });
     try {
       await seedDemoMarket(seedPool, { size, today: unfinished?.today, log: (m) => console.log(`  ${m}`) });
     } finally {

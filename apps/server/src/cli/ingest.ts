@@ -64,7 +64,11 @@ async function crawl(args: string[]) {
     pattern: opts.get('pattern') ?? null,
   };
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const t0 = Date.now();
   try {
     await migrate(db.pool);
@@ -182,7 +186,11 @@ async function main() {
   }
 
   const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const db = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolSize: config.DATABASE_POOL_SIZE,
+  });
   const t0 = Date.now();
   try {
     await migrate(db.pool);

@@ -54,6 +54,7 @@ async function main() {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     longWork: true,
+    poolSize: config.DATABASE_POOL_SIZE,
   });
   try {
     console.log(`Base de datos ${db.kind}${db.kind === 'embedded' ? ` en ${config.DATA_DIR}/pg` : ''}`);

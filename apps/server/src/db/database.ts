@@ -78,7 +78,10 @@ export interface PoolOptions {
   longWork?: boolean;
 }
 
-export function createPool(url: string, max = 20, opts: PoolOptions = {}): pg.Pool {
+/** Connections of a process's pool unless `DATABASE_POOL_SIZE` says otherwise (config.ts). */
+export const DEFAULT_POOL_SIZE = 20;
+
+export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -188,9 +191,12 @@ export async function openDatabase(opts: {
   supervise?: boolean;
   /** One-shot tools doing long work (the seed CLI): PoolOptions.longWork. */
   longWork?: boolean;
+  /** The pool's connections: `DATABASE_POOL_SIZE` (config.ts); default DEFAULT_POOL_SIZE. */
+  poolSize?: number;
 }): Promise<Database> {
+  const size = opts.poolSize ?? DEFAULT_POOL_SIZE;
   if (opts.databaseUrl) {
-    const pool = createPool(opts.databaseUrl, 20, { longWork: opts.longWork });
+    const pool = createPool(opts.databaseUrl, size, { longWork: opts.longWork });
     return { pool, kind: 'external', url: opts.databaseUrl, close: () => pool.end() };
   }
   const log = opts.log ?? (() => {});
@@ -212,7 +218,7 @@ export async function openDatabase(opts: {
     password: appRolePassword(opts.dataDir),
     database: 'vigia',
   });
-  const pool = createPool(url, 20, { longWork: opts.longWork });
+  const pool = createPool(url, size, { longWork: opts.longWork });
   return {
     pool,
     kind: 'embedded',

@@ -4,6 +4,7 @@ import './crawler/jobs.js';
 import './dashboard/jobs.js';
 import './feeds/jobs.js';
 import './image-verification/jobs.js';
+import './ingest/zones.js';
 import './matching/jobs.js';
 import './notifications/jobs.js';
 import assortmentRoutes from './assortment/routes.js';

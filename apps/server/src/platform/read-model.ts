@@ -93,6 +93,10 @@ export class Memo<V extends NonNullable<unknown>> {
     this.cache.set(key, value);
   }
 
+  delete(key: string): void {
+    this.cache.delete(key);
+  }
+
   /** Drops the answers kept at another version than `version` (made by `answer`). */
   dropOlder(version: number): void {
     const current = `,${version}]`;

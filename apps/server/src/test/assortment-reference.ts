@@ -42,10 +42,10 @@ const END_STATE = (sellers: string, to: string) => `
              where ir.seller_id = x.id and ir.status = 'succeeded'
                and ir.observed_at >= vigia_day_start(d.day, ${TZ_SQL})
                and ir.observed_at < vigia_day_start(d.day + 1, ${TZ_SQL})) as t,
-           d.day = (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id) as latest
+           d.day = (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id) as latest
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
-                           where r.seller_id = x.id and r.day <= ${to}) d
+                           where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
   ),
   state as (

@@ -192,4 +192,33 @@ describe('trigram candidates (pg_trgm similarity, by hand)', () => {
       [40, 0],
     ]);
   });
+
+  it('a kept block brought up to date ranks as a block made anew', () => {
+    const rows = [
+      { target: { id: 10, sellerId: 1 }, title: 'leche entera 1 l' },
+      { target: { id: 20, sellerId: 2 }, title: 'leche descremada 1 l' },
+      { target: { id: 30, sellerId: 1 }, title: 'yogur frutilla' },
+    ];
+    const kept = new TrigramBlock(rows);
+    kept.put({ id: 5, sellerId: 3 }, 'leche entera 1 l'); // an id below the others: still ranks first on ties
+    kept.put({ id: 20, sellerId: 2 }, 'yogur durazno'); // a title that changed
+    kept.remove(30);
+    kept.put({ id: 40, sellerId: 3 }, 'queso gauda');
+    const fresh = new TrigramBlock([
+      { target: { id: 5, sellerId: 3 }, title: 'leche entera 1 l' },
+      rows[0],
+      { target: { id: 20, sellerId: 2 }, title: 'yogur durazno' },
+      { target: { id: 40, sellerId: 3 }, title: 'queso gauda' },
+    ]);
+    const ids = (b: TrigramBlock<{ id: number; sellerId: number }>, title: string) =>
+      b.best(title, 9, 10).map((c) => [c.target.id, Math.round(c.similarity * 1000) / 1000]);
+    for (const title of ['leche entera 1 l', 'yogur', 'gauda', 'nada'])
+      expect(ids(kept, title), title).toEqual(ids(fresh, title));
+    expect(kept.size).toBe(4);
+    expect(kept.has(30)).toBe(false);
+    // 5 and 10 equal the subject (1), id order; 20 no shared trigram: filled in id order (5, 10 taken)
+    expect(ids(kept, 'leche entera 1 l').map(([i]) => i)).toEqual([5, 10, 20, 40]);
+    // what `accept` refuses is passed over, and the next one comes instead
+    expect(kept.best('leche entera 1 l', 9, 2, (t) => t.id !== 5).map((c) => c.target.id)).toEqual([10, 20]);
+  });
 });

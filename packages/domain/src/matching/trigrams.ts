@@ -34,30 +34,106 @@ export interface TrigramTarget {
  * The targets of one block (a brand), indexed by trigram: `best` gives a subject's `limit` most similar
  * targets of other sellers — by similarity, then id (the order of pg_trgm's `order by similarity desc, id`),
  * targets sharing no trigram last in id order — touching only the targets that share a trigram with it.
+ * A block can be kept and brought up to date (`put`, `remove`): the matching run's per-brand index
+ * (apps/server/src/modules/matching/title-index.ts) keeps one per brand between runs.
  */
 export class TrigramBlock<T extends TrigramTarget> {
-  private readonly targets: T[];
-  private readonly sizes: Int32Array;
+  /** by slot; null: removed */
+  private readonly targets: (T | null)[] = [];
+  private readonly grams: string[][] = [];
+  private readonly slotOf = new Map<number, number>();
   private readonly postings = new Map<string, number[]>();
-  private readonly counts: Int32Array;
+  private counts = new Int32Array(16);
+  /** live slots in id order (the fill of `best`), made again after a change */
+  private order: number[] | null = null;
+  private live = 0;
 
-  constructor(targets: { target: T; title: string }[]) {
-    const sorted = [...targets].sort((a, b) => a.target.id - b.target.id);
-    this.targets = sorted.map((t) => t.target);
-    this.sizes = new Int32Array(sorted.length);
-    this.counts = new Int32Array(sorted.length);
-    sorted.forEach(({ title }, i) => {
-      const grams = trigrams(title);
-      this.sizes[i] = grams.length;
-      for (const g of grams) {
-        const list = this.postings.get(g);
-        if (list) list.push(i);
-        else this.postings.set(g, [i]);
-      }
-    });
+  constructor(targets: { target: T; title: string }[] = []) {
+    for (const { target, title } of [...targets].sort((a, b) => a.target.id - b.target.id))
+      this.put(target, title);
   }
 
-  best(title: string, sellerId: number, limit: number): { target: T; similarity: number }[] {
+  /** How many targets the block holds. */
+  get size(): number {
+    return this.live;
+  }
+
+  /** The ids of the targets the block holds. */
+  ids(): IterableIterator<number> {
+    return this.slotOf.keys();
+  }
+
+  /** Whether the block holds target `id`. */
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** Adds a target, or replaces the one of the same id (its title may have changed). */
+  put(target: T, title: string): void {
+    const grams = trigrams(title);
+    let slot = this.slotOf.get(target.id);
+    if (slot !== undefined) this.unpost(slot);
+    else {
+      slot = this.targets.length;
+      this.targets.push(null);
+      this.grams.push([]);
+      this.slotOf.set(target.id, slot);
+      this.live++;
+      if (slot >= this.counts.length) {
+        const grown = new Int32Array(this.counts.length * 2);
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+      // appended in id order keeps the order; an id below the last one makes it again when needed
+      const last = this.order?.[this.order.length - 1];
+      if (this.order && (last === undefined || (this.targets[last] as T).id < target.id))
+        this.order.push(slot);
+      else this.order = null;
+    }
+    this.targets[slot] = target;
+    this.grams[slot] = grams;
+    for (const g of grams) {
+      const list = this.postings.get(g);
+      if (list) list.push(slot);
+      else this.postings.set(g, [slot]);
+    }
+  }
+
+  /** Removes target `id` (if held). */
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.unpost(slot);
+    this.slotOf.delete(id);
+    this.targets[slot] = null;
+    this.grams[slot] = [];
+    this.live--;
+    this.order = null;
+  }
+
+  private unpost(slot: number): void {
+    for (const g of this.grams[slot]) {
+      const list = this.postings.get(g);
+      if (!list) continue;
+      const at = list.indexOf(slot);
+      if (at >= 0) {
+        list[at] = list[list.length - 1];
+        list.pop();
+      }
+      if (!list.length) this.postings.delete(g);
+    }
+  }
+
+  /**
+   * The `limit` most similar targets of other sellers than `sellerId` that `accept` lets through (all when
+   * not given): by similarity, then id; then, when fewer share a trigram, the rest in id order (similarity 0).
+   */
+  best(
+    title: string,
+    sellerId: number,
+    limit: number,
+    accept: (target: T) => boolean = () => true,
+  ): { target: T; similarity: number }[] {
     const grams = trigrams(title);
     const touched: number[] = [];
     for (const g of grams) {
@@ -67,23 +143,38 @@ export class TrigramBlock<T extends TrigramTarget> {
         if (this.counts[i]++ === 0) touched.push(i);
       }
     }
-    const ranked: { i: number; similarity: number }[] = [];
+    const ranked: { t: T; similarity: number }[] = [];
     for (const i of touched) {
       const c = this.counts[i];
       this.counts[i] = 0;
-      if (this.targets[i].sellerId === sellerId) continue;
-      ranked.push({ i, similarity: c / (grams.length + this.sizes[i] - c) });
+      const t = this.targets[i] as T;
+      if (t.sellerId === sellerId) continue;
+      ranked.push({ t, similarity: c / (grams.length + this.grams[i].length - c) });
     }
-    ranked.sort((a, b) => b.similarity - a.similarity || a.i - b.i);
-    const out = ranked.slice(0, limit).map((r) => ({ target: this.targets[r.i], similarity: r.similarity }));
+    ranked.sort((a, b) => b.similarity - a.similarity || a.t.id - b.t.id);
+    const out: { target: T; similarity: number }[] = [];
+    for (const r of ranked) {
+      if (out.length >= limit) return out;
+      if (accept(r.t)) out.push({ target: r.t, similarity: r.similarity });
+    }
     if (out.length < limit) {
       // fewer look-alikes than asked: the rest of the block in id order, as SQL would rank them (similarity 0)
-      const have = new Set(ranked.map((r) => r.i));
-      for (let i = 0; i < this.targets.length && out.length < limit; i++) {
-        if (!have.has(i) && this.targets[i].sellerId !== sellerId)
-          out.push({ target: this.targets[i], similarity: 0 });
+      const have = new Set(ranked.map((r) => r.t.id));
+      for (const i of this.idOrder()) {
+        if (out.length >= limit) break;
+        const t = this.targets[i] as T;
+        if (!have.has(t.id) && t.sellerId !== sellerId && accept(t)) out.push({ target: t, similarity: 0 });
       }
     }
     return out;
+  }
+
+  private idOrder(): number[] {
+    if (!this.order) {
+      this.order = [...this.slotOf.values()].sort(
+        (a, b) => (this.targets[a] as T).id - (this.targets[b] as T).id,
+      );
+    }
+    return this.order;
   }
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { migrationSection, recomputeSpansFrom } from '../../db/migrate.js';
+import { TZ_SQL } from '../../market/index.js';
 
 // A recomputation of the assortment read model (assortment_spans) from the price history (price_intervals,
 // ingest_runs, products, brands), for the tests and as an operations check. Definitions:
@@ -24,7 +25,9 @@ const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null o
 /** assortment_events_cum recomputed from rollup_daily_brand (migration 112's backfill query). */
 function recomputeCum(): string {
   const backfill = migrationSection('112_assortment_events_cum.sql', 'recompute-cum');
-  return `select seller_id, day::text as day, classification_id, brand_id, went_out_cum::int as went_out_cum,
+  // the backfill reads rollup_daily_brand: the deployment zone's rows (the CTE stands for the table)
+  return `with rollup_daily_brand as (select * from rollup_daily_brand where zone = ${TZ_SQL})
+          select seller_id, day::text as day, classification_id, brand_id, went_out_cum::int as went_out_cum,
                  back_in_cum::int as back_in_cum
             from (${backfill}) x where ($1::int is null or seller_id = $1)`;
 }

@@ -83,8 +83,8 @@ export async function selectAssortmentFigures(
   const sql = `
     with last as (
       select x.id as seller_id,
-             (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${to}) as cur_day,
-             (select max(r.day) from rollup_daily_brand r where r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
+             (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) as cur_day,
+             (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
         from unnest(${sellers}) as x(id)
     ),
     -- events of a group in (a, b] = its running total on its seller's last day ≤ b − the one ≤ a
@@ -110,11 +110,11 @@ export async function selectAssortmentFigures(
     parts as (
       select r.seller_id, r.brand_id, r.published as cp, r.in_stock as ci, r.priced as cpr,
              r.effective_price_sum as cv, 0 as pp, 0 as pi, 0 as ppr, 0::numeric as pv, 0 as wo, 0 as bk, 0 as pwo, 0 as pbk
-        from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.cur_day
+        from last join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = last.seller_id and r.day = last.cur_day
        where ${cond}
       union all
       select r.seller_id, r.brand_id, 0, 0, 0, 0, r.published, r.in_stock, r.priced, r.effective_price_sum, 0, 0, 0, 0
-        from last join rollup_daily_brand r on r.seller_id = last.seller_id and r.day = last.prev_day
+        from last join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = last.seller_id and r.day = last.prev_day
        where ${cond}
       union all
       select seller_id, brand_id, 0, 0, 0, 0, 0, 0, 0, 0, wo, bk, pwo, pbk from events
@@ -217,7 +217,7 @@ const ENDS = (sellers: string, to: string) => `
     select x.id as seller_id, d.day
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
-                           where r.seller_id = x.id and r.day <= ${to}) d
+                           where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
   )`;
 
@@ -452,7 +452,7 @@ async function topProducts(
          join assortment_events_cum c on c.seller_id = e.seller_id
           and c.day = (select max(y.day) from assortment_events_cum y where y.seller_id = e.seller_id and y.day <= m.d))`
       : `(select coalesce(sum(${q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published'}), 0)::int from ends e
-         join rollup_daily_brand r on r.seller_id = e.seller_id and r.day = e.day)`;
+         join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = e.seller_id and r.day = e.day)`;
   // (one branch per kind of key, each a range of the classification index)
   const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
       cross join lateral (

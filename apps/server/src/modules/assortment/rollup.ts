@@ -88,7 +88,8 @@ with prev as (
 ),
 ev as (
   select r.classification_id, r.brand_id, r.went_out_of_stock as wo, r.back_in_stock as bk from rollup_daily_brand r
-   where r.seller_id = $1 and r.day = $2::date and (r.went_out_of_stock > 0 or r.back_in_stock > 0)
+   where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date
+     and (r.went_out_of_stock > 0 or r.back_in_stock > 0)
 )
 insert into assortment_events_cum (seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
 select $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesce(p.brand_id, e.brand_id),
@@ -96,7 +97,7 @@ select $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesc
   from prev p
   full join ev e on coalesce(p.classification_id, -1) = coalesce(e.classification_id, -1)
                 and coalesce(p.brand_id, -1) = coalesce(e.brand_id, -1)
- where exists (select 1 from rollup_daily_brand r where r.seller_id = $1 and r.day = $2::date)`;
+ where exists (select 1 from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date)`;
 
 export const assortmentRollup: RollupUpdater = async (
   client: pg.PoolClient,

@@ -1,6 +1,6 @@
 import { round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ratesTo, selectClpRates } from '../../market/index.js';
+import { ratesTo, selectClpRates, today } from '../../market/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
@@ -14,16 +14,23 @@ import { closedDaysFromState, currentDiscounts } from './service.js';
 // index history in memory must equal those of the per-scope computation (computeDays, which scans the
 // roll-up and the price intervals for the selection). The market of ../../test/test-market.ts, plus
 // promotions at two competitors (one in PEN) so that the money and the histogram add up over sellers
-// and currencies.
+// and currencies. Both paths hold per market zone: the roll-up is also kept in Tokyo (UTC+9: the
+// market's 16:00 UTC observations fall at 01:00 of the next day there), every comparison runs in both.
 
 let ctx: TestContext;
 let m: TestMarket;
+
+const SANTIAGO = 'America/Santiago';
+const TOKYO = 'Asia/Tokyo';
 
 const at = (n: number) => new Date(`${tDay(n)}T16:00:00Z`);
 
 beforeAll(async () => {
   ctx = await createTestContext({
     seed: async (db) => {
+      // the zone joins the roll-up's zones before the market's data comes in: ingest keeps it from the
+      // first run (migration 431)
+      await db.pool.query('insert into rollup_zones (zone, ready) values ($1, true)', [TOKYO]);
       m = await seedTestMarket(db);
       const e1 = {
         ean: '7800000000001',
@@ -68,36 +75,48 @@ const cardsOf = (days: Map<string, DayFigures>) => {
   return { ...Object.fromEntries(FIGURES.map((k) => [k, round2(f[k])])), mode: f.mode_discount };
 };
 
+/** T−1's figures in `zone` for pivot 10 against every competitor under audio, in CLP (new path). */
+async function yesterdayUnderAudio(zone: string): Promise<DayFigures> {
+  const pool = ctx.db.pool;
+  const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+  const h = await loadIndexHistory(pool, 10, zone, w.from, w.to);
+  const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP', zone };
+  return (await closedDaysFromState(pool, scope, h, tDay(1), tDay(1))).get(tDay(1)) as DayFigures;
+}
+
 describe('closed days from the per-seller rows and the index history', () => {
-  it('equal the per-scope computation for several selections, roots, currencies and periods', async () => {
-    const pool = ctx.db.pool;
-    const w = historyWindow(tDay(0), WARM_DAYS);
-    const h = await loadIndexHistory(pool, 10, w.from, w.to);
-    const selections = [[20], [30], [50], [20, 30], [30, 50], [20, 30, 50], [20, 30, 40, 50]];
-    const rootsOf = [[], [m.cls.audio], [m.cls.moda]];
-    const periods: [string, string][] = [
-      [tDay(12), tDay(1)],
-      [tDay(7), tDay(1)],
-      [tDay(4), tDay(2)],
-      [tDay(10), tDay(10)],
-      [tDay(1), tDay(1)],
-    ];
-    let compared = 0;
-    for (const competitors of selections)
-      for (const roots of rootsOf)
-        for (const currency of ['CLP', 'USD', 'PEN'])
-          for (const [from, to] of periods) {
-            const scope = { pivot: 10, competitors, roots, currency };
-            const before = await computeDays(pool, scope, from, to);
-            const after = await closedDaysFromState(pool, scope, h, from, to);
-            expectSameDays(before, after);
-            // the cards' numbers (2 decimals; the unrounded sums may differ in the last bit: the money is
-            // summed per seller and currency before its conversion)
-            expect(cardsOf(after)).toEqual(cardsOf(before));
-            compared++;
-          }
-    expect(compared).toBe(7 * 3 * 3 * 5);
-  });
+  it.each([SANTIAGO, TOKYO])(
+    'equal the per-scope computation for several selections, roots, currencies and periods (%s)',
+    async (zone) => {
+      const pool = ctx.db.pool;
+      const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+      const h = await loadIndexHistory(pool, 10, zone, w.from, w.to);
+      const selections = [[20], [30], [50], [20, 30], [30, 50], [20, 30, 50], [20, 30, 40, 50]];
+      const rootsOf = [[], [m.cls.audio], [m.cls.moda]];
+      const periods: [string, string][] = [
+        [tDay(12), tDay(1)],
+        [tDay(7), tDay(1)],
+        [tDay(4), tDay(2)],
+        [tDay(10), tDay(10)],
+        [tDay(1), tDay(1)],
+      ];
+      let compared = 0;
+      for (const competitors of selections)
+        for (const roots of rootsOf)
+          for (const currency of ['CLP', 'USD', 'PEN'])
+            for (const [from, to] of periods) {
+              const scope = { pivot: 10, competitors, roots, currency, zone };
+              const before = await computeDays(pool, scope, from, to);
+              const after = await closedDaysFromState(pool, scope, h, from, to);
+              expectSameDays(before, after);
+              // the cards' numbers (2 decimals; the unrounded sums may differ in the last bit: the money is
+              // summed per seller and currency before its conversion)
+              expect(cardsOf(after)).toEqual(cardsOf(before));
+              compared++;
+            }
+      expect(compared).toBe(7 * 3 * 3 * 5);
+    },
+  );
 
   it("today's discounts summed per seller equal the selection's own query", async () => {
     const pool = ctx.db.pool;
@@ -129,11 +148,7 @@ describe('closed days from the per-seller rows and the index history', () => {
   });
 
   it('hand-worked: T−1 with every competitor under audio, in CLP', async () => {
-    const pool = ctx.db.pool;
-    const w = historyWindow(tDay(0), WARM_DAYS);
-    const h = await loadIndexHistory(pool, 10, w.from, w.to);
-    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP' };
-    const d = (await closedDaysFromState(pool, scope, h, tDay(1), tDay(1))).get(tDay(1)) as DayFigures;
+    const d = await yesterdayUnderAudio(SANTIAGO);
     // T−1: P1 (sale 900), P3, A1 1100, B1 3 PEN = 750 CLP in stock, C1 600, D1 gone: 5 of 5 in stock;
     // index 900 / min(1100, 750, 600) = 150; deviation 50; on promotion P1 (10 %), B1 (25 %), C1 (50 %):
     // 3 of 5 = 60 %, average discount 85 / 3 = 28.33; money (100 + 250 + 600) / 3 = 316.67 CLP;
@@ -155,6 +170,7 @@ describe('closed days from the per-seller rows and the index history', () => {
     const rows = await computeSellerDays(ctx.db.pool, {
       sellers: [30, 50],
       roots: [m.cls.audio],
+      zone: SANTIAGO,
       from: tDay(3),
       to: tDay(1),
     });
@@ -166,5 +182,36 @@ describe('closed days from the per-seller rows and the index history', () => {
     // Rival B: out of stock T−2, on sale T−1 (1 PEN off)
     expect(rows.get(30)?.get(tDay(2))).toMatchObject({ in_stock: 0, promoted: 0, money: {} });
     expect(rows.get(30)?.get(tDay(1))?.money).toEqual({ PEN: [1, 1] });
+  });
+
+  it('per-seller rows and index in Tokyo: the 16:00 UTC observations count from the next day', async () => {
+    const pool = ctx.db.pool;
+    const rows = await computeSellerDays(pool, {
+      sellers: [30, 50],
+      roots: [m.cls.audio],
+      zone: TOKYO,
+      from: tDay(3),
+      to: tDay(1),
+    });
+    // Rival C's sale at 1000 (observed 16:00 UTC of T−3 = 01:00 of T−2 in Tokyo) starts on T−2 there;
+    // T−3's end (15:00 UTC) has the run of T−4 (not on sale); the sale at 600 (16:00 UTC of T−1) is
+    // Tokyo's T, so T−1 still has 200 off — in Santiago T−3 200, T−1 600 (test above)
+    expect(rows.get(50)?.get(tDay(3))).toMatchObject({
+      has_rollup: true,
+      published: 1,
+      promoted: 0,
+      money: {},
+    });
+    expect(rows.get(50)?.get(tDay(2))).toMatchObject({ promoted: 1, money: { CLP: [200, 1] } });
+    expect(rows.get(50)?.get(tDay(1))).toMatchObject({ promoted: 1, money: { CLP: [200, 1] } });
+    // Rival B: out of stock from Tokyo's T−1 (16:00 UTC of T−2), back on sale only on Tokyo's T
+    expect(rows.get(30)?.get(tDay(1))).toMatchObject({ in_stock: 0, promoted: 0, money: {} });
+
+    // T−1 in Tokyo, every competitor under audio, in CLP: P1 900 against A1 1100 and C1 1000 (B1 out of
+    // stock): index 90, deviation 10 (Santiago: 150 and 50)
+    const d = await yesterdayUnderAudio(TOKYO);
+    expect(d.price_index).toBeCloseTo(90, 9);
+    expect(d.deviation).toBeCloseTo(10, 9);
+    expect(d.monetary_discount).toBeCloseTo((100 + 200) / 2, 9);
   });
 });

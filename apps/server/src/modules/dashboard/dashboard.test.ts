@@ -172,7 +172,7 @@ describe('POST /v2/dashboard/pre', () => {
     const figures = await ctx.db.pool.query<{ seller_id: number; days: string[] }>(
       `select seller_id, array_agg(to_char(day, 'YYYY-MM-DD') order by day) as days from dashboard_seller_days
         where roots = (select array_agg(classification_id order by classification_id) from license_classifications)
-          and day between $1 and $2 group by seller_id order by seller_id`,
+          and zone = 'America/Santiago' and day between $1 and $2 group by seller_id order by seller_id`,
       [tDay(4), tDay(1)],
     );
     const four = [tDay(4), tDay(3), tDay(2), tDay(1)];
@@ -187,7 +187,13 @@ describe('POST /v2/dashboard/pre', () => {
     const { computeDays } = await import('./days.js');
     const { pruneFigures, WARM_DAYS } = await import('./warm.js');
     const pool = ctx.db.pool;
-    const scope = { pivot: 10, competitors: [20, 30, 50], roots: [m.cls.audio], currency: 'CLP' };
+    const scope = {
+      pivot: 10,
+      competitors: [20, 30, 50],
+      roots: [m.cls.audio],
+      currency: 'CLP',
+      zone: 'America/Santiago',
+    };
     const days = await computeDays(pool, scope, tDay(11), tDay(9));
     // T−11: before monitoring, nothing; T−10 and T−9: the first state
     expect(days.get(tDay(11))).toEqual({
@@ -206,9 +212,9 @@ describe('POST /v2/dashboard/pre', () => {
 
     const old = tDay(WARM_DAYS + 5);
     await pool.query(
-      `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, day, figures, computed_at)
-       values (10, '{20}', '{}', 'CLP', $1, '{}', now() - interval '2 days'),
-              (10, '{30}', '{}', 'CLP', $1, '{}', now())`,
+      `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, zone, day, figures, computed_at)
+       values (10, '{20}', '{}', 'CLP', 'America/Santiago', $1, '{}', now() - interval '2 days'),
+              (10, '{30}', '{}', 'CLP', 'America/Santiago', $1, '{}', now())`,
       [old],
     );
     // older than the warm window and computed over a day ago: goes; computed moments ago: stays a day
@@ -297,7 +303,7 @@ describe('off the request path', () => {
     );
     const { rows } = await pool.query<{ roots: number[]; seller_id: number; n: number }>(
       `select roots, seller_id, count(*)::int as n from dashboard_seller_days
-        where day between $1 and $2 group by roots, seller_id order by roots, seller_id`,
+        where zone = 'America/Santiago' and day between $1 and $2 group by roots, seller_id order by roots, seller_id`,
       [tDay(WARM_DAYS), tDay(1)],
     );
     expect(rows).toEqual([

@@ -131,9 +131,16 @@ export async function computeDays(
   const D = daysInclusive(from, to);
   const sellers = [s.pivot, ...s.competitors];
   const [counts, index, promos] = await Promise.all([
-    selectRollupDays(db, { from, to, sellers, roots: s.roots }),
-    selectIndexIntervals(db, { from, to, pivot: s.pivot, competitors: s.competitors, roots: s.roots }),
-    selectPromoIntervals(db, { from, to, sellers, roots: s.roots }),
+    selectRollupDays(db, { from, to, sellers, roots: s.roots, zone: s.zone }),
+    selectIndexIntervals(db, {
+      from,
+      to,
+      pivot: s.pivot,
+      competitors: s.competitors,
+      roots: s.roots,
+      zone: s.zone,
+    }),
+    selectPromoIntervals(db, { from, to, sellers, roots: s.roots, zone: s.zone }),
   ]);
   const currencies = new Set<string>([s.currency]);
   for (const r of index) currencies.add(r.currency);

@@ -2,7 +2,7 @@ import { addDays, daysInclusive, priceIndex } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { licensedPivots } from '../pricing/index.js';
+import { dayZone } from '../ingest/index.js';
 import { WARM_DAYS } from './days.js';
 import { selectIndexHistory } from './queries.js';
 
@@ -14,10 +14,14 @@ import { selectIndexHistory } from './queries.js';
 // day is then one pass over the groups in memory — the same fold days.ts `computeDays` does over the
 // rows of selectIndexIntervals, which a new selection had to read from price_intervals (2–5 s on the
 // medium market). Closed days never change (ingestion refuses older observations); the groups are those
-// of the load (the stored per-scope figures of the older path keep those of their computation).
+// of the load (the stored per-scope figures of the older path keep those of their computation). The days
+// are those of a market zone (the organisation's once its roll-up rows are ready, ingest zones.ts
+// dayZone): one history per (pivot, zone), its intervals cut at that zone's day ends.
 
 export interface IndexHistory {
   pivot: number;
+  /** the zone of the days */
+  zone: string;
   /** the window: closed days held, first and last (the day before the load's today) */
   from: string;
   to: string;
@@ -40,6 +44,7 @@ export interface IndexHistory {
 /** Builds the typed arrays from selectIndexHistory's rows (ordered by match group). */
 export function buildIndexHistory(
   pivot: number,
+  zone: string,
   from: string,
   to: string,
   rows: {
@@ -87,7 +92,7 @@ export function buildIndexHistory(
   groupStart[groups] = rows.length;
   start[rows.length] = k;
   const bytes = [groupStart, seller, cls, start, cur, price, a, b].reduce((s, x) => s + x.byteLength, 0);
-  return { pivot, from, to, groupStart, seller, cls, start, cur, price, a, b, currencies, bytes };
+  return { pivot, zone, from, to, groupStart, seller, cls, start, cur, price, a, b, currencies, bytes };
 }
 
 export interface IndexDays {
@@ -170,37 +175,40 @@ interface Slot {
   loading: Promise<IndexHistory> | null;
 }
 
+/** Held histories by `${pivot} ${zone}`. */
 const slotsOf = (pool: pg.Pool) =>
-  readModelsOf(pool).state('dashboard-index-history', () => new Map<number, Slot>());
+  readModelsOf(pool).state('dashboard-index-history', () => new Map<string, Slot>());
 
-/** Loads the pivot's history over [from, to] and holds it (replacing an older window's). */
+/** Loads the pivot's history over [from, to] (days of `zone`) and holds it (replacing an older window's). */
 export function loadIndexHistory(
   pool: pg.Pool,
   pivot: number,
+  zone: string,
   from: string,
   to: string,
 ): Promise<IndexHistory> {
   const slots = slotsOf(pool);
-  const held = slots.get(pivot);
+  const key = `${pivot} ${zone}`;
+  const held = slots.get(key);
   if (held?.to === to) {
     if (held.history) return Promise.resolve(held.history);
     if (held.loading) return held.loading;
   }
   const slot: Slot = { to, history: null, loading: null };
-  slot.loading = selectIndexHistory(pool, { from, to, pivot })
+  slot.loading = selectIndexHistory(pool, { from, to, pivot, zone })
     .then((rows) => {
-      const h = buildIndexHistory(pivot, from, to, rows);
-      if (slots.get(pivot) === slot) {
+      const h = buildIndexHistory(pivot, zone, from, to, rows);
+      if (slots.get(key) === slot) {
         slot.history = h;
         slot.loading = null;
       }
       return h;
     })
     .catch((err) => {
-      if (slots.get(pivot) === slot) slot.loading = null;
+      if (slots.get(key) === slot) slot.loading = null;
       throw err;
     });
-  slots.set(pivot, slot);
+  slots.set(key, slot);
   return slot.loading;
 }
 
@@ -209,10 +217,23 @@ export function historyWindow(todayDay: string, days: number): { from: string; t
   return { from: addDays(todayDay, -days), to: addDays(todayDay, -1) };
 }
 
-/** The window of every licensed pivot's history loaded in the background once the API is ready. */
+/**
+ * Every licensed pivot's history, in the day zone of each organisation licensing it, loaded in the
+ * background once the API is ready.
+ */
 export function dashboardReadModels(pool: pg.Pool): void {
   readModelsOf(pool).warmUp('dashboard-index-history', async () => {
-    const w = historyWindow(today(), WARM_DAYS);
-    for (const pivot of await licensedPivots(pool)) await loadIndexHistory(pool, pivot, w.from, w.to);
+    const { rows } = await pool.query<{ pivot: number; zone: string }>(
+      `select distinct lp.seller_id as pivot, o.market_zone as zone
+         from license_pivots lp join licenses l on l.id = lp.license_id join organisations o on o.id = l.org_id
+        order by 1, 2`,
+    );
+    const zones = new Map<string, string>();
+    for (const r of rows) {
+      const zone = zones.get(r.zone) ?? (await dayZone(pool, r.zone));
+      zones.set(r.zone, zone);
+      const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+      await loadIndexHistory(pool, r.pivot, zone, w.from, w.to);
+    }
   });
 }

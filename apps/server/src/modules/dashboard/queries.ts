@@ -1,10 +1,12 @@
 import type { Queryable } from '../../db/database.js';
 import { likePrefix, Params, wordsMatch } from '../../db/sql.js';
-import { type Rates, TZ_SQL } from '../../market/index.js';
+import type { Rates } from '../../market/index.js';
 
 // SQL of the dashboard cards (docs/metrics.md "Dashboard"). Counts come from the daily roll-up
 // (010_rollups.sql); per-listing figures of today from listing_current, of closed days from the price
-// intervals that cover the days' ends (modules/dashboard/days.ts folds them into per-day figures).
+// intervals that cover the days' ends (modules/dashboard/days.ts folds them into per-day figures). Every
+// day is one of the zone `zone` (the organisation's once its roll-up rows are ready: ingest zones.ts
+// dayZone): the roll-up's rows of that zone, and the intervals and events cut at that zone's midnights.
 
 /** Today's state: one row per published listing at `sellers`. */
 function currentStateSql(p: Params, sellers: number[]): string {
@@ -34,17 +36,22 @@ export interface RollupDayRow {
   discount_pct_sum: number;
 }
 
-/** The roll-up sums at the end of each day of [from, to], per seller (`bySeller`) or for all `sellers`. */
+/**
+ * The roll-up sums at the end of each day of [from, to] (days of `zone`: the roll-up's rows of that zone),
+ * per seller (`bySeller`) or for all `sellers`.
+ */
 function rollupDaysSql(
   p: Params,
-  q: { from: string; to: string; sellers: number[]; roots: number[] },
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
   bySeller: boolean,
 ) {
+  const zone = p.add(q.zone, '::text');
   return `
     with days as (select d::date as d from generate_series(${p.add(q.from, '::date')}, ${p.add(q.to, '::date')}, interval '1 day') d),
     last as (
       select days.d, s.id as seller_id,
-             (select max(r.day) from rollup_daily_brand r where r.seller_id = s.id and r.day <= days.d) as day
+             (select max(r.day) from rollup_daily_brand r
+               where r.zone = ${zone} and r.seller_id = s.id and r.day <= days.d) as day
         from days cross join unnest(${p.add(q.sellers, '::int[]')}) as s(id)
     ),
     -- each (seller, roll-up day) summed once, by its index range (a day carried forward is read once)
@@ -56,7 +63,8 @@ function rollupDaysSql(
                  coalesce(sum(r.promoted), 0)::int as promoted, coalesce(sum(r.discounted), 0)::int as discounted,
                  coalesce(sum(r.discount_pct_sum), 0)::float8 as discount_pct_sum
             from rollup_daily_brand r
-           where r.seller_id = n.seller_id and r.day = n.day and ${rootsCond(p, 'r.classification_id', q.roots)}
+           where r.zone = ${zone} and r.seller_id = n.seller_id and r.day = n.day
+             and ${rootsCond(p, 'r.classification_id', q.roots)}
         ) a
     )
     select to_char(last.d, 'YYYY-MM-DD') as day${bySeller ? ', last.seller_id' : ''},
@@ -74,7 +82,7 @@ function rollupDaysSql(
  */
 export async function selectRollupDays(
   db: Queryable,
-  q: { from: string; to: string; sellers: number[]; roots: number[] },
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
 ): Promise<RollupDayRow[]> {
   const p = new Params();
   const { rows } = await db.query<RollupDayRow>(rollupDaysSql(p, q, false), p.values);
@@ -84,7 +92,7 @@ export async function selectRollupDays(
 /** The same counts per seller: one row per (seller, day) the seller has a roll-up row on or before. */
 export async function selectRollupSellerDays(
   db: Queryable,
-  q: { from: string; to: string; sellers: number[]; roots: number[] },
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
 ): Promise<(RollupDayRow & { seller_id: number })[]> {
   const p = new Params();
   const { rows } = await db.query<RollupDayRow & { seller_id: number }>(rollupDaysSql(p, q, true), p.values);
@@ -94,15 +102,16 @@ export async function selectRollupSellerDays(
 /**
  * The days of [from, to] a price interval covers, as offsets from `from`: it covers day d when it is
  * the listing's state at the end of d (valid_from before the next day's first instant, valid_to — if
- * any — not before it), i.e. d in [date(valid_from), date(valid_to) − 1] (Santiago dates), clipped.
+ * any — not before it), i.e. d in [date(valid_from), date(valid_to) − 1] (dates in `zone`), clipped.
  */
-function coveredDaysSql(p: Params, from: string, to: string): { join: string; cols: string } {
+function coveredDaysSql(p: Params, from: string, to: string, zone: string): { join: string; cols: string } {
   const lo = p.add(from, '::date');
   const hi = p.add(to, '::date');
-  const join = `x.valid_from < vigia_day_start(${hi} + 1, ${TZ_SQL})
-            and (x.valid_to is null or x.valid_to >= vigia_day_start(${lo} + 1, ${TZ_SQL}))`;
-  const cols = `greatest(vigia_day(x.valid_from, ${TZ_SQL}), ${lo}) - ${lo} as a,
-                least(coalesce(vigia_day(x.valid_to, ${TZ_SQL}) - 1, ${hi}), ${hi}) - ${lo} as b`;
+  const z = p.add(zone, '::text');
+  const join = `x.valid_from < vigia_day_start(${hi} + 1, ${z})
+            and (x.valid_to is null or x.valid_to >= vigia_day_start(${lo} + 1, ${z}))`;
+  const cols = `greatest(vigia_day(x.valid_from, ${z}), ${lo}) - ${lo} as a,
+                least(coalesce(vigia_day(x.valid_to, ${z}) - 1, ${hi}), ${hi}) - ${lo} as b`;
   return { join, cols };
 }
 
@@ -125,11 +134,11 @@ export interface IndexIntervalRow {
  */
 export async function selectIndexIntervals(
   db: Queryable,
-  q: { from: string; to: string; pivot: number; competitors: number[]; roots: number[] },
+  q: { from: string; to: string; pivot: number; competitors: number[]; roots: number[]; zone: string },
 ): Promise<IndexIntervalRow[]> {
   const p = new Params();
   const pivot = p.add(q.pivot, '::int');
-  const { join, cols } = coveredDaysSql(p, q.from, q.to);
+  const { join, cols } = coveredDaysSql(p, q.from, q.to, q.zone);
   const sql = `
     select lc.group_id::text as group_id, lc.seller_id,
            (lc.seller_id = ${pivot} and ${rootsCond(p, 'p.classification_id', q.roots)}) as in_roots,
@@ -170,11 +179,11 @@ export interface IndexListingRow {
  */
 export async function selectIndexHistory(
   db: Queryable,
-  q: { from: string; to: string; pivot: number },
+  q: { from: string; to: string; pivot: number; zone: string },
 ): Promise<(IndexListingRow & { group_id: string })[]> {
   const p = new Params();
   const pivot = p.add(q.pivot, '::int');
-  const { join, cols } = coveredDaysSql(p, q.from, q.to);
+  const { join, cols } = coveredDaysSql(p, q.from, q.to, q.zone);
   const sql = `
     select lc.group_id::text as group_id, lc.seller_id, p.classification_id,
            array_agg(y.currency order by y.valid_from) as currencies,
@@ -225,10 +234,10 @@ export interface PromoIntervalRow {
  */
 export async function selectPromoIntervals(
   db: Queryable,
-  q: { from: string; to: string; sellers: number[]; roots: number[] },
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
 ): Promise<PromoIntervalRow[]> {
   const p = new Params();
-  const { join, cols } = coveredDaysSql(p, q.from, q.to);
+  const { join, cols } = coveredDaysSql(p, q.from, q.to, q.zone);
   const sql = `
     select p.seller_id, x.currency, x.normal_price::float8 as normal_price,
            (case x.price_type when 'SALE' then x.sale_price when 'EXCLUSIVE' then x.exclusive_price
@@ -256,13 +265,14 @@ export interface EventCounts {
  */
 export async function selectEventCounts(
   db: Queryable,
-  q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string },
+  q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string; zone: string },
 ): Promise<EventCounts> {
   const p = new Params();
-  const start = (d: string) => `vigia_day_start(${p.add(d, '::date')}, ${TZ_SQL})`;
+  const z = p.add(q.zone, '::text');
+  const start = (d: string) => `vigia_day_start(${p.add(d, '::date')}, ${z})`;
   const ps = start(q.previousFrom);
   const cs = start(q.from);
-  const ce = `vigia_day_start(${p.add(q.to, '::date')} + 1, ${TZ_SQL})`;
+  const ce = `vigia_day_start(${p.add(q.to, '::date')} + 1, ${z})`;
   const sellers = p.add(q.sellers, '::int[]');
   const roots = rootsCond(p, 'p.classification_id', q.roots);
   const sql = `
@@ -283,15 +293,19 @@ export async function selectEventCounts(
 }
 
 /**
- * The first day (Santiago, yyyy-MM-dd) any listing of `sellers` was seen: when monitoring began for the
+ * The first day (in `zone`, yyyy-MM-dd) any listing of `sellers` was seen: when monitoring began for the
  * scope; null without listings. One index probe per seller on products (seller, first_seen).
  */
-export async function selectMonitoringSince(db: Queryable, sellers: number[]): Promise<string | null> {
+export async function selectMonitoringSince(
+  db: Queryable,
+  sellers: number[],
+  zone: string,
+): Promise<string | null> {
   const { rows } = await db.query<{ since: string | null }>(
-    `select vigia_day(min(m), ${TZ_SQL})::text as since
+    `select vigia_day(min(m), $2::text)::text as since
        from (select (select min(p.first_seen) from products p where p.seller_id = s) as m
                from unnest($1::int[]) as s) x`,
-    [sellers],
+    [sellers, zone],
   );
   return rows[0]?.since ?? null;
 }
@@ -417,6 +431,8 @@ export interface FiguresScope {
   competitors: number[];
   roots: number[];
   currency: string;
+  /** the zone of the days (ingest zones.ts dayZone of the organisation's market zone) */
+  zone: string;
 }
 
 /** Figures of closed days of [from, to] already computed for a scope (dashboard_day_figures). */
@@ -427,8 +443,8 @@ export async function selectStoredDays<T>(
   const { rows } = await db.query<{ day: string; figures: T }>(
     `select to_char(day, 'YYYY-MM-DD') as day, figures from dashboard_day_figures
       where pivot_id = $1 and competitors = $2::int[] and roots = $3::int[] and currency = $4
-        and day between $5::date and $6::date`,
-    [k.pivot, k.competitors, k.roots, k.currency, k.from, k.to],
+        and day between $5::date and $6::date and zone = $7`,
+    [k.pivot, k.competitors, k.roots, k.currency, k.from, k.to, k.zone],
   );
   return new Map(rows.map((r) => [r.day, r.figures]));
 }
@@ -440,8 +456,8 @@ export async function insertStoredDays(
 ): Promise<void> {
   if (!days.length) return;
   await db.query(
-    `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, day, figures)
-     select $1, $2::int[], $3::int[], $4, d.day, d.figures
+    `insert into dashboard_day_figures (pivot_id, competitors, roots, currency, zone, day, figures)
+     select $1, $2::int[], $3::int[], $4, $7, d.day, d.figures
        from unnest($5::date[], $6::jsonb[]) as d(day, figures)
      on conflict do nothing`,
     [
@@ -451,6 +467,7 @@ export async function insertStoredDays(
       k.currency,
       days.map((d) => d.day),
       days.map((d) => JSON.stringify(d.figures)),
+      k.zone,
     ],
   );
 }

@@ -3,7 +3,8 @@ import type { Queryable } from '../../db/database.js';
 import { selectPromoIntervals, selectRollupSellerDays } from './queries.js';
 
 // The closed-day figures that add up over sellers (issue 30 part 2; docs/metrics.md "Dashboard"), kept
-// per (seller, license roots, day) in dashboard_seller_days (migration 460): the roll-up counts
+// per (seller, license roots, zone, day) in dashboard_seller_days (migration 460) — days of a market zone
+// (the organisation's once its roll-up rows are ready: ingest zones.ts dayZone): the roll-up counts
 // (availability, in discount, average discount) and, from the promotion intervals, the discount
 // histogram and per currency the sum of the discounts' amounts. Any competitor selection's figures of
 // those cards are then sums of its sellers' rows; the price index and deviation come from the index
@@ -27,10 +28,13 @@ export interface SellerDay {
   money: Record<string, [number, number]>;
 }
 
-/** Per seller and day of [from, to]: its figures, computed from the roll-up and the promotion intervals. */
+/**
+ * Per seller and day of [from, to] (days of `zone`): its figures, computed from the roll-up's rows of the
+ * zone and the promotion intervals at the zone's day ends.
+ */
 export async function computeSellerDays(
   db: Queryable,
-  q: { sellers: number[]; roots: number[]; from: string; to: string },
+  q: { sellers: number[]; roots: number[]; zone: string; from: string; to: string },
 ): Promise<Map<number, Map<string, SellerDay>>> {
   const D = daysInclusive(q.from, q.to);
   const [counts, promos] = await Promise.all([selectRollupSellerDays(db, q), selectPromoIntervals(db, q)]);
@@ -86,17 +90,17 @@ export async function computeSellerDays(
   return out;
 }
 
-/** Stored rows of the sellers over [from, to] (roots sorted). */
+/** Stored rows of the sellers over [from, to] in `zone` (roots sorted). */
 async function selectSellerDays(
   db: Queryable,
-  q: { sellers: number[]; roots: number[]; from: string; to: string },
+  q: { sellers: number[]; roots: number[]; zone: string; from: string; to: string },
 ): Promise<Map<number, Map<string, SellerDay>>> {
   const { rows } = await db.query<SellerDay & { seller_id: number; day: string }>(
     `select seller_id, to_char(day, 'YYYY-MM-DD') as day, has_rollup, published, in_stock, promoted, discounted,
             discount_pct_sum, buckets, money
        from dashboard_seller_days
-      where seller_id = any($1::int[]) and roots = $2::int[] and day between $3::date and $4::date`,
-    [q.sellers, q.roots, q.from, q.to],
+      where seller_id = any($1::int[]) and roots = $2::int[] and zone = $5 and day between $3::date and $4::date`,
+    [q.sellers, q.roots, q.from, q.to, q.zone],
   );
   const out = new Map<number, Map<string, SellerDay>>(q.sellers.map((s) => [s, new Map()]));
   for (const { seller_id, day, ...f } of rows) out.get(seller_id)?.set(day, f);
@@ -106,29 +110,30 @@ async function selectSellerDays(
 async function insertSellerDays(
   db: Queryable,
   roots: number[],
+  zone: string,
   rows: { seller: number; day: string; f: SellerDay }[],
 ): Promise<void> {
   if (!rows.length) return;
   await db.query(
-    `insert into dashboard_seller_days (seller_id, roots, day, has_rollup, published, in_stock, promoted,
+    `insert into dashboard_seller_days (seller_id, roots, zone, day, has_rollup, published, in_stock, promoted,
                                         discounted, discount_pct_sum, buckets, money)
-     select r.seller_id, $1::int[], r.day, r.has_rollup, r.published, r.in_stock, r.promoted, r.discounted,
+     select r.seller_id, $1::int[], $3, r.day, r.has_rollup, r.published, r.in_stock, r.promoted, r.discounted,
             r.discount_pct_sum, array(select jsonb_array_elements_text(r.buckets)::int), r.money
        from jsonb_to_recordset($2::jsonb) as r(seller_id int, day date, has_rollup boolean, published int,
             in_stock int, promoted int, discounted int, discount_pct_sum float8, buckets jsonb, money jsonb)
      on conflict do nothing`,
-    [roots, JSON.stringify(rows.map((r) => ({ seller_id: r.seller, day: r.day, ...r.f })))],
+    [roots, JSON.stringify(rows.map((r) => ({ seller_id: r.seller, day: r.day, ...r.f }))), zone],
   );
 }
 
 /**
- * Every seller's figures for each day of [from, to] (closed days; roots sorted): the stored rows, the
+ * Every seller's figures for each day of [from, to] (closed days of `zone`; roots sorted): the stored rows, the
  * missing ones computed at once (one range from the first to the last missing day, the sellers missing
  * some) and stored.
  */
 export async function sellerDays(
   db: Queryable,
-  q: { sellers: number[]; roots: number[]; from: string; to: string },
+  q: { sellers: number[]; roots: number[]; zone: string; from: string; to: string },
 ): Promise<Map<number, Map<string, SellerDay>>> {
   const stored = await selectSellerDays(db, q);
   let lo: string | null = null;
@@ -146,7 +151,13 @@ export async function sellerDays(
     if (any) missing.push(s);
   }
   if (!missing.length || lo === null || hi === null) return stored;
-  const computed = await computeSellerDays(db, { sellers: missing, roots: q.roots, from: lo, to: hi });
+  const computed = await computeSellerDays(db, {
+    sellers: missing,
+    roots: q.roots,
+    zone: q.zone,
+    from: lo,
+    to: hi,
+  });
   const fresh: { seller: number; day: string; f: SellerDay }[] = [];
   for (const s of missing) {
     const m = stored.get(s) as Map<string, SellerDay>;
@@ -156,12 +167,24 @@ export async function sellerDays(
       fresh.push({ seller: s, day, f });
     }
   }
-  await insertSellerDays(db, q.roots, fresh);
+  await insertSellerDays(db, q.roots, q.zone, fresh);
   return stored;
 }
 
-/** Deletes the rows of days before `from` (the warm window's first day). */
-export async function pruneSellerDays(db: Queryable, from: string): Promise<number> {
-  const res = await db.query('delete from dashboard_seller_days where day < $1::date', [from]);
+/**
+ * Deletes the rows of days before the warm window's first day in their zone (`windows`: zone → first
+ * day; `otherwise` for a zone not listed).
+ */
+export async function pruneSellerDays(
+  db: Queryable,
+  windows: Map<string, string>,
+  otherwise: string,
+): Promise<number> {
+  const res = await db.query(
+    `delete from dashboard_seller_days d
+      where d.day < coalesce((select w.first from unnest($1::text[], $2::date[]) as w(zone, first)
+                               where w.zone = d.zone), $3::date)`,
+    [[...windows.keys()], [...windows.values()], otherwise],
+  );
   return res.rowCount ?? 0;
 }

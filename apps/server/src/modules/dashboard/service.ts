@@ -9,6 +9,7 @@ import {
   type DashboardCard,
   type DashboardCardKey,
   type DashboardPreResponse,
+  DEFAULT_TIMEZONE,
   daysInclusive,
   round2,
 } from '@vigia/domain';
@@ -16,6 +17,7 @@ import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { loadFx, ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
+import { dayZone } from '../ingest/index.js';
 import { type Resolved, scored } from '../pricing/index.js';
 import {
   bucketPairs,
@@ -114,7 +116,7 @@ export async function closedDaysFromState(
   const key = figuresKey(s);
   const sellers = [key.pivot, ...key.competitors];
   const [perSeller, rootClasses] = await Promise.all([
-    sellerDays(pool, { sellers, roots: key.roots, from, to }),
+    sellerDays(pool, { sellers, roots: key.roots, zone: key.zone, from, to }),
     selectRootClasses(pool, key.roots),
   ]);
   const D = daysInclusive(from, to);
@@ -163,9 +165,9 @@ export async function closedDaysFromState(
 }
 
 /**
- * The closed days [from, to] of a scope: inside the warm window from the per-seller rows and the index
- * history (loaded first when this process holds none for today's window), else from the per-scope
- * figures (closedDays).
+ * The closed days [from, to] of a scope (days of its zone; `todayDay` today in that zone): inside the
+ * warm window from the per-seller rows and the index history of the pivot in that zone (loaded first when
+ * this process holds none for today's window), else from the per-scope figures (closedDays).
  */
 export async function closedFigures(
   pool: pg.Pool,
@@ -176,7 +178,7 @@ export async function closedFigures(
 ): Promise<Map<string, DayFigures>> {
   const w = historyWindow(todayDay, WARM_DAYS);
   if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
-  const h = await loadIndexHistory(pool, s.pivot, w.from, w.to);
+  const h = await loadIndexHistory(pool, s.pivot, s.zone, w.from, w.to);
   return closedDaysFromState(pool, s, h, from, to);
 }
 
@@ -220,7 +222,7 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
   const rates = ratesTo(await selectClpRates(pool, day), s.currency);
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${s.currency}`, 'currency');
   const [counts, discounts] = await Promise.all([
-    selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots }),
+    selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots, zone: s.zone }),
     currentDiscounts(pool, { sellers, roots: s.roots, rates }),
   ]);
   const set = scored(resolved);
@@ -297,7 +299,9 @@ export async function dashboardPre(
   q: { resolved: Resolved; roots: number[]; from?: string; to?: string; now?: Date; zone?: string },
 ): Promise<DashboardPreResponse> {
   const now = q.now ?? new Date();
-  const todayDay = today(now, q.zone);
+  // the days of every figure: the organisation's zone once the roll-up's rows of it are ready
+  const zone = await dayZone(pool, q.zone ?? DEFAULT_TIMEZONE);
+  const todayDay = today(now, zone);
   const period = resolvePeriod(
     { from: q.from, to: q.to },
     { from: 'from_date', to: 'to_date' },
@@ -306,11 +310,17 @@ export async function dashboardPre(
       defaultFrom: (to) => addDays(to, -(DASHBOARD_DEFAULT_PERIOD_DAYS - 1)),
       now,
       notAfterToday: true,
-      zone: q.zone,
+      zone,
     },
   );
   const { scope: ps, model } = q.resolved;
-  const s: Scope = { pivot: ps.pivot, competitors: ps.competitors, roots: q.roots, currency: ps.currency };
+  const s: Scope = {
+    pivot: ps.pivot,
+    competitors: ps.competitors,
+    roots: q.roots,
+    currency: ps.currency,
+    zone,
+  };
   const length = daysInclusive(period.from, period.to);
   const previousTo = addDays(period.from, -1);
   const previousFrom = addDays(period.from, -length);
@@ -322,7 +332,7 @@ export async function dashboardPre(
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
       // would mislead).
-      const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors]);
+      const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors], zone);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
       // Both periods' closed days in one computation.
       const closedFrom = comparable ? previousFrom : period.from;
@@ -342,6 +352,7 @@ export async function dashboardPre(
         from: period.from,
         to: period.to,
         previousFrom,
+        zone,
       });
 
       const cur: Record<DashboardCardKey, number | null> = {

@@ -1,7 +1,8 @@
-import { addDays } from '@vigia/domain';
+import { addDays, DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import type { JobLogger } from '../../platform/jobs/index.js';
+import { dayZone } from '../ingest/index.js';
 import { WARM_DAYS } from './days.js';
 import { pruneSellerDays, sellerDays } from './seller-days.js';
 
@@ -22,6 +23,7 @@ export { DASHBOARD_PRESET_DAYS, WARM_DAYS } from './days.js';
 export const FIGURES_KEEP_HOURS = 24;
 
 interface LicenseScopeRow {
+  zone: string;
   sellers: number[];
   pivots: number[];
   currencies: string[];
@@ -48,24 +50,31 @@ export async function warmDashboard(
   const todayDay = today(now);
   const from = addDays(todayDay, -WARM_DAYS);
   const to = addDays(todayDay, -1);
-  const pruned = (await pruneFigures(pool, todayDay, now)) + (await pruneSellerDays(pool, from));
+  const pruned = await pruneFigures(pool, todayDay, now);
   const { rows: licenses } = await pool.query<LicenseScopeRow>(
-    `select coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
+    `select (select o.market_zone from organisations o where o.id = l.org_id) as zone,
+            coalesce((select array_agg(seller_id order by seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
             coalesce((select array_agg(seller_id order by seller_id) from license_pivots where license_id = l.id), '{}') as pivots,
             coalesce((select array_agg(currency order by currency) from license_currencies where license_id = l.id), '{}') as currencies,
             coalesce((select array_agg(classification_id order by classification_id) from license_classifications where license_id = l.id), '{}') as roots
        from licenses l`,
   );
   let scopes = 0;
+  // per zone of the days warmed: the window's first day there (the deployment's zone always)
+  const windows = new Map<string, string>([[DEFAULT_TIMEZONE, from]]);
   for (const l of licenses) {
+    // the organisation's days (its zone once the roll-up's rows of it are ready): its closed days
+    const zone = await dayZone(pool, l.zone);
+    const zoneFrom = addDays(today(now, zone), -WARM_DAYS);
+    windows.set(zone, zoneFrom);
     const sellers = [...new Set([...l.pivots, ...l.sellers])].sort((a, b) => a - b);
     const roots = [...l.roots].sort((a, b) => a - b);
     scopes++;
     try {
-      await sellerDays(pool, { sellers, roots, from, to });
+      await sellerDays(pool, { sellers, roots, zone, from: zoneFrom, to: addDays(zoneFrom, WARM_DAYS - 1) });
     } catch (err) {
-      log?.warn({ err, roots }, 'dashboard warm-up: license skipped');
+      log?.warn({ err, roots, zone }, 'dashboard warm-up: license skipped');
     }
   }
-  return { from, to, scopes, pruned };
+  return { from, to, scopes, pruned: pruned + (await pruneSellerDays(pool, windows, from)) };
 }

@@ -108,6 +108,9 @@ export async function* readParts(
 
 export type RunRow = StartedRun;
 
+/** What an import run reads of the server's configuration (structured-cloned into its thread). */
+export type ImportConfig = Pick<Config, 'FETCH_ALLOW_PRIVATE' | 'FEED_MAX_BYTES'>;
+
 interface SourceRow {
   id: number;
   seller_id: number;
@@ -124,8 +127,11 @@ interface SourceRow {
 
 export interface RunHooks {
   onProgress?: (run: RunRow, p: Progress & { status: RunRow['status']; error: string | null }) => void;
-  /** Told how long each step of the ingest took (IngestOptions.onStep: the bench's profile). */
-  onStep?: (step: string, ms: number) => void;
+  /**
+   * Told how long each step of the ingest took (IngestOptions.onStep: the bench's profile); run in the
+   * imports pool's thread (import-pool.ts), also that thread's heap in use at the step's end (bytes).
+   */
+  onStep?: (step: string, ms: number, threadHeapUsed?: number) => void;
 }
 
 /** Creates a queued run of a source (the caller enqueues its job in the same transaction). */
@@ -152,7 +158,7 @@ const isFeedFailure = (err: unknown) => err instanceof FeedError || err instance
  * nothing; any other error puts the run back in the queue and is rethrown (the job is retried).
  */
 export async function executeRun(
-  deps: { pool: pg.Pool; config: Config },
+  deps: { pool: pg.Pool; config: ImportConfig },
   runId: number,
   hooks: RunHooks = {},
 ): Promise<RunRow> {

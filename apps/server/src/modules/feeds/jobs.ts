@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { type Queryable, withTransaction } from '../../db/database.js';
 import { defineJob, defineSchedule, enqueue, type JobEmit } from '../../platform/jobs/index.js';
 import { nextCronRun, parseCron } from './cron.js';
-import { createRun, executeRun, type RunHooks } from './import.js';
+import { createRun, type RunHooks } from './import.js';
+import { runImport } from './import-pool.js';
 
 // The feeds' background work, declared in one place (worker role):
-//   'feed-import' { runId }  → executeRun: streams the source into one ingest transaction. A feed that
+//   'feed-import' { runId }  → runImport: in a thread of the imports pool (a capped heap, import-pool.ts),
+//                              executeRun streams the source into one ingest transaction. A feed that
 //                              fails as a whole is recorded as failed (not retried); another error (the
 //                              database, a killed worker whose lease expired) retries the job, and the run
 //                              starts again from the beginning — nothing of the interrupted attempt landed.
@@ -95,7 +97,7 @@ defineJob({
   payload: feedImportPayload,
   maxAttempts: 3,
   handler: async ({ runId }, ctx) => {
-    await executeRun({ pool: ctx.pool, config: ctx.config }, runId, progressHooks(ctx.emit));
+    await runImport({ pool: ctx.pool, config: ctx.config }, runId, progressHooks(ctx.emit));
   },
 });
 defineJob({

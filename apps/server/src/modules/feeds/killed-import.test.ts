@@ -6,10 +6,10 @@ import { loadConfig } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { seedAccountFixture } from '../../test/fixtures-account.js';
-import { executeRun } from './import.js';
+import { runImport } from './import-pool.js';
 
-// A worker killed (SIGKILL) while its import is inside the ingest transaction leaves no partial data; the
-// next run of the same import run completes it.
+// A worker killed (SIGKILL) while its import (in the imports pool's thread, as the job runs it) is inside
+// the ingest transaction leaves no partial data; the next run of the same import run completes it.
 
 const ITEMS = 10_000;
 let db: Database;
@@ -97,7 +97,7 @@ it('a worker killed mid-import leaves no partial data and the next run completes
     FETCH_ALLOW_PRIVATE: 'true',
     JWT_SECRET: 'x'.repeat(32),
   });
-  const done = await executeRun({ pool: db.pool, config }, runId);
+  const done = await runImport({ pool: db.pool, config }, runId);
   expect(done.status).toBe('succeeded');
   expect(await count()).toBe(ITEMS);
   const final = (await db.pool.query('select * from import_runs where id = $1', [runId])).rows[0];

@@ -7,13 +7,43 @@ import {
   type OperationsSeller,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
+import { nextCronRun, parseCron } from './cron.js';
 
 // SQL of Operaciones: sellers with freshness, sources, runs, rejections, API keys.
 
-/** A seller is stale when nothing was imported for it within this many hours of its schedule (or 26 h). */
+/** A seller without a scheduled source is stale when nothing was imported for it within this many hours. */
 export const STALE_GRACE_HOURS = 26;
+/** A scheduled seller is stale when a run its schedule called for has not landed this long after (hours). */
+export const SCHEDULE_GRACE_HOURS = 1;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/**
+ * Whether a seller's data is stale at `now`: never imported; or, with scheduled sources, a time one of
+ * them fired after the last import (its cron in the organisation's zone) is more than SCHEDULE_GRACE_HOURS
+ * past with nothing imported since (an hourly source failing for two hours, a daily one that did not run
+ * today); without one, the last import is older than STALE_GRACE_HOURS.
+ */
+export function sellerStale(
+  lastImport: Date | null,
+  schedules: readonly string[],
+  zone: string,
+  now: Date,
+): boolean {
+  if (!lastImport) return true;
+  const crons = schedules.flatMap((s) => {
+    try {
+      return [parseCron(s)];
+    } catch {
+      return []; // a schedule the server accepted parses; an old unreadable one says nothing
+    }
+  });
+  if (!crons.length) return now.getTime() - lastImport.getTime() > STALE_GRACE_HOURS * 3_600_000;
+  return crons.some((c) => {
+    const due = nextCronRun(c, zone, lastImport);
+    return due !== null && now.getTime() > due.getTime() + SCHEDULE_GRACE_HOURS * 3_600_000;
+  });
+}
 
 /** Sellers the organisation sees on Operaciones: its license's and those it registered. */
 export async function listSellers(
@@ -26,34 +56,28 @@ export async function listSellers(
             exists (select 1 from license_pivots lp where lp.license_id = $2 and lp.seller_id = s.id) as own,
             greatest((select max(finished_at) from import_runs r where r.seller_id = s.id and r.status = 'succeeded'),
                      (select max(observed_at) from ingest_runs i where i.seller_id = s.id and i.status = 'succeeded')) as last_import_at,
-            (select min(extract(epoch from (src.next_run_at - now())))
-               from import_sources src where src.seller_id = s.id and src.org_id = $1 and src.deleted_at is null
-                and src.schedule is not null) as next_in_s
+            array(select src.schedule from import_sources src
+                   where src.seller_id = s.id and src.org_id = $1 and src.deleted_at is null
+                     and src.schedule is not null) as schedules
        from sellers s
       where s.org_id = $1 or s.id in (select seller_id from license_sellers where license_id = $2
                                       union select seller_id from license_pivots where license_id = $2)
       order by s.org_id = $1 desc, s.name`,
     [orgId, licenseId],
   );
-  const now = Date.now();
-  return rows.map((r) => {
-    const last = r.last_import_at ? new Date(r.last_import_at).getTime() : null;
-    // Stale: never imported, or older than the grace period (a scheduled source whose next run time
-    // already passed counts as overdue too).
-    const overdue = r.next_in_s !== null && Number(r.next_in_s) < -3600;
-    const stale = last === null || now - last > STALE_GRACE_HOURS * 3_600_000 || overdue;
-    return {
-      id: r.id,
-      name: r.name,
-      country: r.country,
-      currency: r.currency,
-      url: r.url,
-      own: r.own,
-      registered: r.registered === true,
-      last_import_at: iso(r.last_import_at),
-      stale,
-    };
-  });
+  const zone = await orgTimezone(db, orgId);
+  const now = new Date();
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    country: r.country,
+    currency: r.currency,
+    url: r.url,
+    own: r.own,
+    registered: r.registered === true,
+    last_import_at: iso(r.last_import_at),
+    stale: sellerStale(r.last_import_at ? new Date(r.last_import_at) : null, r.schedules ?? [], zone, now),
+  }));
 }
 
 /** Whether the organisation may configure data for a seller (licensed to it or registered by it). */

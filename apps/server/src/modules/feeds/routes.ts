@@ -12,9 +12,11 @@ import { principalOf } from '../../lib/scope.js';
 import { FetchError, safeFetch } from '../../platform/http/index.js';
 import { CSV_TYPE, download, moduleBeside, task } from '../../platform/pool/index.js';
 import type { Principal } from '../../plugins/auth.js';
+import { releaseRollupZone, requestRollupZone } from '../ingest/index.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { type RejectionRow, rejectionsCsv } from './download.js';
 import { createRun, sellerTermsOf } from './import.js';
+import { stopImports } from './import-pool.js';
 import { enqueueRunOf } from './jobs.js';
 import { FeedError, parseFeed } from './parse.js';
 import { ingestPushedRows } from './push.js';
@@ -69,6 +71,8 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const { config } = app.deps;
   // Scheduled sources are queued by the 'feeds-tick' schedule of jobs.ts (worker role).
+  // Runs under way in the imports pool's thread end with their server (they go back to the queue).
+  app.addHook('onClose', async () => stopImports(app.deps.db.url));
 
   // Uploaded files arrive as a binary body (read as a stream, limited as it is written).
   app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
@@ -152,7 +156,15 @@ export default async function feedsRoutesPlugin(app: FastifyInstance) {
     const known = await pool.query('select 1 from pg_timezone_names where name = $1', [zone]);
     if (!known.rowCount) throw badRequest('market_zone: zona horaria desconocida', 'market_zone');
     await withTransaction(pool, async (c) => {
+      const { rows: before } = await c.query<{ market_zone: string }>(
+        'select market_zone from organisations where id = $1 for update',
+        [p.orgId],
+      );
       await c.query('update organisations set market_zone = $2 where id = $1', [p.orgId, zone]);
+      // the daily roll-up's days in that zone: built by the 'rollup-zone' job when no organisation used
+      // it; the zone left, dropped by the same job when no organisation uses it any more
+      await requestRollupZone(c, zone);
+      if (before[0] && before[0].market_zone !== zone) await releaseRollupZone(c, before[0].market_zone);
       // the scheduled sources' next runs were computed in the old zone: recompute them in the new one
       const { rows } = await c.query<{ id: number; schedule: string }>(
         'select id, schedule from import_sources where org_id = $1 and deleted_at is null and schedule is not null',

@@ -2,4 +2,6 @@
 // to ingest through registry.ts (registerRollup); the ingest path itself calls no feature.
 export { clearIngestCaches, ingestObservations, type Observation } from './ingest.js';
 export { suggestTitleMatches, syncListingCurrent } from './matching.js';
-export { type RollupContext, type RollupUpdater, registerRollup } from './registry.js';
+export { type RollupContext, type RollupUpdater, registerRollup, registerZoneRebuild } from './registry.js';
+export { rollupZones } from './rollups.js';
+export { dayZone, releaseRollupZone, requestRollupZone } from './zones.js';

@@ -71,6 +71,23 @@ export function registerOwnRollup(
  */
 export type MatchChangeHook = (client: pg.PoolClient, productIds: number[]) => Promise<unknown>;
 
+/**
+ * Rebuilds what a feature keeps per market zone (e.g. the promotions' listing-days) for one seller, after
+ * the daily roll-up's rows of that zone were rebuilt from the history (zones.ts), in the same transaction
+ * under the seller's row lock.
+ */
+export type ZoneRebuild = (client: pg.PoolClient, sellerId: number, zone: string) => Promise<void>;
+/** Deletes what a feature keeps for a zone no organisation uses any more (same transaction as the zone's). */
+export type ZoneDrop = (client: pg.PoolClient, zone: string) => Promise<void>;
+
+/** Registered zone rebuilds and drops, in registration order. */
+export const zoneRebuilds: { name: string; fn: ZoneRebuild; drop: ZoneDrop }[] = [];
+
+/** Subscribes to a zone's rebuild and drop (see ZoneRebuild, ZoneDrop); a name registers once. */
+export function registerZoneRebuild(name: string, fn: ZoneRebuild, drop: ZoneDrop): void {
+  if (!zoneRebuilds.some((h) => h.name === name)) zoneRebuilds.push({ name, fn, drop });
+}
+
 /** Registered match-change hooks, in registration order. */
 export const matchChangeHooks: { name: string; fn: MatchChangeHook }[] = [];
 

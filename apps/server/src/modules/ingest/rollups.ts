@@ -1,18 +1,17 @@
-import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
+import { isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { TZ_SQL } from '../../market/index.js';
 import { type RollupBefore, type RollupPrepare, type RollupUpdater, registerOwnRollup } from './registry.js';
 
 // The built-in roll-ups, kept in every ingest transaction (ingest.ts imports this module, so they always
 // run). Columns and their definitions: migrations/010_rollups.sql (discount_pct_sum: migrations/044).
 
 /**
- * The day `$2` (yyyy-MM-dd, America/Santiago) and its bounds [d0, d1) as instants. The day is computed by
- * the caller and passed as a value: the planner then uses it in index conditions even when the table's
- * statistics are stale (while a market is being loaded they say a seller has no rows).
+ * The day `$2` (yyyy-MM-dd in the zone `z`, a parameter) and its bounds [d0, d1) as instants. The day is
+ * computed by the caller and passed as a value: the planner then uses it in index conditions even when
+ * the table's statistics are stale (while a market is being loaded they say a seller has no rows).
  */
-const DAY_BOUNDS = `select $2::date as day, vigia_day_start($2::date, ${TZ_SQL}) as d0,
-         vigia_day_start($2::date + 1, ${TZ_SQL}) as d1`;
+const dayBounds = (z: string) => `select $2::date as day, vigia_day_start($2::date, ${z}::text) as d0,
+         vigia_day_start($2::date + 1, ${z}::text) as d1`;
 
 /** The measures of rollup_daily_brand that are sums over listings (all but currency and averages). */
 const MEASURES = [
@@ -112,7 +111,7 @@ select classification_id, brand_id,
   from flags
  group by classification_id, brand_id`;
 
-const CONTRIBUTION = `with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS} ${GROUPED}`;
+const contribution = (z: string) => `with b as (${dayBounds(z)}), ${LISTINGS}, ${FLAGS} ${GROUPED}`;
 
 /**
  * What the touched listings `$3` of (seller `$1`, day `$2`) contribute before the run's changes, kept in
@@ -122,11 +121,11 @@ const CONTRIBUTION = `with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS} ${GROUPED
  * `$4`/`$5` are empty here.
  */
 const SAVE_BEFORE = `
-with b as (${DAY_BOUNDS}), ${LISTINGS}, ${FLAGS},
+with b as (${dayBounds('$6')}), ${LISTINGS}, ${FLAGS},
 c as (${GROUPED}),
 saved as (
-  insert into rollup_before (classification_id, brand_id, ${MEASURES.join(', ')})
-  select c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c
+  insert into rollup_before (zone, classification_id, brand_id, ${MEASURES.join(', ')})
+  select $6, c.classification_id, c.brand_id, ${MEASURES.map((m) => `c.${m}`).join(', ')} from c
 )
 select id, day_start_stock from l where unchanged_today`;
 
@@ -136,23 +135,24 @@ select id, day_start_stock from l where unchanged_today`;
  * yet are inserted.
  */
 const ADD_DIFFERENCE = `
-with b as (${DAY_BOUNDS}),
-c as (${CONTRIBUTION}),
+with b as (${dayBounds('$6')}),
+c as (${contribution('$6')}),
 d as (
   select classification_id, brand_id, ${MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ')}
     from (select classification_id, brand_id, ${MEASURES.join(', ')} from c
           union all
-          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before) x
+          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before
+           where zone = $6) x
    group by classification_id, brand_id
   having ${MEASURES.map((m) => `sum(${m}) <> 0`).join(' or ')}
 )
-insert into rollup_daily_brand as r (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
+insert into rollup_daily_brand as r (zone, day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
        effective_price_avg, normal_price_avg)
-select b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
+select $6, b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
        ${MEASURES.map((m) => `d.${m}`).join(', ')},
        round(d.effective_price_sum / nullif(d.priced, 0), 2), round(d.normal_price_sum / nullif(d.normal_priced, 0), 2)
   from d cross join b
-on conflict (seller_id, day, classification_id, brand_id) do update set
+on conflict (zone, seller_id, day, classification_id, brand_id) do update set
    ${MEASURES.map((m) => `${m} = r.${m} + excluded.${m}`).join(', ')},
    effective_price_avg = round((r.effective_price_sum + excluded.effective_price_sum)
                                / nullif(r.priced + excluded.priced, 0), 2),
@@ -163,7 +163,7 @@ on conflict (seller_id, day, classification_id, brand_id) do update set
 /** The temporary tables of SAVE_BEFORE, created once per connection (outside any run's transaction). */
 const BEFORE_TABLE = `
 create temp table if not exists rollup_before (
-  classification_id int, brand_id int, ${MEASURES.map((m) => `${m} ${m.endsWith('_sum') ? 'numeric' : 'int'} not null`).join(', ')}
+  zone text not null, classification_id int, brand_id int, ${MEASURES.map((m) => `${m} ${m.endsWith('_sum') ? 'numeric' : 'int'} not null`).join(', ')}
 ) on commit delete rows`;
 
 const beforeReady = new WeakSet<pg.PoolClient>();
@@ -175,21 +175,23 @@ const beforeReady = new WeakSet<pg.PoolClient>();
  * no published listing and no event are left out. One insert per group, no update.
  */
 const FIRST_OF_DAY = `
-with b as (${DAY_BOUNDS}),
-c as (${CONTRIBUTION}),
+with b as (${dayBounds('$7')}),
+c as (${contribution('$7')}),
 d as (
   select classification_id, brand_id, ${MEASURES.map((m) => `sum(${m}) as ${m}`).join(', ')}
     from (select r.classification_id, r.brand_id, ${MEASURES.map((m) => (EVENTS.has(m) ? `0 as ${m}` : `r.${m}`)).join(', ')}
-            from rollup_daily_brand r where r.seller_id = $1 and r.day = $6::date and r.published > 0
+            from rollup_daily_brand r
+           where r.zone = $7 and r.seller_id = $1 and r.day = $6::date and r.published > 0
           union all
           select classification_id, brand_id, ${MEASURES.join(', ')} from c
           union all
-          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before) x
+          select classification_id, brand_id, ${MEASURES.map((m) => `-${m}`).join(', ')} from rollup_before
+           where zone = $7) x
    group by classification_id, brand_id
 )
-insert into rollup_daily_brand (day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
+insert into rollup_daily_brand (zone, day, seller_id, classification_id, brand_id, currency, ${MEASURES.join(', ')},
        effective_price_avg, normal_price_avg)
-select b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
+select $7, b.day, $1, d.classification_id, d.brand_id, (select currency from sellers where id = $1),
        ${MEASURES.map((m) => `d.${m}`).join(', ')},
        round(d.effective_price_sum / nullif(d.priced, 0), 2), round(d.normal_price_sum / nullif(d.normal_priced, 0), 2)
   from d cross join b
@@ -198,7 +200,7 @@ select b.day, $1, d.classification_id, d.brand_id, (select currency from sellers
 /** Groups of (seller `$1`, day `$2`) left with no published listing and no event. */
 const DROP_EMPTY = `
 delete from rollup_daily_brand r
- where r.seller_id = $1 and r.day = $2::date and r.published = 0 and r.new_listings = 0 and r.unpublished = 0`;
+ where r.zone = $3 and r.seller_id = $1 and r.day = $2::date and r.published = 0 and r.new_listings = 0 and r.unpublished = 0`;
 
 // rollup_daily_brand for (seller, day of the run) is maintained by difference, so that a run costs what
 // it changes rather than the size of the catalogue. Before the run's changes, what the touched listings
@@ -208,7 +210,14 @@ delete from rollup_daily_brand r
 // independently from the price history (tests, operations). The statements are prepared (named):
 // planning them would cost more than running them.
 
-const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
+/** The zones the daily roll-up is kept in (rollup_zones, migration 431): the deployment's and the chosen ones. */
+export async function rollupZones(db: pg.PoolClient | pg.Pool): Promise<string[]> {
+  const { rows } = await db.query<{ zone: string }>({
+    name: 'rollup-zones',
+    text: 'select zone from rollup_zones order by zone',
+  });
+  return rows.map((r) => r.zone);
+}
 
 /** Creates rollup_before on this connection if needed; ingest calls it before the run's transaction. */
 export const dailyRollupPrepare: RollupPrepare = async (client) => {
@@ -218,53 +227,64 @@ export const dailyRollupPrepare: RollupPrepare = async (client) => {
 };
 
 /**
- * Day-start stock of the listings a run touches that had not changed yet that day (SAVE_BEFORE's rows),
- * from the run's before-phase to its after-phase on the same connection. Set (or cleared) by every run's
- * before-phase, so that nothing of a failed run is used by the next one.
+ * The zones of a run and, per zone, the day-start stock of the listings it touches that had not changed
+ * yet that day (SAVE_BEFORE's rows), from the run's before-phase to its after-phase on the same
+ * connection. Set by every run's before-phase, so that nothing of a failed run is used by the next one.
  */
 const dayStart = new WeakMap<
   pg.PoolClient,
-  { sellerId: number; day: string; stock: Map<number, boolean | null> }
+  { sellerId: number; zones: Map<string, { day: string; stock: Map<number, boolean | null> }> }
 >();
 
 export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, touched }) => {
   dayStart.delete(client);
-  if (!touched.length) return;
-  const day = santiagoDay(observedAt);
-  const { rows } = await client.query<{ id: number; day_start_stock: boolean | null }>({
-    name: 'rollup-daily-save',
-    text: SAVE_BEFORE,
-    values: [sellerId, day, touched, [], []],
-  });
-  dayStart.set(client, { sellerId, day, stock: new Map(rows.map((r) => [r.id, r.day_start_stock])) });
+  const zones = new Map<string, { day: string; stock: Map<number, boolean | null> }>();
+  for (const zone of await rollupZones(client)) {
+    const day = isoDateInZone(observedAt, zone);
+    const saved = { day, stock: new Map<number, boolean | null>() };
+    zones.set(zone, saved);
+    if (!touched.length) continue;
+    const { rows } = await client.query<{ id: number; day_start_stock: boolean | null }>({
+      name: 'rollup-daily-save',
+      text: SAVE_BEFORE,
+      values: [sellerId, day, touched, [], [], zone],
+    });
+    for (const r of rows) saved.stock.set(r.id, r.day_start_stock);
+  }
+  dayStart.set(client, { sellerId, zones });
 };
 
 export const dailyListingRollup: RollupUpdater = async (
   client,
   { sellerId, observedAt, previousAt, touched },
 ) => {
-  const day = santiagoDay(observedAt);
-  const previousDay = previousAt ? santiagoDay(previousAt) : null;
   const saved = dayStart.get(client);
   dayStart.delete(client);
-  const stock = saved && saved.sellerId === sellerId && saved.day === day ? saved.stock : null;
-  const known = touched.map((id) => stock?.has(id) ?? false);
-  const start = touched.map((id) => stock?.get(id) ?? null);
-  if (!previousDay || previousDay < day) {
+  const zones = saved && saved.sellerId === sellerId ? saved.zones : null;
+  // the zones the before-phase saved for (a zone added since is rebuilt by its job after this run)
+  for (const zone of zones ? zones.keys() : await rollupZones(client)) {
+    const day = isoDateInZone(observedAt, zone);
+    const previousDay = previousAt ? isoDateInZone(previousAt, zone) : null;
+    const z = zones?.get(zone);
+    const stock = z && z.day === day ? z.stock : null;
+    const known = touched.map((id) => stock?.has(id) ?? false);
+    const start = touched.map((id) => stock?.get(id) ?? null);
+    if (!previousDay || previousDay < day) {
+      await client.query({
+        name: 'rollup-daily-first',
+        text: FIRST_OF_DAY,
+        values: [sellerId, day, touched, known, start, previousDay, zone],
+      });
+      continue;
+    }
+    if (!touched.length) continue;
     await client.query({
-      name: 'rollup-daily-first',
-      text: FIRST_OF_DAY,
-      values: [sellerId, day, touched, known, start, previousDay],
+      name: 'rollup-daily-add',
+      text: ADD_DIFFERENCE,
+      values: [sellerId, day, touched, known, start, zone],
     });
-    return;
+    await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day, zone] });
   }
-  if (!touched.length) return;
-  await client.query({
-    name: 'rollup-daily-add',
-    text: ADD_DIFFERENCE,
-    values: [sellerId, day, touched, known, start],
-  });
-  await client.query({ name: 'rollup-daily-drop', text: DROP_EMPTY, values: [sellerId, day] });
 };
 
 registerOwnRollup('daily', dailyListingRollup, dailyRollupBefore, dailyRollupPrepare);

@@ -5,7 +5,8 @@ import { runMatching, thresholdsOf } from './pipeline.js';
 
 // Matching after data arrives (worker role): a feed import or a crawl queues 'match-seller' for the seller
 // it changed; one job waits per seller ('short' policy keyed by the seller), so a burst of imports runs
-// matching once. Matching is incremental (only listings whose keys changed are scored again).
+// matching once. A seller's run is incremental (pipeline.ts, match_seller_state): it scores again only the
+// listings in no group whose key, or whose brand's other listings or decisions, changed since its last run.
 export const MATCH_SELLER_QUEUE = 'match-seller';
 const payload = z.object({ sellerId: z.number().int().positive() });
 

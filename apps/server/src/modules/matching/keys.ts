@@ -4,7 +4,8 @@ import type pg from 'pg';
 // match_keys (migrations/260_matching.sql): what candidate search reads of a listing — its GTIN and MPN
 // normalised (invalid codes dropped: never trusted), its brand key (known spellings joined) and its
 // folded title (foldText, the app's one search folding; pg_trgm index). Kept incrementally: a listing
-// whose description hash moved since its key was made is read again.
+// whose description hash moved since its key was made is read again. Each row (re)made takes a new `seq`
+// (migrations/420_match_keys_seq.sql): what the process's title index (title-index.ts) reads to stay current.
 
 const BATCH = 5000;
 
@@ -46,7 +47,7 @@ export async function refreshMatchKeys(
        select * from unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[])
        on conflict (product_id) do update set seller_id = excluded.seller_id, gtin = excluded.gtin,
          mpn = excluded.mpn, brand_key = excluded.brand_key, title_key = excluded.title_key,
-         descr_hash = excluded.descr_hash`,
+         descr_hash = excluded.descr_hash, seq = nextval('match_keys_seq')`,
       [
         rows.map((r) => r.id),
         rows.map((r) => r.seller_id),
@@ -60,4 +61,29 @@ export async function refreshMatchKeys(
     made += rows.length;
     if (rows.length < BATCH) return made;
   }
+}
+
+/**
+ * Brings match_keys up to date for the sellers whose data moved since their keys were last made
+ * (sellers.ingest_seq, bumped by every import and match change, against match_seller_state.keys_seq:
+ * migrations/421_match_seller_state.sql); returns how many keys were (re)made. What a seller's matching
+ * run calls: scanning every listing of the market for a changed key took ~200 ms on the medium market
+ * (docs/benchmarks.md "Matching"), most of one new listing's matching.
+ */
+export async function refreshChangedMatchKeys(db: pg.Pool | pg.PoolClient): Promise<number> {
+  const { rows } = await db.query<{ id: number; seq: string }>(
+    `select s.id, s.ingest_seq as seq from sellers s left join match_seller_state m on m.seller_id = s.id
+      where m.keys_seq is distinct from s.ingest_seq order by s.id`,
+  );
+  let made = 0;
+  for (const s of rows) {
+    // the sequence read before the keys: a change meanwhile moves it again, and the next run reads it
+    made += await refreshMatchKeys(db, s.id);
+    await db.query(
+      `insert into match_seller_state (seller_id, keys_seq) values ($1, $2)
+       on conflict (seller_id) do update set keys_seq = excluded.keys_seq`,
+      [s.id, s.seq],
+    );
+  }
+  return made;
 }

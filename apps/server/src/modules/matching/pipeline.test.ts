@@ -11,7 +11,9 @@ import {
   seedReferenceData,
 } from '../../test/fixtures.js';
 import { decideMatches } from './decide.js';
+import { refreshMatchKeys } from './keys.js';
 import { runMatching } from './pipeline.js';
+import { TitleIndex } from './title-index.js';
 
 // The matching run on a hand-made market: pivot 5, competitors 6 and 7. Expected decisions are read from
 // the titles (each pair's agreeing and disagreeing parts are in the comments).
@@ -261,5 +263,104 @@ describe('runMatching', () => {
     const g = (await groupOf('C-ARROZ5')) as number;
     await decideMatches(db.pool, [{ groupId: g, productId: id['C-ARROZ5'], action: 'reject' }], userId);
     expect(await seq()).toBe(before + 1);
+  });
+});
+
+describe('the title index kept between runs (title-index.ts)', () => {
+  it('learns new and re-titled listings, and forgets a deleted one', async () => {
+    const index = new TitleIndex();
+    const colun = async () => (await index.blocksFor(db.pool, ['colun'])).get('colun');
+    const count = async () =>
+      (
+        await db.pool.query<{ n: number }>(
+          `select count(*)::int as n from match_keys where brand_key = 'colun'`,
+        )
+      ).rows[0].n;
+    const first = await colun();
+    expect(first?.size).toBe(await count());
+    // a new listing of the brand, its key made by a run: the kept block learns it from match_keys.seq
+    await observe(
+      db.pool,
+      7,
+      '2026-11-03T12:00:00Z',
+      [
+        {
+          classificationId: leaf,
+          productId: 'D-MANT',
+          brand: 'Colun',
+          name: 'Mantequilla Colun 250 g',
+          normalPrice: 2000,
+        },
+      ],
+      'partial',
+    );
+    await refreshMatchKeys(db.pool);
+    const mant = (
+      await db.pool.query<{ id: number }>(`select id::int from products where product_id = 'D-MANT'`)
+    ).rows[0].id;
+    const second = await colun();
+    expect(second).toBe(first); // the same block, brought up to date
+    expect(second?.has(mant)).toBe(true);
+    expect(second?.best('mantequilla colun 250 g', 5, 1)[0]).toEqual({
+      target: { id: mant, sellerId: 7 },
+      similarity: 1,
+    });
+    // re-titled: its old title no longer finds it first
+    await observe(
+      db.pool,
+      7,
+      '2026-11-04T12:00:00Z',
+      [
+        {
+          classificationId: leaf,
+          productId: 'D-MANT',
+          brand: 'Colun',
+          name: 'Queso Gauda Colun 250 g',
+          normalPrice: 2000,
+        },
+      ],
+      'partial',
+    );
+    await refreshMatchKeys(db.pool);
+    const third = await colun();
+    expect(third?.best('queso gauda colun 250 g', 5, 1)[0].target.id).toBe(mant);
+    expect(third?.best('mantequilla colun 250 g', 5, 1)[0].similarity).toBeLessThan(1);
+    // a key gone without a new seq (a listing deleted): the count differs, the block is made again
+    await db.pool.query('delete from match_keys where product_id = $1', [mant]);
+    const fourth = await colun();
+    expect(fourth).not.toBe(first);
+    expect(fourth?.has(mant)).toBe(false);
+    expect(fourth?.size).toBe(await count());
+  });
+});
+
+describe('a seller’s run (the match-seller job) scores again only what may have changed', () => {
+  it('nothing new: nothing scored; a pivot’s new listing of a brand: that brand’s unmatched listings again', async () => {
+    await runMatching(db.pool, { sellerId: 7 }); // the seller's first run: every listing of it in no group
+    expect(await member('D-LECHE')).toMatchObject({ group_id: null });
+    expect(await runMatching(db.pool, { sellerId: 7 })).toMatchObject({ considered: 0 });
+    // the pivot sells Soprole's whole milk now; its key is made by seller 7's run (seller 5's data moved)
+    await observe(
+      db.pool,
+      5,
+      '2026-11-05T12:00:00Z',
+      [
+        {
+          classificationId: leaf,
+          productId: 'P-LECHE-S',
+          brand: 'Soprole',
+          name: 'Leche Entera Soprole 1 L',
+          normalPrice: 940,
+        },
+      ],
+      'partial',
+    );
+    const pivotMilk = (
+      await db.pool.query<{ id: number }>(`select id::int from products where product_id = 'P-LECHE-S'`)
+    ).rows[0].id;
+    // only the Soprole listings of seller 7 in no group are scored (D-LECHE), and it is matched
+    expect(await runMatching(db.pool, { sellerId: 7 })).toMatchObject({ considered: 1, auto: 1 });
+    expect(await member('D-LECHE')).toMatchObject({ method: 'auto', status: 'confirmed', target: pivotMilk });
+    expect(await runMatching(db.pool, { sellerId: 7 })).toMatchObject({ considered: 0 });
   });
 });

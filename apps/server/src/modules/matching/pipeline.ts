@@ -6,13 +6,13 @@ import {
   type PartResult,
   scoreFeatures,
   type TitleFeatures,
-  TrigramBlock,
   titleFeatures,
 } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { applyMatchChanges, type MatchChange } from './decide.js';
-import { refreshMatchKeys } from './keys.js';
+import { refreshChangedMatchKeys, refreshMatchKeys } from './keys.js';
+import { titleIndexOf } from './title-index.js';
 
 // The matching run (issue 29; docs/architecture.md "Matching"). For the published listings of a seller
 // (or given listings) that are in no live match group:
@@ -20,7 +20,7 @@ import { refreshMatchKeys } from './keys.js';
 //      else equal MPN within the same brand (confirmed, source mpn);
 //   2. titles: candidates of the same brand key (or, without a brand, by trigram similarity through the
 //      pg_trgm index on match_keys.title_key), the best 8 by trigram similarity (pg_trgm's, computed in the
-//      process over each brand's targets indexed by trigram: set-based, once), each scored by the
+//      process over each brand's listings indexed by trigram, kept between runs: title-index.ts), each scored by the
 //      domain's scorer (packages/domain/src/matching/score.ts); the best one decides: at or above the
 //      high threshold a confirmed match (source auto, reviewable), between the two a suggestion, below
 //      nothing.
@@ -55,6 +55,10 @@ export interface MatchRunResult {
 }
 
 const CANDIDATES_PER_LISTING = 8;
+/** Up to this many branded listings, their look-alikes are asked whether they are targets (else all at once). */
+const FEW_SUBJECTS = 200;
+/** Look-alikes of a listing asked about first. */
+const LOOK_ALIKES = 32;
 
 interface Subject {
   id: number;
@@ -85,8 +89,30 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
   const t0 = performance.now();
   const t = opts.thresholds ?? DEFAULT_MATCH_THRESHOLDS;
   // one listing (or a few): their keys only; a seller or everything: every key not current (incremental)
+  // keys: of the listings given; for a seller's run, of the sellers whose data moved; else of every listing
   if (opts.productIds && !opts.sellerId) await refreshMatchKeys(pool, undefined, opts.productIds);
+  else if (opts.sellerId && !opts.productIds) await refreshChangedMatchKeys(pool);
   else await refreshMatchKeys(pool);
+  // A seller's run scores again only what may have changed since its last run (match_seller_state): a
+  // listing whose key was (re)made since, of a brand with listings of other sellers (re)made since or
+  // decided on since (decisions other than this seller's own automatic ones); any listing without a brand
+  // when anything of the kind happened. Without a last run, every listing of the seller in no group.
+  const incremental = opts.sellerId !== undefined && !opts.productIds;
+  const { rows: marks } = incremental
+    ? await pool.query<{
+        keys: string;
+        decision: string;
+        scored_keys: string | null;
+        scored_decision: string | null;
+      }>(
+        `select coalesce((select max(seq) from match_keys), 0) as keys,
+                coalesce((select max(id) from match_decisions), 0) as decision,
+                m.scored_keys_seq as scored_keys, m.scored_decision
+           from (select 1) one left join match_seller_state m on m.seller_id = $1`,
+        [opts.sellerId],
+      )
+    : { rows: [] };
+  const since = marks[0]?.scored_keys != null ? marks[0] : null;
   // listings in no live group, or alone in a group ingest keyed by an invalid code (never trusted)
   const { rows: found } = await pool.query<Subject>(
     `select p.id::int, p.seller_id, p.name, b.name as brand, m.group_id::int as solo_group, g.ean as solo_ean
@@ -94,14 +120,27 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
        left join brands b on b.id = p.brand_id
        left join match_members m on m.product_id = p.id and m.status <> 'rejected'
        left join match_groups g on g.id = m.group_id
+       left join match_keys k on k.product_id = p.id
       where p.published and p.name is not null
         and ${opts.productIds ? 'p.id = any($2::bigint[])' : '$2::bigint[] is null'}
         and ($1::int is null or p.seller_id = $1)
+        and ($3::bigint is null or k.product_id is null or k.seq > $3
+             or k.brand_key in (select o.brand_key from match_keys o where o.seq > $3 and o.seller_id <> $1)
+             or k.brand_key in (select o.brand_key from match_decisions d join match_keys o on o.product_id = d.product_id
+                                 where d.id > $4 and not (d.action = 'auto' and o.seller_id = $1))
+             or (k.brand_key is null
+                 and (exists (select 1 from match_keys o where o.seq > $3 and o.seller_id <> $1)
+                      or exists (select 1 from match_decisions d where d.id > $4))))
         and (m.group_id is null
              or (m.method = 'ean' and not exists (select 1 from match_members o where o.group_id = m.group_id
                                                    and o.product_id <> p.id and o.status <> 'rejected')))
       order by p.id`,
-    [opts.sellerId ?? null, opts.productIds ?? null],
+    [
+      opts.sellerId ?? null,
+      opts.productIds ?? null,
+      since?.scored_keys ?? null,
+      since?.scored_decision ?? null,
+    ],
   );
   const { rows: pivotRows } = await pool.query<{ seller_id: number }>(
     'select distinct seller_id from license_pivots',
@@ -121,7 +160,19 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
     suggested: 0,
     ms: 0,
   };
-  if (!subjects.length) return { ...result, ms: Math.round(performance.now() - t0) };
+  const scored = async () => {
+    if (marks[0])
+      await pool.query(
+        `insert into match_seller_state (seller_id, scored_keys_seq, scored_decision) values ($1, $2, $3)
+         on conflict (seller_id) do update set scored_keys_seq = excluded.scored_keys_seq,
+           scored_decision = excluded.scored_decision`,
+        [opts.sellerId, marks[0].keys, marks[0].decision],
+      );
+  };
+  if (!subjects.length) {
+    await scored();
+    return { ...result, ms: Math.round(performance.now() - t0) };
+  }
   const ids = subjects.map((s) => s.id);
 
   // 1. identifiers
@@ -144,10 +195,13 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
   const idOf = new Map(idHits.map((h) => [h.sid, h]));
 
   // 2. titles. A branded listing's candidates: the targets of its brand key, the best 8 by trigram
-  //    similarity (pg_trgm's, domain trigrams.ts) — the targets of the subjects' brands read once, each
-  //    brand's indexed by trigram in the process, so a listing touches only the targets sharing a trigram
-  //    with it (a LATERAL query per listing, scanning its brand and listing_current each time, did not
-  //    finish for a seller of 25,000 listings: docs/benchmarks.md "Matching").
+  //    similarity (pg_trgm's, domain trigrams.ts), found in the process's title index (title-index.ts:
+  //    each brand's titles indexed by trigram, kept between runs and brought up to date), so a listing
+  //    touches only the listings sharing a trigram with it (a LATERAL query per listing, scanning its
+  //    brand and listing_current each time, did not finish for a seller of 25,000 listings; reading and
+  //    indexing the whole brand for each run took one listing ~100 ms: docs/benchmarks.md "Matching").
+  //    Whether a look-alike is a target is asked of the database: for many listings, of their brands' at
+  //    once; for a few, of their best look-alikes only.
   //    A listing without a brand: the pg_trgm index on match_keys.title_key (the % operator).
   const titled = ids.filter((id) => !idOf.has(id));
   const cands: { sid: number; tid: number }[] = [];
@@ -162,24 +216,53 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
       [titled],
     );
     const brands = [...new Set(keys.map((k) => k.brand_key).filter((b): b is string => b !== null))];
-    const { rows: brandTargets } = brands.length
-      ? await pool.query<{ product_id: number; seller_id: number; brand_key: string; title_key: string }>(
-          `select k.product_id::int, k.seller_id, k.brand_key, k.title_key from match_keys k
-            where k.brand_key = any($1::text[]) and ${TARGET_ANY_SUBJECT}`,
-          [brands],
-        )
-      : { rows: [] };
-    const byBrand = new Map<string, { target: { id: number; sellerId: number }; title: string }[]>();
-    for (const t of brandTargets) {
-      const list = byBrand.get(t.brand_key) ?? [];
-      list.push({ target: { id: t.product_id, sellerId: t.seller_id }, title: t.title_key });
-      byBrand.set(t.brand_key, list);
-    }
-    const blocks = new Map([...byBrand].map(([b, list]) => [b, new TrigramBlock(list)]));
-    for (const k of keys) {
-      if (k.brand_key === null) continue;
-      for (const c of blocks.get(k.brand_key)?.best(k.title_key, k.seller_id, CANDIDATES_PER_LISTING) ?? [])
-        cands.push({ sid: k.product_id, tid: c.target.id });
+    const blocks = await titleIndexOf(pool).blocksFor(pool, brands);
+    const branded = keys.filter((k) => k.brand_key !== null);
+    if (branded.length > FEW_SUBJECTS) {
+      // many listings (a seller's import): the targets of their brands known at once
+      const { rows: targetRows } = await pool.query<{ id: number }>(
+        `select k.product_id::int as id from match_keys k where k.brand_key = any($1::text[]) and ${TARGET_ANY_SUBJECT}`,
+        [brands],
+      );
+      const isTarget = new Set(targetRows.map((r) => r.id));
+      for (const k of branded) {
+        const block = blocks.get(k.brand_key as string);
+        for (const c of block?.best(k.title_key, k.seller_id, CANDIDATES_PER_LISTING, (x) =>
+          isTarget.has(x.id),
+        ) ?? [])
+          cands.push({ sid: k.product_id, tid: c.target.id });
+      }
+    } else {
+      // a few (one new listing): their most similar listings asked whether they are targets, a few at a time
+      // (the first LOOK_ALIKES; more when fewer than 8 of them are)
+      const targetOk = new Map<number, boolean>();
+      let pending = branded.map((k) => ({ k, limit: LOOK_ALIKES }));
+      while (pending.length) {
+        const lists = pending.map((p) => ({
+          p,
+          list: blocks.get(p.k.brand_key as string)?.best(p.k.title_key, p.k.seller_id, p.limit) ?? [],
+        }));
+        const ask = [...new Set(lists.flatMap((l) => l.list.map((c) => c.target.id)))].filter(
+          (id) => !targetOk.has(id),
+        );
+        if (ask.length) {
+          const { rows: yes } = await pool.query<{ id: number }>(
+            `select k.product_id::int as id from match_keys k where k.product_id = any($1::bigint[]) and ${TARGET_ANY_SUBJECT}`,
+            [ask],
+          );
+          for (const id of ask) targetOk.set(id, false);
+          for (const r of yes) targetOk.set(r.id, true);
+        }
+        const next: typeof pending = [];
+        for (const { p, list } of lists) {
+          const ok = list.filter((c) => targetOk.get(c.target.id));
+          if (ok.length >= CANDIDATES_PER_LISTING || list.length < p.limit)
+            for (const c of ok.slice(0, CANDIDATES_PER_LISTING))
+              cands.push({ sid: p.k.product_id, tid: c.target.id });
+          else next.push({ k: p.k, limit: p.limit * 8 });
+        }
+        pending = next;
+      }
     }
     const unbranded = keys.filter((k) => k.brand_key === null).map((k) => k.product_id);
     if (unbranded.length) {
@@ -344,5 +427,6 @@ export async function runMatching(pool: pg.Pool, opts: MatchRunOptions = {}): Pr
     }
     await applyMatchChanges(client, [...leaving, ...changes]);
   });
+  await scored();
   return { ...result, ms: Math.round(performance.now() - t0) };
 }

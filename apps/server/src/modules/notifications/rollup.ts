@@ -45,7 +45,7 @@ interface Row {
   suspect_since: Date | null;
   /** first seen in this run (and not the seller's first run) */
   fresh: boolean;
-  /** the trusted prices of the other sellers' published, in-stock listings of its group, in its currency */
+  /** each other seller's lowest trusted price among its published, in-stock listings of the group, in its currency */
   others: number[];
   /** another seller has a listing in its match group */
   shared: boolean;
@@ -104,19 +104,22 @@ const ROWS_SQL = `
     from moved m
     join products p on p.id = m.id
     left join lateral (
-      select array_agg(o.price::float8 * f.factor) filter (where f.factor is not null and o.published
-                                                 and not o.stock_out and o.price is not null
-                                                 and o.product_id <> m.id) as others,
-             count(*) > 0 as shared
-        from notif_listing_state o
-        -- the others' prices in this listing's currency, at the rates in force on the run's market day
-        -- (vigia_fx_rates_on, CLP = 1): the screens rank every seller in one currency, so do the rules
-        left join lateral (
-          select case when o.currency = m.currency then 1::float8
-                      else (select (fo.clp / fm.clp)::float8 from rates fo, rates fm
-                             where fo.currency = o.currency and fm.currency = m.currency) end as factor
-        ) f on true
-       where o.group_id = m.group_id and o.seller_id <> $2) g on true`;
+      -- one price per other seller (its lowest in the group), as the screens and the dispatch's re-check
+      -- rank: a seller with two listings of the product takes one place, not two
+      select array_agg(s.price) filter (where s.price is not null) as others, count(*) > 0 as shared
+        from (
+          select min(o.price::float8 * f.factor) filter (where f.factor is not null and o.published
+                                                   and not o.stock_out and o.price is not null) as price
+            from notif_listing_state o
+            -- the others' prices in this listing's currency, at the rates in force on the run's market day
+            -- (vigia_fx_rates_on, CLP = 1): the screens rank every seller in one currency, so do the rules
+            left join lateral (
+              select case when o.currency = m.currency then 1::float8
+                          else (select (fo.clp / fm.clp)::float8 from rates fo, rates fm
+                                 where fo.currency = o.currency and fm.currency = m.currency) end as factor
+            ) f on true
+           where o.group_id = m.group_id and o.seller_id <> $2
+           group by o.seller_id) s) g on true`;
 
 function stateOfRow(r: Row): ListingState | null {
   if (!r.known) return null;

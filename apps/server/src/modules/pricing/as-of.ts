@@ -1,5 +1,6 @@
 import { effectivePriceFor, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
+import { readModelsOf } from '../../platform/read-model.js';
 import { type Columns, type PivotModel, priceTypeCode, type Row } from './model.js';
 
 // A period in the pricing screens means the prices of that period (issue 31 item 1): when `to_date`
@@ -118,27 +119,19 @@ export function overlayStates(model: PivotModel, states: Map<number, StateRecord
   return { ...model, rows, cols };
 }
 
-const keptBy = new WeakMap<pg.Pool, Map<string, Promise<PivotModel>>>();
+/** Overlays kept at once per process (each a copy of a pivot model's columns). */
 const KEPT = 4;
 
 /** The model with every listing's state at the end of `day` (its end instant `endTs`, epoch ms). */
 export function modelAsOf(pool: pg.Pool, model: PivotModel, day: string, endTs: number): Promise<PivotModel> {
-  let kept = keptBy.get(pool);
-  if (!kept) {
-    kept = new Map();
-    keptBy.set(pool, kept);
-  }
+  // kept in the read-model holder (platform/read-model.ts), keyed by the model's own version
+  const kept = readModelsOf(pool).memo<Promise<PivotModel>>('pricing-as-of', KEPT, false);
   const key = `${model.pivot}:${model.version}:${day}`;
   const hit = kept.get(key);
-  if (hit) {
-    kept.delete(key);
-    kept.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const ids = [...new Set([...model.rows.map((r) => r.productId), ...model.cols.offerProductId])];
   const made = selectStatesAt(pool, ids, endTs).then((states) => overlayStates(model, states));
   made.catch(() => kept.delete(key));
   kept.set(key, made);
-  if (kept.size > KEPT) kept.delete(kept.keys().next().value as string);
   return made;
 }

@@ -49,6 +49,7 @@ const scopeKey = (s: PromoScope) => [
   s.values.from,
   s.values.to,
   s.currency,
+  s.values.zone,
 ];
 
 export async function levelAnswer(

@@ -27,15 +27,15 @@ select product_id::int as product_id, seller_id, classification_id, price_type, 
   from promo_spans where ($1::int is null or seller_id = $1)`;
 
 const RECOMPUTE_DAILY = `
-select r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
+select r.zone, r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
        sum(r.promoted)::int as promoted, sum(r.promoted_sale)::int as promoted_sale,
        sum(r.promoted_exclusive)::int as promoted_exclusive, sum(r.promoted_byquantity)::int as promoted_byquantity
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
  where ($1::int is null or r.seller_id = $1)
- group by 1, 2, 3 having sum(r.published) > 0`;
+ group by 1, 2, 3, 4 having sum(r.published) > 0`;
 
 const STORED_DAILY = `
-select seller_id, day::text as day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
+select zone, seller_id, day::text as day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
        promoted_byquantity
   from promo_daily where ($1::int is null or seller_id = $1)`;
 
@@ -50,9 +50,14 @@ const PRICE_SUMS = (p: string, cond: string) => `
   coalesce(sum(vigia_promo_price(v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_promo,
   count(vigia_promo_price(v.promo_price)) filter (where ${cond})::int as ${p}_promo_n,
   coalesce(sum(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond}), 0)::numeric as ${p}_disc,
-  count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n`;
+  count(vigia_discount_pct(v.normal_price, v.promo_price)) filter (where ${cond})::int as ${p}_disc_n,
+  coalesce(sum(v.normal_price * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond}), 0)::numeric as ${p}_normal_clp,
+  count(v.normal_price * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond})::int as ${p}_normal_clp_n,
+  coalesce(sum(vigia_promo_price(v.promo_price) * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond}), 0)::numeric as ${p}_promo_clp,
+  count(vigia_promo_price(v.promo_price) * vigia_fx_rate_on(v.currency, v.first_day)) filter (where ${cond})::int as ${p}_promo_clp_n`;
 const MEASURES = (p: string) =>
-  `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n`;
+  `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n,
+   ${p}_normal_clp::numeric, ${p}_normal_clp_n, ${p}_promo_clp::numeric, ${p}_promo_clp_n`;
 const SPANS_OF = '($1::int is null or v.seller_id = $1)';
 
 const RECOMPUTE_TYPE_CUM = `
@@ -102,12 +107,12 @@ union all
 select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${SPANS_OF}`;
 
 const RECOMPUTE_WEEKLY = `
-select seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
+select zone, seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
        sum(published)::int as published, sum(promoted)::int as promoted, sum(promoted_sale)::int as promoted_sale,
        sum(promoted_exclusive)::int as promoted_exclusive, sum(promoted_byquantity)::int as promoted_byquantity
-  from promo_daily v where ${SPANS_OF} group by 1, 2, 3`;
+  from promo_daily v where ${SPANS_OF} group by 1, 2, 3, 4`;
 const STORED_WEEKLY = `
-select seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
+select zone, seller_id, classification_id, week::text as week, published, promoted, promoted_sale, promoted_exclusive,
        promoted_byquantity
   from promo_weekly v where ${SPANS_OF}`;
 

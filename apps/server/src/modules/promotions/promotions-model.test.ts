@@ -132,6 +132,9 @@ async function scopeOf(classes: number[], from: string, to: string, currency: st
     to,
     curs,
     factors: curs.map((c) => (rates.get(c) as number) / (rates.get(currency) as number)),
+    currency,
+    targetClp: rates.get(currency) as number,
+    zone: 'America/Santiago',
   };
   return values;
 }

@@ -19,19 +19,24 @@ export interface ScopeValues {
   /** Currency → factor to the requested currency (a price × factor). Currencies without a rate absent. */
   curs: string[];
   factors: number[];
+  /** The requested currency and its CLP per unit on the window's last day. */
+  currency: string;
+  targetClp: number;
+  /** The zone of the listing-days (promo_daily, promo_weekly): ingest zones.ts dayZone. */
+  zone: string;
 }
 
 /**
  * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
  * promo_spans_scope_end_idx: the ones that end on or after its start).
  */
-export const spansIn = (from = '$4::date', to = '$5::date') => `
+export const spansIn = (from = '$4::date', to = '$5::date', factor = 'f.factor') => `
 ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
-         s.normal_price * f.factor as normal, s.promo_price * f.factor as promo
+         s.normal_price * ${factor} as normal, s.promo_price * ${factor} as promo
     from promo_spans s
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
@@ -39,8 +44,14 @@ spans as (
    where s.seller_id = any($1::int[]) and s.first_day <= ${to}
      and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
-/** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
-const DRILL_SPANS = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
+/**
+ * A drill-down's promotions: those of the window that overlap [$8, $9] too, their prices converted at the
+ * rate of their first day (as the averages they make up: WINDOW_AVERAGES) — requested currency `cur`, its
+ * CLP per unit `clp` (parameters of the statement). Range and scatter plot (the in-memory copy and its
+ * reference SQL, spansIn's default) still convert at the window's end.
+ */
+const drillSpans = (cur: string, clp: string) =>
+  spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)', FIRST_DAY_FACTOR('s', cur, clp));
 
 export const scopeArgs = (s: ScopeValues) => [
   s.sellers,
@@ -70,20 +81,21 @@ const LAST_SUNDAY = `($4::date - (extract(isodow from $4::date)::int % 7))`;
 
 /**
  * Listing-days of the window per seller, node and Monday week: whole weeks from promo_weekly, the days of
- * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to).
+ * its partial first and last weeks from promo_daily ($1 sellers, $2 nodes, $3 from, $4 to, $5 the zone of
+ * the days).
  */
 const WINDOW_WEEKS = `
 window_weeks as (
   select seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
          promoted_byquantity
     from promo_weekly
-   where seller_id = any($1::int[]) and classification_id = any($2::int[])
+   where zone = $5 and seller_id = any($1::int[]) and classification_id = any($2::int[])
      and week between ${FIRST_MONDAY} and ${LAST_SUNDAY} - 6
   union all
   select d.seller_id, d.classification_id, ${MONDAY}, d.published, d.promoted, d.promoted_sale,
          d.promoted_exclusive, d.promoted_byquantity
     from promo_daily d
-   where d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
+   where d.zone = $5 and d.seller_id = any($1::int[]) and d.classification_id = any($2::int[])
      and (d.day between $3::date and least(${FIRST_MONDAY} - 1, $4::date)
           or d.day between greatest(${LAST_SUNDAY} + 1, ${FIRST_MONDAY}) and $4::date)
 )`;
@@ -95,7 +107,7 @@ export async function selectWeeks(db: Queryable, s: ScopeValues): Promise<WeekRo
      select seller_id, classification_id as cls, week::text as week, greatest(week, $3::date)::text as "from",
             least(week + 6, $4::date)::text as "to", sum(published)::int as published, sum(promoted)::int as promoted
        from window_weeks group by seller_id, classification_id, week order by 1, 2, 3`,
-    [s.sellers, s.asked, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to, s.zone],
   );
   return rows;
 }
@@ -116,7 +128,7 @@ export async function selectTypeDays(db: Queryable, s: ScopeValues): Promise<Typ
      select seller_id, classification_id as cls, sum(published)::int as published, sum(promoted_sale)::int as sale,
             sum(promoted_exclusive)::int as exclusive, sum(promoted_byquantity)::int as byquantity
        from window_weeks group by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to],
+    [s.sellers, s.asked, s.from, s.to, s.zone],
   );
   return rows;
 }
@@ -139,13 +151,27 @@ const FACTORS = (curs: string, factors: string) =>
  * Averages of cumulative rows: `n` promotions with price sums `x_normal`, … over the window = the
  * difference of two rows of a key (a: on or before the window's end, b: before its start), converted.
  */
-const WINDOW_AVERAGES = (a: string, b: string) => {
+const WINDOW_AVERAGES = (a: string, b: string, cur: string, clp: string) => {
   const d = (m: string) => `(coalesce(${a}${m}, 0) - coalesce(${b}${m}, 0))`;
   const avg = (m: string, num: string) =>
     `(sum(${num}) / nullif(sum(case when f.factor is not null then ${d(`${m}_n`)} end), 0))::float8`;
-  return `${avg('_normal', `${d('_normal')} * f.factor`)} as normal, ${avg('_promo', `${d('_promo')} * f.factor`)} as promotion,
+  return `${atTheirDay(d, '_normal', cur, clp)} as normal, ${atTheirDay(d, '_promo', cur, clp)} as promotion,
     ${avg('_disc', `case when f.factor is not null then ${d('_disc')} end`)} as discount`;
 };
+
+/**
+ * Average of the prices `m` of a key's promotions, each converted at the rate in force on its own first
+ * day (migration 430): in the key's own currency the sums as they are; otherwise their sums in CLP at
+ * each promotion's first day, divided by the requested currency's CLP per unit (`clp`; exactly 1 for CLP).
+ * A promotion whose currency had no rate on its first day is in neither the sum nor the count.
+ */
+const atTheirDay = (d: (m: string) => string, m: string, cur: string, clp: string) =>
+  `(sum(case when k.currency = ${cur} then ${d(m)} else ${d(`${m}_clp`)} / ${clp} end)
+    / nullif(sum(case when k.currency = ${cur} then ${d(`${m}_n`)} else ${d(`${m}_clp_n`)} end), 0))::float8`;
+
+/** A running promotion's factor to the requested currency `cur` (CLP per unit `clp`), at its first day. */
+const FIRST_DAY_FACTOR = (v: string, cur: string, clp: string) =>
+  `(case when ${v}.currency = ${cur} then 1 else vigia_fx_rate_on(${v}.currency, ${v}.first_day) / ${clp} end)`;
 
 /**
  * Promotions and their average prices per seller, class and price type over the window: per key (seller,
@@ -161,7 +187,7 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
         where k.seller_id = any($1::int[])
      )
      select k.seller_id, k.cls, k.price_type, sum(coalesce(a.started, 0) - coalesce(b.ended, 0))::int as count,
-            ${WINDOW_AVERAGES('a.s', 'b.e')}
+            ${WINDOW_AVERAGES('a.s', 'b.e', '$7::text', '$8::numeric')}
        from k
        ${FACTORS('$5', '$6')}
        left join lateral (select * from promo_type_cum c
@@ -172,7 +198,7 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
                              and c.day < $3::date order by c.day desc limit 1) b on true
       group by 1, 2, 3
      having sum(coalesce(a.started, 0) - coalesce(b.ended, 0)) > 0`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
   );
   return rows;
 }
@@ -200,10 +226,15 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ),
      ended as (
        select k.seller_id, k.duration as day, (coalesce(a.ended, 0) - coalesce(b.ended, 0)) as n,
-              (coalesce(a.e_normal, 0) - coalesce(b.e_normal, 0)) * f.factor as normal,
-              case when f.factor is not null then coalesce(a.e_normal_n, 0) - coalesce(b.e_normal_n, 0) end as normal_n,
-              (coalesce(a.e_promo, 0) - coalesce(b.e_promo, 0)) * f.factor as promo,
-              case when f.factor is not null then coalesce(a.e_promo_n, 0) - coalesce(b.e_promo_n, 0) end as promo_n,
+              -- prices at each promotion's first day (WINDOW_AVERAGES' atTheirDay)
+              case when k.currency = $7::text then coalesce(a.e_normal, 0) - coalesce(b.e_normal, 0)
+                   else (coalesce(a.e_normal_clp, 0) - coalesce(b.e_normal_clp, 0)) / $8::numeric end as normal,
+              case when k.currency = $7::text then coalesce(a.e_normal_n, 0) - coalesce(b.e_normal_n, 0)
+                   else coalesce(a.e_normal_clp_n, 0) - coalesce(b.e_normal_clp_n, 0) end as normal_n,
+              case when k.currency = $7::text then coalesce(a.e_promo, 0) - coalesce(b.e_promo, 0)
+                   else (coalesce(a.e_promo_clp, 0) - coalesce(b.e_promo_clp, 0)) / $8::numeric end as promo,
+              case when k.currency = $7::text then coalesce(a.e_promo_n, 0) - coalesce(b.e_promo_n, 0)
+                   else coalesce(a.e_promo_clp_n, 0) - coalesce(b.e_promo_clp_n, 0) end as promo_n,
               case when f.factor is not null then coalesce(a.e_disc, 0) - coalesce(b.e_disc, 0) end as disc,
               case when f.factor is not null then coalesce(a.e_disc_n, 0) - coalesce(b.e_disc_n, 0) end as disc_n,
               0 as running
@@ -219,10 +250,10 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
      running as (
-       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * f.factor as normal,
-              case when sp.normal_price * f.factor is not null then 1 else 0 end as normal_n,
-              vigia_promo_price(sp.promo_price) * f.factor as promo,
-              case when vigia_promo_price(sp.promo_price) * f.factor is not null then 1 else 0 end as promo_n,
+       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * fd.factor as normal,
+              case when sp.normal_price * fd.factor is not null then 1 else 0 end as normal_n,
+              vigia_promo_price(sp.promo_price) * fd.factor as promo,
+              case when vigia_promo_price(sp.promo_price) * fd.factor is not null then 1 else 0 end as promo_n,
               case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
               case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
                    then 1 else 0 end as disc_n,
@@ -231,6 +262,7 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
          join ld on ld.sid = sp.seller_id
          left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
+         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text', '$8::numeric')} as factor) fd
         where sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
      ),
      parts as (select * from ended where n > 0 union all select * from running)
@@ -239,7 +271,7 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
             (sum(promo) / nullif(sum(promo_n), 0))::float8 as promotion,
             (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
        from parts group by 1, 2 order by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
   );
   return rows;
 }
@@ -280,7 +312,7 @@ export async function selectDrilldown(
   },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
-    `with ${DRILL_SPANS},
+    `with ${drillSpans('$15::text', '$16::numeric')},
      picked as (
        select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
          from spans sp
@@ -307,6 +339,8 @@ export async function selectDrilldown(
       q.limit,
       q.offset,
       q.products ?? null,
+      s.currency,
+      s.targetClp,
     ],
   );
   return rows;
@@ -333,14 +367,23 @@ export async function selectDrilldownTotals(
   q: { a: string; b: string; duration?: number; priceType?: string; products?: number[] | null },
 ): Promise<{ total: number; total_days: number; products: number }> {
   const { rows } = await db.query<{ total: number; total_days: number; products: number }>(
-    `with ${DRILL_SPANS}
+    `with ${drillSpans('$13::text', '$14::numeric')}
      select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days,
             count(distinct product_id)::int as products
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
         and ($11::text is null or price_type = $11::text)
         and ($12::bigint[] is null or product_id = any($12::bigint[]))`,
-    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.products ?? null],
+    [
+      ...scopeArgs(s),
+      q.a,
+      q.b,
+      q.duration ?? null,
+      q.priceType ?? null,
+      q.products ?? null,
+      s.currency,
+      s.targetClp,
+    ],
   );
   return rows[0];
 }

@@ -198,6 +198,9 @@ describe('promotions roll-up', () => {
     await withTransaction(db.pool, async (client) => {
       await client.query('delete from promo_spans; delete from promo_daily');
       await client.query(backfill);
+      // migration 101 knows no CLP sums: its last statement rebuilds them with promo_rebuild_cumulative
+      const rebuild = readFileSync(`${MIGRATIONS_DIR}/430_promotion_prices_at_their_day.sql`, 'utf8');
+      await client.query(rebuild.slice(rebuild.lastIndexOf('select promo_rebuild_cumulative')));
     });
     expect((await db.pool.query('select count(*)::int as n from promo_spans')).rows[0].n).toBe(before);
     expect(await checkPromotions(db.pool)).toEqual([]);
@@ -232,7 +235,7 @@ describe('promotions roll-up', () => {
     expect(at('2026-11-07').started - at('2026-11-03').ended).toBe(4);
   });
 
-  it("migration 101's backfill rebuilds the same cumulative rows", async () => {
+  it("migration 101's backfill and migration 430's rebuild (CLP sums) give the same cumulative rows", async () => {
     const sql = readFileSync(`${MIGRATIONS_DIR}/101_promotions_cumulative.sql`, 'utf8');
     const backfill = sql.slice(sql.indexOf('-- Backfill'));
     const count = async () =>
@@ -247,6 +250,9 @@ describe('promotions roll-up', () => {
         'delete from promo_type_cum; delete from promo_duration_cum; delete from promo_cum_currencies; delete from promo_duration_keys; delete from promo_weekly',
       );
       await client.query(backfill);
+      // migration 101 knows no CLP sums: its last statement rebuilds them with promo_rebuild_cumulative
+      const rebuild = readFileSync(`${MIGRATIONS_DIR}/430_promotion_prices_at_their_day.sql`, 'utf8');
+      await client.query(rebuild.slice(rebuild.lastIndexOf('select promo_rebuild_cumulative')));
     });
     expect(await count()).toBe(before);
     expect(await checkPromotions(db.pool)).toEqual([]);

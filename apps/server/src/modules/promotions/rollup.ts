@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { type RollupUpdater, registerRollup } from '../ingest/index.js';
+import { type RollupUpdater, registerRollup, registerZoneRebuild, rollupZones } from '../ingest/index.js';
 
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
 // daily roll-up (modules/rollups.ts imports ingest's roll-ups first):
@@ -15,14 +15,17 @@ import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 
 const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
 
-const DAILY_DELETE = 'delete from promo_daily where seller_id = $1 and day = $2::date';
+// promo_daily and promo_weekly are kept per zone of rollup_zones (migration 432), from that zone's rows of
+// rollup_daily_brand: `$3` is the zone, `$2` the run's day in it. The promotions themselves (promo_spans
+// and the cumulative tables) have the deployment zone's days.
+const DAILY_DELETE = 'delete from promo_daily where zone = $3 and seller_id = $1 and day = $2::date';
 const DAILY = `
-insert into promo_daily (seller_id, day, classification_id, published, promoted, promoted_sale, promoted_exclusive,
-                         promoted_byquantity)
-select $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
+insert into promo_daily (zone, seller_id, day, classification_id, published, promoted, promoted_sale,
+                         promoted_exclusive, promoted_byquantity)
+select $3, $1, $2::date, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
        sum(r.promoted_byquantity)
   from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
- where r.seller_id = $1 and r.day = $2::date
+ where r.zone = $3 and r.seller_id = $1 and r.day = $2::date
  group by node
 having sum(r.published) > 0`;
 
@@ -81,7 +84,19 @@ select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_
 // and deleted where that day has no event any more.
 // Discount %: the one SQL definition (migrations/050_market_formulas.sql, domain discountPercent).
 const DISC = 'vigia_discount_pct(v.normal_price, v.promo_price)';
-const MEASURES = ['', '_normal', '_normal_n', '_promo', '_promo_n', '_disc', '_disc_n'] as const;
+const MEASURES = [
+  '',
+  '_normal',
+  '_normal_n',
+  '_promo',
+  '_promo_n',
+  '_disc',
+  '_disc_n',
+  '_normal_clp',
+  '_normal_clp_n',
+  '_promo_clp',
+  '_promo_clp_n',
+] as const;
 type Part = 's' | 'e';
 /** Column of a measure: started, s_normal, … / ended, e_normal, … */
 const column = (p: Part, m: string) => (m ? `${p}${m}` : p === 's' ? 'started' : 'ended');
@@ -94,6 +109,11 @@ const EXPR: Record<(typeof MEASURES)[number], string> = {
   _promo_n: 'vigia_promo_price(v.promo_price)',
   _disc: DISC,
   _disc_n: DISC,
+  // in CLP at the rate in force on the promotion's first day (migration 430; `fx` joined in `ev`)
+  _normal_clp: 'v.normal_price * fx.clp',
+  _normal_clp_n: 'v.normal_price * fx.clp',
+  _promo_clp: 'vigia_promo_price(v.promo_price) * fx.clp',
+  _promo_clp_n: 'vigia_promo_price(v.promo_price) * fx.clp',
 };
 /** The events of part `p` on day d.day (started: first_day; ended: last_day). */
 const eventSums = (p: Part) => {
@@ -115,6 +135,7 @@ with days as (select unnest(array[$2::date - 1, $2::date]) as day),
 ev as (
   select ${keys.map((k) => `${key[k]} as ${k}`).join(', ')}, d.day, ${parts.map(eventSums).join(', ')}
     from promo_span_nodes v join days d on ${parts.map((p) => `${dayOf[p]} = d.day`).join(' or ')}
+    cross join lateral (select vigia_fx_rate_on(v.currency, v.first_day) as clp) fx
    where v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
    group by ${keys.map((_, i) => i + 1).join(', ')}, d.day
 ),
@@ -155,24 +176,46 @@ on conflict do nothing`;
 
 /** The run's Monday week of promo_weekly, rewritten from its days of promo_daily. */
 const WEEK_MONDAY = `($2::date - (extract(isodow from $2::date)::int - 1))`;
-const WEEKLY_DELETE = `delete from promo_weekly where seller_id = $1 and week = ${WEEK_MONDAY}`;
+const WEEKLY_DELETE = `delete from promo_weekly where zone = $3 and seller_id = $1 and week = ${WEEK_MONDAY}`;
 const WEEKLY = `
-insert into promo_weekly (seller_id, classification_id, week, published, promoted, promoted_sale, promoted_exclusive,
-                          promoted_byquantity)
-select $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale), sum(promoted_exclusive),
-       sum(promoted_byquantity)
-  from promo_daily where seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
+insert into promo_weekly (zone, seller_id, classification_id, week, published, promoted, promoted_sale,
+                          promoted_exclusive, promoted_byquantity)
+select $3, $1, classification_id, ${WEEK_MONDAY}, sum(published), sum(promoted), sum(promoted_sale),
+       sum(promoted_exclusive), sum(promoted_byquantity)
+  from promo_daily where zone = $3 and seller_id = $1 and day between ${WEEK_MONDAY} and ${WEEK_MONDAY} + 6
  group by classification_id`;
+
+/** A zone's promo_daily and promo_weekly of a seller, all days, from its rows of rollup_daily_brand. */
+const REBUILD_DAILY = `
+insert into promo_daily (zone, seller_id, day, classification_id, published, promoted, promoted_sale,
+                         promoted_exclusive, promoted_byquantity)
+select $2, $1, r.day, node, sum(r.published), sum(r.promoted), sum(r.promoted_sale), sum(r.promoted_exclusive),
+       sum(r.promoted_byquantity)
+  from rollup_daily_brand r join classifications c on c.id = r.classification_id cross join unnest(c.path) node
+ where r.zone = $2 and r.seller_id = $1
+ group by r.day, node
+having sum(r.published) > 0`;
+const REBUILD_WEEKLY = `
+insert into promo_weekly (zone, seller_id, classification_id, week, published, promoted, promoted_sale,
+                          promoted_exclusive, promoted_byquantity)
+select $2, $1, classification_id, day - (extract(isodow from day)::int - 1), sum(published), sum(promoted),
+       sum(promoted_sale), sum(promoted_exclusive), sum(promoted_byquantity)
+  from promo_daily where zone = $2 and seller_id = $1
+ group by 3, 4`;
 
 export const promotionsRollup: RollupUpdater = async (
   client: pg.PoolClient,
   { sellerId, observedAt, touched },
 ) => {
+  for (const zone of await rollupZones(client)) {
+    const zday = isoDateInZone(observedAt, zone);
+    const values = [sellerId, zday, zone];
+    await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values });
+    await client.query({ name: 'promo-daily', text: DAILY, values });
+    await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values });
+    await client.query({ name: 'promo-weekly', text: WEEKLY, values });
+  }
   const day = santiagoDay(observedAt);
-  await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values: [sellerId, day] });
-  await client.query({ name: 'promo-daily', text: DAILY, values: [sellerId, day] });
-  await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values: [sellerId, day] });
-  await client.query({ name: 'promo-weekly', text: WEEKLY, values: [sellerId, day] });
   if (!touched.length) return;
   await client.query({ name: 'promo-end', text: END, values: [touched, day] });
   await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
@@ -185,3 +228,17 @@ export const promotionsRollup: RollupUpdater = async (
 };
 
 registerRollup('promotions', promotionsRollup);
+// a zone's listing-days once its daily rows are rebuilt (the 'rollup-zone' job, one seller at a time)
+registerZoneRebuild(
+  'promotions',
+  async (client, sellerId, zone) => {
+    await client.query('delete from promo_weekly where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query('delete from promo_daily where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query(REBUILD_DAILY, [sellerId, zone]);
+    await client.query(REBUILD_WEEKLY, [sellerId, zone]);
+  },
+  async (client, zone) => {
+    await client.query('delete from promo_weekly where zone = $1', [zone]);
+    await client.query('delete from promo_daily where zone = $1', [zone]);
+  },
+);

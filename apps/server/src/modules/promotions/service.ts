@@ -17,6 +17,7 @@ import type pg from 'pg';
 import { badRequest, forbidden } from '../../lib/errors.js';
 import { requesterOf } from '../../lib/scope.js';
 import { resolveCurrency, resolvePeriod, resolvePivot, resolveSellers, today } from '../../market/index.js';
+import { dayZone } from '../ingest/index.js';
 import {
   type ScopeValues,
   selectScopeFacts,
@@ -80,10 +81,12 @@ export async function resolvePromoScope(
   if (!classIds?.length)
     throw badRequest('classificationsIds: Clasificaciones es un campo requerido', 'classificationsIds');
   const asked = [...new Set(classIds)];
+  // the days of the listing-days: the organisation's zone once the roll-up's rows of it are ready
+  const zone = await dayZone(pool, principal.marketZone);
   // the window's errors come after the classifications' (as when each was its own query)
   let window: { from: string; to: string } | Error;
   try {
-    window = windowOf(f, undefined, principal.marketZone);
+    window = windowOf(f, undefined, zone);
   } catch (err) {
     window = err as Error;
   }
@@ -91,7 +94,7 @@ export async function resolvePromoScope(
   const facts = await selectScopeFacts(pool, {
     asked,
     roots: principal.license.classifications,
-    day: window instanceof Error ? today(undefined, principal.marketZone) : window.to,
+    day: window instanceof Error ? today(undefined, zone) : window.to,
     sellers: sellerIds,
   });
   if (facts.outside.length)
@@ -124,6 +127,9 @@ export async function resolvePromoScope(
       to,
       curs,
       factors: curs.map((c) => rates.get(c)! / target),
+      currency,
+      targetClp: target,
+      zone,
     },
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { cents, loadFx, selectRates } from '../../market/index.js';
+import { dayZone } from '../ingest/index.js';
 import {
   countHistory,
   countMatchPivots,
@@ -397,7 +398,10 @@ async function promotionsBuilder(db: Queryable, p: ReportParams): Promise<Report
 
 async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<ReportBuilder> {
   const scope = historyScope(p);
-  const [names, rows] = await Promise.all([sellerNames(db, scope.sellers), selectAssortment(db, scope)]);
+  const [names, rows] = await Promise.all([
+    sellerNames(db, scope.sellers),
+    selectAssortment(db, scope, await dayZone(db, scope.zone)),
+  ]);
   await ratesOrFail(db, p.currency, p.to); // the currency has a rate (else the report fails, said)
   // each row describes one day (its state): converted at the rate in force that day
   // (a seller's state day may precede the range when it had no run in it)

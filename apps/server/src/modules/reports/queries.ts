@@ -278,18 +278,23 @@ export interface AssortmentRow {
 
 /**
  * Per seller and brand (rollup_daily_brand): the state at each seller's latest day ≤ to_date, and the
- * events summed over the range's days — the assortment screens' rule (docs/metrics.md "Assortment").
+ * events summed over the range's days — the assortment screens' rule (docs/metrics.md "Assortment"). The
+ * days are those of `dayZone` (the roll-up's rows of the organisation's zone once ready: ingest zones.ts).
  */
-export async function selectAssortment(db: Queryable, h: HistoryScopeParams): Promise<AssortmentRow[]> {
+export async function selectAssortment(
+  db: Queryable,
+  h: HistoryScopeParams,
+  dayZone: string,
+): Promise<AssortmentRow[]> {
   const { rows } = await db.query<AssortmentRow>(
     `with last_day as (
        select r.seller_id, max(r.day) as day from rollup_daily_brand r
-        where r.seller_id = any($1::int[]) and r.day <= $4::date group by r.seller_id),
+        where r.zone = $5 and r.seller_id = any($1::int[]) and r.day <= $4::date group by r.seller_id),
      state as (
        select r.seller_id, r.brand_id, l.day, r.currency, sum(r.published)::int as published,
               sum(r.in_stock)::int as in_stock, sum(r.priced)::int as priced,
               sum(r.effective_price_sum)::float8 as effective_price_sum
-         from rollup_daily_brand r join last_day l on l.seller_id = r.seller_id and l.day = r.day
+         from rollup_daily_brand r join last_day l on r.zone = $5 and l.seller_id = r.seller_id and l.day = r.day
          left join classifications c on c.id = r.classification_id
         where ${inRoots(2)}
         group by r.seller_id, r.brand_id, l.day, r.currency),
@@ -298,7 +303,7 @@ export async function selectAssortment(db: Queryable, h: HistoryScopeParams): Pr
               sum(r.unpublished)::int as unpublished, sum(r.went_out_of_stock)::int as went_out_of_stock,
               sum(r.back_in_stock)::int as back_in_stock
          from rollup_daily_brand r left join classifications c on c.id = r.classification_id
-        where r.seller_id = any($1::int[]) and r.day between $3::date and $4::date and ${inRoots(2)}
+        where r.zone = $5 and r.seller_id = any($1::int[]) and r.day between $3::date and $4::date and ${inRoots(2)}
         group by r.seller_id, r.brand_id)
      select st.seller_id, b.name as brand, st.day::text as day, st.currency, st.published, st.in_stock,
             st.priced, st.effective_price_sum, coalesce(e.new_listings, 0) as new_listings,
@@ -309,7 +314,7 @@ export async function selectAssortment(db: Queryable, h: HistoryScopeParams): Pr
        left join brands b on b.id = st.brand_id
       where st.published > 0
       order by st.seller_id, st.published desc, b.name nulls last`,
-    [h.sellers, h.roots, h.from, h.to],
+    [h.sellers, h.roots, h.from, h.to, dayZone],
   );
   return rows;
 }

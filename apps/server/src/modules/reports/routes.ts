@@ -12,7 +12,9 @@ import { withTransaction } from '../../db/database.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
+import { attachment } from '../../lib/workbook.js';
 import { resolveCurrency, resolvePivot, resolveSellers } from '../../market/index.js';
+import { CSV_TYPE, XLSX_TYPE } from '../../platform/pool/index.js';
 import { readFileLink, signFileLink } from './signing.js';
 import {
   listSubscriptions,
@@ -51,10 +53,8 @@ function requireReportType(modules: readonly string[], type: ReportType): void {
     );
 }
 
-const CONTENT_TYPES = {
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  csv: 'text/csv; charset=utf-8',
-} as const;
+/** The one content type of each file format (the export pool's). */
+const CONTENT_TYPES = { xlsx: XLSX_TYPE, csv: CSV_TYPE } as const;
 
 const page = (title: string, text: string) =>
   `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">` +
@@ -135,10 +135,7 @@ export default async function reportsRoutesPlugin(app: FastifyInstance) {
       .header('content-type', CONTENT_TYPES[task.params.format])
       .header('content-length', String(task.size_bytes ?? ''))
       .header('cache-control', 'private, no-store')
-      .header(
-        'content-disposition',
-        `attachment; filename="${name}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-      )
+      .header('content-disposition', attachment(name))
       .send(createReadStream(task.file_path));
   });
 

@@ -184,7 +184,7 @@ export function ProductsPanel({
                     <TableCell>
                       <RowName name={p.seller_name} color={p.color} />
                     </TableCell>
-                    <NumberCell>{formatPrice(p.price, currency)}</NumberCell>
+                    <NumberCell>{formatPrice(p.price, q.data?.currency ?? currency)}</NumberCell>
                     {stock ? (
                       <>
                         <NumberCell>{day(p.event_date)}</NumberCell>

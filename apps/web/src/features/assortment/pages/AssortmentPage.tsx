@@ -95,7 +95,7 @@ export default function AssortmentPage() {
               key={`${kind}:${search.urlKey}`}
               kind={kind}
               rows={rows}
-              currency={currency}
+              currency={d?.currency ?? currency}
               loading={preparing || result.isPending}
               error={result.error}
               onRetry={() => void result.refetch()}

@@ -16,5 +16,12 @@ describe('commandOfKey', () => {
     expect(commandOfKey({ key: 'x' })).toBeNull();
     expect(commandOfKey({ key: 'a', ctrlKey: true })).toBeNull();
     expect(commandOfKey({ key: 'a', target: { tagName: 'INPUT' } as unknown as EventTarget })).toBeNull();
+    // an open select of the filters (its menu)
+    for (const role of ['listbox', 'option']) {
+      const target = { tagName: 'DIV', getAttribute: (n: string) => (n === 'role' ? role : null) };
+      expect(commandOfKey({ key: 'a', target: target as unknown as EventTarget })).toBeNull();
+    }
+    const button = { tagName: 'BUTTON', getAttribute: () => null };
+    expect(commandOfKey({ key: 'a', target: button as unknown as EventTarget })).toBe('accept');
   });
 });

@@ -11,12 +11,20 @@ export function commandOfKey(e: {
   target?: EventTarget | null;
 }): ReviewCommand | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  const t = e.target as { tagName?: string; isContentEditable?: boolean } | null;
+  const t = e.target as {
+    tagName?: string;
+    isContentEditable?: boolean;
+    getAttribute?: (name: string) => string | null;
+  } | null;
   if (
     t &&
     (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)
   )
     return null;
+  // an open select's menu takes its own letters and arrows (a closed select keeps the review keys, so that
+  // they work right after a filter is chosen)
+  const role = t?.getAttribute?.('role');
+  if (role === 'listbox' || role === 'option') return null;
   switch (e.key) {
     case 'a':
     case 'A':

@@ -13,30 +13,49 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import type { MatchDecision, MatchItem, MatchQueueBody } from '@vigia/domain';
+import { useQuery } from '@tanstack/react-query';
+import { MATCH_SOURCES, type MatchDecision, type MatchItem, type MatchQueueBody } from '@vigia/domain';
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { type FieldOption, OptionsField } from '../../../components/filters/OptionsField.js';
+import { flattenTree } from '../../../components/filters/tree-options.js';
 import { PageHeader } from '../../../components/page/PageHeader.js';
-import { useLicense } from '../../../lib/license.js';
+import { licenseQueries, useLicense, useLicenseBrands } from '../../../lib/license.js';
 import { useAcceptBrand, useDecide, useMatchQueue } from '../api/queries.js';
 import { PairView } from '../components/PairView.js';
 import { commandOfKey } from '../lib/keys.js';
-import { STATUS_LABEL, MATCH_TEXT as T } from '../lib/texts.js';
+import { SOURCE_LABEL, STATUS_LABEL, MATCH_TEXT as T } from '../lib/texts.js';
 
 type View = 'suggested' | 'auto' | 'confirmed' | 'rejected';
+type Reason = (typeof MATCH_SOURCES)[number];
 
-const queryOf = (
-  view: View,
-  sellerId: number | null,
-  minScore: number | null,
-  page: number,
-): MatchQueueBody => ({
+interface QueueFilters {
+  sellerId: number | null;
+  brandIds: number[];
+  classificationIds: number[];
+  reason: Reason | null;
+  minScore: number | null;
+  maxScore: number | null;
+}
+
+const queryOf = (view: View, f: QueueFilters, page: number): MatchQueueBody => ({
   status: view === 'auto' ? 'confirmed' : view,
-  ...(view === 'auto' ? { reasons: ['auto'] } : {}),
-  ...(sellerId ? { sellerIds: [sellerId] } : {}),
-  ...(minScore !== null ? { minScore } : {}),
+  // "Automáticas" are the confirmed pairs of reason auto; a chosen reason narrows any other view
+  ...(view === 'auto' ? { reasons: ['auto'] } : f.reason ? { reasons: [f.reason] } : {}),
+  ...(f.sellerId ? { sellerIds: [f.sellerId] } : {}),
+  ...(f.brandIds.length ? { brandIds: f.brandIds } : {}),
+  ...(f.classificationIds.length ? { classificationsIds: f.classificationIds } : {}),
+  ...(f.minScore !== null ? { minScore: f.minScore } : {}),
+  ...(f.maxScore !== null ? { maxScore: f.maxScore } : {}),
   page,
   pageSize: 25,
 });
+
+/** A score typed the Spanish way (0–100, comma or point), as a fraction; null when empty or not a number. */
+function scoreOf(text: string): number | null {
+  if (text.trim() === '') return null;
+  const n = Number(text.replace(',', '.'));
+  return Number.isFinite(n) ? Math.min(100, Math.max(0, n)) / 100 : null;
+}
 
 /** Coincidencias: review matching's undecided pairs by keyboard or in bulk (issue 29). */
 export default function MatchesPage() {
@@ -44,15 +63,33 @@ export default function MatchesPage() {
   const [view, setView] = useState<View>('suggested');
   const [sellerId, setSellerId] = useState<number | null>(null);
   const [minText, setMinText] = useState('');
+  const [maxText, setMaxText] = useState('');
+  const [brandIds, setBrandIds] = useState<number[]>([]);
+  const [classificationIds, setClassificationIds] = useState<number[]>([]);
+  const [reason, setReason] = useState<Reason | null>(null);
   const [page, setPage] = useState(1);
   const [index, setIndex] = useState(0);
   const [notice, setNotice] = useState<string | null>(null);
   const [last, setLast] = useState<MatchDecision | null>(null);
-  const minScore =
-    minText.trim() === '' ? null : Math.min(100, Math.max(0, Number(minText.replace(',', '.')))) / 100;
+  const minScore = scoreOf(minText);
+  const maxScore = scoreOf(maxText);
+  // an impossible range is said on the field and not asked (the API would refuse it)
+  const rangeError = minScore !== null && maxScore !== null && minScore > maxScore ? T.rangeError : undefined;
   const q = useMemo(
-    () => queryOf(view, sellerId, Number.isNaN(minScore) ? null : minScore, page),
-    [view, sellerId, minScore, page],
+    () =>
+      queryOf(
+        view,
+        {
+          sellerId,
+          brandIds,
+          classificationIds,
+          reason,
+          minScore,
+          maxScore: rangeError ? null : maxScore,
+        },
+        page,
+      ),
+    [view, sellerId, brandIds, classificationIds, reason, minScore, maxScore, rangeError, page],
   );
   const queue = useMatchQueue(q);
   const decide = useDecide();
@@ -65,7 +102,7 @@ export default function MatchesPage() {
   useEffect(() => {
     setIndex(0);
     setPage(1);
-  }, [view, sellerId, minText]);
+  }, [view, sellerId, minText, maxText, brandIds, classificationIds, reason]);
 
   const run = useCallback(
     (action: MatchDecision['action'], target?: MatchDecision) => {
@@ -102,6 +139,27 @@ export default function MatchesPage() {
 
   const bulkBrand = view === 'suggested' ? (current?.candidate.brandId ?? null) : null;
   const sellers = license.sellers;
+  const sellerIds = useMemo(() => sellers.map((s) => s.id), [sellers]);
+  const brands = useLicenseBrands(sellerIds);
+  const brandOptions = useMemo<FieldOption[]>(
+    () =>
+      [...(brands.data ?? [])]
+        .sort((a, b) => a.name.localeCompare(b.name, 'es'))
+        .map((b) => ({ id: b.id, label: b.name })),
+    [brands.data],
+  );
+  const tree = useQuery(licenseQueries.classificationTree());
+  const classificationOptions = useMemo<FieldOption[]>(
+    () =>
+      flattenTree(tree.data ?? []).map((o) => ({
+        id: o.id,
+        label: o.name,
+        depth: o.depth,
+        path: o.path,
+        ancestors: o.ancestors,
+      })),
+    [tree.data],
+  );
 
   return (
     <Box>
@@ -140,13 +198,42 @@ export default function MatchesPage() {
                 ))}
               </Select>
             </FormControl>
+            <FormControl size="small" sx={{ minWidth: 180 }} disabled={view === 'auto'}>
+              <InputLabel id="match-reason">{T.reason}</InputLabel>
+              <Select
+                labelId="match-reason"
+                label={T.reason}
+                value={view === 'auto' ? 'auto' : (reason ?? '')}
+                onChange={(e) => {
+                  const v: string = e.target.value;
+                  setReason(v === '' ? null : (v as Reason));
+                }}
+              >
+                <MenuItem value="">{T.allReasons}</MenuItem>
+                {MATCH_SOURCES.map((r) => (
+                  <MenuItem key={r} value={r}>
+                    {SOURCE_LABEL[r]}
+                  </MenuItem>
+                ))}
+              </Select>
+            </FormControl>
             <TextField
               size="small"
               label={T.minScore}
               value={minText}
               onChange={(e) => setMinText(e.target.value.replace(/[^0-9,.]/g, '').slice(0, 5))}
+              error={rangeError !== undefined}
+              helperText={rangeError}
               sx={{ width: 140 }}
               slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': T.minScore } }}
+            />
+            <TextField
+              size="small"
+              label={T.maxScore}
+              value={maxText}
+              onChange={(e) => setMaxText(e.target.value.replace(/[^0-9,.]/g, '').slice(0, 5))}
+              sx={{ width: 140 }}
+              slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': T.maxScore } }}
             />
             <Box sx={{ flex: 1 }} />
             {bulkBrand !== null && (
@@ -163,6 +250,31 @@ export default function MatchesPage() {
                 {T.bulk} «{current?.candidate.brand}» ≥ {Math.round((minScore ?? current?.score ?? 1) * 100)}
               </Button>
             )}
+          </Stack>
+          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mt: 2 }}>
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <OptionsField
+                id="match-brands"
+                label={T.brands}
+                options={brandOptions}
+                loading={brands.isFetching}
+                value={brandIds}
+                onChange={setBrandIds}
+                placeholder="Todas"
+              />
+            </Box>
+            <Box sx={{ flex: 1, minWidth: 0 }}>
+              <OptionsField
+                id="match-classifications"
+                label={T.classifications}
+                tree
+                options={classificationOptions}
+                loading={tree.isPending}
+                value={classificationIds}
+                onChange={setClassificationIds}
+                placeholder="Todas"
+              />
+            </Box>
           </Stack>
           <Typography
             variant="caption"
