@@ -1,4 +1,4 @@
-import { round2 } from '@vigia/domain';
+import { addDays, round2 } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ratesTo, selectClpRates, today } from '../../market/index.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
@@ -213,5 +213,35 @@ describe('closed days from the per-seller rows and the index history', () => {
     expect(d.price_index).toBeCloseTo(90, 9);
     expect(d.deviation).toBeCloseTo(10, 9);
     expect(d.monetary_discount).toBeCloseTo((100 + 200) / 2, 9);
+  });
+
+  it("the warm-up fills each license's rows in its organisation's day zone", async () => {
+    const pool = ctx.db.pool;
+    // the main license's organisation moves to Tokyo (kept ready since the first run); the narrow one
+    // (seller 20, whole tree) stays in Santiago
+    await pool.query('update organisations set market_zone = $2 where id = $1', [m.users.main.org_id, TOKYO]);
+    // rows the tests above stored on demand go: only the warm-up's are left
+    await pool.query('delete from dashboard_seller_days');
+    const { warmDashboard } = await import('./warm.js');
+    await warmDashboard(pool);
+    const main = await pool.query<{ r: number[] }>(
+      'select array_agg(classification_id order by classification_id) as r from license_classifications',
+    );
+    const { rows } = await pool.query<{ zone: string; roots: number[]; seller_id: number; days: string }>(
+      `select zone, roots, seller_id,
+              count(*) || ' ' || to_char(min(day), 'YYYY-MM-DD') || ' ' || to_char(max(day), 'YYYY-MM-DD') as days
+         from dashboard_seller_days group by zone, roots, seller_id order by zone, roots, seller_id`,
+    );
+    const window = (last: string) => `${WARM_DAYS} ${addDays(last, -(WARM_DAYS - 1))} ${last}`;
+    const tokyo = window(addDays(today(new Date(), TOKYO), -1));
+    expect(rows).toEqual([
+      ...[10, 20].map((seller_id) => ({ zone: SANTIAGO, roots: [], seller_id, days: window(tDay(1)) })),
+      ...[10, 20, 30, 50].map((seller_id) => ({
+        zone: TOKYO,
+        roots: main.rows[0].r,
+        seller_id,
+        days: tokyo,
+      })),
+    ]);
   });
 });
