@@ -55,6 +55,23 @@ export async function benchDetail(
     }
   }
   if (!samples.length) throw new Error('detail bench: no matched pivot products in the market');
+  // Competitor selections of 2 to 4 licensed sellers, taken from a run-dependent start so that no request
+  // of a run (nor, almost surely, of an earlier run on the same database) asks for one seen before: the
+  // dashboard's first answer for a new selection (issue 30).
+  const sellersRes = await callRoute(target, routes.licenses.sellers);
+  if (!sellersRes.ok) throw new Error(`detail bench: sellers ${sellersRes.status}`);
+  const licensed = ((await sellersRes.json()) as { id: number }[]).map((s) => s.id);
+  const selections: { pivot: number; sellers: number[] }[] = [];
+  for (const pivot of pivots) {
+    const others = licensed.filter((s) => s !== pivot);
+    const choose = (start: number, cur: number[], k: number) => {
+      if (cur.length === k) selections.push({ pivot, sellers: [...cur] });
+      else for (let j = start; j < others.length; j++) choose(j + 1, [...cur, others[j]], k);
+    };
+    for (const k of [2, 3, 4]) choose(0, [], k);
+  }
+  const selectionStart = Date.now() % Math.max(1, selections.length);
+  const selection = (i: number) => selections[(selectionStart + i * 7919) % selections.length];
   const withComp = samples.filter((s) => s.competitor);
   const pick = (i: number) => samples[i % samples.length];
   const pickComp = (i: number) => (withComp.length ? withComp[i % withComp.length] : samples[0]);
@@ -142,6 +159,11 @@ export async function benchDetail(
           from_date: isoDay(new Date(weekAgo.getTime() - 6 * 86_400_000)),
           to_date: isoDay(weekAgo),
         }),
+    },
+    {
+      name: rowName(cards, 'new competitors each request'),
+      target: DASHBOARD,
+      call: (i) => post(cards, { pivot_id: selection(i).pivot, sellers: selection(i).sellers }),
     },
     {
       name: rowName(productList, 'page varies'),

@@ -1,5 +1,5 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
-//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,images,reports]
+//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,detail,images,reports]
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
+import { benchDetail } from './detail.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchImageVerification } from './image-verification.js';
 import { benchPromotions } from './promotions.js';
@@ -53,6 +54,7 @@ async function measureAll(server: BenchTarget) {
   const benches = {
     promotions: benchPromotions,
     assortment: benchAssortment,
+    detail: benchDetail,
     images: benchImageVerification,
     reports: benchReports,
   };

@@ -168,12 +168,15 @@ describe('POST /v2/dashboard/pre', () => {
       mode_discount: [10, 10, 0],
       in_discount: [20, 18.33, 1.67],
     });
-    const figures = await ctx.db.pool.query<{ day: string }>(
-      `select to_char(day, 'YYYY-MM-DD') as day from dashboard_day_figures
-        where pivot_id = 10 and competitors = '{20,30,50}' and day between $1 and $2 order by day`,
+    // the closed days are kept per seller and day (any selection sums its sellers' rows)
+    const figures = await ctx.db.pool.query<{ seller_id: number; days: string[] }>(
+      `select seller_id, array_agg(to_char(day, 'YYYY-MM-DD') order by day) as days from dashboard_seller_days
+        where roots = (select array_agg(classification_id order by classification_id) from license_classifications)
+          and zone = 'America/Santiago' and day between $1 and $2 group by seller_id order by seller_id`,
       [tDay(4), tDay(1)],
     );
-    expect(figures.rows.map((r) => r.day)).toEqual([tDay(4), tDay(3), tDay(2), tDay(1)]);
+    const four = [tDay(4), tDay(3), tDay(2), tDay(1)];
+    expect(figures.rows).toEqual([10, 20, 30, 50].map((seller_id) => ({ seller_id, days: four })));
     // a second request answers the same from the stored rows
     expect(cards(dashboardPreResponse.parse((await post('/v2/dashboard/pre', payload)).json()))).toEqual(
       cards(body),
@@ -288,18 +291,26 @@ describe('request dates', () => {
 });
 
 describe('off the request path', () => {
-  it('the warm-up computes the figures of every closed day of the presets for the default scopes', async () => {
+  it('the warm-up computes the rows of every licensed seller for every closed day of the presets', async () => {
     const { warmDashboard, WARM_DAYS } = await import('./warm.js');
     const pool = ctx.db.pool;
     const r = await warmDashboard(pool);
     expect([r.from, r.to]).toEqual([tDay(WARM_DAYS), tDay(1)]);
     expect(r.scopes).toBeGreaterThan(0);
-    const { rows } = await pool.query<{ n: number }>(
-      `select count(*)::int as n from dashboard_day_figures
-        where pivot_id = 10 and competitors = '{20,30,50}' and currency = 'CLP' and day between $1 and $2`,
+    // main license: pivot 10 and sellers 20, 30, 50 under its roots; narrow: 10 and 20, whole tree
+    const main = await pool.query<{ r: number[] }>(
+      'select array_agg(classification_id order by classification_id) as r from license_classifications',
+    );
+    const { rows } = await pool.query<{ roots: number[]; seller_id: number; n: number }>(
+      `select roots, seller_id, count(*)::int as n from dashboard_seller_days
+        where zone = 'America/Santiago' and day between $1 and $2 group by roots, seller_id order by roots, seller_id`,
       [tDay(WARM_DAYS), tDay(1)],
     );
-    expect(rows[0].n).toBe(WARM_DAYS);
+    expect(rows).toEqual([
+      { roots: [], seller_id: 10, n: WARM_DAYS },
+      { roots: [], seller_id: 20, n: WARM_DAYS },
+      ...[10, 20, 30, 50].map((seller_id) => ({ roots: main.rows[0].r, seller_id, n: WARM_DAYS })),
+    ]);
     // a second run has nothing left to compute
     const again = await warmDashboard(pool);
     expect(again.pruned).toBe(0);

@@ -29,6 +29,15 @@ import {
 /** Number of discount buckets (0, 5, …, 100 %). */
 const BUCKETS = 100 / DISCOUNT_BUCKET + 1;
 
+/** Period lengths the dashboard offers (web presets: 7, 30 and 90 days ending today). */
+export const DASHBOARD_PRESET_DAYS = [7, 30, 90] as const;
+
+/**
+ * Closed days kept warm: the presets' periods and previous periods, yesterday back to today − 180 (the
+ * per-seller rows and the index history in memory cover them; older days take computeDays' path).
+ */
+export const WARM_DAYS = 2 * Math.max(...DASHBOARD_PRESET_DAYS);
+
 /** The snapshot figures of one day, unrounded; `buckets` = the discount histogram as [bucket, n] pairs. */
 export interface DayFigures {
   availability: number | null;
@@ -51,7 +60,7 @@ export function countFigures(c: Omit<RollupDayRow, 'day'> | undefined) {
 }
 
 /** A histogram as [bucket, n] pairs, from per-bucket counts (index = bucket / 5). */
-function pairs(counts: ArrayLike<number>, offset = 0): [number, number][] {
+export function pairs(counts: ArrayLike<number>, offset = 0): [number, number][] {
   const out: [number, number][] = [];
   for (let k = 0; k < BUCKETS; k++) {
     const n = counts[offset + k];
@@ -96,7 +105,7 @@ export function periodFigures(days: DayFigures[]) {
 }
 
 /** CLP per unit of each currency on each day of the range (NaN without a rate; CLP = 1). */
-function dailyClp(fx: FxTable, from: string, length: number) {
+export function dailyClp(fx: FxTable, from: string, length: number) {
   const cache = new Map<string, Float64Array>();
   return (currency: string): Float64Array => {
     let a = cache.get(currency);

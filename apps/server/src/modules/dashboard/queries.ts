@@ -37,17 +37,16 @@ export interface RollupDayRow {
 }
 
 /**
- * Assortment and promotion counts of the market (pivot + competitors) at the end of each day of
- * [from, to], from the daily roll-up (010_rollups.sql): per seller and day its latest row on or before
- * the day (a day without a run carries the previous state forward). Days before any row: absent.
+ * The roll-up sums at the end of each day of [from, to] (days of `zone`: the roll-up's rows of that zone),
+ * per seller (`bySeller`) or for all `sellers`.
  */
-export async function selectRollupDays(
-  db: Queryable,
+function rollupDaysSql(
+  p: Params,
   q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
-): Promise<RollupDayRow[]> {
-  const p = new Params();
+  bySeller: boolean,
+) {
   const zone = p.add(q.zone, '::text');
-  const sql = `
+  return `
     with days as (select d::date as d from generate_series(${p.add(q.from, '::date')}, ${p.add(q.to, '::date')}, interval '1 day') d),
     last as (
       select days.d, s.id as seller_id,
@@ -68,13 +67,35 @@ export async function selectRollupDays(
              and ${rootsCond(p, 'r.classification_id', q.roots)}
         ) a
     )
-    select to_char(last.d, 'YYYY-MM-DD') as day,
+    select to_char(last.d, 'YYYY-MM-DD') as day${bySeller ? ', last.seller_id' : ''},
            sum(s.published)::int as published, sum(s.in_stock)::int as in_stock,
            sum(s.promoted)::int as promoted, sum(s.discounted)::int as discounted,
            sum(s.discount_pct_sum)::float8 as discount_pct_sum
       from last join sums s on s.seller_id = last.seller_id and s.day = last.day
-     group by last.d order by last.d`;
-  const { rows } = await db.query<RollupDayRow>(sql, p.values);
+     group by last.d${bySeller ? ', last.seller_id' : ''} order by last.d`;
+}
+
+/**
+ * Assortment and promotion counts of the market (pivot + competitors) at the end of each day of
+ * [from, to], from the daily roll-up (010_rollups.sql): per seller and day its latest row on or before
+ * the day (a day without a run carries the previous state forward). Days before any row: absent.
+ */
+export async function selectRollupDays(
+  db: Queryable,
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
+): Promise<RollupDayRow[]> {
+  const p = new Params();
+  const { rows } = await db.query<RollupDayRow>(rollupDaysSql(p, q, false), p.values);
+  return rows;
+}
+
+/** The same counts per seller: one row per (seller, day) the seller has a roll-up row on or before. */
+export async function selectRollupSellerDays(
+  db: Queryable,
+  q: { from: string; to: string; sellers: number[]; roots: number[]; zone: string },
+): Promise<(RollupDayRow & { seller_id: number })[]> {
+  const p = new Params();
+  const { rows } = await db.query<RollupDayRow & { seller_id: number }>(rollupDaysSql(p, q, true), p.values);
   return rows;
 }
 
@@ -139,7 +160,66 @@ export async function selectIndexIntervals(
   return rows;
 }
 
+export interface IndexListingRow {
+  seller_id: number;
+  classification_id: number | null;
+  /** per interval, in order: its currency, effective price (> 0) and the days it covers (a..b, offsets) */
+  currencies: string[];
+  prices: number[];
+  a: number[];
+  b: number[];
+}
+
+/**
+ * The whole index history of a pivot over [from, to] for any competitor selection and roots: every
+ * confirmed-matched listing (of any seller) of the match groups where the pivot has a confirmed listing,
+ * with its price intervals that are the state at the end of some day of the range — the intervals
+ * selectIndexIntervals reads for one selection, less those that never count (a competitor's out of
+ * stock, no positive effective price). One row per listing, ordered by match group.
+ */
+export async function selectIndexHistory(
+  db: Queryable,
+  q: { from: string; to: string; pivot: number; zone: string },
+): Promise<(IndexListingRow & { group_id: string })[]> {
+  const p = new Params();
+  const pivot = p.add(q.pivot, '::int');
+  const { join, cols } = coveredDaysSql(p, q.from, q.to, q.zone);
+  const sql = `
+    select lc.group_id::text as group_id, lc.seller_id, p.classification_id,
+           array_agg(y.currency order by y.valid_from) as currencies,
+           array_agg(y.effective order by y.valid_from) as prices,
+           array_agg(y.a order by y.valid_from) as a, array_agg(y.b order by y.valid_from) as b
+      from listing_current lc
+      join products p on p.id = lc.product_id
+      cross join lateral (
+        select x.currency, x.valid_from,
+               least(case when x.normal_price > 0 then x.normal_price end,
+                     case when x.sale_price > 0 then x.sale_price end,
+                     case when x.exclusive_price > 0 then x.exclusive_price end)::float8 as effective,
+               ${cols}
+          from price_intervals x
+         where x.product_id = lc.product_id and ${join} and (lc.seller_id = ${pivot} or not x.stock_out)
+      ) y
+     where lc.match_status = 'confirmed' and y.effective > 0
+       and lc.group_id in (select m.group_id from listing_current m
+                            where m.seller_id = ${pivot} and m.match_status = 'confirmed')
+     group by lc.group_id, lc.product_id, lc.seller_id, p.classification_id
+     order by lc.group_id`;
+  const { rows } = await db.query<IndexListingRow & { group_id: string }>(sql, p.values);
+  return rows;
+}
+
+/** The classification ids under the license roots (empty roots: null, the whole tree). */
+export async function selectRootClasses(db: Queryable, roots: number[]): Promise<Set<number> | null> {
+  if (!roots.length) return null;
+  const { rows } = await db.query<{ id: number }>('select id from classifications where path && $1::int[]', [
+    roots,
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
 export interface PromoIntervalRow {
+  seller_id: number;
   currency: string;
   normal_price: number | null;
   promo_price: number | null;
@@ -159,7 +239,7 @@ export async function selectPromoIntervals(
   const p = new Params();
   const { join, cols } = coveredDaysSql(p, q.from, q.to, q.zone);
   const sql = `
-    select x.currency, x.normal_price::float8 as normal_price,
+    select p.seller_id, x.currency, x.normal_price::float8 as normal_price,
            (case x.price_type when 'SALE' then x.sale_price when 'EXCLUSIVE' then x.exclusive_price
                               when 'BYQUANTITY' then x.byquantity_price end)::float8 as promo_price,
            ${cols}
@@ -236,7 +316,8 @@ export interface DiscountRow {
 }
 
 /**
- * Discounts of the market now, over promoted listings (price_type ≠ NORMAL) with a discount %
+ * Discounts of the market now (the per-scope form; the dashboard sums per-seller answers of
+ * selectCurrentSellerDiscounts instead, dashboard-state.test.ts compares both), over promoted listings (price_type ≠ NORMAL) with a discount %
  * (vigia_discount_pct: 0 < promotion price < normal price): the average (normal − promotion price) in
  * the target currency, and the histogram of their discount buckets (vigia_discount_bucket, the nearest
  * multiple of 5). Both functions: migrations/050_market_formulas.sql.
@@ -261,6 +342,36 @@ export async function selectCurrentDiscounts(
                      group by 1) h) as buckets`;
   const { rows } = await db.query<DiscountRow>(sql, p.values);
   return rows[0];
+}
+
+export interface SellerDiscountRow {
+  currency: string;
+  bucket: number;
+  n: number;
+  /** sum of (normal − promotion price) in `currency` */
+  amount: number;
+}
+
+/**
+ * One seller's discounts now (the listings selectCurrentDiscounts counts), per listing currency and
+ * discount bucket: how many and the sum of their amounts — a selection's figures are sums over its
+ * sellers (service.ts currentDay), each seller's kept until its data changes.
+ */
+export async function selectCurrentSellerDiscounts(
+  db: Queryable,
+  q: { seller: number; roots: number[] },
+): Promise<SellerDiscountRow[]> {
+  const p = new Params();
+  const sql = `
+    select d.currency, vigia_discount_bucket(d.pct) as bucket, count(*)::int as n, sum(d.amount)::float8 as amount
+      from (select s.currency, (s.normal_price - s.promo_price)::float8 as amount,
+                   vigia_discount_pct(s.normal_price, s.promo_price) as pct
+              from (${currentStateSql(p, [q.seller])}) s
+             where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}) d
+     where d.pct is not null
+     group by 1, 2`;
+  const { rows } = await db.query<SellerDiscountRow>(sql, p.values);
+  return rows.map((r) => ({ ...r, bucket: Number(r.bucket) }));
 }
 
 /** Latest succeeded observation run of any of the sellers. */

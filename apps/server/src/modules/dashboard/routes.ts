@@ -11,6 +11,7 @@ import {
   today,
 } from '../../market/index.js';
 import { resolveScope, selectPricingKpis } from '../pricing/index.js';
+import { dashboardReadModels } from './index-history.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
 
@@ -20,7 +21,9 @@ import { dashboardPre } from './service.js';
  */
 export default async function dashboardRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
-  // Closed-day figures are computed off the request path (warm.ts, the 'dashboard-warm' job of jobs.ts).
+  // Closed-day figures are computed off the request path: per seller and day by the 'dashboard-warm' job
+  // (warm.ts, jobs.ts), the index history of each licensed pivot when the API is ready (index-history.ts).
+  dashboardReadModels(pool);
 
   registerRoute(app, defs.indicators, async (req) => {
     const b = req.body;

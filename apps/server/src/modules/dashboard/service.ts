@@ -15,25 +15,41 @@ import {
 } from '@vigia/domain';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
-import { ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
+import { loadFx, ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { type Resolved, scored } from '../pricing/index.js';
-import { bucketPairs, computeDays, countFigures, type DayFigures, periodFigures } from './days.js';
+import {
+  bucketPairs,
+  computeDays,
+  countFigures,
+  type DayFigures,
+  dailyClp,
+  pairs,
+  periodFigures,
+  WARM_DAYS,
+} from './days.js';
+import { historyWindow, type IndexHistory, indexDays, loadIndexHistory } from './index-history.js';
 import {
   type FiguresScope,
   insertStoredDays,
-  selectCurrentDiscounts,
+  type SellerDiscountRow,
+  selectCurrentSellerDiscounts,
   selectEventCounts,
   selectMonitoringSince,
   selectRollupDays,
+  selectRootClasses,
   selectStoredDays,
 } from './queries.js';
+import { BUCKETS, sellerDays } from './seller-days.js';
 
 // The dashboard's card groups (docs/metrics.md "Dashboard"): each snapshot figure over the period — the
 // average of its days' end-of-day figures (days.ts) — and over the previous period of equal length.
-//  - closed days: computed once per scope from the daily roll-up and the price intervals, then read
-//    from dashboard_day_figures;
+//  - closed days of the warm window (the last WARM_DAYS days): any selection's from the per-seller rows
+//    (seller-days.ts: counts, discount histogram and amounts, summed over its sellers) and the index
+//    history in memory (index-history.ts: price index and deviation) — issue 30;
+//  - closed days before the window: computed once per scope from the daily roll-up and the price
+//    intervals (days.ts computeDays), then read from dashboard_day_figures;
 //  - today: the daily roll-up, listing_current, and the price index of the pricing model (the same
 //    scoring as the DPM screens);
 //  - whole answers are memoised per process by (scope, period, pricing model version) at the market's data
@@ -85,6 +101,121 @@ export async function closedDays(
   return stored;
 }
 
+/**
+ * The figures of the closed days [from, to] inside the index history's window for a scope: the counts,
+ * discount histogram and amounts summed over the scope's sellers' rows, the index and deviation from the
+ * history — the same figures as computeDays (dashboard-state.test.ts compares them).
+ */
+export async function closedDaysFromState(
+  pool: pg.Pool,
+  s: Scope,
+  h: IndexHistory,
+  from: string,
+  to: string,
+): Promise<Map<string, DayFigures>> {
+  const key = figuresKey(s);
+  const sellers = [key.pivot, ...key.competitors];
+  const [perSeller, rootClasses] = await Promise.all([
+    sellerDays(pool, { sellers, roots: key.roots, zone: key.zone, from, to }),
+    selectRootClasses(pool, key.roots),
+  ]);
+  const D = daysInclusive(from, to);
+  const currencies = new Set<string>([s.currency, ...h.currencies]);
+  for (const m of perSeller.values()) for (const f of m.values()) for (const c in f.money) currencies.add(c);
+  const clp = dailyClp(await loadFx(pool, [...currencies], from, to), from, D);
+  const idx = indexDays(h, { competitors: key.competitors, rootClasses, from, to, clp });
+  const target = clp(s.currency);
+  const out = new Map<string, DayFigures>();
+  const hist = new Int32Array(BUCKETS);
+  for (let d = 0; d < D; d++) {
+    const day = addDays(from, d);
+    let any = false;
+    const c = { published: 0, in_stock: 0, promoted: 0, discounted: 0, discount_pct_sum: 0 };
+    let moneySum = 0;
+    let moneyN = 0;
+    hist.fill(0);
+    for (const seller of sellers) {
+      const f = perSeller.get(seller)?.get(day);
+      if (!f) continue;
+      if (f.has_rollup) {
+        any = true;
+        c.published += f.published;
+        c.in_stock += f.in_stock;
+        c.promoted += f.promoted;
+        c.discounted += f.discounted;
+        c.discount_pct_sum += f.discount_pct_sum;
+      }
+      for (let k = 0; k < BUCKETS; k++) hist[k] += f.buckets[k];
+      for (const cur in f.money) {
+        const r = clp(cur)[d] / target[d];
+        if (!Number.isFinite(r)) continue;
+        moneySum += f.money[cur][0] * r;
+        moneyN += f.money[cur][1];
+      }
+    }
+    out.set(day, {
+      ...countFigures(any ? c : undefined),
+      price_index: idx.n[d] ? idx.sum[d] / idx.n[d] : null,
+      deviation: idx.n[d] ? idx.dev[d] / idx.n[d] : null,
+      monetary_discount: moneyN ? moneySum / moneyN : null,
+      buckets: pairs(hist),
+    });
+  }
+  return out;
+}
+
+/**
+ * The closed days [from, to] of a scope (days of its zone; `todayDay` today in that zone): inside the
+ * warm window from the per-seller rows and the index history of the pivot in that zone (loaded first when
+ * this process holds none for today's window), else from the per-scope figures (closedDays).
+ */
+export async function closedFigures(
+  pool: pg.Pool,
+  s: Scope,
+  from: string,
+  to: string,
+  todayDay: string,
+): Promise<Map<string, DayFigures>> {
+  const w = historyWindow(todayDay, WARM_DAYS);
+  if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
+  const h = await loadIndexHistory(pool, s.pivot, s.zone, w.from, w.to);
+  return closedDaysFromState(pool, s, h, from, to);
+}
+
+/**
+ * The market's discounts now for a selection: each seller's (selectCurrentSellerDiscounts, kept per
+ * seller and roots until the market's data changes) summed — the histogram, and the average amount in
+ * the target currency over the listings whose currency has a rate (`rates`: factor to the target).
+ */
+export async function currentDiscounts(
+  pool: pg.Pool,
+  q: { sellers: number[]; roots: number[]; rates: Map<string, number> },
+): Promise<{ monetary: number | null; buckets: [number, number][] }> {
+  const memo = readModelsOf(pool).memo<{ rows: SellerDiscountRow[] }>('dashboard-seller-discounts', 256);
+  const perSeller = await Promise.all(
+    q.sellers.map((seller) =>
+      memo.answer([seller, q.roots], async () => ({
+        rows: await selectCurrentSellerDiscounts(pool, { seller, roots: q.roots }),
+      })),
+    ),
+  );
+  const hist = new Map<number, number>();
+  let sum = 0;
+  let n = 0;
+  for (const { rows } of perSeller)
+    for (const r of rows) {
+      hist.set(r.bucket, (hist.get(r.bucket) ?? 0) + r.n);
+      const f = q.rates.get(r.currency);
+      if (f === undefined) continue;
+      sum += r.amount * f;
+      n += r.n;
+    }
+  return {
+    monetary: n ? sum / n : null,
+    buckets: bucketPairs([...hist].map(([bucket, count]) => ({ bucket, n: count }))),
+  };
+}
+
 /** Today's figures; the price index from the pricing model's scoring of the same scope. */
 async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<DayFigures> {
   const sellers = [s.pivot, ...s.competitors];
@@ -92,7 +223,7 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${s.currency}`, 'currency');
   const [counts, discounts] = await Promise.all([
     selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots, zone: s.zone }),
-    selectCurrentDiscounts(pool, { sellers, roots: s.roots, rates }),
+    currentDiscounts(pool, { sellers, roots: s.roots, rates }),
   ]);
   const set = scored(resolved);
   let n = 0;
@@ -109,22 +240,22 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
     ...countFigures(counts[0]),
     price_index: n ? sum / n : null,
     deviation: n ? dev / n : null,
-    monetary_discount: discounts.monetary === null ? null : Number(discounts.monetary),
-    buckets: bucketPairs(discounts.buckets),
+    monetary_discount: discounts.monetary,
+    buckets: discounts.buckets,
   };
 }
 
-/** The days of [from, to] in order, today's from the current state. */
+/** The days of [from, to] in order (closed ones from `closed`), today's from the current state. */
 async function periodDays(
   pool: pg.Pool,
   s: Scope,
   resolved: Resolved,
+  closed: Map<string, DayFigures>,
   from: string,
   to: string,
   todayDay: string,
 ): Promise<DayFigures[]> {
   const lastClosed = to < todayDay ? to : addDays(todayDay, -1);
-  const closed = from <= lastClosed ? await closedDays(pool, s, from, lastClosed) : new Map();
   const days: DayFigures[] = [];
   for (let d = from; d <= lastClosed; d = addDays(d, 1)) days.push(closed.get(d) as DayFigures);
   if (to === todayDay) days.push(await currentDay(pool, s, resolved, todayDay));
@@ -197,19 +328,23 @@ export async function dashboardPre(
   return readModelsOf(pool)
     .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
     .answer([s, period, todayDay, model.version], async () => {
-      const currentDays = await periodDays(pool, s, q.resolved, period.from, period.to, todayDay);
-      const current = periodFigures(currentDays);
       // A previous period that starts before monitoring did — or on its first day, when every listing is
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
       // would mislead).
       const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors], zone);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
-      // Both periods' closed days in one computation when they are missing (e.g. a new scope).
-      if (comparable && previousFrom < todayDay)
-        await closedDays(pool, s, previousFrom, period.to < todayDay ? period.to : addDays(todayDay, -1));
+      // Both periods' closed days in one computation.
+      const closedFrom = comparable ? previousFrom : period.from;
+      const lastClosed = period.to < todayDay ? period.to : addDays(todayDay, -1);
+      const closed =
+        closedFrom <= lastClosed
+          ? await closedFigures(pool, s, closedFrom, lastClosed, todayDay)
+          : new Map<string, DayFigures>();
+      const currentDays = await periodDays(pool, s, q.resolved, closed, period.from, period.to, todayDay);
+      const current = periodFigures(currentDays);
       const previous = comparable
-        ? periodFigures(await periodDays(pool, s, q.resolved, previousFrom, previousTo, todayDay))
+        ? periodFigures(await periodDays(pool, s, q.resolved, closed, previousFrom, previousTo, todayDay))
         : null;
       const events = await selectEventCounts(pool, {
         sellers: [s.pivot, ...s.competitors],

@@ -1,24 +1,23 @@
-import { addDays } from '@vigia/domain';
+import { addDays, DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import type { JobLogger } from '../../platform/jobs/index.js';
 import { dayZone } from '../ingest/index.js';
-import { closedDays } from './service.js';
+import { WARM_DAYS } from './days.js';
+import { pruneSellerDays, sellerDays } from './seller-days.js';
 
-// Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license's default
-// scope (each pivot against every other licensed seller, the license's roots, each licensed currency),
-// the figures of every closed day the preset periods and their previous periods cover (the last
-// 2 × 90 days); then it prunes figures of older days. Runs as the 'dashboard-warm' job: enqueued when
-// the server is ready (never blocking listen) and every WARM_EVERY_MS, so a first visit — and the first
-// visit after midnight — finds them. Each run computes only the days not stored yet (one new day a day).
+// Background warm-up of the dashboard (docs/metrics.md "Dashboard", "Speed"): for each license, every
+// licensed seller's (pivots and competitors) per-day rows under the license's roots (seller-days.ts) for
+// every closed day the preset periods and their previous periods cover (the last 2 × 90 days), so that
+// any competitor selection's first answer only sums stored rows; then it prunes rows of older days (and
+// the per-scope figures of the older path, days before the window). Runs as the 'dashboard-warm' job:
+// enqueued when the server is ready (never blocking listen) and every 30 minutes, so a first visit — and
+// the first visit after midnight — finds them. Each run computes only the days not stored yet (one new
+// day a day). The index history in memory (index-history.ts) is the API process's own warm-up.
 
 export const WARM_QUEUE = 'dashboard-warm';
 
-/** Period lengths the dashboard offers (web presets: 7, 30 and 90 days ending today). */
-export const DASHBOARD_PRESET_DAYS = [7, 30, 90] as const;
-
-/** Closed days kept warm: the presets' periods and previous periods, yesterday back to today − 180. */
-export const WARM_DAYS = 2 * Math.max(...DASHBOARD_PRESET_DAYS);
+export { DASHBOARD_PRESET_DAYS, WARM_DAYS } from './days.js';
 
 /** How long figures of a day older than the warm window are kept after they were computed. */
 export const FIGURES_KEEP_HOURS = 24;
@@ -61,23 +60,21 @@ export async function warmDashboard(
        from licenses l`,
   );
   let scopes = 0;
+  // per zone of the days warmed: the window's first day there (the deployment's zone always)
+  const windows = new Map<string, string>([[DEFAULT_TIMEZONE, from]]);
   for (const l of licenses) {
     // the organisation's days (its zone once the roll-up's rows of it are ready): its closed days
     const zone = await dayZone(pool, l.zone);
-    const yesterday = addDays(today(now, zone), -1);
-    for (const pivot of l.pivots) {
-      for (const currency of l.currencies) {
-        const competitors = l.sellers.filter((s) => s !== pivot);
-        const scope = { pivot, competitors, roots: l.roots, currency, zone };
-        scopes++;
-        try {
-          await closedDays(pool, scope, addDays(yesterday, -(WARM_DAYS - 1)), yesterday);
-        } catch (err) {
-          // e.g. no exchange rate for that currency: the request will say so
-          log?.warn({ err, pivot, currency }, 'dashboard warm-up: scope skipped');
-        }
-      }
+    const zoneFrom = addDays(today(now, zone), -WARM_DAYS);
+    windows.set(zone, zoneFrom);
+    const sellers = [...new Set([...l.pivots, ...l.sellers])].sort((a, b) => a - b);
+    const roots = [...l.roots].sort((a, b) => a - b);
+    scopes++;
+    try {
+      await sellerDays(pool, { sellers, roots, zone, from: zoneFrom, to: addDays(zoneFrom, WARM_DAYS - 1) });
+    } catch (err) {
+      log?.warn({ err, roots, zone }, 'dashboard warm-up: license skipped');
     }
   }
-  return { from, to, scopes, pruned };
+  return { from, to, scopes, pruned: pruned + (await pruneSellerDays(pool, windows, from)) };
 }

@@ -14,9 +14,10 @@ const TODAY = '2026-06-15'; // 30 days: 2026-05-17 … 2026-06-15, with CyberDay
 let a: Database;
 let b: Database;
 let summary: SeedDemoSummary;
+const logged: string[] = [];
 beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
-  summary = await seedDemoMarket(a.pool, { size: 'tiny', today: TODAY });
+  summary = await seedDemoMarket(a.pool, { size: 'tiny', today: TODAY, log: (m) => logged.push(m) });
   await seedDemoMarket(b.pool, { size: 'tiny', today: TODAY });
 }, 300_000);
 afterAll(async () => {
@@ -78,6 +79,22 @@ describe('demo generator', () => {
   it('reports what it did', () => {
     expect(summary).toMatchObject({ size: 'tiny', from: '2026-05-17', to: TODAY, sellers: 5, runs: 150 });
     expect(summary.observations).toBeGreaterThan(15_000);
+  });
+
+  it('logs the per-statement totals of each phase, the largest first', () => {
+    // after "observaciones: …": lines "  <s> s <calls> × <ms> ms  <statement>"
+    const at = logged.findIndex((l) => l.startsWith('observaciones:'));
+    const lines: { s: number; calls: number; sql: string }[] = [];
+    for (const l of logged.slice(at + 1)) {
+      const m = /^ +([\d.]+) s +([\d,]+) × +[\d.]+ ms {2}(.+)$/.exec(l);
+      if (!m) break;
+      lines.push({ s: Number(m[1]), calls: Number(m[2].replace(/,/g, '')), sql: m[3] });
+    }
+    expect(lines.length).toBeGreaterThan(3);
+    expect(lines.map((x) => x.s)).toEqual([...lines.map((x) => x.s)].sort((x, y) => y - x));
+    // one ingest transaction per seller and day: 5 sellers × 30 days
+    expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150);
+    expect(lines.some((x) => x.sql.startsWith('insert into ingest_runs'))).toBe(true);
   });
 
   it('has the sellers, countries, currencies and daily exchange rates', async () => {

@@ -25,6 +25,7 @@ import {
   SIZES,
 } from './market.js';
 import { h32 } from './random.js';
+import { recordStatementTimes, statementLines } from './statement-times.js';
 
 export type { DemoSize } from './market.js';
 export { SELLERS as DEMO_SELLERS, SIZES as DEMO_SIZES } from './market.js';
@@ -79,10 +80,13 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
   const seconds: Record<string, number> = {};
   const t0 = Date.now();
   let tPhase = t0;
+  // Per-statement totals of each phase in the log (issue 30 part 3), the largest first.
+  const statements = recordStatementTimes(pool);
   const phase = (name: string, detail = '') => {
     const now = Date.now();
     seconds[name] = (now - tPhase) / 1000;
     log(`${name}: ${seconds[name].toFixed(1)} s${detail ? ` (${detail})` : ''}`);
+    for (const line of statementLines(statements.take())) log(line);
     tPhase = now;
   };
   clearIngestCaches();
@@ -208,6 +212,7 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
     'emparejamiento por título, imágenes y cuentas',
     `${matches.suggested} sugerencias (${matches.method}), ${imageChecks} verificaciones de imagen`,
   );
+  statements.stop();
   await pool.query('update demo_seed set finished_at = now()');
   seconds.total = (Date.now() - t0) / 1000;
   log(`total: ${seconds.total.toFixed(1)} s`);

@@ -1,0 +1,239 @@
+import { addDays, daysInclusive, priceIndex } from '@vigia/domain';
+import type pg from 'pg';
+import { today } from '../../market/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
+import { dayZone } from '../ingest/index.js';
+import { WARM_DAYS } from './days.js';
+import { selectIndexHistory } from './queries.js';
+
+// The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
+// docs/metrics.md "Dashboard"). They cannot be summed per seller (each match group's lowest competitor
+// depends on which competitors are chosen), so each API process holds, per pivot, the price history of
+// every confirmed-matched listing of the pivot's match groups over the warm window (the closed days the
+// presets and their previous periods cover) in typed arrays, loaded once a day; a selection's index per
+// day is then one pass over the groups in memory — the same fold days.ts `computeDays` does over the
+// rows of selectIndexIntervals, which a new selection had to read from price_intervals (2–5 s on the
+// medium market). Closed days never change (ingestion refuses older observations); the groups are those
+// of the load (the stored per-scope figures of the older path keep those of their computation). The days
+// are those of a market zone (the organisation's once its roll-up rows are ready, ingest zones.ts
+// dayZone): one history per (pivot, zone), its intervals cut at that zone's day ends.
+
+export interface IndexHistory {
+  pivot: number;
+  /** the zone of the days */
+  zone: string;
+  /** the window: closed days held, first and last (the day before the load's today) */
+  from: string;
+  to: string;
+  /** listings of group g: groupStart[g] .. groupStart[g + 1] − 1 (groups in match-group order) */
+  groupStart: Int32Array;
+  /** per listing: seller, classification (−1: none), its intervals start[k] .. start[k + 1] − 1 */
+  seller: Int32Array;
+  cls: Int32Array;
+  start: Int32Array;
+  /** per interval: currency (index into `currencies`), effective price, covered days a..b (window offsets) */
+  cur: Uint8Array;
+  price: Float64Array;
+  a: Int16Array;
+  b: Int16Array;
+  currencies: string[];
+  /** bytes of the typed arrays */
+  bytes: number;
+}
+
+/** Builds the typed arrays from selectIndexHistory's rows (ordered by match group). */
+export function buildIndexHistory(
+  pivot: number,
+  zone: string,
+  from: string,
+  to: string,
+  rows: {
+    group_id: string;
+    seller_id: number;
+    classification_id: number | null;
+    currencies: string[];
+    prices: number[];
+    a: number[];
+    b: number[];
+  }[],
+): IndexHistory {
+  let intervals = 0;
+  let groups = 0;
+  for (let i = 0; i < rows.length; i++) {
+    intervals += rows[i].prices.length;
+    if (i === 0 || rows[i].group_id !== rows[i - 1].group_id) groups++;
+  }
+  const groupStart = new Int32Array(groups + 1);
+  const seller = new Int32Array(rows.length);
+  const cls = new Int32Array(rows.length);
+  const start = new Int32Array(rows.length + 1);
+  const cur = new Uint8Array(intervals);
+  const price = new Float64Array(intervals);
+  const a = new Int16Array(intervals);
+  const b = new Int16Array(intervals);
+  const currencies: string[] = [];
+  let g = -1;
+  let k = 0;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (i === 0 || r.group_id !== rows[i - 1].group_id) groupStart[++g] = i;
+    seller[i] = r.seller_id;
+    cls[i] = r.classification_id ?? -1;
+    start[i] = k;
+    for (let j = 0; j < r.prices.length; j++, k++) {
+      let c = currencies.indexOf(r.currencies[j]);
+      if (c < 0) c = currencies.push(r.currencies[j]) - 1;
+      cur[k] = c;
+      price[k] = r.prices[j];
+      a[k] = r.a[j];
+      b[k] = r.b[j];
+    }
+  }
+  groupStart[groups] = rows.length;
+  start[rows.length] = k;
+  const bytes = [groupStart, seller, cls, start, cur, price, a, b].reduce((s, x) => s + x.byteLength, 0);
+  return { pivot, zone, from, to, groupStart, seller, cls, start, cur, price, a, b, currencies, bytes };
+}
+
+export interface IndexDays {
+  sum: Float64Array;
+  dev: Float64Array;
+  n: Int32Array;
+}
+
+/**
+ * Per day of [from, to] (inside the window): the sum of the groups' indexes, of |index − 100| and their
+ * number — per match group my lowest price (pivot listings under the roots) against the lowest in-stock
+ * competitor price among `competitors`, both in CLP at the day's rates (`clp(currency)[d]`, d from `from`).
+ */
+export function indexDays(
+  h: IndexHistory,
+  q: {
+    competitors: number[];
+    /** classification ids under the license roots; null: the whole tree */
+    rootClasses: Set<number> | null;
+    from: string;
+    to: string;
+    clp: (currency: string) => Float64Array;
+  },
+): IndexDays {
+  const D = daysInclusive(q.from, q.to);
+  const off = daysInclusive(h.from, q.from) - 1;
+  if (off < 0 || q.to > h.to) throw new Error(`indexDays: ${q.from}..${q.to} outside ${h.from}..${h.to}`);
+  const rates = h.currencies.map((c) => q.clp(c));
+  const chosen = new Set(q.competitors);
+  const sum = new Float64Array(D);
+  const dev = new Float64Array(D);
+  const n = new Int32Array(D);
+  const mine = new Float64Array(D);
+  const best = new Float64Array(D);
+  const groups = h.groupStart.length - 1;
+  for (let g = 0; g < groups; g++) {
+    let lo = D;
+    let hi = -1;
+    let touched = false;
+    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
+      const s = h.seller[i];
+      const isMine = s === h.pivot;
+      if (isMine) {
+        if (q.rootClasses && !q.rootClasses.has(h.cls[i])) continue;
+      } else if (!chosen.has(s)) continue;
+      if (!touched) {
+        mine.fill(Number.NaN);
+        best.fill(Number.NaN);
+        touched = true;
+      }
+      const target = isMine ? mine : best;
+      for (let k = h.start[i]; k < h.start[i + 1]; k++) {
+        const rate = rates[h.cur[k]];
+        const first = Math.max(h.a[k] - off, 0);
+        const last = Math.min(h.b[k] - off, D - 1);
+        for (let d = first; d <= last; d++) {
+          const p = h.price[k] * rate[d];
+          if (!(p > 0)) continue;
+          if (!(p >= target[d])) target[d] = p;
+          if (d < lo) lo = d;
+          if (d > hi) hi = d;
+        }
+      }
+    }
+    for (let d = lo; d <= hi; d++) {
+      const v = priceIndex(Number.isNaN(mine[d]) ? null : mine[d], Number.isNaN(best[d]) ? null : best[d]);
+      if (v === null) continue;
+      sum[d] += v;
+      dev[d] += Math.abs(v - 100);
+      n[d]++;
+    }
+  }
+  return { sum, dev, n };
+}
+
+interface Slot {
+  /** the window's last day the held history (or the one loading) ends on */
+  to: string;
+  history: IndexHistory | null;
+  loading: Promise<IndexHistory> | null;
+}
+
+/** Held histories by `${pivot} ${zone}`. */
+const slotsOf = (pool: pg.Pool) =>
+  readModelsOf(pool).state('dashboard-index-history', () => new Map<string, Slot>());
+
+/** Loads the pivot's history over [from, to] (days of `zone`) and holds it (replacing an older window's). */
+export function loadIndexHistory(
+  pool: pg.Pool,
+  pivot: number,
+  zone: string,
+  from: string,
+  to: string,
+): Promise<IndexHistory> {
+  const slots = slotsOf(pool);
+  const key = `${pivot} ${zone}`;
+  const held = slots.get(key);
+  if (held?.to === to) {
+    if (held.history) return Promise.resolve(held.history);
+    if (held.loading) return held.loading;
+  }
+  const slot: Slot = { to, history: null, loading: null };
+  slot.loading = selectIndexHistory(pool, { from, to, pivot, zone })
+    .then((rows) => {
+      const h = buildIndexHistory(pivot, zone, from, to, rows);
+      if (slots.get(key) === slot) {
+        slot.history = h;
+        slot.loading = null;
+      }
+      return h;
+    })
+    .catch((err) => {
+      if (slots.get(key) === slot) slot.loading = null;
+      throw err;
+    });
+  slots.set(key, slot);
+  return slot.loading;
+}
+
+/** The window of closed days held: the `days` days before today. */
+export function historyWindow(todayDay: string, days: number): { from: string; to: string } {
+  return { from: addDays(todayDay, -days), to: addDays(todayDay, -1) };
+}
+
+/**
+ * Every licensed pivot's history, in the day zone of each organisation licensing it, loaded in the
+ * background once the API is ready.
+ */
+export function dashboardReadModels(pool: pg.Pool): void {
+  readModelsOf(pool).warmUp('dashboard-index-history', async () => {
+    const { rows } = await pool.query<{ pivot: number; zone: string }>(
+      `select distinct lp.seller_id as pivot, o.market_zone as zone
+         from license_pivots lp join licenses l on l.id = lp.license_id join organisations o on o.id = l.org_id
+        order by 1, 2`,
+    );
+    const zones = new Map<string, string>();
+    for (const r of rows) {
+      const zone = zones.get(r.zone) ?? (await dayZone(pool, r.zone));
+      zones.set(r.zone, zone);
+      const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+      await loadIndexHistory(pool, r.pivot, zone, w.from, w.to);
+    }
+  });
+}
