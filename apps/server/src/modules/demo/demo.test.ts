@@ -90,11 +90,12 @@ describe('demo generator', () => {
       if (!m) break;
       lines.push({ s: Number(m[1]), calls: Number(m[2].replace(/,/g, '')), sql: m[3] });
     }
-    expect(lines.length).toBeGreaterThan(3);
+    // the 12 largest (a seed runs more distinct statements than that)
+    expect(lines.length).toBe(12);
     expect(lines.map((x) => x.s)).toEqual([...lines.map((x) => x.s)].sort((x, y) => y - x));
     // one ingest transaction per seller and day: 5 sellers × 30 days
     expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150);
-    expect(lines.some((x) => x.sql.startsWith('insert into ingest_runs'))).toBe(true);
+    expect(lines.every((x) => x.calls > 0 && x.sql.length > 0)).toBe(true);
   });
 
   it('has the sellers, countries, currencies and daily exchange rates', async () => {
