@@ -166,7 +166,13 @@ export default function MatchesPage() {
       <PageHeader description={T.description} />
       <Stack spacing={2}>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} alignItems={{ sm: 'center' }}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            spacing={2}
+            alignItems={{ sm: 'center' }}
+            flexWrap="wrap"
+            useFlexGap
+          >
             <FormControl size="small" sx={{ minWidth: 180 }}>
               <InputLabel id="match-status">{T.status}</InputLabel>
               <Select
@@ -224,7 +230,7 @@ export default function MatchesPage() {
               onChange={(e) => setMinText(e.target.value.replace(/[^0-9,.]/g, '').slice(0, 5))}
               error={rangeError !== undefined}
               helperText={rangeError}
-              sx={{ width: 140 }}
+              sx={{ width: 165, flexShrink: 0 }}
               slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': T.minScore } }}
             />
             <TextField
@@ -232,7 +238,7 @@ export default function MatchesPage() {
               label={T.maxScore}
               value={maxText}
               onChange={(e) => setMaxText(e.target.value.replace(/[^0-9,.]/g, '').slice(0, 5))}
-              sx={{ width: 140 }}
+              sx={{ width: 165, flexShrink: 0 }}
               slotProps={{ htmlInput: { inputMode: 'decimal', 'aria-label': T.maxScore } }}
             />
             <Box sx={{ flex: 1 }} />
