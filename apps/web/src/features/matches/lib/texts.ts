@@ -1,4 +1,4 @@
-import type { MatchItem } from '@vigia/domain';
+import { formatNumber, type MatchItem } from '@vigia/domain';
 
 // Spanish texts of Coincidencias.
 
@@ -30,7 +30,8 @@ export const MATCH_TEXT = {
   seller: 'eCommerce',
   allSellers: 'Todos',
   status: 'Estado',
-  position: (i: number, n: number, total: number) => `${i} de ${n} en esta página · ${total} en total`,
+  position: (i: number, n: number, total: number) =>
+    `${formatNumber(i)} de ${formatNumber(n)} en esta página · ${formatNumber(total)} en total`,
   report: 'Reportar coincidencia incorrecta',
   reported: 'Coincidencia reportada: vuelve a revisión',
   productMatches: 'Coincidencias de este producto',
