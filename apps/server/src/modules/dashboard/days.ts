@@ -50,6 +50,29 @@ export interface DayFigures {
 }
 
 /** Counts of a day from its roll-up row (none: no data that day). */
+/**
+ * One match group's price index on days lo…hi (its lowest pivot price `mine` against the lowest competitor
+ * price `best`, NaN = none) added to the day sums: index, |index − 100| and the groups counted. The one
+ * per-day step of the dashboard's index and deviation (computeDays here, index-history.ts in memory).
+ */
+export function addGroupIndex(
+  mine: ArrayLike<number>,
+  best: ArrayLike<number>,
+  lo: number,
+  hi: number,
+  sum: Float64Array,
+  dev: Float64Array,
+  n: Int32Array,
+): void {
+  for (let d = lo; d <= hi; d++) {
+    const v = priceIndex(Number.isNaN(mine[d]) ? null : mine[d], Number.isNaN(best[d]) ? null : best[d]);
+    if (v === null) continue;
+    sum[d] += v;
+    dev[d] += Math.abs(v - 100);
+    n[d]++;
+  }
+}
+
 export function countFigures(c: Omit<RollupDayRow, 'day'> | undefined) {
   if (!c) return { availability: null, in_discount: null, average_discount: null };
   return {
@@ -176,13 +199,7 @@ export async function computeDays(
         if (d > hi) hi = d;
       }
     }
-    for (let d = lo; d <= hi; d++) {
-      const v = priceIndex(Number.isNaN(mine[d]) ? null : mine[d], Number.isNaN(best[d]) ? null : best[d]);
-      if (v === null) continue;
-      idxSum[d] += v;
-      devSum[d] += Math.abs(v - 100);
-      idxN[d]++;
-    }
+    addGroupIndex(mine, best, lo, hi, idxSum, devSum, idxN);
   }
 
   // Discounts per day: every promoted listing with a discount % counts in the day's histogram; its

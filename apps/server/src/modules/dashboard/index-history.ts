@@ -1,9 +1,9 @@
-import { addDays, daysInclusive, priceIndex } from '@vigia/domain';
+import { addDays, daysInclusive } from '@vigia/domain';
 import type pg from 'pg';
 import { today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
-import { WARM_DAYS } from './days.js';
+import { addGroupIndex, WARM_DAYS } from './days.js';
 import { selectIndexHistory } from './queries.js';
 
 // The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
@@ -157,13 +157,7 @@ export function indexDays(
         }
       }
     }
-    for (let d = lo; d <= hi; d++) {
-      const v = priceIndex(Number.isNaN(mine[d]) ? null : mine[d], Number.isNaN(best[d]) ? null : best[d]);
-      if (v === null) continue;
-      sum[d] += v;
-      dev[d] += Math.abs(v - 100);
-      n[d]++;
-    }
+    addGroupIndex(mine, best, lo, hi, sum, dev, n);
   }
   return { sum, dev, n };
 }
