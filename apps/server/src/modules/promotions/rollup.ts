@@ -135,7 +135,9 @@ with days as (select unnest(array[$2::date - 1, $2::date]) as day),
 ev as (
   select ${keys.map((k) => `${key[k]} as ${k}`).join(', ')}, d.day, ${parts.map(eventSums).join(', ')}
     from promo_span_nodes v join days d on ${parts.map((p) => `${dayOf[p]} = d.day`).join(' or ')}
-    cross join lateral (select vigia_fx_rate_on(v.currency, v.first_day) as clp) fx
+    -- offset 0: the rate is looked up once per row; inlined, it was evaluated in each of the eight CLP
+    -- sums of the row (3.5× the statement's time, the seed's largest regression: docs/benchmarks.md)
+    cross join lateral (select vigia_fx_rate_on(v.currency, v.first_day) as clp offset 0) fx
    where v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
    group by ${keys.map((_, i) => i + 1).join(', ')}, d.day
 ),
@@ -146,12 +148,12 @@ gone as (
 )
 insert into ${table} (seller_id, ${keys.join(', ')}, day, ${names.join(', ')})
 select $1, ${keys.map((k) => `k.${k}`).join(', ')}, k.day,
-       ${names.map((n) => `coalesce(b.${n}, 0) + e.${n}`).join(', ')}
-  from (select distinct ${keys.join(', ')}, day from ev) k
+       ${names.map((n) => `coalesce(b.${n}, 0) + k.${n}`).join(', ')}
+  -- ev has one row per (key, day): a key's running sums over its days are the events up to that day
+  from (select ${keys.join(', ')}, day, ${names.map((n) => `sum(${n}) over w as ${n}`).join(', ')}
+          from ev window w as (partition by ${keys.join(', ')} order by day)) k
   left join lateral (select * from ${table} c where c.seller_id = $1 and ${same('c', 'k')}
                         and c.day < $2::date - 1 order by c.day desc limit 1) b on true
-  cross join lateral (select ${names.map((n) => `sum(ev.${n}) as ${n}`).join(', ')} from ev
-                       where ${same('ev', 'k')} and ev.day <= k.day) e
 on conflict (seller_id, ${keys.join(', ')}, day) do update set ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`;
 }
 
