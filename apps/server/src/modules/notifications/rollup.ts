@@ -87,10 +87,8 @@ const ROWS_SQL = `
            s.stock_out as s_stock, s.published as s_pub, s.pending_from, s.pending_since, s.stock_event_at,
            s.suspect_since
       from ids
-      -- primary-key probes per listing (offset 0): while a market loads, the statistics say the tables are
-      -- empty or small, and a hashed scan of them costs the catalogue on every run
-      join lateral (select * from listing_current lc where lc.product_id = ids.id offset 0) lc on true
-      left join lateral (select * from notif_listing_state s where s.product_id = lc.product_id offset 0) s on true
+      join listing_current lc on lc.product_id = ids.id
+      left join notif_listing_state s on s.product_id = lc.product_id
      where lc.group_id is not null
        and (s.product_id is null or s.pending_since is not null or s.suspect_since is not null
             or (s.price, s.normal, s.promo, s.stock_out, s.published, s.group_id, s.currency)
@@ -104,7 +102,7 @@ const ROWS_SQL = `
          (not m.known and $4 and p.first_seen = $3) as fresh,
          coalesce(g.others, '{}') as others, coalesce(g.shared, false) as shared
     from moved m
-    join lateral (select * from products p where p.id = m.id offset 0) p on true
+    join products p on p.id = m.id
     left join lateral (
       -- one price per other seller (its lowest in the group), as the screens and the dispatch's re-check
       -- rank: a seller with two listings of the product takes one place, not two
