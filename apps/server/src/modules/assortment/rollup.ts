@@ -27,10 +27,8 @@ select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.p
                              where pi.product_id = lc.product_id and not pi.stock_out), p.first_seen), ${TZ_SQL})
        end as out_day
   from unnest($1::bigint[]) t(id)
-  -- one primary-key probe per listing (offset 0), as in ingest's roll-ups: joined, the planner hashed the
-  -- whole of listing_current on every run (a run's 150 listings cost the catalogue: 5 ms → 20–90 ms)
-  join lateral (select * from listing_current lc where lc.product_id = t.id offset 0) lc on true
-  join lateral (select * from products p where p.id = t.id offset 0) p on true`;
+  join listing_current lc on lc.product_id = t.id
+  join products p on p.id = t.id`;
 
 const SAME_STATE = (a: string, s: string) =>
   `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_day)

@@ -36,10 +36,8 @@ select lc.product_id, p.classification_id, lc.normal_price, lc.currency,
        case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
                           when 'BYQUANTITY' then lc.byquantity_price end as promo_price
   from unnest($1::bigint[]) t(id)
-  -- one primary-key probe per listing (offset 0), as in ingest's roll-ups: joined, the planner hashed the
-  -- whole of listing_current on every run (a run's 150 listings cost the catalogue: 5 ms → 20–90 ms)
-  join lateral (select * from listing_current lc where lc.product_id = t.id offset 0) lc on true
-  join lateral (select * from products p where p.id = t.id offset 0) p on true`;
+  join listing_current lc on lc.product_id = t.id
+  join products p on p.id = t.id`;
 
 /** Ends (or deletes, when opened the same day) open promotions that are no longer the listing's state. */
 const END = `
