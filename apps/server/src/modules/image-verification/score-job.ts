@@ -108,12 +108,14 @@ export async function scorePending(
   dataDir: string,
   log: JobLogger,
   budgetMs = BUDGET_MS,
+  signal?: AbortSignal,
 ): Promise<ScoreRun> {
   const started = Date.now();
   let measured = 0;
   let failed = 0;
   let more = true;
-  while (Date.now() - started < budgetMs) {
+  // a stopping worker ends the run after the batch in hand (its pairs committed); the rest waits
+  while (Date.now() - started < budgetMs && !signal?.aborted) {
     const client = await pool.connect();
     let events: CheckClassifiedEvent[] = [];
     try {
@@ -195,11 +197,12 @@ export function defineScoreJob(): void {
     payload: z.object({}),
     policy: 'short',
     handler: async (_payload, ctx) => {
-      const run = await scorePending(ctx.pool, ctx.config.DATA_DIR, ctx.log);
+      const run = await scorePending(ctx.pool, ctx.config.DATA_DIR, ctx.log, BUDGET_MS, ctx.signal);
       ctx.log.info(
         { measured: run.measured, failed: run.failed, perSecond: Math.round(run.rate * 10) / 10 },
         'image verification: pictures measured',
       );
+      // (also when the worker stops: the pool is open until its running jobs end)
       if (run.more) await enqueueScoring(ctx.pool);
     },
   });

@@ -277,6 +277,30 @@ describe('job queue (pg-boss)', () => {
     unregisterJobHandler(queue);
   });
 
+  it("stop() aborts the running jobs' signal: a looping job ends its loop and succeeds within the grace", async () => {
+    const queue = queueName();
+    let steps = 0;
+    let abortedAt = -1;
+    registerJobHandler(queue, async (_p, ctx) => {
+      // a job working for a time budget (as picture measuring does): it checks the signal between steps
+      const end = Date.now() + 60_000;
+      while (Date.now() < end && !ctx.signal.aborted) {
+        steps++;
+        await sleep(20);
+      }
+      abortedAt = ctx.signal.aborted ? steps : -1;
+    });
+    const runner = await startRunner({ stopGraceMs: 5_000 });
+    const id = await enqueue(db.pool, queue, {});
+    await waitForJob(db.pool, id, { statuses: ['running'] });
+    const t0 = Date.now();
+    await runner.stop();
+    expect(Date.now() - t0).toBeLessThan(5_000); // ended by the signal, not by the grace running out
+    expect(abortedAt).toBeGreaterThan(0);
+    expect((await getJob(db.pool, id))!.status).toBe('succeeded');
+    unregisterJobHandler(queue);
+  });
+
   it('stop() hands back a job still running after the grace period; another worker runs it', async () => {
     const queue = queueName();
     const runs: number[] = [];

@@ -60,10 +60,15 @@ export interface JobContext {
   config: Config;
   log: JobLogger;
   emit: JobEmit;
+  /**
+   * Aborted when the worker stops: a job that works in a loop (e.g. measuring pictures for a time budget)
+   * ends its loop at the next step, within the stop grace, instead of being cut off with the pool closed.
+   */
+  signal: AbortSignal;
 }
 
 /** What work run when a worker starts gets (no job). */
-export type WorkerStartContext = Omit<JobContext, 'job'>;
+export type WorkerStartContext = Omit<JobContext, 'job' | 'signal'>;
 
 export interface JobLogger {
   info(obj: object, msg?: string): void;
@@ -429,6 +434,8 @@ export class JobRunner {
   private readonly emit: JobEmit;
   /** Running jobs by id, with their promise. */
   private readonly running = new Map<string, { queue: string; done: Promise<void> }>();
+  /** Aborted by stop(): the running jobs' signal (JobContext.signal). */
+  private stopping = new AbortController();
   /** Outcomes not written because the database was unreachable, by job id. */
   private readonly unrecorded = new Map<string, () => Promise<void>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -490,6 +497,7 @@ export class JobRunner {
   async start(): Promise<void> {
     if (!this.stopped) return;
     this.stopped = false;
+    if (this.stopping.signal.aborted) this.stopping = new AbortController();
     try {
       await this.boot();
     } catch (err) {
@@ -590,6 +598,7 @@ export class JobRunner {
     if (this.bootRetry) clearTimeout(this.bootRetry);
     if (this.stopped) return;
     this.stopped = true;
+    this.stopping.abort();
     events.off('wake', this.wake);
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
@@ -699,6 +708,7 @@ export class JobRunner {
         config: this.deps.config,
         log: this.deps.log,
         emit: this.emit,
+        signal: this.stopping.signal,
       });
     } catch (err) {
       const last = info.attempt >= info.maxAttempts;
