@@ -216,7 +216,7 @@ async function applyRun(
   T('parts: diff and stage', parts.waitMs);
   const { state } = diff;
   const missing = diff.missing();
-  await rollupsBefore(client, run, lastT, cand, missing);
+  const zones = await rollupsBefore(client, run, lastT, cand, missing);
   T('roll-ups before');
 
   let changes = 0;
@@ -234,7 +234,7 @@ async function applyRun(
   const unpublished = missing.length;
   const runId = await recordRun(client, run, parts.count, changes);
   T('unpublish, record');
-  await rollupsAfter(client, run, lastT, runId, cand, missing, onStep);
+  await rollupsAfter(client, run, lastT, runId, cand, missing, zones, onStep);
   T('roll-ups after (all)');
 
   // The seller's state after this run (kept by ingestObservations once the transaction committed).

@@ -13,6 +13,12 @@ export interface RollupContext {
    * changes: those of them that already existed; after: all of them.
    */
   touched: number[];
+  /**
+   * The zones day-keyed roll-ups are kept in for this run (rollup_zones, migration 431), read once per run
+   * after the seller's row lock — a zone's rebuild takes that lock too, so a run either sees the zone or is
+   * in the history the rebuild reads.
+   */
+  zones: string[];
 }
 
 /**

@@ -2,19 +2,24 @@ import type pg from 'pg';
 import type { Candidate } from './diff.js';
 import type { IngestRun } from './observation.js';
 import { rollupUpdaters } from './registry.js';
+import { rollupZones } from './rollups.js';
 
 // Step "roll-ups": every registered roll-up (registry.ts), in the run's transaction — `before` each
 // one before anything of the run is written, `fn` after the run's record.
 
-/** Roll-ups that maintain aggregates by difference see the touched listings before anything is written. */
+/**
+ * Roll-ups that maintain aggregates by difference see the touched listings before anything is written.
+ * Returns the run's zones (RollupContext.zones), read here once for both phases.
+ */
 export async function rollupsBefore(
   client: pg.PoolClient,
   run: IngestRun,
   lastT: Date | null,
   cand: Candidate[],
   missing: number[],
-): Promise<void> {
+): Promise<string[]> {
   const t = run.observedAt;
+  const zones = await rollupZones(client);
   const touchedBefore: number[] = [];
   for (const c of cand) if (c.pid !== null) touchedBefore.push(c.pid);
   touchedBefore.push(...missing);
@@ -24,8 +29,10 @@ export async function rollupsBefore(
       observedAt: t,
       previousAt: lastT,
       touched: touchedBefore,
+      zones,
     });
   }
+  return zones;
 }
 
 /** Roll-ups after the run's changes. */
@@ -36,13 +43,14 @@ export async function rollupsAfter(
   runId: number,
   cand: Candidate[],
   missing: number[],
+  zones: string[],
   onStep?: (step: string, ms: number) => void,
 ): Promise<void> {
   const t = run.observedAt;
   const touched = [...cand.map((c) => c.id!), ...missing];
   for (const r of rollupUpdaters) {
     const t0 = performance.now();
-    await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched });
+    await r.fn(client, { sellerId: run.sellerId, observedAt: t, previousAt: lastT, runId, touched, zones });
     onStep?.(`roll-up ${r.name}`, performance.now() - t0);
   }
 }

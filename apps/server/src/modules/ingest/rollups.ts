@@ -236,10 +236,13 @@ const dayStart = new WeakMap<
   { sellerId: number; zones: Map<string, { day: string; stock: Map<number, boolean | null> }> }
 >();
 
-export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observedAt, touched }) => {
+export const dailyRollupBefore: RollupBefore = async (
+  client,
+  { sellerId, observedAt, touched, zones: list },
+) => {
   dayStart.delete(client);
   const zones = new Map<string, { day: string; stock: Map<number, boolean | null> }>();
-  for (const zone of await rollupZones(client)) {
+  for (const zone of list) {
     const day = isoDateInZone(observedAt, zone);
     const saved = { day, stock: new Map<number, boolean | null>() };
     zones.set(zone, saved);
@@ -256,13 +259,13 @@ export const dailyRollupBefore: RollupBefore = async (client, { sellerId, observ
 
 export const dailyListingRollup: RollupUpdater = async (
   client,
-  { sellerId, observedAt, previousAt, touched },
+  { sellerId, observedAt, previousAt, touched, zones: list },
 ) => {
   const saved = dayStart.get(client);
   dayStart.delete(client);
   const zones = saved && saved.sellerId === sellerId ? saved.zones : null;
-  // the zones the before-phase saved for (a zone added since is rebuilt by its job after this run)
-  for (const zone of zones ? zones.keys() : await rollupZones(client)) {
+  // the run's zones (RollupContext.zones; a zone added since is rebuilt by its job after this run)
+  for (const zone of zones ? zones.keys() : list) {
     const day = isoDateInZone(observedAt, zone);
     const previousDay = previousAt ? isoDateInZone(previousAt, zone) : null;
     const z = zones?.get(zone);

@@ -1,6 +1,6 @@
 import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { type RollupUpdater, registerRollup, registerZoneRebuild, rollupZones } from '../ingest/index.js';
+import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../ingest/index.js';
 
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
 // daily roll-up (modules/rollups.ts imports ingest's roll-ups first):
@@ -207,9 +207,9 @@ select $2, $1, classification_id, day - (extract(isodow from day)::int - 1), sum
 
 export const promotionsRollup: RollupUpdater = async (
   client: pg.PoolClient,
-  { sellerId, observedAt, touched },
+  { sellerId, observedAt, touched, zones },
 ) => {
-  for (const zone of await rollupZones(client)) {
+  for (const zone of zones) {
     const zday = isoDateInZone(observedAt, zone);
     const values = [sellerId, zday, zone];
     await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values });
