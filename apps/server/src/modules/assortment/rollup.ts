@@ -153,10 +153,10 @@ registerZoneRebuild(
       sellerId,
       zone,
     ]);
-    await client.query(`insert into assortment_spans (${SPAN_COLUMNS}) select ${SPAN_COLUMNS} from (${zoneSpans()}) s`, [
-      sellerId,
-      zone,
-    ]);
+    await client.query(
+      `insert into assortment_spans (${SPAN_COLUMNS}) select ${SPAN_COLUMNS} from (${zoneSpans()}) s`,
+      [sellerId, zone],
+    );
     await client.query(
       `insert into assortment_events_cum (zone, seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
        select zone, seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum from (${zoneCum()}) c`,

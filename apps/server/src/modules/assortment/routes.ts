@@ -28,9 +28,9 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
-import { dayZone } from '../ingest/index.js';
 import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
+import { dayZone } from '../ingest/index.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
