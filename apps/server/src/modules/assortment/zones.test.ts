@@ -1,15 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../../lib/jwt.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
-import {
-  insertClassification,
-  insertOrgWithLicense,
-  insertSeller,
-  insertUser,
-  observe,
-  seedReferenceData,
-} from '../../test/fixtures.js';
+import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { checkDailyRollups } from '../../test/rollups-check.js';
+import { insertZoneOrgs, type ZoneOrgs, zoneTokens } from '../../test/zone-orgs.js';
 import { buildRollupZone } from '../ingest/zones.js';
 import { checkAssortment } from './check.js';
 import '../rollups.js';
@@ -45,8 +38,8 @@ const MEXICO = 'America/Mexico_City';
 const BOGOTA = 'America/Bogota';
 
 let ctx: TestContext;
-const tokens: Record<string, string> = {};
-const orgIds: Record<string, number> = {};
+let tokens: Record<string, string> = {};
+let ids: ZoneOrgs;
 
 beforeAll(async () => {
   const orgs: [string, string][] = [
@@ -55,7 +48,6 @@ beforeAll(async () => {
     ['mexico', MEXICO],
     ['bogota', SANTIAGO], // chooses Bogotá after the data is in (below)
   ];
-  const users: Record<string, number> = {};
   ctx = await createTestContext({
     seed: async (db) => {
       const pool = db.pool;
@@ -63,25 +55,12 @@ beforeAll(async () => {
       await insertSeller(pool, { id: 5, name: 'Pivote' });
       await insertSeller(pool, { id: 7, name: 'Rival' });
       const leaf = await insertClassification(pool, 'Leches');
-      for (const [name, zone] of orgs) {
-        const { orgId } = await insertOrgWithLicense(pool, {
-          orgName: name,
-          sellers: [7],
-          pivots: [5],
-          currencies: ['CLP'],
-          modules: ['assortment'],
-        });
-        orgIds[name] = orgId;
-        users[name] = await insertUser(pool, orgId, `${name}@example.com`);
-        if (zone !== SANTIAGO) {
-          // the zone is kept from the first run (ready: its build, had it run then, found no history)
-          await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
-          await pool.query(
-            'insert into rollup_zones (zone, ready) values ($1, true) on conflict do nothing',
-            [zone],
-          );
-        }
-      }
+      ids = await insertZoneOrgs(pool, orgs, {
+        sellers: [7],
+        pivots: [5],
+        currencies: ['CLP'],
+        modules: ['assortment'],
+      });
       const item = (id: string, price: number, stockOut = false) => ({
         productId: id,
         name: `Producto ${id}`,
@@ -105,8 +84,7 @@ beforeAll(async () => {
       await both('2026-11-02T16:00:00Z', false, false);
     },
   });
-  for (const [name] of orgs)
-    tokens[name] = signToken({ sub: users[name], org: orgIds[name], ver: 0 }, ctx.config.JWT_SECRET, 3600);
+  tokens = zoneTokens(ids, ctx.config.JWT_SECRET);
 }, 120_000);
 afterAll(() => ctx?.close());
 
@@ -204,7 +182,7 @@ describe("Surtido's days in the organisation's market zone", () => {
 describe('a zone chosen after the data is in', () => {
   it("reads Santiago's days until the rollup-zone build; then the zone's, equal to Lima's (both −05)", async () => {
     const pool = ctx.db.pool;
-    await pool.query('update organisations set market_zone = $2 where id = $1', [orgIds.bogota, BOGOTA]);
+    await pool.query('update organisations set market_zone = $2 where id = $1', [ids.bogota.org, BOGOTA]);
     await pool.query('insert into rollup_zones (zone) values ($1)', [BOGOTA]);
     // not ready: every figure and list in the deployment's days
     expect(await stockRow('bogota', '2026-10-31', '2026-10-31')).toEqual([0, 0, 0, 2]);

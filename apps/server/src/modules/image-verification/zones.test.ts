@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signToken } from '../../lib/jwt.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
-import {
-  insertClassification,
-  insertOrgWithLicense,
-  insertSeller,
-  insertUser,
-  observe,
-  seedReferenceData,
-} from '../../test/fixtures.js';
+import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
+import { insertZoneOrgs, type ZoneOrgs, zoneTokens } from '../../test/zone-orgs.js';
 import '../rollups.js';
 
 // An image check's day is a day of the organisation's market zone (issue 25; migration 481: checks keep
@@ -33,7 +26,7 @@ const MEXICO = 'America/Mexico_City';
 const EAN = { L1: '7801111000011', L2: '7801111000028', L3: '7801111000035' };
 
 let ctx: TestContext;
-const tokens: Record<string, string> = {};
+let tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   const orgs: [string, string][] = [
@@ -41,7 +34,7 @@ beforeAll(async () => {
     ['lima', LIMA],
     ['mexico', MEXICO],
   ];
-  const ids: Record<string, { user: number; org: number }> = {};
+  let ids: ZoneOrgs = {};
   ctx = await createTestContext({
     seed: async (db) => {
       const pool = db.pool;
@@ -53,23 +46,12 @@ beforeAll(async () => {
         `insert into reference_images (ean, image_url) values ($1, 'ref1.png'), ($2, 'ref2.png'), ($3, 'ref3.png')`,
         [EAN.L1, EAN.L2, EAN.L3],
       );
-      for (const [name, zone] of orgs) {
-        const { orgId } = await insertOrgWithLicense(pool, {
-          orgName: name,
-          sellers: [9],
-          pivots: [5],
-          currencies: ['CLP'],
-          modules: ['image_verification'],
-        });
-        ids[name] = { user: await insertUser(pool, orgId, `${name}@example.com`), org: orgId };
-        if (zone !== SANTIAGO) {
-          await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
-          await pool.query(
-            'insert into rollup_zones (zone, ready) values ($1, true) on conflict do nothing',
-            [zone],
-          );
-        }
-      }
+      ids = await insertZoneOrgs(pool, orgs, {
+        sellers: [9],
+        pivots: [5],
+        currencies: ['CLP'],
+        modules: ['image_verification'],
+      });
       const item = (id: keyof typeof EAN, picture: string) => ({
         productId: id,
         ean: EAN[id],
@@ -85,12 +67,7 @@ beforeAll(async () => {
       await observe(pool, 9, '2026-11-01T16:00:00Z', [item('L1', 'p3')], 'partial');
     },
   });
-  for (const [name] of orgs)
-    tokens[name] = signToken(
-      { sub: ids[name].user, org: ids[name].org, ver: 0 },
-      ctx.config.JWT_SECRET,
-      3600,
-    );
+  tokens = zoneTokens(ids, ctx.config.JWT_SECRET);
 }, 120_000);
 afterAll(() => ctx?.close());
 

@@ -1,3 +1,4 @@
+import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
 import { jobsOf, waitForJob } from '../../platform/jobs/queue.js';
@@ -5,12 +6,11 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import {
   insertClassification,
   insertFxRate,
-  insertOrgWithLicense,
   insertSeller,
-  insertUser,
   observe,
   seedReferenceData,
 } from '../../test/fixtures.js';
+import { insertZoneOrgs } from '../../test/zone-orgs.js';
 import { fanOut } from './dispatch.js';
 import { composeEmail } from './email.js';
 import '../rollups.js';
@@ -48,28 +48,22 @@ beforeAll(async () => {
       await insertFxRate(pool, 'PEN', '2026-10-31', 250);
       await insertFxRate(pool, 'PEN', '2026-11-01', 200);
       const leaf = await insertClassification(pool, 'Hogar');
-      const org = async (name: string, zone: string | null, currencies: string[]) => {
-        const { orgId } = await insertOrgWithLicense(pool, {
-          orgName: name,
-          sellers: [140],
-          pivots: [5],
-          currencies,
-          modules: ['dpm', 'promotions'],
-        });
-        if (zone) {
-          await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
-          await pool.query(
-            'insert into rollup_zones (zone, ready) values ($1, true) on conflict do nothing',
-            [zone],
-          );
-        }
-        return orgId;
+      const license = { sellers: [140], pivots: [5], modules: ['dpm', 'promotions'] };
+      const ids = {
+        ...(await insertZoneOrgs(
+          pool,
+          [
+            ['lima', LIMA],
+            ['santiago', DEFAULT_TIMEZONE],
+          ],
+          { ...license, currencies: ['CLP'] },
+        )),
+        ...(await insertZoneOrgs(pool, [['sol', LIMA]], { ...license, currencies: ['PEN', 'CLP'] })),
       };
-      orgs.lima = await org('lima', LIMA, ['CLP']);
-      orgs.santiago = await org('santiago', null, ['CLP']);
-      orgs.sol = await org('sol', LIMA, ['PEN', 'CLP']);
-      for (const who of ['lima', 'santiago', 'sol'])
-        users[who] = await insertUser(pool, orgs[who], `${who}@example.com`);
+      for (const [who, x] of Object.entries(ids)) {
+        users[who] = x.user;
+        orgs[who] = x.org;
+      }
       await pool.query(`update users set timezone = 'America/Mexico_City' where id = $1`, [users.santiago]);
       await pool.query(`update users set currency = 'PEN' where id = $1`, [users.sol]);
       for (const id of Object.values(users))
