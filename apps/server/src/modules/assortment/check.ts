@@ -11,7 +11,7 @@ import { zoneCum, zoneSpans } from './rollup.js';
 // Days are those of each zone the tables are kept in (rollup_zones, migration 480): every zone is checked.
 
 /**
- * The spans of the price history in every kept zone, for every seller or seller $1: migration 480's
+ * The spans of the price history in every kept zone, for every seller or seller $1: migration 482's
  * assortment_recompute_spans (migration 111's backfill query with the zone's days), as a zone's rebuild.
  */
 function recomputeSpans(): string {

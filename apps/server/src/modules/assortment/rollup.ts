@@ -124,7 +124,7 @@ registerRollup('assortment', assortmentRollup);
 
 /**
  * The spans of zone `zone` (an SQL text expression) of seller `$1` (null: all) recomputed from the price
- * history (migration 480's function).
+ * history (migration 482's function).
  */
 export const zoneSpans = (zone = '$2::text') =>
   `select ${zone} as zone, x.* from assortment_recompute_spans($1::int, ${zone}) x`;
