@@ -8,7 +8,8 @@ import { zoneCum, zoneSpans } from './rollup.js';
 // A day's state of a listing is the interval covering its seller's last succeeded run of that day (none:
 // unpublished). Consecutive covered run days (no run day between) in the same state form one span, which
 // ends the day before the next run day, or is open ('infinity') when it reaches the seller's last run day.
-// Days are those of each zone the tables are kept in (rollup_zones, migration 480): every zone is checked.
+// Days are those of each zone the tables are kept in (rollup_zones, migration 480): every zone is checked
+// (a zone not ready yet is still being built by its job: its rows differ from the history until then).
 
 /**
  * The spans of the price history in every kept zone, for every seller or seller $1: migration 482's
