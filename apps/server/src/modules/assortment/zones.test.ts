@@ -3,7 +3,7 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { checkDailyRollups } from '../../test/rollups-check.js';
 import { insertZoneOrgs, type ZoneOrgs, zoneTokens } from '../../test/zone-orgs.js';
-import { buildRollupZone } from '../ingest/zones.js';
+import { buildRollupZone, dropRollupZone } from '../ingest/zones.js';
 import { checkAssortment } from './check.js';
 import '../rollups.js';
 
@@ -203,5 +203,19 @@ describe('a zone chosen after the data is in', () => {
       expect(await rowsOf(table, BOGOTA)).toEqual(await rowsOf(table, LIMA));
     expect((await rowsOf('assortment_spans', BOGOTA)).length).toBeGreaterThan(4);
     expect(await checkAssortment(pool)).toEqual([]);
+  });
+
+  it("leaving the zone drops its spans and running totals with the zone's other rows", async () => {
+    const pool = ctx.db.pool;
+    await pool.query('update organisations set market_zone = $2 where id = $1', [ids.bogota.org, SANTIAGO]);
+    expect(await dropRollupZone(pool, BOGOTA)).toBe(true);
+    const { rows } = await pool.query(
+      `select (select count(*) from assortment_spans where zone = $1)::int as spans,
+              (select count(*) from assortment_events_cum where zone = $1)::int as cum,
+              (select count(*) from assortment_spans where zone = $2)::int as lima`,
+      [BOGOTA, LIMA],
+    );
+    expect(rows[0]).toMatchObject({ spans: 0, cum: 0 });
+    expect(rows[0].lima).toBeGreaterThan(4); // another organisation's zone: kept
   });
 });
