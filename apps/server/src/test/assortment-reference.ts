@@ -1,7 +1,6 @@
 import type { AssortmentProductSort, AssortmentStockEvent } from '@vigia/domain';
 import type { Queryable } from '../db/database.js';
 import { Params } from '../db/sql.js';
-import { TZ_SQL } from '../market/index.js';
 import {
   brandCond,
   LISTING_COLUMNS,
@@ -35,17 +34,17 @@ function pageSql(q: ProductQuery, p: Params): string {
  * Per seller, the instant whose state its latest roll-up day ≤ `$to` describes (its last succeeded run
  * of that day) and whether that is its latest run at all (then listing_current holds that state).
  */
-const END_STATE = (sellers: string, to: string) => `
+const END_STATE = (sellers: string, to: string, zone: string) => `
   ends as (
     select x.id as seller_id, d.day,
            (select max(ir.observed_at) from ingest_runs ir
              where ir.seller_id = x.id and ir.status = 'succeeded'
-               and ir.observed_at >= vigia_day_start(d.day, ${TZ_SQL})
-               and ir.observed_at < vigia_day_start(d.day + 1, ${TZ_SQL})) as t,
-           d.day = (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id) as latest
+               and ir.observed_at >= vigia_day_start(d.day, ${zone})
+               and ir.observed_at < vigia_day_start(d.day + 1, ${zone})) as t,
+           d.day = (select max(r.day) from rollup_daily_brand r where r.zone = ${zone} and r.seller_id = x.id) as latest
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
-                           where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) d
+                           where r.zone = ${zone} and r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
   ),
   state as (
@@ -76,6 +75,7 @@ export async function referenceStateProducts(
 ): Promise<ProductRow[]> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
+  const zone = p.add(q.selection.zone, '::text');
   const to = p.add(q.to, '::date');
   const cond = selectionCond(p, q.selection, 'st.classification_id', 'st.brand_id');
   const brands = brandCond(p, q.brandIds, 'st.brand_id');
@@ -84,11 +84,11 @@ export async function referenceStateProducts(
   const outSince = `(select max(e.valid_to) from price_intervals e
                       where e.product_id = st.id and not e.stock_out and e.valid_to <= st.t)`;
   const sql = `
-    with ${END_STATE(sellers, to)}, ${ratesCte(p, q.rates)},
+    with ${END_STATE(sellers, to, zone)}, ${ratesCte(p, q.rates)},
     rows as (
       select ${LISTING_COLUMNS},
              round((st.effective_price * r.f)::numeric, 2)::float8 as price, st.price_type, st.stock_out,
-             ${q.outOnly ? `vigia_day(coalesce(${outSince}, p.first_seen), ${TZ_SQL})` : 'null::date'} as out_day
+             ${q.outOnly ? `vigia_day(coalesce(${outSince}, p.first_seen), ${zone})` : 'null::date'} as out_day
         from state st
         join products p on p.id = st.id
         join sellers s on s.id = st.seller_id
@@ -120,6 +120,7 @@ export async function referenceStockEvents(
 ): Promise<ProductRow[]> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
+  const zone = p.add(q.selection.zone, '::text');
   const from = p.add(q.from, '::date');
   const to = p.add(q.to, '::date');
   const cond = selectionCond(p, q.selection, 'p.classification_id', 'p.brand_id');
@@ -127,14 +128,14 @@ export async function referenceStockEvents(
   const wentOut = q.event === 'went_out';
   const sql = `
     with runs as (
-      select ir.seller_id, vigia_day(ir.observed_at, ${TZ_SQL}) as day, max(ir.observed_at) as t
+      select ir.seller_id, vigia_day(ir.observed_at, ${zone}) as day, max(ir.observed_at) as t
         from ingest_runs ir
        where ir.seller_id = any(${sellers}) and ir.status = 'succeeded'
-         and ir.observed_at >= vigia_day_start(${from}, ${TZ_SQL})
-         and ir.observed_at < vigia_day_start(${to} + 1, ${TZ_SQL})
+         and ir.observed_at >= vigia_day_start(${from}, ${zone})
+         and ir.observed_at < vigia_day_start(${to} + 1, ${zone})
        group by 1, 2
     ),
-    b as (select seller_id, day, t, vigia_day_start(day, ${TZ_SQL}) as d0 from runs),
+    b as (select seller_id, day, t, vigia_day_start(day, ${zone}) as d0 from runs),
     -- every listing of the selection with an interval starting on a run day of the period. (The code
     -- before migration 111 looked only at the listings whose present classification and brand are those
     -- of a roll-up group with such an event that day: it missed the events of a listing re-classified or
@@ -166,9 +167,9 @@ export async function referenceStockEvents(
              ev.day as event_day,
              ${
                wentOut
-                 ? `(select vigia_day(min(x.valid_from), ${TZ_SQL}) from price_intervals x
+                 ? `(select vigia_day(min(x.valid_from), ${zone}) from price_intervals x
                       where x.product_id = ev.id and x.valid_from > ev.t and not x.stock_out)`
-                 : `(select vigia_day(max(x.valid_to), ${TZ_SQL}) from price_intervals x
+                 : `(select vigia_day(max(x.valid_to), ${zone}) from price_intervals x
                       where x.product_id = ev.id and x.valid_to <= ev.d0 and not x.stock_out)`
              } as other_day
         from ev

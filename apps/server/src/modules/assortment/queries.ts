@@ -1,17 +1,20 @@
 import type { AssortmentProductSort } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
 import { Params } from '../../db/sql.js';
-import { TZ_SQL } from '../../market/index.js';
 
 // SQL of the assortment screens (docs/metrics.md "Assortment"). The figures come from the daily roll-up
 // rollup_daily_brand (migrations/010_rollups.sql, kept at ingest by modules/ingest/rollups.ts): per seller
 // its latest row on or before a day (a day without a run carries the previous state forward) and the
 // stock events of the days of a period. The drill-downs list the listings behind a row: from
 // listing_current when the period ends at the seller's latest run, else from the price history at the
-// seller's last run of that day (the instant the roll-up row describes).
+// seller's last run of that day (the instant the roll-up row describes). Every day is one of
+// `AssortmentSelection.zone` (the answer's day zone, dayZone: the organisation's market zone once its
+// roll-up rows are ready, else the deployment's); the roll-up and the read model hold rows per zone.
 
 /** Which listings a question is about: sellers, and the classification/brand restrictions. */
 export interface AssortmentSelection {
+  /** the zone whose days the answer uses (dayZone of the organisation's market zone) */
+  zone: string;
   sellers: number[];
   /** license's granted classification roots; empty = whole tree */
   roots: number[];
@@ -75,6 +78,7 @@ export async function selectAssortmentFigures(
 ): Promise<AssortmentFigureRow[]> {
   const p = new Params();
   const sellers = p.add(s.sellers, '::int[]');
+  const zone = p.add(s.zone, '::text');
   const to = p.add(q.to, '::date');
   const prevTo = p.add(q.previousTo, '::date');
   const prevFrom = p.add(q.previousFrom, '::date');
@@ -83,8 +87,8 @@ export async function selectAssortmentFigures(
   const sql = `
     with last as (
       select x.id as seller_id,
-             (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) as cur_day,
-             (select max(r.day) from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
+             (select max(r.day) from rollup_daily_brand r where r.zone = ${zone} and r.seller_id = x.id and r.day <= ${to}) as cur_day,
+             (select max(r.day) from rollup_daily_brand r where r.zone = ${zone} and r.seller_id = x.id and r.day <= ${prevTo}) as prev_day
         from unnest(${sellers}) as x(id)
     ),
     -- events of a group in (a, b] = its running total on its seller's last day ≤ b − the one ≤ a
@@ -92,7 +96,8 @@ export async function selectAssortmentFigures(
     -- period, + the previous one) and the day before the previous period (−)
     marks as (
       select x.id as seller_id, m.sign, m.part,
-             (select max(c.day) from assortment_events_cum c where c.seller_id = x.id and c.day <= m.d) as day
+             (select max(c.day) from assortment_events_cum c
+               where c.zone = ${zone} and c.seller_id = x.id and c.day <= m.d) as day
         from unnest(${sellers}) as x(id)
         cross join (values (${to}, 1, 'cur'), (${prevTo}, -1, 'cur'), (${prevTo}, 1, 'prev'),
                            (${prevFrom} - 1, -1, 'prev')) as m(d, sign, part)
@@ -103,18 +108,18 @@ export async function selectAssortmentFigures(
              sum(case when m.part = 'cur' then m.sign * c.back_in_cum else 0 end) as bk,
              sum(case when m.part = 'prev' then m.sign * c.went_out_cum else 0 end) as pwo,
              sum(case when m.part = 'prev' then m.sign * c.back_in_cum else 0 end) as pbk
-        from marks m join assortment_events_cum c on c.seller_id = m.seller_id and c.day = m.day
+        from marks m join assortment_events_cum c on c.zone = ${zone} and c.seller_id = m.seller_id and c.day = m.day
        where ${cumCond}
        group by 1, 2, 3
     ),
     parts as (
       select r.seller_id, r.brand_id, r.published as cp, r.in_stock as ci, r.priced as cpr,
              r.effective_price_sum as cv, 0 as pp, 0 as pi, 0 as ppr, 0::numeric as pv, 0 as wo, 0 as bk, 0 as pwo, 0 as pbk
-        from last join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = last.seller_id and r.day = last.cur_day
+        from last join rollup_daily_brand r on r.zone = ${zone} and r.seller_id = last.seller_id and r.day = last.cur_day
        where ${cond}
       union all
       select r.seller_id, r.brand_id, 0, 0, 0, 0, r.published, r.in_stock, r.priced, r.effective_price_sum, 0, 0, 0, 0
-        from last join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = last.seller_id and r.day = last.prev_day
+        from last join rollup_daily_brand r on r.zone = ${zone} and r.seller_id = last.seller_id and r.day = last.prev_day
        where ${cond}
       union all
       select seller_id, brand_id, 0, 0, 0, 0, 0, 0, 0, 0, wo, bk, pwo, pbk from events
@@ -211,13 +216,16 @@ export function brandCond(p: Params, brandIds: (number | null)[] | undefined, co
 export const ratesCte = (p: Params, rates: Map<string, number>) =>
   `rates(currency, f) as (select * from unnest(${p.add([...rates.keys()], '::text[]')}, ${p.add([...rates.values()], '::float8[]')}))`;
 
-/** Per seller of `sellers`, the day X whose state the drill-down lists: its latest roll-up day ≤ `to`. */
-const ENDS = (sellers: string, to: string) => `
+/**
+ * Per seller of `sellers`, the day X whose state the drill-down lists: its latest roll-up day ≤ `to` in
+ * `zone` (carried as ends.zone: the zone of the spans read).
+ */
+const ENDS = (sellers: string, to: string, zone: string) => `
   ends as (
-    select x.id as seller_id, d.day
+    select x.id as seller_id, d.day, ${zone} as zone
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
-                           where r.zone = ${TZ_SQL} and r.seller_id = x.id and r.day <= ${to}) d
+                           where r.zone = ${zone} and r.seller_id = x.id and r.day <= ${to}) d
      where d.day is not null
   )`;
 
@@ -237,10 +245,10 @@ function inList(kind: ListKind, e: string, p: Params, q: ProductQuery): string {
   if (kind === 'went_out' || kind === 'back_in')
     // (both forms: the columns' values are checked on the sort indexes' tuples, the inequality selects the
     // events' partial index)
-    return `a.seller_id = ${e}.seller_id and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
+    return `a.seller_id = ${e}.seller_id and a.zone = ${e}.zone and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
             and a.stock_out <> a.prev_stock_out
             and a.first_day >= ${p.add(q.from, '::date')} and a.first_day <= ${p.add(q.to, '::date')}`;
-  return `a.seller_id = ${e}.seller_id and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
+  return `a.seller_id = ${e}.seller_id and a.zone = ${e}.zone and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
 }
 
 /** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key). */
@@ -285,6 +293,7 @@ function pageOf(q: ProductQuery, p: Params, cand: string, total = 'count(*) over
  */
 function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
   const to = kind === 'out' || kind === 'went_out' ? p.add(q.to, '::date') : '';
+  const zone = kind === 'went_out' || kind === 'back_in' ? p.add(q.selection.zone, '::text') : '';
   let other = '';
   let backDate = 'null::text';
   let daysOut = kind === 'out' ? `${to} - k.event_day` : 'null::int';
@@ -292,18 +301,18 @@ function pageRows(q: ProductQuery, p: Params, kind: ListKind): string {
     // the seller's last run of the event's day, then the first in-stock interval after it
     const t = `(select max(ir.observed_at) from ingest_runs ir
                  where ir.seller_id = k.seller_id and ir.status = 'succeeded'
-                   and ir.observed_at >= vigia_day_start(k.event_day, ${TZ_SQL})
-                   and ir.observed_at < vigia_day_start(k.event_day + 1, ${TZ_SQL}))`;
-    other = `cross join lateral (select (select vigia_day(min(x.valid_from), ${TZ_SQL})
+                   and ir.observed_at >= vigia_day_start(k.event_day, ${zone})
+                   and ir.observed_at < vigia_day_start(k.event_day + 1, ${zone}))`;
+    other = `cross join lateral (select (select vigia_day(min(x.valid_from), ${zone})
                                              from price_intervals x
                                             where x.product_id = k.id and x.valid_from > ${t} and not x.stock_out) as d) o`;
     backDate = `case when o.d <= ${to} then o.d::text end`;
     daysOut = `(case when o.d <= ${to} then o.d else ${to} end) - k.event_day`;
   } else if (kind === 'back_in') {
-    other = `cross join lateral (select (select vigia_day(max(x.valid_to), ${TZ_SQL})
+    other = `cross join lateral (select (select vigia_day(max(x.valid_to), ${zone})
                                              from price_intervals x
                                             where x.product_id = k.id and not x.stock_out
-                                              and x.valid_to <= vigia_day_start(k.event_day, ${TZ_SQL})) as d) o`;
+                                              and x.valid_to <= vigia_day_start(k.event_day, ${zone})) as d) o`;
     daysOut = 'case when o.d is not null then k.event_day - o.d end';
   }
   return `
@@ -378,7 +387,7 @@ export async function selectProducts(
       from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
      where ${conds}`;
   const sql = `
-    with ${ENDS(sellers, to)},
+    with ${ENDS(sellers, to, p.add(s.zone, '::text'))},
     ${pageOf(q, p, cand)}
     ${pageRows(q, p, q.kind)}`;
   const { rows } = await db.query<ProductRow>(sql, p.values);
@@ -397,12 +406,13 @@ async function topProducts(
 ): Promise<ProductRow[] | null> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
+  const zone = p.add(q.selection.zone, '::text');
   const depth = p.add(q.offset + q.limit, '::int');
   const dir = q.dir === 'desc' ? 'desc' : 'asc';
   const events = q.kind === 'went_out' || q.kind === 'back_in';
   const ends = events
-    ? `ends as (select x.id as seller_id, null::date as day from unnest(${sellers}) as x(id))`
-    : ENDS(sellers, p.add(q.to, '::date'));
+    ? `ends as (select x.id as seller_id, null::date as day, ${zone} as zone from unnest(${sellers}) as x(id))`
+    : ENDS(sellers, p.add(q.to, '::date'), zone);
   const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
   // (an event list may hold a listing twice: its events follow each other by day)
   const day = events ? `, a.first_day ${dir}` : '';
@@ -428,7 +438,7 @@ async function topProducts(
         : `<= coalesce(v.vk + (0.011 / pc.f)::numeric, 1e15)`;
     const base = `${inList(q.kind, 'pc', p, q)} and a.currency = pc.currency and a.effective_price is not null ${cls}`;
     cand = `
-      select k.* from (select e.seller_id, e.day, r.currency, r.f from ends e cross join rates r) pc
+      select k.* from (select e.seller_id, e.day, e.zone, r.currency, r.f from ends e cross join rates r) pc
       left join lateral (select a.effective_price as vk from assortment_spans a where ${base}
                           order by ${order.price} offset ${depth} - 1 limit 1) v on true
       cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
@@ -449,10 +459,11 @@ async function topProducts(
     events
       ? `(select coalesce(sum(m.sign * c.${cum}), 0)::int from ends e
          cross join (values (${p.add(q.to, '::date')}, 1), (${p.add(q.from, '::date')} - 1, -1)) as m(d, sign)
-         join assortment_events_cum c on c.seller_id = e.seller_id
-          and c.day = (select max(y.day) from assortment_events_cum y where y.seller_id = e.seller_id and y.day <= m.d))`
+         join assortment_events_cum c on c.zone = e.zone and c.seller_id = e.seller_id
+          and c.day = (select max(y.day) from assortment_events_cum y
+                        where y.zone = e.zone and y.seller_id = e.seller_id and y.day <= m.d))`
       : `(select coalesce(sum(${q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published'}), 0)::int from ends e
-         join rollup_daily_brand r on r.zone = ${TZ_SQL} and r.seller_id = e.seller_id and r.day = e.day)`;
+         join rollup_daily_brand r on r.zone = e.zone and r.seller_id = e.seller_id and r.day = e.day)`;
   // (one branch per kind of key, each a range of the classification index)
   const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
       cross join lateral (

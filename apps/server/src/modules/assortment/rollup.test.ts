@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type AssortmentProductSort, addDays } from '@vigia/domain';
+import { type AssortmentProductSort, addDays, DEFAULT_TIMEZONE } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { withTransaction } from '../../db/database.js';
@@ -165,6 +165,7 @@ describe('assortment spans over a generated history', () => {
               const variant = (i + j + offset) % 4;
               const q: ProductQuery = {
                 selection: {
+                  zone: DEFAULT_TIMEZONE,
                   sellers,
                   roots: variant === 1 ? [h.classes.root] : [],
                   classificationsIds: variant === 2 ? [h.classes.a] : undefined,

@@ -1,7 +1,7 @@
-import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
+import { isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
-import { TZ_SQL } from '../../market/index.js';
-import { type RollupUpdater, registerRollup } from '../ingest/index.js';
+import { migrationSection } from '../../db/migrate.js';
+import { type RollupUpdater, registerRollup, registerZoneRebuild, rollupZones } from '../ingest/index.js';
 
 // The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
 // listings the run touched can change state, so only their spans are looked at. For each of them, its
@@ -16,15 +16,16 @@ import { type RollupUpdater, registerRollup } from '../ingest/index.js';
 //  - ATTRIBUTES: the sort and filter keys (brand, classification, name, brand name) of every span of a
 //    touched listing follow the listing.
 // check.ts recomputes the spans from the price history (tests, operations).
-
-const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
+// Both tables are kept per market zone of rollup_zones (migration 480): every statement below takes the
+// zone (`$3`, `$3` of CUM) and the run's day in it (`$2`); a zone's rows are rebuilt by the 'rollup-zone'
+// job (registerZoneRebuild below).
 
 /** The touched listings' state now (`pub` false: unpublished). */
 const STATE = `
 select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.price_type, lc.stock_out,
        case when lc.stock_out then
          vigia_day(coalesce((select max(pi.valid_to) from price_intervals pi
-                             where pi.product_id = lc.product_id and not pi.stock_out), p.first_seen), ${TZ_SQL})
+                             where pi.product_id = lc.product_id and not pi.stock_out), p.first_seen), $3::text)
        end as out_day
   from unnest($1::bigint[]) t(id)
   join listing_current lc on lc.product_id = t.id
@@ -38,33 +39,36 @@ const END = `
 with s as (${STATE}),
 ending as (
   select a.product_id, a.first_day from assortment_spans a join s on s.product_id = a.product_id
-   where a.last_day = 'infinity' and (not s.pub or not ${SAME_STATE('a', 's')})
+   where a.zone = $3 and a.last_day = 'infinity' and (not s.pub or not ${SAME_STATE('a', 's')})
 ),
 del as (
   delete from assortment_spans a using ending e
-   where a.product_id = e.product_id and a.first_day = e.first_day and e.first_day >= $2::date
+   where a.zone = $3 and a.product_id = e.product_id and a.first_day = e.first_day and e.first_day >= $2::date
 )
 update assortment_spans a set last_day = $2::date - 1 from ending e
- where a.product_id = e.product_id and a.first_day = e.first_day and e.first_day < $2::date`;
+ where a.zone = $3 and a.product_id = e.product_id and a.first_day = e.first_day and e.first_day < $2::date`;
 
 const REOPEN = `
 with s as (${STATE})
 update assortment_spans a set last_day = 'infinity' from s
- where a.product_id = s.product_id and s.pub and a.last_day = $2::date - 1 and ${SAME_STATE('a', 's')}
-   and not exists (select 1 from assortment_spans o where o.product_id = s.product_id and o.last_day = 'infinity')`;
+ where a.zone = $3 and a.product_id = s.product_id and s.pub and a.last_day = $2::date - 1 and ${SAME_STATE('a', 's')}
+   and not exists (select 1 from assortment_spans o where o.zone = $3 and o.product_id = s.product_id
+                                                      and o.last_day = 'infinity')`;
 
 const OPEN = `
 with s as (${STATE})
-insert into assortment_spans (product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
+insert into assortment_spans (zone, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
                               brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out)
-select s.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
+select $3, s.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
        lower(coalesce(b.name, 'Sin marca')), s.currency, s.effective_price, s.price_type, s.stock_out, s.out_day,
-       (select e.stock_out from assortment_spans e where e.product_id = s.product_id and e.last_day = $2::date - 1)
+       (select e.stock_out from assortment_spans e
+         where e.zone = $3 and e.product_id = s.product_id and e.last_day = $2::date - 1)
   from s
   join products p on p.id = s.product_id
   left join brands b on b.id = p.brand_id
  where s.pub
-   and not exists (select 1 from assortment_spans o where o.product_id = s.product_id and o.last_day = 'infinity')`;
+   and not exists (select 1 from assortment_spans o where o.zone = $3 and o.product_id = s.product_id
+                                                      and o.last_day = 'infinity')`;
 
 const ATTRIBUTES = `
 update assortment_spans a
@@ -79,38 +83,88 @@ update assortment_spans a
 
 // assortment_events_cum (migration 112) for the run's (seller, day), after the daily roll-up: the seller's
 // previous day's running totals plus the day's events of rollup_daily_brand, per group.
-const CUM_DELETE = 'delete from assortment_events_cum where seller_id = $1 and day = $2::date';
+const CUM_DELETE = 'delete from assortment_events_cum where zone = $3 and seller_id = $1 and day = $2::date';
 const CUM = `
 with prev as (
   select c.classification_id, c.brand_id, c.went_out_cum, c.back_in_cum from assortment_events_cum c
-   where c.seller_id = $1
-     and c.day = (select max(x.day) from assortment_events_cum x where x.seller_id = $1 and x.day < $2::date)
+   where c.zone = $3 and c.seller_id = $1
+     and c.day = (select max(x.day) from assortment_events_cum x where x.zone = $3 and x.seller_id = $1 and x.day < $2::date)
 ),
 ev as (
   select r.classification_id, r.brand_id, r.went_out_of_stock as wo, r.back_in_stock as bk from rollup_daily_brand r
-   where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date
+   where r.zone = $3 and r.seller_id = $1 and r.day = $2::date
      and (r.went_out_of_stock > 0 or r.back_in_stock > 0)
 )
-insert into assortment_events_cum (seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
-select $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesce(p.brand_id, e.brand_id),
+insert into assortment_events_cum (zone, seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
+select $3, $1, $2::date, coalesce(p.classification_id, e.classification_id), coalesce(p.brand_id, e.brand_id),
        coalesce(p.went_out_cum, 0) + coalesce(e.wo, 0), coalesce(p.back_in_cum, 0) + coalesce(e.bk, 0)
   from prev p
   full join ev e on coalesce(p.classification_id, -1) = coalesce(e.classification_id, -1)
                 and coalesce(p.brand_id, -1) = coalesce(e.brand_id, -1)
- where exists (select 1 from rollup_daily_brand r where r.zone = ${TZ_SQL} and r.seller_id = $1 and r.day = $2::date)`;
+ where exists (select 1 from rollup_daily_brand r where r.zone = $3 and r.seller_id = $1 and r.day = $2::date)`;
 
 export const assortmentRollup: RollupUpdater = async (
   client: pg.PoolClient,
   { sellerId, observedAt, touched },
 ) => {
-  const day = santiagoDay(observedAt);
-  await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day] });
-  await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day] });
-  if (!touched.length) return;
-  await client.query({ name: 'assortment-attributes', text: ATTRIBUTES, values: [touched] });
-  await client.query({ name: 'assortment-end', text: END, values: [touched, day] });
-  await client.query({ name: 'assortment-reopen', text: REOPEN, values: [touched, day] });
-  await client.query({ name: 'assortment-open', text: OPEN, values: [touched, day] });
+  if (touched.length)
+    await client.query({ name: 'assortment-attributes', text: ATTRIBUTES, values: [touched] });
+  for (const zone of await rollupZones(client)) {
+    const day = isoDateInZone(observedAt, zone);
+    await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day, zone] });
+    await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day, zone] });
+    if (!touched.length) continue;
+    await client.query({ name: 'assortment-end', text: END, values: [touched, day, zone] });
+    await client.query({ name: 'assortment-reopen', text: REOPEN, values: [touched, day, zone] });
+    await client.query({ name: 'assortment-open', text: OPEN, values: [touched, day, zone] });
+  }
 };
 
 registerRollup('assortment', assortmentRollup);
+
+/**
+ * The spans of zone `zone` (an SQL text expression) of seller `$1` (null: all) recomputed from the price
+ * history (migration 482's function).
+ */
+export const zoneSpans = (zone = '$2::text') =>
+  `select ${zone} as zone, x.* from assortment_recompute_spans($1::int, ${zone}) x`;
+
+/**
+ * Zone `zone`'s running totals of seller `$1` (null: all) from that zone's daily rows: migration 112's
+ * backfill query over them (the CTE stands for the table).
+ */
+export function zoneCum(zone = '$2::text'): string {
+  const backfill = migrationSection('112_assortment_events_cum.sql', 'recompute-cum');
+  return `with rollup_daily_brand as (select * from rollup_daily_brand
+                                       where zone = ${zone} and ($1::int is null or seller_id = $1))
+          select ${zone} as zone, x.* from (${backfill}) x`;
+}
+
+const SPAN_COLUMNS = `zone, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
+  brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out`;
+
+// a zone's spans and running totals once its daily rows are rebuilt (the 'rollup-zone' job, one seller
+// at a time under the seller's row lock), and their drop with the zone
+registerZoneRebuild(
+  'assortment',
+  async (client, sellerId, zone) => {
+    await client.query('delete from assortment_spans where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query('delete from assortment_events_cum where zone = $2 and seller_id = $1', [
+      sellerId,
+      zone,
+    ]);
+    await client.query(
+      `insert into assortment_spans (${SPAN_COLUMNS}) select ${SPAN_COLUMNS} from (${zoneSpans()}) s`,
+      [sellerId, zone],
+    );
+    await client.query(
+      `insert into assortment_events_cum (zone, seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum)
+       select zone, seller_id, day, classification_id, brand_id, went_out_cum, back_in_cum from (${zoneCum()}) c`,
+      [sellerId, zone],
+    );
+  },
+  async (client, zone) => {
+    await client.query('delete from assortment_spans where zone = $1', [zone]);
+    await client.query('delete from assortment_events_cum where zone = $1', [zone]);
+  },
+);

@@ -30,6 +30,7 @@ import {
 } from '../../market/index.js';
 import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
+import { dayZone } from '../ingest/index.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
@@ -62,7 +63,10 @@ interface Scope {
   selection: AssortmentSelection;
   periods: Periods;
   ownBrands: number[];
-  /** the organisation's market zone (what today is) */
+  /**
+   * the zone of the answer's days (what today is): the organisation's market zone once its roll-up rows
+   * are ready, else the deployment's (dayZone), for every figure and list alike
+   */
   zone: string;
 }
 
@@ -81,6 +85,7 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
       `Clasificación no incluida en la licencia: ${outside.join(', ')}`,
       'classification_not_licensed',
     );
+  const zone = await dayZone(pool, principal.marketZone);
   const now = new Date();
   const period = resolvePeriod(
     { from: f.from_date, to: f.to_date },
@@ -90,7 +95,7 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
       defaultFrom: (to) => addDays(to, -(ASSORTMENT_DEFAULT_PERIOD_DAYS - 1)),
       now,
       notAfterToday: true,
-      zone: principal.marketZone,
+      zone,
     },
   );
   const length = daysInclusive(period.from, period.to);
@@ -99,9 +104,10 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
     pivot,
     sellers,
     currency,
-    zone: principal.marketZone,
+    zone,
     ownBrands: principal.license.brands,
     selection: {
+      zone,
       sellers,
       roots,
       classificationsIds: f.classificationsIds,

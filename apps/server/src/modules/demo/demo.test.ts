@@ -47,8 +47,8 @@ async function checksums(db: Database) {
       (select md5(string_agg(concat_ws('|', p.seller_id, p.product_id, g.ean, m.method, m.status, m.confidence), ','
                  order by p.seller_id, p.product_id))
          from match_members m join products p on p.id = m.product_id join match_groups g on g.id = m.group_id) as matches,
-      (select md5(string_agg(concat_ws('|', p.seller_id, p.product_id, i.comparison_date, i.reference_url, i.image_url, i.similarity), ','
-                 order by p.seller_id, p.product_id, i.comparison_date))
+      (select md5(string_agg(concat_ws('|', p.seller_id, p.product_id, i.checked_at, i.reference_url, i.image_url, i.similarity), ','
+                 order by p.seller_id, p.product_id, i.checked_at))
          from image_checks i join products p on p.id = i.product_id) as images,
       (select md5(string_agg(concat_ws('|', currency, day, clp_per_unit), ',' order by currency, day)) from fx_rates) as fx,
       (select count(*)::int from price_intervals) as n_intervals`,
@@ -280,7 +280,7 @@ describe('demo generator', () => {
   it('has image-verification data: references for own brands, checks of every kind queued for measuring', async () => {
     const o = await one<Record<string, number>>(
       a,
-      `select count(*)::int as n, count(distinct comparison_date)::int as dates,
+      `select count(*)::int as n, count(distinct checked_at)::int as dates,
               count(*) filter (where similarity is not null)::int as measured,
               count(distinct substring(i.image_url from '[.]([a-z]+)[.][a-z]+$'))::int as kinds,
               count(distinct p.seller_id) filter (where p.seller_id in (116, 125))::int as iv_sellers,

@@ -304,15 +304,22 @@ async function seedImages(pool: pg.Pool, lastAbs: number, abs0: number): Promise
     m -= 7;
   }
   const { rowCount } = await pool.query(
-    `insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
-     select p.id, d.day, r.image_url, p.image_url, null
+    `insert into image_checks (product_id, checked_at, reference_url, image_url, similarity)
+     select p.id, (d.day + time '12:00') at time zone 'America/Santiago', r.image_url, p.image_url, null
        from products p
        join reference_images r on r.ean = p.ean
        cross join unnest($1::date[]) as d(day)
       where p.first_seen < (d.day + 1)::timestamp at time zone 'America/Santiago'
         and (p.published or p.unpublished_at > (d.day + 1)::timestamp at time zone 'America/Santiago')
-     on conflict (product_id, comparison_date) do nothing`,
+     on conflict (product_id, checked_at) do nothing`,
     [mondays],
+  );
+  // each listing's check is replaced by its next (migration 481: a day shows each listing's last check)
+  await pool.query(
+    `update image_checks c set superseded_at = n.next
+       from (select id, lead(checked_at) over (partition by product_id order by checked_at) as next
+               from image_checks) n
+      where n.id = c.id and n.next is distinct from c.superseded_at`,
   );
   await pool.query(
     `insert into image_scores (reference_url, image_url)

@@ -31,8 +31,8 @@ beforeAll(async () => {
                        src.first_seen, src.last_seen
                   from src, generate_series(1, $1::int) g
                 returning id, image_url)
-         insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
-         select made.id, $2::date, c.reference_url, made.image_url, ((made.id % 97) / 97.0)::real
+         insert into image_checks (product_id, checked_at, reference_url, image_url, similarity)
+         select made.id, vigia_day_start($2::date, 'America/Santiago') + interval '12 hours', c.reference_url, made.image_url, ((made.id % 97) / 97.0)::real
            from made, (select reference_url from image_checks limit 1) c`,
         [BULK, IV_DAY],
       );

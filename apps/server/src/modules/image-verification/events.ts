@@ -8,7 +8,8 @@ export interface CheckClassifiedEvent {
   checkId: number;
   productId: number;
   sellerId: number;
-  comparisonDate: string;
+  /** the instant the check was made (its day is a day of each reader's zone) */
+  checkedAt: Date;
   imageUrl: string;
   referenceUrl: string;
   similarity: number;

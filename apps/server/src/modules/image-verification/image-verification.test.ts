@@ -79,7 +79,7 @@ async function get(url: string, token: string | null = analyst) {
 describe('checks from ingest and the scoring job', () => {
   it('creates one check per listing with a reference on the run day, measured from the pixels', async () => {
     const { rows } = await ctx.db.pool.query(
-      `select p.product_id, c.comparison_date::text as day, c.similarity from image_checks c
+      `select p.product_id, vigia_day(c.checked_at, 'America/Santiago')::text as day, c.similarity from image_checks c
          join products p on p.id = c.product_id order by p.product_id`,
     );
     expect(rows.map((r) => r.product_id)).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'c1', 'c2']);
@@ -111,13 +111,13 @@ describe('checks from ingest and the scoring job', () => {
     );
     const { rows } = await ctx.db.pool.query(
       `select c.image_url, c.similarity from image_checks c join products p on p.id = c.product_id
-        where c.comparison_date = '2026-05-11'`,
+        where vigia_day(c.checked_at, 'America/Santiago') = '2026-05-11'`,
     );
     expect(rows).toEqual([{ image_url: pictureUrl(IV_KEYS.A, 'resized'), similarity: null }]);
     await scorePending(ctx.db.pool, ctx.config.DATA_DIR, silent, 60_000);
     await allMeasured();
     const after = await ctx.db.pool.query(
-      `select similarity from image_checks where comparison_date = '2026-05-11'`,
+      `select similarity from image_checks where vigia_day(checked_at, 'America/Santiago') = '2026-05-11'`,
     );
     expect(after.rows[0].similarity).toBeGreaterThanOrEqual(0.975); // resized → correct
   }, 60_000);

@@ -6,6 +6,8 @@ import type { Queryable } from '../../db/database.js';
 export interface CheckScope {
   orgId: number;
   day: string;
+  /** the zone `day` is a day of (the organisation's day zone) */
+  zone: string;
   sellers: number[];
   /** null = every brand */
   brands: number[] | null;
@@ -17,13 +19,18 @@ export interface CheckScope {
 }
 
 /**
- * Parameters $1…$7 and the WHERE conditions of a CheckScope (c = image_checks). Seller and brand are the
- * check's own columns (migrations/121); the listing is read only for classifications and SKUs, when asked.
+ * Parameters and WHERE conditions of a CheckScope (c = image_checks): $1…$7, then the caller's `extra`
+ * ($8…), then the zone. Seller and brand are the check's own columns (migrations/121); the listing is read
+ * only for classifications and SKUs, when asked. The day's checks (migration 481): made within the day in
+ * the zone and not replaced by a later check of the listing before the day ended there.
  */
-function scopeWhere(s: CheckScope): { values: unknown[]; where: string } {
+function scopeWhere(s: CheckScope, extra: unknown[] = []): { values: unknown[]; where: string } {
+  const zone = `$${8 + extra.length}::text`;
+  const end = `vigia_day_start($1::date + 1, ${zone})`;
   return {
-    values: [s.day, s.sellers, s.brands, s.classifications, s.roots, s.skus, s.orgId],
-    where: `c.comparison_date = $1::date
+    values: [s.day, s.sellers, s.brands, s.classifications, s.roots, s.skus, s.orgId, ...extra, s.zone],
+    where: `c.checked_at >= vigia_day_start($1::date, ${zone}) and c.checked_at < ${end}
+   and (c.superseded_at is null or c.superseded_at >= ${end})
    and c.seller_id = any($2::int[])
    and ($3::int[] is null or c.brand_id = any($3::int[]))
    and ($4::int[] is null or exists (select 1 from products p join classifications cl on cl.id = p.classification_id
@@ -35,11 +42,16 @@ function scopeWhere(s: CheckScope): { values: unknown[]; where: string } {
   };
 }
 
-/** The latest comparison date on or before `today` (null: none). */
-export async function selectLatestComparisonDate(db: Queryable, today: string): Promise<string | null> {
+/** The latest comparison date on or before `today` in `zone`, the day of the latest check (null: none). */
+export async function selectLatestComparisonDate(
+  db: Queryable,
+  today: string,
+  zone: string,
+): Promise<string | null> {
   const { rows } = await db.query<{ day: string | null }>(
-    `select max(comparison_date)::text as day from image_checks where comparison_date <= $1::date`,
-    [today],
+    `select vigia_day(max(checked_at), $2::text)::text as day from image_checks
+      where checked_at < vigia_day_start($1::date + 1, $2::text)`,
+    [today, zone],
   );
   return rows[0]?.day ?? null;
 }
@@ -65,7 +77,10 @@ export interface CheckRow {
   total?: string;
 }
 
-const CHECK_COLUMNS = `c.id, c.comparison_date::text as comparison_date, c.product_id, p.seller_id, s.name as seller_name,
+/** A check's columns; its comparison date is its day in zone `zone` (an SQL text expression). */
+const CHECK_COLUMNS = (
+  zone: string,
+) => `c.id, vigia_day(c.checked_at, ${zone})::text as comparison_date, c.product_id, p.seller_id, s.name as seller_name,
        s.color as seller_color, p.sku, p.ean, p.name, b.name as brand, p.url, c.image_url, c.reference_url, c.similarity,
        r.decision, r.decided_at, u.name as decided_by`;
 const CHECK_JOINS = `
@@ -101,7 +116,8 @@ export async function selectChecks(
   band: Band,
   page: { limit: number; skip: number },
 ): Promise<{ rows: CheckRow[]; total: number }> {
-  const { values, where } = scopeWhere(s);
+  const extra = [band.lower, band.upper, band.withPending, band.onlyPending, page.limit, page.skip];
+  const { values, where } = scopeWhere(s, extra);
   const { rows } = await db.query<CheckRow>(
     `with page as (
        select c.id, count(*) over () as total
@@ -113,10 +129,10 @@ export async function selectChecks(
         order by c.similarity asc nulls last, c.seller_id, c.product_id
         limit $12 offset $13
      )
-     select ${CHECK_COLUMNS}, page.total
+     select ${CHECK_COLUMNS('$14::text')}, page.total
        from page join image_checks c on c.id = page.id ${CHECK_JOINS}
       order by c.similarity asc nulls last, c.seller_id, c.product_id`,
-    [...values, band.lower, band.upper, band.withPending, band.onlyPending, page.limit, page.skip],
+    values,
   );
   return {
     rows,
@@ -125,14 +141,14 @@ export async function selectChecks(
 }
 
 async function countChecks(db: Queryable, s: CheckScope, band: Band): Promise<number> {
-  const { values, where } = scopeWhere(s);
+  const { values, where } = scopeWhere(s, [band.lower, band.upper, band.withPending, band.onlyPending]);
   const { rows } = await db.query<{ n: number }>(
     `select count(*)::int as n from image_checks c
       where ${where} and $7::int is not null
         and (case when c.similarity is null then $10::boolean
                   else not $11::boolean and c.similarity >= $8 and c.similarity < $9 end)
         ${reviewed(band)}`,
-    [...values, band.lower, band.upper, band.withPending, band.onlyPending],
+    values,
   );
   return rows[0].n;
 }
@@ -153,7 +169,7 @@ export async function selectKpis(
   correctThreshold: number,
   incorrectThreshold: number,
 ): Promise<KpiRow> {
-  const { values, where } = scopeWhere(s);
+  const { values, where } = scopeWhere(s, [correctThreshold, incorrectThreshold]);
   const { rows } = await db.query<KpiRow>(
     `select count(*) filter (where c.similarity >= $8)::int as correct,
             count(*) filter (where c.similarity >= $9 and c.similarity < $8 and ${NOT_REVIEWED})::int as for_review,
@@ -163,7 +179,7 @@ export async function selectKpis(
             count(*)::int as total
        from image_checks c
       where ${where} and $7::int is not null`,
-    [...values, correctThreshold, incorrectThreshold],
+    values,
   );
   return rows[0];
 }
@@ -180,23 +196,27 @@ export interface ScoreRow {
   error: string | null;
 }
 
-/** One check with its measure, when its listing is among `sellers` and inside the license's roots. */
+/**
+ * One check with its measure, when its listing is among `sellers` and inside the license's roots; its
+ * comparison date is its day in `zone`.
+ */
 export async function selectCheck(
   db: Queryable,
   id: number,
   orgId: number,
   sellers: number[],
   roots: number[] | null,
+  zone: string,
 ): Promise<(CheckRow & ScoreRow) | null> {
   const { rows } = await db.query<CheckRow & ScoreRow>(
-    `select ${CHECK_COLUMNS}, sc.algorithm, sc.ssim, sc.coverage, sc.colour, sc.hash_distance, sc.region, sc.diff_map,
+    `select ${CHECK_COLUMNS('$5::text')}, sc.algorithm, sc.ssim, sc.coverage, sc.colour, sc.hash_distance, sc.region, sc.diff_map,
             sc.scored_at, sc.error
        from image_checks c ${CHECK_JOINS.replaceAll('$7', '$2')}
        left join image_scores sc on sc.reference_url = c.reference_url and sc.image_url = c.image_url
       where c.id = $1 and p.seller_id = any($3::int[])
         and ($4::int[] is null or p.classification_id is null
              or exists (select 1 from classifications cl where cl.id = p.classification_id and cl.path && $4::int[]))`,
-    [id, orgId, sellers, roots],
+    [id, orgId, sellers, roots, zone],
   );
   return rows[0] ?? null;
 }

@@ -91,7 +91,7 @@ update image_checks c set similarity = s.similarity
   from image_scores s, products p
  where s.reference_url = any($1::text[]) and s.image_url = any($2::text[]) and s.similarity is not null
    and c.reference_url = s.reference_url and c.image_url = s.image_url and p.id = c.product_id
-returning c.id, c.product_id, p.seller_id, c.comparison_date::text as day, c.image_url, c.reference_url, c.similarity`;
+returning c.id, c.product_id, p.seller_id, c.checked_at, c.image_url, c.reference_url, c.similarity`;
 
 export interface ScoreRun {
   measured: number;
@@ -172,7 +172,7 @@ export async function scorePending(
         checkId: Number(r.id),
         productId: Number(r.product_id),
         sellerId: r.seller_id,
-        comparisonDate: r.day,
+        checkedAt: r.checked_at,
         imageUrl: r.image_url,
         referenceUrl: r.reference_url,
         similarity: r.similarity,

@@ -1,13 +1,11 @@
 import {
   classifySimilarity,
-  DEFAULT_TIMEZONE,
   IMAGE_VERIFICATION,
   type ImageCheckDetail,
   type ImageItem,
   type ImageItemsQuery,
   type ImageKpis,
   type ImageKpisQuery,
-  isoDateInZone,
   round2,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
@@ -16,8 +14,10 @@ import {
   type Requester,
   resolvePivot,
   resolveSellers,
+  today,
   visibleSellers,
 } from '../../market/index.js';
+import { dayZone } from '../ingest/index.js';
 import {
   type Band,
   type CheckRow,
@@ -32,7 +32,12 @@ import { DIFF_GRID, outlineOf } from './similarity.js';
 
 type Filters = Omit<ImageKpisQuery, 'correctThreshold' | 'incorrectThreshold'>;
 
-/** The request's checks under the license: pivot, sellers and classifications refused (403) outside it. */
+/**
+ * The request's checks under the license: pivot, sellers and classifications refused (403) outside it.
+ * The comparison date is a day of the organisation's day zone (dayZone of its market zone, as every
+ * screen's days: issue 25); the seed's `timezone` parameter is validated but decides no day (a day of
+ * another zone than the organisation's would mix zones with the other screens).
+ */
 export async function resolveCheckScope(
   who: Requester,
   db: Queryable,
@@ -42,12 +47,13 @@ export async function resolveCheckScope(
   resolvePivot(who, q.pivotId ?? null);
   const sellers = q.sellersIds?.length ? resolveSellers(who, q.sellersIds) : visibleSellers(license);
   await assertClassificationsLicensed(db, license, q.classificationsIds);
-  const today = isoDateInZone(new Date(), q.timezone ?? DEFAULT_TIMEZONE);
-  const day = q.comparisonDate ?? (await selectLatestComparisonDate(db, today));
+  const zone = await dayZone(db, who.principal.marketZone);
+  const day = q.comparisonDate ?? (await selectLatestComparisonDate(db, today(new Date(), zone), zone));
   if (!day) return { day: null };
   return {
     orgId: who.principal.orgId,
     day,
+    zone,
     sellers,
     brands: q.brands?.length ? q.brands : license.brands.length ? license.brands : null,
     classifications: q.classificationsIds?.length ? q.classificationsIds : null,
@@ -175,6 +181,7 @@ export async function findCheck(db: Queryable, who: Requester, id: number) {
     orgId,
     visibleSellers(license),
     license.classifications.length ? license.classifications : null,
+    await dayZone(db, who.principal.marketZone),
   );
   return row ? detailOf(row) : null;
 }

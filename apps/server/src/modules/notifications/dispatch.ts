@@ -10,8 +10,9 @@ import {
 import type pg from 'pg';
 import type { Config } from '../../config.js';
 import { type Queryable, withTransaction } from '../../db/database.js';
-import { type FxTable, loadFx, TZ_SQL, today } from '../../market/index.js';
+import { type FxTable, loadFx, today } from '../../market/index.js';
 import { enqueueEmail } from '../../platform/mail/index.js';
+import { dayZone } from '../ingest/index.js';
 import { composeEmail, type MailLine } from './email.js';
 import {
   loadClassPaths,
@@ -124,10 +125,11 @@ async function pricesFx(
   client: Queryable,
   events: EventRow[],
   recipients: Recipient[],
+  zones: string[],
 ): Promise<FxTable | null> {
   const priced = events.filter((e) => e.namespace === 'prices');
   if (!priced.length) return null;
-  const days = priced.map((e) => today(e.occurred_at));
+  const days = priced.flatMap((e) => zones.map((z) => today(e.occurred_at, z)));
   const currencies = [
     ...new Set([...priced.map((e) => String(e.facts.currency)), ...recipients.map((r) => r.currency)]),
   ];
@@ -140,19 +142,21 @@ async function pricesFx(
 }
 
 /**
- * A price event's prices in the user's currency, converted with the rate in force on the event's day; in
- * the listing's own currency (and so named) when a rate is missing.
+ * A price event's prices in the user's currency, converted with the rate in force on the event's day (its
+ * day in `zone`, the user's organisation's day zone); in the listing's own currency (and so named) when a
+ * rate is missing.
  */
-function inUserCurrency(
+export function inUserCurrency(
   fx: FxTable | null,
-  e: EventRow,
+  e: Pick<EventRow, 'facts' | 'occurred_at'>,
   currency: string,
+  zone: string,
 ): { currency: string; before: number; after: number } {
   const own = String(e.facts.currency);
   const before = Number(e.facts.before);
   const after = Number(e.facts.after);
   if (!fx || own === currency) return { currency: own, before, after };
-  const day = today(e.occurred_at);
+  const day = today(e.occurred_at, zone);
   const b = fx.convert(before, own, currency, day);
   const a = fx.convert(after, own, currency, day);
   return b === null || a === null ? { currency: own, before, after } : { currency, before: b, after: a };
@@ -168,15 +172,16 @@ const rankOf = (v: unknown): number | null => (v === null || v === undefined ? n
  * an alert must be true on that day's prices (issue 31 item 5). Per event: the listing's effective price at
  * the instant and whether it was out of stock just before, and each other seller's lowest in-stock effective
  * price of the match group at that instant (lowest of normal, sale and exclusive: the default price mode),
- * all in CLP at the rates of the event's market day. Ranking in CLP is ranking in any currency the same
- * day's rates convert to (one factor for every price), so it is the user's ranking too.
+ * all in CLP at the rates of the event's market day in zone `$6` (a recipient's day zone: computed once per
+ * zone the recipients' organisations read). Ranking in CLP is ranking in any currency the same day's rates
+ * convert to (one factor for every price), so it is the user's ranking too.
  */
 const POSITIONS_SQL = `
   with ev as (
     select * from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::int[], $5::timestamptz[])
              as x(id, product_id, group_id, seller_id, t)
   ), ev_day as (
-    select ev.*, vigia_day(ev.t, ${TZ_SQL}) as day from ev
+    select ev.*, vigia_day(ev.t, $6::text) as day from ev
   ), rates as (
     select d.day, r.currency, r.clp_per_unit::float8 as clp
       from (select distinct day from ev_day) d cross join lateral vigia_fx_rates_on(d.day) r
@@ -216,7 +221,11 @@ interface Position {
   others: number[];
 }
 
-async function positionsAt(client: Queryable, events: EventRow[]): Promise<Map<string, Position>> {
+async function positionsAt(
+  client: Queryable,
+  events: EventRow[],
+  zone: string,
+): Promise<Map<string, Position>> {
   const priced = events.filter((e) => e.namespace === 'prices' && e.items.length);
   if (!priced.length) return new Map();
   const { rows } = await client.query<{
@@ -231,6 +240,7 @@ async function positionsAt(client: Queryable, events: EventRow[]): Promise<Map<s
     priced.map((e) => e.items[0][3]),
     priced.map((e) => e.seller_id),
     priced.map((e) => e.occurred_at),
+    zone,
   ]);
   return new Map(
     rows.map((r) => [r.id, { mine: r.mine, rate: r.rate, wasOut: r.was_out, others: r.others.map(Number) }]),
@@ -284,16 +294,17 @@ function averageDiscount(items: UserItem[]): number | null {
 export const LINK_PRODUCTS_MAX = 500;
 
 /**
- * Where a notice leads. A promotion alert opens Promociones por día on that seller, that market day and
+ * Where a notice leads. A promotion alert opens Promociones por día on that seller, that market day (in
+ * `zone`, the recipient's organisation's day zone, the days its Promociones por día shows) and
  * the classifications (license roots) of its products, with its products' promotions listed at once
  * (`seller` + `products`: the page's drill-down of those listings; issue 31 item 5), so that "TiendaSol
  * inició promociones en 153 productos" can be found.
  */
-export function linkOf(e: EventRow, items: UserItem[], paths?: Map<number, number[]>): string {
+export function linkOf(e: EventRow, items: UserItem[], zone: string, paths?: Map<number, number[]>): string {
   if (e.namespace === 'prices' || (items.length === 1 && e.namespace !== 'promotions'))
     return `/app/product/${items[0].pivotListing}`;
   if (e.namespace === 'promotions') {
-    const day = today(e.occurred_at);
+    const day = today(e.occurred_at, zone);
     const roots = [
       ...new Set(items.flatMap((x) => (x.item[2] === null ? [] : [paths?.get(x.item[2])?.[0] ?? x.item[2]]))),
     ];
@@ -311,6 +322,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
   let total = 0;
   let recipients: Recipient[] | null = null;
   let paths: Map<number, number[]> | null = null;
+  let zoneOf: Map<number, string> | null = null;
   for (;;) {
     const done = await withTransaction(pool, async (client) => {
       const { rows: events } = await client.query<EventRow>(
@@ -321,17 +333,31 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
       if (!events.length) return 0;
       recipients ??= await loadRecipients(client, null);
       paths ??= await loadClassPaths(client);
+      // each recipient's day zone (its organisation's market zone once its roll-up rows are ready): the
+      // day whose rates convert its amounts, rank its prices and date its links
+      zoneOf ??= await dayZones(client, recipients);
+      const zones = [...new Set(zoneOf.values())];
       const groups = await groupPivots(client, events, recipients);
-      const fx = await pricesFx(client, events, recipients);
+      const fx = await pricesFx(client, events, recipients, zones);
       const names = await namesOf(client, events, groups);
-      const positions = await positionsAt(client, events);
+      const positions = new Map<string, Map<string, Position>>();
+      for (const z of zones) positions.set(z, await positionsAt(client, events, z));
       const out: NewNotification[] = [];
       for (const e of events) {
-        // a price event whose claim does not hold on the prices of its instant tells nobody
-        const ranks =
-          e.namespace === 'prices' ? checkedPositions(e.kind, e.facts, positions.get(String(e.id))) : null;
-        if (e.namespace === 'prices' && !ranks) continue;
+        // a price event whose claim does not hold on the prices of its instant (at the rates of its day in
+        // the recipient's zone) tells nobody in that zone
+        const ranksIn = new Map(
+          zones.map((z) => [
+            z,
+            e.namespace === 'prices'
+              ? checkedPositions(e.kind, e.facts, positions.get(z)?.get(String(e.id)))
+              : null,
+          ]),
+        );
         for (const u of recipients) {
+          const zone = zoneOf.get(u.id) as string;
+          const ranks = ranksIn.get(zone) ?? null;
+          if (e.namespace === 'prices' && !ranks) continue;
           const m = match(e, u, paths, groups);
           if (!m) continue;
           const seller = names.sellers.get(e.seller_id) ?? `eCommerce ${e.seller_id}`;
@@ -341,7 +367,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
               ? explainPriceEvent(e.kind, {
                   seller,
                   product,
-                  ...inUserCurrency(fx, e, u.currency),
+                  ...inUserCurrency(fx, e, u.currency, zone),
                   rankBefore: ranks?.rankBefore ?? null,
                   rankAfter: ranks?.rankAfter ?? null,
                   wasOut: ranks?.wasOut,
@@ -364,7 +390,7 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
             channel: m.sub.channel,
             title: text.title,
             body: text.body,
-            link: linkOf(e, m.items, paths),
+            link: linkOf(e, m.items, zone, paths),
             payload: { size: Math.round(m.size * 10) / 10, count: m.items.length },
           });
         }
@@ -378,6 +404,13 @@ export async function fanOut(pool: pg.Pool): Promise<number> {
     total += done;
     if (done < BATCH) return total;
   }
+}
+
+/** Each recipient's day zone: dayZone of its organisation's market zone (one look-up per zone). */
+async function dayZones(client: Queryable, recipients: Recipient[]): Promise<Map<number, string>> {
+  const byZone = new Map<string, string>();
+  for (const z of new Set(recipients.map((u) => u.marketZone))) byZone.set(z, await dayZone(client, z));
+  return new Map(recipients.map((u) => [u.id, byZone.get(u.marketZone) as string]));
 }
 
 export async function insertNotifications(client: Queryable, rows: NewNotification[]): Promise<number> {

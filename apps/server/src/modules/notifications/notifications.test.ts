@@ -260,12 +260,12 @@ describe('delivery', () => {
   });
 
   it('pictures turned incorrect: one notice per seller for organisations with the image module; history and other classes stay silent', async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    const e = (productId: number, classification: 'correct' | 'incorrect', day = today) => ({
+    const now = new Date();
+    const e = (productId: number, classification: 'correct' | 'incorrect', at = now) => ({
       checkId: productId,
       productId,
       sellerId: 125,
-      comparisonDate: day,
+      checkedAt: at,
       imageUrl: `x${productId}.png`,
       referenceUrl: 'r.png',
       similarity: classification === 'correct' ? 0.99 : 0.5,
@@ -277,9 +277,9 @@ describe('delivery', () => {
       'select id from products where seller_id = 125 order by id limit 2',
     );
     const [a, b] = two.map((r) => Number(r.id));
-    const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+    const weekAgo = new Date(Date.now() - 7 * 86_400_000);
     await ctx.db.pool.query(
-      `insert into image_checks (product_id, comparison_date, reference_url, image_url, similarity)
+      `insert into image_checks (product_id, checked_at, reference_url, image_url, similarity)
        values ($1, $3, 'r.png', $4, 0.5), ($2, $3, 'r.png', 'old.png', 0.99)`,
       [a, b, weekAgo, `x${a}.png`],
     );
@@ -288,7 +288,7 @@ describe('delivery', () => {
       e(902, 'incorrect'),
       e(902, 'incorrect'), // the same picture on two checks counts once
       e(903, 'correct'),
-      e(904, 'incorrect', '2020-01-01'), // an upgrade's backfill of old checks: not news
+      e(904, 'incorrect', new Date('2020-01-01T12:00:00Z')), // an upgrade's backfill of old checks: not news
       e(a, 'incorrect'), // the same picture as before, incorrect then too: not news
       e(b, 'incorrect'), // a new picture that is incorrect: news
     ]);

@@ -18,6 +18,8 @@ export interface Recipient {
   orgId: number;
   email: string;
   timezone: string;
+  /** The organisation's market zone (organisations.market_zone): what a day of its market is. */
+  marketZone: string;
   /** The currency the user reads amounts in (market core userCurrency). */
   currency: string;
   /** The pivot whose matched products the user follows: the selected one, else every licensed pivot. */
@@ -99,6 +101,7 @@ export async function loadRecipients(
     org_id: number;
     email: string;
     timezone: string;
+    market_zone: string;
     currency: string | null;
     currencies: string[];
     pivot_id: number | null;
@@ -107,7 +110,7 @@ export async function loadRecipients(
     modules: ModuleCode[];
     classifications: number[];
   }>(
-    `select u.id, u.org_id, u.email, u.timezone, u.currency, u.pivot_id,
+    `select u.id, u.org_id, u.email, u.timezone, o.market_zone, u.currency, u.pivot_id,
             coalesce((select array_agg(currency order by currency) from license_currencies where license_id = l.id), '{}')
               as currencies,
             coalesce((select array_agg(seller_id) from license_sellers where license_id = l.id), '{}') as sellers,
@@ -116,6 +119,7 @@ export async function loadRecipients(
             coalesce((select array_agg(classification_id) from license_classifications where license_id = l.id), '{}')
               as classifications
        from users u
+       join organisations o on o.id = u.org_id
        join licenses l on l.org_id = u.org_id
             and (l.starts_on is null or l.starts_on <= current_date)
             and (l.ends_on is null or l.ends_on >= current_date)
@@ -137,6 +141,7 @@ export async function loadRecipients(
       orgId: u.org_id,
       email: u.email,
       timezone: u.timezone,
+      marketZone: u.market_zone,
       currency: userCurrency(u.currency, u.currencies),
       pivots: u.pivot_id !== null && licensedPivots.has(u.pivot_id) ? new Set([u.pivot_id]) : licensedPivots,
       sellers: new Set(u.sellers),

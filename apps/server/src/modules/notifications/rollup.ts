@@ -1,6 +1,6 @@
+import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
-import { TZ_SQL } from '../../market/index.js';
 import { enqueue, JOB_SCHEMA } from '../../platform/jobs/index.js';
 import { type RollupContext, registerRollup } from '../ingest/index.js';
 import {
@@ -21,6 +21,14 @@ import {
 // or whose state did not move, costs nothing but its probe.
 
 export const DISPATCH_QUEUE = 'notifications:dispatch';
+
+/**
+ * The events are market facts, decided once at ingest for every organisation: the rates that put the
+ * group's prices in one currency are those of the run's day in the deployment's zone, and the suppressed
+ * counts are kept per day of that zone (nothing reads them per organisation). What a user is told is
+ * checked again at dispatch in the user's organisation's day zone (dispatch.ts positionsAt, inUserCurrency).
+ */
+const MARKET_FACTS_ZONE = DEFAULT_TIMEZONE;
 
 interface Row {
   id: string;
@@ -72,10 +80,10 @@ export interface ChangeEventRow {
 // run) and whether they are new. A listing whose state did not move is not returned: the rules could
 // neither tell nor change anything about it (rules.ts: same state in, no event and the same state out).
 // $1 listing ids (a slice of the touched ones with PENDING_SQL's), $2 seller, $3 the run's instant, $4 has a
-// previous run.
+// previous run, $5 the zone of the rates' day (MARKET_FACTS_ZONE).
 const ROWS_SQL = `
   with rates as (
-    select currency, clp_per_unit as clp from vigia_fx_rates_on(vigia_day($3::timestamptz, ${TZ_SQL}))
+    select currency, clp_per_unit as clp from vigia_fx_rates_on(vigia_day($3::timestamptz, $5::text))
      where currency <> 'CLP'
     union all select 'CLP', 1
   ), ids as (
@@ -199,6 +207,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
       ctx.sellerId,
       t,
       ctx.previousAt !== null,
+      MARKET_FACTS_ZONE,
     ]);
     p0 = phase('rows', p0);
     last = decide(rows, ctx, t, suppressed, aggregated, events);
@@ -329,7 +338,7 @@ const WRITE_SQL = `
       stock_event_at = excluded.stock_event_at, suspect_since = excluded.suspect_since
   ), suppressed as (
     insert into change_event_suppressed (day, seller_id, reason, n)
-    select vigia_day($14::timestamptz, ${TZ_SQL}), $2, r, n from unnest($15::text[], $16::int[]) x(r, n)
+    select vigia_day($14::timestamptz, $18::text), $2, r, n from unnest($15::text[], $16::int[]) x(r, n)
     on conflict (day, seller_id, reason) do update set n = change_event_suppressed.n + excluded.n
   ), events as (
     insert into change_events (namespace, kind, seller_id, occurred_at, size, facts, items)
@@ -368,6 +377,7 @@ async function writeRun(
     [...suppressed.keys()],
     [...suppressed.values()],
     JSON.stringify(events),
+    MARKET_FACTS_ZONE,
   ]);
   if (events.length) await queueDispatch(client);
 }

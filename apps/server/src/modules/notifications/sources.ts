@@ -8,7 +8,7 @@ import { type CheckClassifiedEvent, onCheckClassified } from '../image-verificat
 import { onReportTaskFinished } from '../reports/index.js';
 import { notifyUsers } from './index.js';
 
-/** A check measured for a day older than this is history (an upgrade's backfill), not news. */
+/** A check made longer ago than this many days is history (an upgrade's backfill), not news. */
 const IMAGE_NEWS_DAYS = 2;
 
 onReportTaskFinished(async (task, { pool }) => {
@@ -32,31 +32,31 @@ export async function notifyIncorrectPictures(
   pool: pg.Pool,
   events: CheckClassifiedEvent[],
 ): Promise<number> {
-  const since = new Date(Date.now() - IMAGE_NEWS_DAYS * 86_400_000).toISOString().slice(0, 10);
-  const recent = events.filter((e) => e.classification === 'incorrect' && e.comparisonDate >= since);
+  const since = Date.now() - IMAGE_NEWS_DAYS * 86_400_000;
+  const recent = events.filter((e) => e.classification === 'incorrect' && e.checkedAt.getTime() >= since);
   if (!recent.length) return 0;
   // "Turned" incorrect: the listing's previous check showed another picture, or this one was not
   // incorrect then; a listing's first check is news too. A picture measured for the first time that
   // was already there before (a fresh database's or an upgrade's backfill) is not.
-  const { rows: turned } = await pool.query<{ product_id: string; day: string }>(
-    `select e.product_id::text, e.day::text
-       from unnest($1::bigint[], $2::date[], $3::text[]) as e(product_id, day, url)
+  const { rows: turned } = await pool.query<{ product_id: string; at: Date }>(
+    `select e.product_id::text, e.at
+       from unnest($1::bigint[], $2::timestamptz[], $3::text[]) as e(product_id, at, url)
        left join lateral (
          select c.image_url, c.similarity from image_checks c
-          where c.product_id = e.product_id and c.comparison_date < e.day
-          order by c.comparison_date desc limit 1) prev on true
+          where c.product_id = e.product_id and c.checked_at < e.at
+          order by c.checked_at desc limit 1) prev on true
       where prev.image_url is null or prev.image_url <> e.url or prev.similarity >= $4`,
     [
       recent.map((e) => e.productId),
-      recent.map((e) => e.comparisonDate),
+      recent.map((e) => e.checkedAt),
       recent.map((e) => e.imageUrl),
       IMAGE_VERIFICATION.incorrectThreshold,
     ],
   );
-  const news = new Set(turned.map((r) => `${r.product_id}:${r.day}`));
+  const news = new Set(turned.map((r) => `${r.product_id}:${r.at.getTime()}`));
   const bySeller = new Map<number, Set<number>>();
   for (const e of recent) {
-    if (!news.has(`${e.productId}:${e.comparisonDate}`)) continue;
+    if (!news.has(`${e.productId}:${e.checkedAt.getTime()}`)) continue;
     const products = bySeller.get(e.sellerId) ?? new Set<number>();
     products.add(e.productId);
     bySeller.set(e.sellerId, products);
