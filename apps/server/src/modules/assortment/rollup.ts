@@ -1,7 +1,7 @@
 import { isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
 import { migrationSection } from '../../db/migrate.js';
-import { type RollupUpdater, registerRollup, registerZoneRebuild, rollupZones } from '../ingest/index.js';
+import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../ingest/index.js';
 
 // The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
 // listings the run touched can change state, so only their spans are looked at. For each of them, its
@@ -105,11 +105,11 @@ select $3, $1, $2::date, coalesce(p.classification_id, e.classification_id), coa
 
 export const assortmentRollup: RollupUpdater = async (
   client: pg.PoolClient,
-  { sellerId, observedAt, touched },
+  { sellerId, observedAt, touched, zones },
 ) => {
   if (touched.length)
     await client.query({ name: 'assortment-attributes', text: ATTRIBUTES, values: [touched] });
-  for (const zone of await rollupZones(client)) {
+  for (const zone of zones) {
     const day = isoDateInZone(observedAt, zone);
     await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day, zone] });
     await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day, zone] });
