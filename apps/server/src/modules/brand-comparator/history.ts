@@ -3,10 +3,12 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
+  type ClosingState,
   getPivotModel,
   heldPivots,
   licensedPivots,
   type PivotModel,
+  provideClosingStates,
   selectChangedIds,
 } from '../pricing/index.js';
 import { type ListingState, selectStatesAt } from './queries.js';
@@ -24,38 +26,54 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
 // The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
 // every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
+// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (lastBefore):
+// hence the listed prices and the price type per interval, not only the trend's effective prices.
 
 /**
  * Columns of the stored intervals; a listing's are contiguous and sorted by valid_from. Prices are kept
- * as the effective price of each price mode (effectivePriceFor at load; NaN = none).
+ * as listed (NaN = none); a price mode's effective price is computed from them when read (effectiveAt,
+ * the rule of effectivePriceFor), so that the pricing screens' closing prices of a closed day (pricing
+ * as-of.ts) can be read from the same store, with the price type.
  */
 interface Columns {
   from: Float64Array;
   to: Float64Array; // +Infinity = open
-  effective: Record<PriceMode, Float64Array>;
+  normal: Float64Array;
+  sale: Float64Array;
+  exclusive: Float64Array;
   stockOut: Uint8Array;
   currency: Uint8Array;
+  priceType: Uint8Array;
 }
 
 function allocate(capacity: number): Columns {
   return {
     from: new Float64Array(capacity),
     to: new Float64Array(capacity),
-    effective: Object.fromEntries(PRICE_MODES.map((m) => [m, new Float64Array(capacity)])) as Record<
-      PriceMode,
-      Float64Array
-    >,
+    normal: new Float64Array(capacity),
+    sale: new Float64Array(capacity),
+    exclusive: new Float64Array(capacity),
     stockOut: new Uint8Array(capacity),
     currency: new Uint8Array(capacity),
+    priceType: new Uint8Array(capacity),
   };
 }
 
 function copyInto(to: Columns, from: Columns, n: number) {
-  to.from.set(from.from.subarray(0, n));
-  to.to.set(from.to.subarray(0, n));
-  for (const m of PRICE_MODES) to.effective[m].set(from.effective[m].subarray(0, n));
-  to.stockOut.set(from.stockOut.subarray(0, n));
-  to.currency.set(from.currency.subarray(0, n));
+  for (const key of Object.keys(to) as (keyof Columns)[])
+    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, n));
+}
+
+/** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
+function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
+  let r = c.normal[k] > 0 ? c.normal[k] : Number.NaN;
+  if (mode === 'NORMAL_PRICE') return r;
+  const sale = c.sale[k];
+  if (sale > 0 && !(sale >= r)) r = sale;
+  if (mode === 'NORMAL_SALE_PRICE') return r;
+  const exclusive = c.exclusive[k];
+  if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
+  return r;
 }
 
 /** A listing's state at an instant, as the trend reads it. */
@@ -74,6 +92,7 @@ type IntervalRow = [
   number | null,
   boolean,
   string,
+  string,
 ];
 
 let storeIds = 0;
@@ -90,6 +109,7 @@ export class HistoryStore {
   generation = 0;
   private readonly currencies: string[] = [];
   private readonly currencyIndex = new Map<string, number>();
+  private readonly priceTypes: string[] = [];
 
   get slots(): number {
     return this.size;
@@ -139,14 +159,18 @@ export class HistoryStore {
     for (const id of new Set(ids)) {
       const start = this.size;
       for (let r = at.get(id) ?? rows.length; r < rows.length && rows[r][0] === id; r++) {
-        const [, from, to, normal, sale, exclusive, stockOut, currency] = rows[r];
+        const [, from, to, normal, sale, exclusive, stockOut, currency, priceType] = rows[r];
         const k = this.size++;
         c.from[k] = from;
         c.to[k] = to ?? Number.POSITIVE_INFINITY;
-        for (const m of PRICE_MODES)
-          c.effective[m][k] = effectivePriceFor({ normal, sale, exclusive }, m) ?? Number.NaN;
+        c.normal[k] = normal ?? Number.NaN;
+        c.sale[k] = sale ?? Number.NaN;
+        c.exclusive[k] = exclusive ?? Number.NaN;
         c.stockOut[k] = stockOut ? 1 : 0;
         c.currency[k] = this.currencyOf(currency);
+        let pt = this.priceTypes.indexOf(priceType);
+        if (pt < 0) pt = this.priceTypes.push(priceType) - 1;
+        c.priceType[k] = pt;
       }
       const old = this.listings.get(id);
       if (old) this.garbage += old[1];
@@ -178,7 +202,7 @@ export class HistoryStore {
 
   /** Effective price of a slot for a mode, converted with `rateOf` (by currency index): NaN when none. */
   price(slot: number, mode: PriceMode, rateOf: Float64Array): number {
-    return this.cols.effective[mode][slot] * rateOf[this.cols.currency[slot]];
+    return effectiveAt(this.cols, slot, mode) * rateOf[this.cols.currency[slot]];
   }
 
   stockOutAt(slot: number): boolean {
@@ -201,8 +225,8 @@ export class HistoryStore {
     rateOf: Float64Array,
     out: Float64Array,
   ): void {
-    const { from, to, stockOut, currency } = this.cols;
-    const effective = this.cols.effective[mode];
+    const c = this.cols;
+    const { from, to, stockOut, currency } = c;
     const end = first + count;
     let lo = first;
     for (let d = 0; d < ts.length; d++) {
@@ -221,7 +245,7 @@ export class HistoryStore {
       out[d] =
         k < first || !(to[k] > t) || (inStockOnly && stockOut[k] === 1)
           ? Number.NaN
-          : effective[k] * rateOf[currency[k]];
+          : effectiveAt(c, k, mode) * rateOf[currency[k]];
       if (ascending && k > lo) lo = k;
     }
   }
@@ -229,6 +253,37 @@ export class HistoryStore {
   /** Rate per stored currency (NaN when the request has none for it). */
   rates(rates: Map<string, number>): Float64Array {
     return Float64Array.from(this.currencies, (code) => rates.get(code) ?? Number.NaN);
+  }
+
+  /**
+   * The state of listing `id` at instant `t` as the pricing screens take a closed day's (pricing
+   * as-of.ts): its last interval that began before `t`, even when it ended earlier (unpublished: its last
+   * known state). undefined when the listing is not stored; null when it had no interval before `t`.
+   */
+  lastBefore(id: number, t: number): ClosingState | null | undefined {
+    const range = this.listings.get(id);
+    if (!range) return undefined;
+    const c = this.cols;
+    let lo = range[0];
+    let hi = range[0] + range[1] - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (c.from[mid] < t) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (k < 0) return null;
+    const nn = (v: number) => (Number.isNaN(v) ? null : v);
+    return {
+      normal: nn(c.normal[k]),
+      sale: nn(c.sale[k]),
+      exclusive: nn(c.exclusive[k]),
+      priceType: this.priceTypes[c.priceType[k]],
+      stockOut: c.stockOut[k] === 1,
+      currency: this.currencies[c.currency[k]],
+    };
   }
 
   /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
@@ -239,7 +294,7 @@ export class HistoryStore {
     const c = this.cols;
     const nn = (v: number) => (Number.isNaN(v) ? null : v);
     return {
-      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(c.effective[m][k])])) as Record<
+      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(effectiveAt(c, k, m))])) as Record<
         PriceMode,
         number | null
       >,
@@ -263,7 +318,8 @@ export async function loadIntervals(
     const { rows } = await db.query<IntervalRow>({
       text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
                     (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
-                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency
+                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency,
+                    pi.price_type
                from price_intervals pi
               where pi.product_id = any($1::bigint[])
               order by pi.product_id, pi.valid_from`,
@@ -559,6 +615,11 @@ export async function stopHistory(pool: pg.Pool): Promise<void> {
  */
 export function comparatorReadModels(pool: pg.Pool): void {
   const holder = readModelsOf(pool);
+  // the pricing screens' closing prices of a closed day (pricing as-of.ts) read the same history
+  provideClosingStates(pool, async (model) => {
+    const store = await historyFor(pool, model);
+    return store && { stateBefore: (id, t) => store.lastBefore(id, t) };
+  });
   holder.warmUp(
     'comparator-history',
     async () => {
