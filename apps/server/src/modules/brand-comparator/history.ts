@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
   type ClosingState,
+  type ClosingStates,
   getPivotModel,
   heldPivots,
   licensedPivots,
@@ -26,7 +27,7 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
 // The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
 // every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
-// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (lastBefore):
+// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (stateBefore):
 // hence the listed prices and the price type per interval, not only the trend's effective prices.
 
 /**
@@ -256,16 +257,15 @@ export class HistoryStore {
   }
 
   /**
-   * The state of listing `id` at instant `t` as the pricing screens take a closed day's (pricing
-   * as-of.ts): its last interval that began before `t`, even when it ended earlier (unpublished: its last
-   * known state). undefined when the listing is not stored; null when it had no interval before `t`.
+   * The state at instant `t` of the listing whose slots are [first, first + count), as the pricing
+   * screens take a closed day's (pricing as-of.ts): its last interval that began before `t`, even when
+   * it ended earlier (unpublished: its last known state), written into `out`; false when none began
+   * before `t`.
    */
-  lastBefore(id: number, t: number): ClosingState | null | undefined {
-    const range = this.listings.get(id);
-    if (!range) return undefined;
+  stateBefore(first: number, count: number, t: number, out: ClosingState): boolean {
     const c = this.cols;
-    let lo = range[0];
-    let hi = range[0] + range[1] - 1;
+    let lo = first;
+    let hi = first + count - 1;
     let k = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
@@ -274,16 +274,15 @@ export class HistoryStore {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    if (k < 0) return null;
+    if (k < 0) return false;
     const nn = (v: number) => (Number.isNaN(v) ? null : v);
-    return {
-      normal: nn(c.normal[k]),
-      sale: nn(c.sale[k]),
-      exclusive: nn(c.exclusive[k]),
-      priceType: this.priceTypes[c.priceType[k]],
-      stockOut: c.stockOut[k] === 1,
-      currency: this.currencies[c.currency[k]],
-    };
+    out.normal = nn(c.normal[k]);
+    out.sale = nn(c.sale[k]);
+    out.exclusive = nn(c.exclusive[k]);
+    out.priceType = this.priceTypes[c.priceType[k]];
+    out.stockOut = c.stockOut[k] === 1;
+    out.currency = this.currencies[c.currency[k]];
+    return true;
   }
 
   /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
@@ -472,6 +471,8 @@ export interface TrendPrices {
 interface Slots {
   generation: number;
   store: HistoryStore;
+  /** the model's listings the store does not hold */
+  missing: number[];
   rowFirst: Int32Array;
   rowCount: Int32Array;
   offerFirst: Int32Array;
@@ -492,13 +493,37 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
     rowCount: new Int32Array(model.rows.length),
     offerFirst: new Int32Array(nOffers),
     offerCount: new Int32Array(nOffers),
+    missing: [],
   };
   model.rows.forEach((row, i) => {
     [s.rowFirst[i], s.rowCount[i]] = store.range(row.productId);
+    if (!store.has(row.productId)) s.missing.push(row.productId);
   });
-  for (let k = 0; k < nOffers; k++) [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
+  for (let k = 0; k < nOffers; k++) {
+    [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
+    if (!store.has(c.offerProductId[k])) s.missing.push(c.offerProductId[k]);
+  }
   slotCache.set(model, s);
   return s;
+}
+
+/**
+ * The states of the model's listings the store holds at the end instant `endTs` of a closed day, as the
+ * pricing screens overlay them (pricing as-of.ts); a listing not held reads as "keep" (`missing`).
+ */
+export function closingStatesOf(
+  store: HistoryStore,
+  model: PivotModel,
+  endTs: number,
+): { missing: number[]; states: ClosingStates } {
+  const s = slotsOf(store, model);
+  return {
+    missing: s.missing,
+    states: {
+      row: (i, out) => store.stateBefore(s.rowFirst[i], s.rowCount[i], endTs, out),
+      offer: (k, out) => store.stateBefore(s.offerFirst[k], s.offerCount[k], endTs, out),
+    },
+  };
 }
 
 /** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */
@@ -618,7 +643,12 @@ export function comparatorReadModels(pool: pg.Pool): void {
   // the pricing screens' closing prices of a closed day (pricing as-of.ts) read the same history
   provideClosingStates(pool, async (model) => {
     const store = await historyFor(pool, model);
-    return store && { stateBefore: (id, t) => store.lastBefore(id, t) };
+    return (
+      store && {
+        missing: slotsOf(store, model).missing,
+        at: (endTs) => closingStatesOf(store, model, endTs).states,
+      }
+    );
   });
   holder.warmUp(
     'comparator-history',

@@ -2,8 +2,8 @@ import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
-import { HistoryStore, loadIntervals, modelListings } from '../brand-comparator/history.js';
-import { type ClosingState, type ClosingStates, modelAsOf, overlayStates, selectStatesAt } from './as-of.js';
+import { closingStatesOf, HistoryStore, loadIntervals, modelListings } from '../brand-comparator/history.js';
+import { type ClosingState, modelAsOf, overlayStates, selectStatesAt, statesFromMap } from './as-of.js';
 import { getPivotModel, type PivotModel } from './model.js';
 
 // A closed day's overlay (as-of.ts, issue 30): the states read only for the listings whose current
@@ -17,7 +17,7 @@ let ctx: TestContext;
 const ids: Record<string, number> = {};
 
 /** The old lookup: every listing's last interval that began before the day's end. */
-async function fullLookup(listings: number[], endTs: number): Promise<ClosingStates> {
+async function fullLookup(listings: number[], endTs: number): Promise<Map<number, ClosingState>> {
   const { rows } = await ctx.db.pool.query<ClosingState & { id: string }>(
     `select u.id::text as id, x.normal_price::float8 as normal, x.sale_price::float8 as sale,
             x.exclusive_price::float8 as exclusive, x.price_type as "priceType", x.stock_out as "stockOut",
@@ -155,19 +155,19 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     expect(listings).toEqual(expect.arrayContaining([ids.p1, ids.p2, ids.p3, ids.p4, ids.a1, ids.a2]));
     const store = new HistoryStore();
     await loadIntervals(pool, store, listings);
-    let endTs = 0;
-    const fromStore: ClosingStates = { get: (id) => store.lastBefore(id, endTs) };
     let compared = 0;
     for (const n of [1, 2, 3, 4, 5, 6]) {
-      endTs = await endOf(n);
-      const full = overlayStates(model, await fullLookup(listings, endTs));
+      const endTs = await endOf(n);
+      const full = overlayStates(model, statesFromMap(model, await fullLookup(listings, endTs)));
       const changed = await selectStatesAt(pool, listings, endTs);
       // p5's price never changed: its current interval began five days ago, so it is not read again
       expect(changed.has(ids.p5)).toBe(false);
       if (n <= 5) expect((await fullLookup([ids.p5], endTs)).get(ids.p5)).toMatchObject({ normal: 300 });
       if (n <= 3) expect(changed.has(ids.p1)).toBe(true);
-      expect(replaced(overlayStates(model, changed))).toEqual(replaced(full));
-      expect(replaced(overlayStates(model, fromStore))).toEqual(replaced(full));
+      expect(replaced(overlayStates(model, statesFromMap(model, changed)))).toEqual(replaced(full));
+      const held = closingStatesOf(store, model, endTs);
+      expect(held.missing).toEqual([]);
+      expect(replaced(overlayStates(model, held.states))).toEqual(replaced(full));
       compared++;
     }
     expect(compared).toBe(6);

@@ -1,4 +1,4 @@
-import { effectivePriceFor, type PriceMode } from '@vigia/domain';
+import type { PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf } from '../../platform/read-model.js';
@@ -31,19 +31,37 @@ export interface ClosingState {
   currency: string;
 }
 
-/** Listing id → its state at the day's end (null or undefined: keep the model's). */
+/**
+ * The states at a day's end of a model's listings: `row(i, out)` for row i's listing, `offer(k, out)`
+ * for offer k's, each writing the state into `out` and returning true, or false when the model's state
+ * stays (the listing had no interval before the day's end, or its current one began before it).
+ */
 export interface ClosingStates {
-  get(id: number): ClosingState | null | undefined;
+  row(i: number, out: ClosingState): boolean;
+  offer(k: number, out: ClosingState): boolean;
+}
+
+/** ClosingStates from a map listing id → state (selectStatesAt's answer). */
+export function statesFromMap(model: PivotModel, states: Map<number, ClosingState>): ClosingStates {
+  const put = (s: ClosingState | undefined, out: ClosingState) => {
+    if (!s) return false;
+    Object.assign(out, s);
+    return true;
+  };
+  return {
+    row: (i, out) => put(states.get(model.rows[i].productId), out),
+    offer: (k, out) => put(states.get(model.cols.offerProductId[k]), out),
+  };
 }
 
 /**
- * An in-memory source of closing states for a model (null while it cannot answer for that model): per
- * listing, its state at `endTs` — undefined when the source does not hold the listing, null when the
- * listing had no interval before `endTs`.
+ * An in-memory source of closing states for a model (null while it cannot answer for that model):
+ * `missing`, the model's listings it does not hold (read from the database), and `at(endTs)`, the
+ * states at instant `endTs` (epoch ms) of those it holds.
  */
 export type ClosingStateSource = (
   model: PivotModel,
-) => Promise<{ stateBefore(id: number, endTs: number): ClosingState | null | undefined } | null>;
+) => Promise<{ missing: number[]; at(endTs: number): ClosingStates } | null>;
 
 const sourceOf = (pool: pg.Pool) =>
   readModelsOf(pool).state<{ source: ClosingStateSource | null }>('pricing-closing-states', () => ({
@@ -57,6 +75,7 @@ export function provideClosingStates(pool: pg.Pool, source: ClosingStateSource):
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
+const nul = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
  * The state at `endTs` (epoch ms) of each listing of `ids` whose current interval (listing_current.since)
@@ -86,18 +105,31 @@ export async function selectStatesAt(
 
 /** The states at `endTs` of the model's listings: from the in-memory source when it can answer. */
 async function closingStates(pool: pg.Pool, model: PivotModel, endTs: number): Promise<ClosingStates> {
-  const ids = [...new Set([...model.rows.map((r) => r.productId), ...model.cols.offerProductId])];
   const source = sourceOf(pool).source;
   const mem = source ? await source(model) : null;
-  if (!mem) return selectStatesAt(pool, ids, endTs);
-  const missing = ids.filter((id) => mem.stateBefore(id, endTs) === undefined);
-  const fromDb = missing.length ? await selectStatesAt(pool, missing, endTs) : null;
+  if (!mem) {
+    const ids = [...new Set([...model.rows.map((r) => r.productId), ...model.cols.offerProductId])];
+    return statesFromMap(model, await selectStatesAt(pool, ids, endTs));
+  }
+  const fromDb = mem.missing.length
+    ? statesFromMap(model, await selectStatesAt(pool, mem.missing, endTs))
+    : null;
+  const held = mem.at(endTs);
+  if (!fromDb) return held;
   return {
-    get: (id) => {
-      const s = mem.stateBefore(id, endTs);
-      return s === undefined ? fromDb?.get(id) : s;
-    },
+    row: (i, out) => held.row(i, out) || fromDb.row(i, out),
+    offer: (k, out) => held.offer(k, out) || fromDb.offer(k, out),
   };
+}
+
+/** effectivePriceFor of listed prices (null = none), without its arrays: NaN when none. */
+function effective(mode: PriceMode, normal: number | null, sale: number | null, exclusive: number | null) {
+  let r = normal !== null && normal > 0 ? normal : Number.NaN;
+  if (mode === 'NORMAL_PRICE') return r;
+  if (sale !== null && sale > 0 && !(sale >= r)) r = sale;
+  if (mode === 'NORMAL_SALE_PRICE') return r;
+  if (exclusive !== null && exclusive > 0 && !(exclusive >= r)) r = exclusive;
+  return r;
 }
 
 /** A copy of `model` whose prices, price types, stock and currencies are the states of `states`. */
@@ -109,57 +141,69 @@ export function overlayStates(model: PivotModel, states: ClosingStates): PivotMo
     if (i < 0) i = currencies.push(code) - 1;
     return i;
   };
-  const prices = (s: ClosingState) => ({ normal: s.normal, sale: s.sale, exclusive: s.exclusive });
-  const rows: Row[] = model.rows.map((r) => {
-    const s = states.get(r.productId);
-    if (!s) return r;
-    const p = prices(s);
-    return {
+  const cols: Columns = {
+    ...c,
+    currencies,
+    rowPrice: Object.fromEntries(MODES.map((m) => [m, c.rowPrice[m].slice()])) as Columns['rowPrice'],
+    rowCurrency: c.rowCurrency.slice(),
+    rowStockOut: c.rowStockOut.slice(),
+    rowPriceType: c.rowPriceType.slice(),
+    offerPrice: Object.fromEntries(MODES.map((m) => [m, c.offerPrice[m].slice()])) as Columns['offerPrice'],
+    offerCurrency: c.offerCurrency.slice(),
+    offerStockOut: c.offerStockOut.slice(),
+    offerNormal: c.offerNormal.slice(),
+    offerSale: c.offerSale.slice(),
+    offerExclusive: c.offerExclusive.slice(),
+    offerPriceType: c.offerPriceType.slice(),
+  };
+  const s: ClosingState = {
+    normal: null,
+    sale: null,
+    exclusive: null,
+    priceType: '',
+    stockOut: false,
+    currency: '',
+  };
+  const rows: Row[] = model.rows.slice();
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    if (!states.row(i, s)) continue;
+    if (
+      r.normal === s.normal &&
+      r.sale === s.sale &&
+      r.exclusive === s.exclusive &&
+      r.priceType === s.priceType &&
+      r.stockOut === s.stockOut &&
+      r.currency === s.currency
+    )
+      continue; // the same state: the model's row
+    const eff = {
+      NORMAL_SALE_EXCLUSIVE_PRICE: effective('NORMAL_SALE_EXCLUSIVE_PRICE', s.normal, s.sale, s.exclusive),
+      NORMAL_SALE_PRICE: effective('NORMAL_SALE_PRICE', s.normal, s.sale, s.exclusive),
+      NORMAL_PRICE: effective('NORMAL_PRICE', s.normal, s.sale, s.exclusive),
+    };
+    for (const m of MODES) cols.rowPrice[m][i] = eff[m];
+    rows[i] = {
       ...r,
       normal: s.normal,
       sale: s.sale,
       exclusive: s.exclusive,
       eff: {
-        NORMAL_SALE_EXCLUSIVE_PRICE: effectivePriceFor(p, 'NORMAL_SALE_EXCLUSIVE_PRICE'),
-        NORMAL_SALE_PRICE: effectivePriceFor(p, 'NORMAL_SALE_PRICE'),
-        NORMAL_PRICE: effectivePriceFor(p, 'NORMAL_PRICE'),
+        NORMAL_SALE_EXCLUSIVE_PRICE: nul(eff.NORMAL_SALE_EXCLUSIVE_PRICE),
+        NORMAL_SALE_PRICE: nul(eff.NORMAL_SALE_PRICE),
+        NORMAL_PRICE: nul(eff.NORMAL_PRICE),
       },
       priceType: s.priceType,
       stockOut: s.stockOut,
       currency: s.currency,
     };
-  });
-  const cols: Columns = {
-    ...c,
-    currencies,
-    rowPrice: Object.fromEntries(
-      MODES.map((m) => [m, Float64Array.from(c.rowPrice[m])]),
-    ) as Columns['rowPrice'],
-    rowCurrency: Uint8Array.from(c.rowCurrency),
-    rowStockOut: Uint8Array.from(c.rowStockOut),
-    rowPriceType: Uint8Array.from(c.rowPriceType),
-    offerPrice: Object.fromEntries(
-      MODES.map((m) => [m, Float64Array.from(c.offerPrice[m])]),
-    ) as Columns['offerPrice'],
-    offerCurrency: Uint8Array.from(c.offerCurrency),
-    offerStockOut: Uint8Array.from(c.offerStockOut),
-    offerNormal: Float64Array.from(c.offerNormal),
-    offerSale: Float64Array.from(c.offerSale),
-    offerExclusive: Float64Array.from(c.offerExclusive),
-    offerPriceType: [...c.offerPriceType],
-  };
-  rows.forEach((r, i) => {
-    if (r === model.rows[i]) return;
-    for (const m of MODES) cols.rowPrice[m][i] = nan(r.eff[m]);
-    cols.rowCurrency[i] = cur(r.currency);
-    cols.rowStockOut[i] = r.stockOut ? 1 : 0;
-    cols.rowPriceType[i] = priceTypeCode(r.priceType);
-  });
+    cols.rowCurrency[i] = cur(s.currency);
+    cols.rowStockOut[i] = s.stockOut ? 1 : 0;
+    cols.rowPriceType[i] = priceTypeCode(s.priceType);
+  }
   for (let k = 0; k < c.offerProductId.length; k++) {
-    const s = states.get(c.offerProductId[k]);
-    if (!s) continue;
-    const p = prices(s);
-    for (const m of MODES) cols.offerPrice[m][k] = nan(effectivePriceFor(p, m));
+    if (!states.offer(k, s)) continue;
+    for (const m of MODES) cols.offerPrice[m][k] = effective(m, s.normal, s.sale, s.exclusive);
     cols.offerCurrency[k] = cur(s.currency);
     cols.offerStockOut[k] = s.stockOut ? 1 : 0;
     cols.offerNormal[k] = nan(s.normal);
