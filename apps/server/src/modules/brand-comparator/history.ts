@@ -65,6 +65,8 @@ function copyInto(to: Columns, from: Columns, n: number) {
     (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, n));
 }
 
+const nullIfNaN = (v: number) => (Number.isNaN(v) ? null : v);
+
 /** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
 function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
   let r = c.normal[k] > 0 ? c.normal[k] : Number.NaN;
@@ -260,10 +262,12 @@ export class HistoryStore {
    * The state at instant `t` of the listing whose slots are [first, first + count), as the pricing
    * screens take a closed day's (pricing as-of.ts): its last interval that began before `t`, even when
    * it ended earlier (unpublished: its last known state), written into `out`; false when none began
-   * before `t`.
+   * before `t`, and when its last interval did (its state then is its current one, the model's: as
+   * as-of.ts selectStatesAt, which reads only listings whose current interval began after the day).
    */
   stateBefore(first: number, count: number, t: number, out: ClosingState): boolean {
     const c = this.cols;
+    if (count === 0 || c.from[first + count - 1] < t) return false;
     let lo = first;
     let hi = first + count - 1;
     let k = -1;
@@ -275,10 +279,9 @@ export class HistoryStore {
       } else hi = mid - 1;
     }
     if (k < 0) return false;
-    const nn = (v: number) => (Number.isNaN(v) ? null : v);
-    out.normal = nn(c.normal[k]);
-    out.sale = nn(c.sale[k]);
-    out.exclusive = nn(c.exclusive[k]);
+    out.normal = nullIfNaN(c.normal[k]);
+    out.sale = nullIfNaN(c.sale[k]);
+    out.exclusive = nullIfNaN(c.exclusive[k]);
     out.priceType = this.priceTypes[c.priceType[k]];
     out.stockOut = c.stockOut[k] === 1;
     out.currency = this.currencies[c.currency[k]];
@@ -478,11 +481,14 @@ interface Slots {
   offerFirst: Int32Array;
   offerCount: Int32Array;
 }
-const slotCache = new WeakMap<PivotModel, Slots>();
+// Kept per listing layout: the offers' listing ids of a model's columns (a new model version builds new
+// columns; a closed day's overlay, pricing as-of.ts, keeps its model's rows and offers in place and
+// shares that array), so that the requests on every closed day's overlay of a model reuse its ranges.
+const slotCache = new WeakMap<Float64Array, Slots>();
 
-/** The model's listings' slot ranges in the store (kept per model until the store changes). */
+/** The model's listings' slot ranges in the store (kept per listing layout until the store changes). */
 function slotsOf(store: HistoryStore, model: PivotModel): Slots {
-  const cached = slotCache.get(model);
+  const cached = slotCache.get(model.cols.offerProductId);
   if (cached && cached.store === store && cached.generation === store.generation) return cached;
   const c = model.cols;
   const nOffers = c.offerProductId.length;
@@ -503,7 +509,7 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
     [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
     if (!store.has(c.offerProductId[k])) s.missing.push(c.offerProductId[k]);
   }
-  slotCache.set(model, s);
+  slotCache.set(model.cols.offerProductId, s);
   return s;
 }
 

@@ -177,6 +177,8 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     const pool = ctx.db.pool;
     const model = await getPivotModel(pool, 5);
     const yesterday = await modelAsOf(pool, model, 'ayer', await endOf(1));
+    // the same listings in the same places (the comparator's slot ranges are kept per this array)
+    expect(yesterday.cols.offerProductId).toBe(model.cols.offerProductId);
     // p1 950 since three days ago; p2 still on sale (850 < 900); p3 not listed yet: its current state
     expect(stateIn(yesterday, ids.p1)).toMatchObject({ normal: 950, sale: null, stockOut: false });
     expect(stateIn(yesterday, ids.p2)).toMatchObject({ normal: 900, sale: 850, priceType: 'SALE' });
