@@ -187,6 +187,11 @@ export class HistoryStore {
     return this.listings.get(id) ?? [0, 0];
   }
 
+  /** valid_from of the last of the slots [first, first + count) (−∞ when none). */
+  lastFrom(first: number, count: number): number {
+    return count ? this.cols.from[first + count - 1] : Number.NEGATIVE_INFINITY;
+  }
+
   /** The slot of the interval covering instant `t` among [first, first + count): −1 when none. */
   slotAt(first: number, count: number, t: number): number {
     const c = this.cols;
@@ -480,6 +485,12 @@ interface Slots {
   rowCount: Int32Array;
   offerFirst: Int32Array;
   offerCount: Int32Array;
+  /**
+   * valid_from of each row's / offer's listing's last interval (−∞: none): read in order, so that a
+   * closed day's overlay passes over the listings unchanged since the day without a search in the store
+   */
+  rowLast: Float64Array;
+  offerLast: Float64Array;
 }
 // Kept per listing layout: the offers' listing ids of a model's columns (a new model version builds new
 // columns; a closed day's overlay, pricing as-of.ts, keeps its model's rows and offers in place and
@@ -499,14 +510,18 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
     rowCount: new Int32Array(model.rows.length),
     offerFirst: new Int32Array(nOffers),
     offerCount: new Int32Array(nOffers),
+    rowLast: new Float64Array(model.rows.length),
+    offerLast: new Float64Array(nOffers),
     missing: [],
   };
   model.rows.forEach((row, i) => {
     [s.rowFirst[i], s.rowCount[i]] = store.range(row.productId);
+    s.rowLast[i] = store.lastFrom(s.rowFirst[i], s.rowCount[i]);
     if (!store.has(row.productId)) s.missing.push(row.productId);
   });
   for (let k = 0; k < nOffers; k++) {
     [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
+    s.offerLast[k] = store.lastFrom(s.offerFirst[k], s.offerCount[k]);
     if (!store.has(c.offerProductId[k])) s.missing.push(c.offerProductId[k]);
   }
   slotCache.set(model.cols.offerProductId, s);
@@ -526,8 +541,9 @@ export function closingStatesOf(
   return {
     missing: s.missing,
     states: {
-      row: (i, out) => store.stateBefore(s.rowFirst[i], s.rowCount[i], endTs, out),
-      offer: (k, out) => store.stateBefore(s.offerFirst[k], s.offerCount[k], endTs, out),
+      row: (i, out) => !(s.rowLast[i] < endTs) && store.stateBefore(s.rowFirst[i], s.rowCount[i], endTs, out),
+      offer: (k, out) =>
+        !(s.offerLast[k] < endTs) && store.stateBefore(s.offerFirst[k], s.offerCount[k], endTs, out),
     },
   };
 }
