@@ -3,7 +3,7 @@
 // price index scoring — priceIndex in packages/domain, the scoring in compute.ts — instead of copying it).
 export { type ClosingState, type ClosingStates, provideClosingStates } from './as-of.js';
 export { memoOn, type ScoredSet, tallyBy, tallyBySeller } from './compute.js';
-export { type KpiRow, selectPricingKpis } from './kpi.js';
+export { type KpiRow, pricingKpis } from './kpi.js';
 export { getPivotModel, heldPivots, licensedPivots, type PivotModel } from './model.js';
 export { selectChangedIds } from './queries.js';
 export { groupOut, type Resolved, resolveScope, scored, sellerGroupOut } from './service.js';
