@@ -130,7 +130,7 @@ export class HistoryStore {
   private grow(min: number) {
     if (min <= this.cols.from.length) return;
     let cap = this.cols.from.length;
-    while (cap < min) cap = Math.ceil(cap * 1.5); // ~42 bytes a slot: little slack on millions
+    while (cap < min) cap = Math.ceil(cap * 1.5); // ~43 bytes a slot: little slack on millions
     const next = allocate(cap);
     copyInto(next, this.cols, this.size);
     this.cols = next;
