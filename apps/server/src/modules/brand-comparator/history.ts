@@ -3,10 +3,13 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
+  type ClosingState,
+  type ClosingStates,
   getPivotModel,
   heldPivots,
   licensedPivots,
   type PivotModel,
+  provideClosingStates,
   selectChangedIds,
 } from '../pricing/index.js';
 import { type ListingState, selectStatesAt } from './queries.js';
@@ -24,38 +27,56 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
 // The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
 // every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
+// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (stateBefore):
+// hence the listed prices and the price type per interval, not only the trend's effective prices.
 
 /**
  * Columns of the stored intervals; a listing's are contiguous and sorted by valid_from. Prices are kept
- * as the effective price of each price mode (effectivePriceFor at load; NaN = none).
+ * as listed (NaN = none); a price mode's effective price is computed from them when read (effectiveAt,
+ * the rule of effectivePriceFor), so that the pricing screens' closing prices of a closed day (pricing
+ * as-of.ts) can be read from the same store, with the price type.
  */
 interface Columns {
   from: Float64Array;
   to: Float64Array; // +Infinity = open
-  effective: Record<PriceMode, Float64Array>;
+  normal: Float64Array;
+  sale: Float64Array;
+  exclusive: Float64Array;
   stockOut: Uint8Array;
   currency: Uint8Array;
+  priceType: Uint8Array;
 }
 
 function allocate(capacity: number): Columns {
   return {
     from: new Float64Array(capacity),
     to: new Float64Array(capacity),
-    effective: Object.fromEntries(PRICE_MODES.map((m) => [m, new Float64Array(capacity)])) as Record<
-      PriceMode,
-      Float64Array
-    >,
+    normal: new Float64Array(capacity),
+    sale: new Float64Array(capacity),
+    exclusive: new Float64Array(capacity),
     stockOut: new Uint8Array(capacity),
     currency: new Uint8Array(capacity),
+    priceType: new Uint8Array(capacity),
   };
 }
 
 function copyInto(to: Columns, from: Columns, n: number) {
-  to.from.set(from.from.subarray(0, n));
-  to.to.set(from.to.subarray(0, n));
-  for (const m of PRICE_MODES) to.effective[m].set(from.effective[m].subarray(0, n));
-  to.stockOut.set(from.stockOut.subarray(0, n));
-  to.currency.set(from.currency.subarray(0, n));
+  for (const key of Object.keys(to) as (keyof Columns)[])
+    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, n));
+}
+
+const nullIfNaN = (v: number) => (Number.isNaN(v) ? null : v);
+
+/** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
+function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
+  let r = c.normal[k] > 0 ? c.normal[k] : Number.NaN;
+  if (mode === 'NORMAL_PRICE') return r;
+  const sale = c.sale[k];
+  if (sale > 0 && !(sale >= r)) r = sale;
+  if (mode === 'NORMAL_SALE_PRICE') return r;
+  const exclusive = c.exclusive[k];
+  if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
+  return r;
 }
 
 /** A listing's state at an instant, as the trend reads it. */
@@ -74,6 +95,7 @@ type IntervalRow = [
   number | null,
   boolean,
   string,
+  string,
 ];
 
 let storeIds = 0;
@@ -90,6 +112,7 @@ export class HistoryStore {
   generation = 0;
   private readonly currencies: string[] = [];
   private readonly currencyIndex = new Map<string, number>();
+  private readonly priceTypes: string[] = [];
 
   get slots(): number {
     return this.size;
@@ -107,7 +130,7 @@ export class HistoryStore {
   private grow(min: number) {
     if (min <= this.cols.from.length) return;
     let cap = this.cols.from.length;
-    while (cap < min) cap = Math.ceil(cap * 1.5); // ~42 bytes a slot: little slack on millions
+    while (cap < min) cap = Math.ceil(cap * 1.5); // ~43 bytes a slot: little slack on millions
     const next = allocate(cap);
     copyInto(next, this.cols, this.size);
     this.cols = next;
@@ -139,14 +162,18 @@ export class HistoryStore {
     for (const id of new Set(ids)) {
       const start = this.size;
       for (let r = at.get(id) ?? rows.length; r < rows.length && rows[r][0] === id; r++) {
-        const [, from, to, normal, sale, exclusive, stockOut, currency] = rows[r];
+        const [, from, to, normal, sale, exclusive, stockOut, currency, priceType] = rows[r];
         const k = this.size++;
         c.from[k] = from;
         c.to[k] = to ?? Number.POSITIVE_INFINITY;
-        for (const m of PRICE_MODES)
-          c.effective[m][k] = effectivePriceFor({ normal, sale, exclusive }, m) ?? Number.NaN;
+        c.normal[k] = normal ?? Number.NaN;
+        c.sale[k] = sale ?? Number.NaN;
+        c.exclusive[k] = exclusive ?? Number.NaN;
         c.stockOut[k] = stockOut ? 1 : 0;
         c.currency[k] = this.currencyOf(currency);
+        let pt = this.priceTypes.indexOf(priceType);
+        if (pt < 0) pt = this.priceTypes.push(priceType) - 1;
+        c.priceType[k] = pt;
       }
       const old = this.listings.get(id);
       if (old) this.garbage += old[1];
@@ -158,6 +185,11 @@ export class HistoryStore {
   /** A listing's slots: [first, count] (count 0 when the listing is not stored). */
   range(id: number): [number, number] {
     return this.listings.get(id) ?? [0, 0];
+  }
+
+  /** valid_from of the last of the slots [first, first + count) (−∞ when none). */
+  lastFrom(first: number, count: number): number {
+    return count ? this.cols.from[first + count - 1] : Number.NEGATIVE_INFINITY;
   }
 
   /** The slot of the interval covering instant `t` among [first, first + count): −1 when none. */
@@ -178,7 +210,7 @@ export class HistoryStore {
 
   /** Effective price of a slot for a mode, converted with `rateOf` (by currency index): NaN when none. */
   price(slot: number, mode: PriceMode, rateOf: Float64Array): number {
-    return this.cols.effective[mode][slot] * rateOf[this.cols.currency[slot]];
+    return effectiveAt(this.cols, slot, mode) * rateOf[this.cols.currency[slot]];
   }
 
   stockOutAt(slot: number): boolean {
@@ -201,8 +233,8 @@ export class HistoryStore {
     rateOf: Float64Array,
     out: Float64Array,
   ): void {
-    const { from, to, stockOut, currency } = this.cols;
-    const effective = this.cols.effective[mode];
+    const c = this.cols;
+    const { from, to, stockOut, currency } = c;
     const end = first + count;
     let lo = first;
     for (let d = 0; d < ts.length; d++) {
@@ -221,7 +253,7 @@ export class HistoryStore {
       out[d] =
         k < first || !(to[k] > t) || (inStockOnly && stockOut[k] === 1)
           ? Number.NaN
-          : effective[k] * rateOf[currency[k]];
+          : effectiveAt(c, k, mode) * rateOf[currency[k]];
       if (ascending && k > lo) lo = k;
     }
   }
@@ -229,6 +261,36 @@ export class HistoryStore {
   /** Rate per stored currency (NaN when the request has none for it). */
   rates(rates: Map<string, number>): Float64Array {
     return Float64Array.from(this.currencies, (code) => rates.get(code) ?? Number.NaN);
+  }
+
+  /**
+   * The state at instant `t` of the listing whose slots are [first, first + count), as the pricing
+   * screens take a closed day's (pricing as-of.ts): its last interval that began before `t`, even when
+   * it ended earlier (unpublished: its last known state), written into `out`; false when none began
+   * before `t`, and when its last interval did (its state then is its current one, the model's: as
+   * as-of.ts selectStatesAt, which reads only listings whose current interval began after the day).
+   */
+  stateBefore(first: number, count: number, t: number, out: ClosingState): boolean {
+    const c = this.cols;
+    if (count === 0 || c.from[first + count - 1] < t) return false;
+    let lo = first;
+    let hi = first + count - 1;
+    let k = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (c.from[mid] < t) {
+        k = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    if (k < 0) return false;
+    out.normal = nullIfNaN(c.normal[k]);
+    out.sale = nullIfNaN(c.sale[k]);
+    out.exclusive = nullIfNaN(c.exclusive[k]);
+    out.priceType = this.priceTypes[c.priceType[k]];
+    out.stockOut = c.stockOut[k] === 1;
+    out.currency = this.currencies[c.currency[k]];
+    return true;
   }
 
   /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
@@ -239,7 +301,7 @@ export class HistoryStore {
     const c = this.cols;
     const nn = (v: number) => (Number.isNaN(v) ? null : v);
     return {
-      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(c.effective[m][k])])) as Record<
+      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(effectiveAt(c, k, m))])) as Record<
         PriceMode,
         number | null
       >,
@@ -263,7 +325,8 @@ export async function loadIntervals(
     const { rows } = await db.query<IntervalRow>({
       text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
                     (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
-                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency
+                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency,
+                    pi.price_type
                from price_intervals pi
               where pi.product_id = any($1::bigint[])
               order by pi.product_id, pi.valid_from`,
@@ -416,16 +479,27 @@ export interface TrendPrices {
 interface Slots {
   generation: number;
   store: HistoryStore;
+  /** the model's listings the store does not hold */
+  missing: number[];
   rowFirst: Int32Array;
   rowCount: Int32Array;
   offerFirst: Int32Array;
   offerCount: Int32Array;
+  /**
+   * valid_from of each row's / offer's listing's last interval (−∞: none): read in order, so that a
+   * closed day's overlay passes over the listings unchanged since the day without a search in the store
+   */
+  rowLast: Float64Array;
+  offerLast: Float64Array;
 }
-const slotCache = new WeakMap<PivotModel, Slots>();
+// Kept per listing layout: the offers' listing ids of a model's columns (a new model version builds new
+// columns; a closed day's overlay, pricing as-of.ts, keeps its model's rows and offers in place and
+// shares that array), so that the requests on every closed day's overlay of a model reuse its ranges.
+const slotCache = new WeakMap<Float64Array, Slots>();
 
-/** The model's listings' slot ranges in the store (kept per model until the store changes). */
+/** The model's listings' slot ranges in the store (kept per listing layout until the store changes). */
 function slotsOf(store: HistoryStore, model: PivotModel): Slots {
-  const cached = slotCache.get(model);
+  const cached = slotCache.get(model.cols.offerProductId);
   if (cached && cached.store === store && cached.generation === store.generation) return cached;
   const c = model.cols;
   const nOffers = c.offerProductId.length;
@@ -436,13 +510,42 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
     rowCount: new Int32Array(model.rows.length),
     offerFirst: new Int32Array(nOffers),
     offerCount: new Int32Array(nOffers),
+    rowLast: new Float64Array(model.rows.length),
+    offerLast: new Float64Array(nOffers),
+    missing: [],
   };
   model.rows.forEach((row, i) => {
     [s.rowFirst[i], s.rowCount[i]] = store.range(row.productId);
+    s.rowLast[i] = store.lastFrom(s.rowFirst[i], s.rowCount[i]);
+    if (!store.has(row.productId)) s.missing.push(row.productId);
   });
-  for (let k = 0; k < nOffers; k++) [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
-  slotCache.set(model, s);
+  for (let k = 0; k < nOffers; k++) {
+    [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
+    s.offerLast[k] = store.lastFrom(s.offerFirst[k], s.offerCount[k]);
+    if (!store.has(c.offerProductId[k])) s.missing.push(c.offerProductId[k]);
+  }
+  slotCache.set(model.cols.offerProductId, s);
   return s;
+}
+
+/**
+ * The states of the model's listings the store holds at the end instant `endTs` of a closed day, as the
+ * pricing screens overlay them (pricing as-of.ts); a listing not held reads as "keep" (`missing`).
+ */
+export function closingStatesOf(
+  store: HistoryStore,
+  model: PivotModel,
+  endTs: number,
+): { missing: number[]; states: ClosingStates } {
+  const s = slotsOf(store, model);
+  return {
+    missing: s.missing,
+    states: {
+      row: (i, out) => !(s.rowLast[i] < endTs) && store.stateBefore(s.rowFirst[i], s.rowCount[i], endTs, out),
+      offer: (k, out) =>
+        !(s.offerLast[k] < endTs) && store.stateBefore(s.offerFirst[k], s.offerCount[k], endTs, out),
+    },
+  };
 }
 
 /** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */
@@ -559,6 +662,16 @@ export async function stopHistory(pool: pg.Pool): Promise<void> {
  */
 export function comparatorReadModels(pool: pg.Pool): void {
   const holder = readModelsOf(pool);
+  // the pricing screens' closing prices of a closed day (pricing as-of.ts) read the same history
+  provideClosingStates(pool, async (model) => {
+    const store = await historyFor(pool, model);
+    return (
+      store && {
+        missing: slotsOf(store, model).missing,
+        at: (endTs) => closingStatesOf(store, model, endTs).states,
+      }
+    );
+  });
   holder.warmUp(
     'comparator-history',
     async () => {

@@ -6,9 +6,9 @@ import { observe } from '../../test/fixtures.js';
 import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
 import { bucketPairs, computeDays, type DayFigures, periodFigures, WARM_DAYS } from './days.js';
 import { historyWindow, loadIndexHistory } from './index-history.js';
-import { selectCurrentDiscounts } from './queries.js';
+import { selectCurrentDiscounts, selectEventCounts } from './queries.js';
 import { computeSellerDays } from './seller-days.js';
-import { closedDaysFromState, currentDiscounts } from './service.js';
+import { closedDaysFromState, currentDiscounts, eventCounts } from './service.js';
 
 // Issue 30 part 2: the closed-day figures of any competitor selection from the per-seller rows and the
 // index history in memory must equal those of the per-scope computation (computeDays, which scans the
@@ -145,6 +145,25 @@ describe('closed days from the per-seller rows and the index history', () => {
       [50, 1],
     ]);
     expect(all.monetary).toBeCloseTo((100 + 600 + 250) / 3, 9);
+  });
+
+  it("new and unpublished listings summed per seller equal the selection's own query", async () => {
+    const pool = ctx.db.pool;
+    let nonZero = 0;
+    for (const zone of [SANTIAGO, TOKYO])
+      for (const [from, to, previousFrom] of [
+        [tDay(6), tDay(0), tDay(13)],
+        [tDay(3), tDay(1), tDay(6)],
+        [tDay(29), tDay(0), tDay(59)],
+      ])
+        for (const competitors of [[20], [50], [30, 50], [20, 30, 50]])
+          for (const roots of [[], [m.cls.audio]]) {
+            const q = { sellers: [10, ...competitors], roots, from, to, previousFrom, zone };
+            const old = await selectEventCounts(pool, q);
+            expect(await eventCounts(pool, q), JSON.stringify(q)).toEqual(old);
+            if (Object.values(old).some((v) => v > 0)) nonZero++;
+          }
+    expect(nonZero).toBeGreaterThan(0);
   });
 
   it('hand-worked: T−1 with every competitor under audio, in CLP', async () => {

@@ -10,7 +10,7 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
-import { resolveScope, selectPricingKpis } from '../pricing/index.js';
+import { pricingKpis, resolveScope } from '../pricing/index.js';
 import { dashboardReadModels } from './index-history.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
@@ -28,16 +28,15 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   registerRoute(app, defs.indicators, async (req) => {
     const b = req.body;
     // Same scope and formulas as the DPM KPIs (modules/pricing), so both screens agree.
-    const { scope } = await resolveScope(requesterOf(req), pool, {
+    const resolved = await resolveScope(requesterOf(req), pool, {
       pivot_id: b.pivot_id,
       sellers: b.sellers,
       currency: b.currency,
       mpi_value: b.mpi_value ?? DEFAULT_MPI_VALUE,
     } as Parameters<typeof resolveScope>[2]);
-    const [k, last] = await Promise.all([
-      selectPricingKpis(pool, scope),
-      selectLastUpdate(pool, [scope.pivot, ...scope.competitors]),
-    ]);
+    const { scope } = resolved;
+    const k = pricingKpis(resolved);
+    const last = await selectLastUpdate(pool, [scope.pivot, ...scope.competitors]);
     return {
       pivot_id: scope.pivot,
       sellers: scope.competitors,

@@ -31,6 +31,7 @@ import {
 } from './days.js';
 import { historyWindow, type IndexHistory, indexDays, loadIndexHistory } from './index-history.js';
 import {
+  type EventCounts,
   type FiguresScope,
   insertStoredDays,
   type SellerDiscountRow,
@@ -216,6 +217,46 @@ export async function currentDiscounts(
   };
 }
 
+/**
+ * The listings first seen / unpublished in the period and the previous one (selectEventCounts) for a
+ * selection: each seller's count summed — a listing is one seller's — from per-seller answers kept
+ * until the market's data changes, so that a new competitor selection (the dashboard's first answer,
+ * issue 30) scans `products` only for the sellers no selection has named since the last change.
+ */
+export async function eventCounts(
+  pool: pg.Pool,
+  q: { sellers: number[]; roots: number[]; from: string; to: string; previousFrom: string; zone: string },
+): Promise<EventCounts> {
+  const memo = readModelsOf(pool).memo<EventCounts>('dashboard-seller-events', 256);
+  const { sellers, ...rest } = q;
+  const perSeller = await Promise.all(
+    sellers.map((seller) =>
+      memo.answer([seller, rest], () => selectEventCounts(pool, { ...rest, sellers: [seller] })),
+    ),
+  );
+  const sum: EventCounts = {
+    new_current: 0,
+    new_previous: 0,
+    unpublished_current: 0,
+    unpublished_previous: 0,
+  };
+  for (const e of perSeller) for (const k of Object.keys(sum) as (keyof EventCounts)[]) sum[k] += e[k];
+  return sum;
+}
+
+/** The first day any listing of `sellers` was seen (selectMonitoringSince): the earliest of per-seller answers. */
+async function monitoringSinceOf(pool: pg.Pool, sellers: number[], zone: string): Promise<string | null> {
+  const memo = readModelsOf(pool).memo<{ since: string | null }>('dashboard-seller-since', 256);
+  const days = await Promise.all(
+    sellers.map((seller) =>
+      memo.answer([seller, zone], async () => ({ since: await selectMonitoringSince(pool, [seller], zone) })),
+    ),
+  );
+  let first: string | null = null;
+  for (const { since } of days) if (since !== null && (first === null || since < first)) first = since;
+  return first;
+}
+
 /** Today's figures; the price index from the pricing model's scoring of the same scope. */
 async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: string): Promise<DayFigures> {
   const sellers = [s.pivot, ...s.competitors];
@@ -332,7 +373,7 @@ export async function dashboardPre(
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
       // would mislead).
-      const monitoringSince = await selectMonitoringSince(pool, [s.pivot, ...s.competitors], zone);
+      const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
       // Both periods' closed days in one computation.
       const closedFrom = comparable ? previousFrom : period.from;
@@ -346,7 +387,7 @@ export async function dashboardPre(
       const previous = comparable
         ? periodFigures(await periodDays(pool, s, q.resolved, closed, previousFrom, previousTo, todayDay))
         : null;
-      const events = await selectEventCounts(pool, {
+      const events = await eventCounts(pool, {
         sellers: [s.pivot, ...s.competitors],
         roots: s.roots,
         from: period.from,
