@@ -42,7 +42,8 @@ ld as materialized (select sid, (select vigia_day(max(observed_at), $7::text) fr
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
-         s.normal_price * fd.factor as normal, s.promo_price * fd.factor as promo
+         s.normal_price * fd.factor as normal, s.promo_price * fd.factor as promo,
+         s.normal_price, s.promo_price, fd.factor
     from promo_spans s
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
@@ -184,9 +185,11 @@ function FIRST_DAY_FACTOR(v: string, cur: string): string {
 /**
  * Promotions and their average prices per seller, class and price type over the window: per key (seller,
  * node, type, currency) the cumulative row of the window's end minus that of the day before its start
- * (migrations/101_promotions_cumulative.sql): two index probes per key.
+ * (migrations/101_promotions_cumulative.sql): two index probes per key. In a currency other than CLP the
+ * promotions themselves (spansOfWindow): their CLP sums cannot be divided by one rate.
  */
 export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  if (s.currency !== 'CLP') return selectTypePricesOfSpans(db, s);
   const { rows } = await db.query<TypePricesRow>(
     `with k as (
        select k.seller_id, n.cls, t.price_type, k.currency
@@ -211,6 +214,29 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
   return rows;
 }
 
+/**
+ * The averages of a window's promotions, each price × its FIRST_DAY_FACTOR (spansIn): a promotion whose
+ * currency or the requested one had no rate on its first day is in neither the sum nor the count (of the
+ * prices and of the discount). The cumulative rows
+ * keep the prices' sums in their own currency and in CLP at each first day (migration 430); in a third
+ * currency each promotion needs its own first day's rate, so these answers read the window's promotions
+ * (index promo_spans_scope_end_idx), as the drill-downs do.
+ */
+const SPAN_AVERAGES = `
+  (sum(normal) / nullif(count(normal), 0))::float8 as normal,
+  (sum(vigia_promo_price(promo_price) * factor) / nullif(count(vigia_promo_price(promo_price) * factor), 0))::float8 as promotion,
+  avg(vigia_discount_pct(normal_price, promo_price)) filter (where factor is not null)::float8 as discount`;
+
+async function selectTypePricesOfSpans(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  const { rows } = await db.query<TypePricesRow>(
+    `with ${spansIn()}
+     select seller_id, cls, price_type, count(*)::int as count, ${SPAN_AVERAGES}
+       from spans group by 1, 2, 3`,
+    scopeArgs(s),
+  );
+  return rows;
+}
+
 export interface DurationRow {
   seller_id: number;
   day: number;
@@ -225,8 +251,19 @@ export interface DurationRow {
  * Promotions per seller and duration (days, up to the seller's latest run when running). Ended ones from
  * promo_duration_cum: those of duration L overlapping the window ended in [from, to + L − 1], the key's
  * row on or before to + L − 1 minus its row before `from`; running ones from promo_spans (partial index).
+ * In a currency other than CLP the window's promotions themselves (SPAN_AVERAGES).
  */
 export async function selectDurations(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
+  if (s.currency !== 'CLP') {
+    const { rows } = await db.query<DurationRow>(
+      `with ${spansIn()}
+       select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
+              count(*) filter (where running)::int as running, ${SPAN_AVERAGES}
+         from spans group by 1, 2 order by 1, 2`,
+      scopeArgs(s),
+    );
+    return rows;
+  }
   const { rows } = await db.query<DurationRow>(
     `with k as (
        select k.seller_id, k.currency, k.duration from promo_duration_keys k
