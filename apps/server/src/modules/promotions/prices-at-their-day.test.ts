@@ -104,6 +104,19 @@ async function promo(path: string, payload: object) {
 }
 const peru = (body: Any) => body.items.find((i: Any) => i.seller.id === 9).classifications[0];
 
+/** The type drill-down of the Peruvian seller's sales in `currency`: [listing, normal, promotion price]. */
+async function drill(currency: string) {
+  const body = await promo('prices', {
+    classificationsIds: [leaf],
+    promotion: 'type',
+    kind: 'sale',
+    seller_id: 9,
+    classification: leaf,
+    currency,
+  });
+  return body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
+}
+
 describe('promotion prices at the rate of their own day', () => {
   it('the cumulative rows keep the CLP sums at each first day (and equal their recount)', async () => {
     expect(await checkPromotions(ctx.db.pool)).toEqual([]);
@@ -127,16 +140,7 @@ describe('promotion prices at the rate of their own day', () => {
   });
 
   it('the drill-down lists each promotion at its first day: 2000, 800, 1500 (their average 1433.33)', async () => {
-    const body = await promo('prices', {
-      classificationsIds: [leaf],
-      promotion: 'type',
-      kind: 'sale',
-      seller_id: 9,
-      classification: leaf,
-      currency: 'CLP',
-    });
-    const rows = body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
-    expect(rows).toEqual([
+    expect(await drill('CLP')).toEqual([
       ['Producto P1', 2500, 2000],
       ['Producto P2', 1000, 800],
       ['Producto P3', 2500, 1500],
@@ -170,16 +174,7 @@ describe('promotion prices at the rate of their own day', () => {
   });
 
   it('the drill-down in MXN lists 40, 16, 30 (their average 28.67)', async () => {
-    const body = await promo('prices', {
-      classificationsIds: [leaf],
-      promotion: 'type',
-      kind: 'sale',
-      seller_id: 9,
-      classification: leaf,
-      currency: 'MXN',
-    });
-    const rows = body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
-    expect(rows).toEqual([
+    expect(await drill('MXN')).toEqual([
       ['Producto P1', 50, 40],
       ['Producto P2', 20, 16],
       ['Producto P3', 50, 30],
