@@ -39,6 +39,17 @@ export interface ScopeValues {
 export const spansIn = (from = '$4::date', to = '$5::date') => `
 ld as materialized (select sid, (select vigia_day(max(observed_at), $7::text) from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
+-- the factor of each (currency, first day) once, not once per promotion: the sellers' currencies (their
+-- cumulative keys) × every day from their first promotion's to the window's end
+fx as materialized (
+  select c.currency, d::date as first_day, ${FIRST_DAY_FACTOR('c', '$6::text', 'd::date')} as factor
+    from (select distinct currency from promo_cum_currencies where zone = $7 and seller_id = any($1::int[])) c
+   cross join generate_series(
+     (select min(f.day) from unnest($1::int[]) sid
+        cross join lateral (select first_day as day from promo_spans where zone = $7 and seller_id = sid
+                             order by first_day limit 1) f),
+     ${to}, interval '1 day') d
+),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
@@ -47,7 +58,7 @@ spans as (
     from promo_spans s
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
-    cross join lateral (select ${FIRST_DAY_FACTOR('s', '$6::text')} as factor) fd
+    left join fx fd on fd.currency = s.currency and fd.first_day = s.first_day
    where s.zone = $7 and s.seller_id = any($1::int[]) and s.first_day <= ${to}
      and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
@@ -176,10 +187,9 @@ const atTheirDay = (d: (m: string) => string, m: string, cur: string, clp: strin
  * one of them had no rate that day; 1 in its own currency), in float8 as the in-memory range and scatter
  * plot compute it (answers.ts fxTable).
  */
-function FIRST_DAY_FACTOR(v: string, cur: string): string {
+function FIRST_DAY_FACTOR(v: string, cur: string, day = `${v}.first_day`): string {
   return `(case when ${v}.currency = ${cur} then 1::float8
-                else vigia_fx_rate_on(${v}.currency, ${v}.first_day)::float8
-                     / vigia_fx_rate_on(${cur}, ${v}.first_day)::float8 end)`;
+                else vigia_fx_rate_on(${v}.currency, ${day})::float8 / vigia_fx_rate_on(${cur}, ${day})::float8 end)`;
 }
 
 /**
