@@ -17,7 +17,7 @@ import {
   selectScatter,
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
-import { windowScopeOf } from './answers.js';
+import { ratesUpTo, windowScopeOf } from './answers.js';
 import { chartOf, chartPool } from './chart-pool.js';
 import { checkPromotions } from './check.js';
 import { computeChart, orderStatistics, rangeChart, scatterChart, scatterPasses } from './distribution.js';
@@ -156,7 +156,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   const onePassBefore = scatterPasses.one;
   for (const c of cases(days)) {
     const v = await scopeOf(c.classes, c.from, c.to, c.currency);
-    const w = await windowScopeOf(db.pool, models, v);
+    const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
     // range (the endpoint asks one classification; the figures take any)
     const raw = await selectRangePoints(db.pool, v, c.ranges);
     const points = raw ? raw.map((p) => round2(p)) : [];
@@ -184,7 +184,12 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
         ...x,
         ids: (x.ids ?? []).map(Number),
       }));
-      const again = scatterChart(models, await windowScopeOf(db.pool, models, moved), niceStep, 5);
+      const again = scatterChart(
+        models,
+        windowScopeOf(db.pool, models, moved, await ratesUpTo(db.pool, moved)),
+        niceStep,
+        5,
+      );
       expect(again.width).toBe(movedWidth);
       expect(again.rows).toEqual(movedRows);
       compared += movedRows.length;
@@ -215,7 +220,8 @@ describe('in-memory promotions (model.ts)', () => {
     expect(models.every((s) => s.product.buffer instanceof SharedArrayBuffer)).toBe(true);
     let compared = 0;
     for (const c of cases(11)) {
-      const w = await windowScopeOf(db.pool, models, await scopeOf(c.classes, c.from, c.to, c.currency));
+      const v = await scopeOf(c.classes, c.from, c.to, c.currency);
+      const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
       const range = { kind: 'range' as const, models, scope: w, ranges: c.ranges };
       const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
       // several at once: both threads busy and a queue
@@ -237,7 +243,8 @@ describe('in-memory promotions (model.ts)', () => {
   it('answer the same charts when a chart thread is killed under them (the pool runs them again)', async () => {
     const models = await sellerSpans(db.pool, SELLERS, ZONE);
     const c = cases(11)[0];
-    const w = await windowScopeOf(db.pool, models, await scopeOf(c.classes, c.from, c.to, c.currency));
+    const v = await scopeOf(c.classes, c.from, c.to, c.currency);
+    const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
     const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
     const expected = computeChart(scatter);
     const lostBefore = chartPool.lostThreads;
