@@ -102,6 +102,8 @@ const FORMULAS: Formula[] = [
       // the zone of the roll-up rows and cached figures written before zones were kept (that default)
       'apps/server/migrations/431_rollup_zones.sql',
       'apps/server/migrations/432_promo_days_per_zone.sql',
+      // and the promotions written before (470 also marks every other zone to be built again)
+      'apps/server/migrations/470_promotions_per_zone.sql',
       'apps/server/migrations/480_assortment_zones.sql',
       // the image checks stored before 481 have days of the deployment's zone (their instants' backfill)
       'apps/server/migrations/481_image_checks_at_their_instant.sql',

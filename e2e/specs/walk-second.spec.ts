@@ -118,7 +118,7 @@ with ld as (select (max(observed_at) at time zone 'America/Santiago')::date as d
 sp as (
   select s.product_id, (least(coalesce(s.last_day, ld.day), $4::date) - greatest(s.first_day, $3::date) + 1) as days
     from promo_spans s join classifications c on c.id = s.classification_id, ld
-   where s.seller_id = $1 and $2::int = any(c.path) and s.first_day <= $4::date
+   where s.zone = 'America/Santiago' and s.seller_id = $1 and $2::int = any(c.path) and s.first_day <= $4::date
      and coalesce(s.last_day, ld.day) >= $3::date)
 select count(*)::int as total, count(distinct product_id)::int as products, coalesce(sum(days), 0)::int as days
   from sp`;
@@ -178,7 +178,7 @@ select s.seller_id, sl.name as seller, n.id as node, n.name as node_name, wk.mon
   join sellers sl on sl.id = s.seller_id
   join classifications n on n.id = any(c.path) and n.id = any($3::int[])
   cross join wk
- where s.seller_id = any($4::int[]) and s.first_day <= least(wk.mon + 6, $2::date)
+ where s.zone = 'America/Santiago' and s.seller_id = any($4::int[]) and s.first_day <= least(wk.mon + 6, $2::date)
    and coalesce(s.last_day, ld.day) >= greatest(wk.mon, $1::date)
  group by 1, 2, 3, 4, 5, 6, 7 order by n desc limit 1`;
 

@@ -24,11 +24,11 @@ export function migrationSection(file: string, name: string): string {
  * succeeded run of each seller's day numbered per seller (`RUNS`, as the migration names it), for every
  * seller or for seller $1 only.
  */
-export function recomputeSpansFrom(file: string, runs: string): string {
+export function recomputeSpansFrom(file: string, runs: string, zone = `'${DEFAULT_TIMEZONE}'`): string {
   return `
 with ${runs} as (
   select seller_id, day, t, row_number() over (partition by seller_id order by day) as rn
-    from (select seller_id, (observed_at at time zone '${DEFAULT_TIMEZONE}')::date as day, max(observed_at) as t
+    from (select seller_id, (observed_at at time zone ${zone})::date as day, max(observed_at) as t
             from ingest_runs where status = 'succeeded' and ($1::int is null or seller_id = $1)
            group by 1, 2) x
 ),

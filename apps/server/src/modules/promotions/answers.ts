@@ -15,12 +15,14 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
+import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { chartOf } from './chart-pool.js';
 import type { WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
 import {
   classificationsOfListings,
+  type ScopeValues,
   selectDrilldown,
   selectDrilldownTotals,
   selectDurations,
@@ -128,19 +130,71 @@ export async function durationAnswer(
   });
 }
 
-/** The scope of the in-memory promotions (model.ts) and its sellers' copies, fresh. */
+/** The scope of the in-memory promotions (model.ts) and its sellers' copies in its zone, fresh. */
 async function windowOf(pool: pg.Pool, scope: PromoScope): Promise<[SellerSpans[], WindowScope]> {
-  const models = await sellerSpans(pool, scope.values.sellers);
-  const factor = new Map(scope.values.curs.map((c, i) => [c, scope.values.factors[i]]));
-  return [
-    models,
-    {
-      leaves: scope.values.leaves,
-      from: dayNumber(scope.values.from),
-      to: dayNumber(scope.values.to),
-      factors: Float64Array.from(currenciesOf(pool), (c) => factor.get(c) ?? Number.NaN),
-    },
-  ];
+  // the rates in parallel with the copies' versions (not after them: one round trip more per chart)
+  const [models, rates] = await Promise.all([
+    sellerSpans(pool, scope.values.sellers, scope.values.zone),
+    ratesUpTo(pool, scope.values),
+  ]);
+  return [models, windowScopeOf(pool, models, scope.values, rates)];
+}
+
+/**
+ * Every rate up to the window's end (the market core's loadFx: a few rows per currency and day) of the
+ * currencies with a rate by then (`curs`, selectScopeFacts: any other has none on any day before).
+ */
+export const ratesUpTo = (pool: pg.Pool, v: Pick<ScopeValues, 'curs' | 'to'>): Promise<FxTable> =>
+  loadFx(pool, v.curs, '1970-01-01', v.to);
+
+/**
+ * What the charts read of a scope over the copies `models` (distribution.ts WindowScope), with `rates`
+ * (ratesUpTo, read after the copies: it knows their currencies).
+ */
+export function windowScopeOf(
+  pool: pg.Pool,
+  models: SellerSpans[],
+  v: ScopeValues,
+  rates: FxTable,
+): WindowScope {
+  const to = dayNumber(v.to);
+  let day0 = to;
+  for (const s of models) if (s.minFirst < day0) day0 = s.minFirst;
+  const span = to - day0 + 1;
+  return {
+    leaves: v.leaves,
+    from: dayNumber(v.from),
+    to,
+    fx: fxTable(rates, currenciesOf(pool), v.currency, day0, span),
+    day0,
+    span,
+    fxKey: v.currency,
+  };
+}
+
+/**
+ * The factors of WindowScope.fx: for each currency of the copies and each day of [day0, day0 + span),
+ * its factor to `target` at the rates in force that day (`rates.rate`: the latest rate on or before it)
+ * — a price × factor is the price in `target` on that day; 1 in `target` itself; NaN when either rate is
+ * missing. The SQL twin is queries.ts FIRST_DAY_FACTOR (the drill-downs, type and duration averages).
+ */
+function fxTable(
+  rates: FxTable,
+  currencies: string[],
+  target: string,
+  day0: number,
+  span: number,
+): Float64Array {
+  const iso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+  const fx = new Float64Array(currencies.length * span);
+  for (let d = 0; d < span; d++) {
+    const day = iso(day0 + d);
+    const t = rates.rate(target, day) ?? Number.NaN;
+    currencies.forEach((c, ci) => {
+      fx[ci * span + d] = c === target ? 1 : (rates.rate(c, day) ?? Number.NaN) / t;
+    });
+  }
+  return fx;
 }
 
 export async function rangeAnswer(

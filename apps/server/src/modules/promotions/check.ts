@@ -12,10 +12,10 @@ import { recomputeSpansFrom } from '../../db/migrate.js';
 
 /**
  * The promotions of the price history: the query migration 100 backfilled promo_spans with (between its
- * `recompute-spans` markers), over the runs of every seller or of seller $1 only.
+ * `recompute-spans` markers), over the runs of every seller or of seller $1 only, their days in zone $2.
  */
 function recomputeSpans(): string {
-  return `${recomputeSpansFrom('100_promotions.sql', 'promo_backfill_runs')}
+  return `${recomputeSpansFrom('100_promotions.sql', 'promo_backfill_runs', '$2::text')}
 select product_id::int as product_id, seller_id, classification_id, price_type, first_day::text as first_day,
        last_day::text as last_day, normal_price::float8 as normal_price, promo_price::float8 as promo_price, currency
   from history`;
@@ -24,7 +24,7 @@ select product_id::int as product_id, seller_id, classification_id, price_type, 
 const STORED_SPANS = `
 select product_id::int as product_id, seller_id, classification_id, price_type, first_day::text as first_day,
        last_day::text as last_day, normal_price::float8 as normal_price, promo_price::float8 as promo_price, currency
-  from promo_spans where ($1::int is null or seller_id = $1)`;
+  from promo_spans where zone = $2 and ($1::int is null or seller_id = $1)`;
 
 const RECOMPUTE_DAILY = `
 select r.zone, r.seller_id, r.day::text as day, node as classification_id, sum(r.published)::int as published,
@@ -59,52 +59,54 @@ const MEASURES = (p: string) =>
   `${p === 's' ? 'started' : 'ended'}, ${p}_normal::numeric, ${p}_normal_n, ${p}_promo::numeric, ${p}_promo_n, ${p}_disc::numeric, ${p}_disc_n,
    ${p}_normal_clp::numeric, ${p}_normal_clp_n, ${p}_promo_clp::numeric, ${p}_promo_clp_n`;
 const SPANS_OF = '($1::int is null or v.seller_id = $1)';
+/** The rows of zone $2 (promo_spans and the cumulative tables are kept per zone: migration 470). */
+const ZONED = `v.zone = $2 and ${SPANS_OF}`;
 
 const RECOMPUTE_TYPE_CUM = `
 with d as (
-  select seller_id, node as classification_id, price_type, currency, first_day as day from promo_span_nodes v where ${SPANS_OF}
+  select seller_id, node as classification_id, price_type, currency, first_day as day from promo_span_nodes v where ${ZONED}
   union
-  select seller_id, node, price_type, currency, last_day from promo_span_nodes v where last_day is not null and ${SPANS_OF}
+  select seller_id, node, price_type, currency, last_day from promo_span_nodes v where last_day is not null and ${ZONED}
   union
-  select seller_id, classification_id, price_type, currency, day from promo_type_cum v where ${SPANS_OF}
+  select seller_id, classification_id, price_type, currency, day from promo_type_cum v where ${ZONED}
 )
 select d.seller_id, d.classification_id, d.price_type, d.currency, d.day::text as day,
        ${PRICE_SUMS('s', 'v.first_day <= d.day')}, ${PRICE_SUMS('e', 'v.last_day <= d.day')}
-  from d join promo_span_nodes v on v.seller_id = d.seller_id and v.node = d.classification_id
+  from d join promo_span_nodes v on v.zone = $2 and v.seller_id = d.seller_id and v.node = d.classification_id
                                 and v.price_type = d.price_type and v.currency = d.currency
  group by 1, 2, 3, 4, 5`;
 const STORED_TYPE_CUM = `
 select seller_id, classification_id, price_type, currency, day::text as day, ${MEASURES('s')}, ${MEASURES('e')}
-  from promo_type_cum v where ${SPANS_OF}`;
+  from promo_type_cum v where ${ZONED}`;
 
 const DURATION = 'v.last_day - v.first_day + 1';
 const RECOMPUTE_DURATION_CUM = `
 with d as (
   select seller_id, node as classification_id, currency, ${DURATION} as duration, last_day as day
-    from promo_span_nodes v where last_day is not null and ${SPANS_OF}
+    from promo_span_nodes v where last_day is not null and ${ZONED}
   union
-  select seller_id, classification_id, currency, duration, day from promo_duration_cum v where ${SPANS_OF}
+  select seller_id, classification_id, currency, duration, day from promo_duration_cum v where ${ZONED}
 )
 select d.seller_id, d.classification_id, d.currency, d.duration, d.day::text as day,
        ${PRICE_SUMS('e', 'v.last_day <= d.day')}
-  from d join promo_span_nodes v on v.seller_id = d.seller_id and v.node = d.classification_id
+  from d join promo_span_nodes v on v.zone = $2 and v.seller_id = d.seller_id and v.node = d.classification_id
                                 and v.currency = d.currency and ${DURATION} = d.duration
  group by 1, 2, 3, 4, 5`;
 const STORED_DURATION_CUM = `
 select seller_id, classification_id, currency, duration, day::text as day, ${MEASURES('e')}
-  from promo_duration_cum v where ${SPANS_OF}`;
+  from promo_duration_cum v where ${ZONED}`;
 
 /** Keys the questions probe: every currency and duration key of the cumulative tables. */
 const RECOMPUTE_KEYS = `
 select distinct 'currency' as kind, seller_id, null::int as classification_id, currency, null::int as duration
-  from promo_type_cum v where ${SPANS_OF}
+  from promo_type_cum v where ${ZONED}
 union
-select distinct 'duration', seller_id, classification_id, currency, duration from promo_duration_cum v where ${SPANS_OF}`;
+select distinct 'duration', seller_id, classification_id, currency, duration from promo_duration_cum v where ${ZONED}`;
 const STORED_KEYS = `
 select 'currency' as kind, seller_id, null::int as classification_id, currency, null::int as duration
-  from promo_cum_currencies v where ${SPANS_OF}
+  from promo_cum_currencies v where ${ZONED}
 union all
-select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${SPANS_OF}`;
+select 'duration', seller_id, classification_id, currency, duration from promo_duration_keys v where ${ZONED}`;
 
 const RECOMPUTE_WEEKLY = `
 select zone, seller_id, classification_id, (day - (extract(isodow from day)::int - 1))::text as week,
@@ -127,7 +129,7 @@ async function diff(
   table: PromotionMismatch['table'],
   stored: string,
   recomputed: string,
-  sellerId: number | null,
+  values: unknown[],
 ): Promise<PromotionMismatch[]> {
   const { rows } = await db.query<{ side: 'stored' | 'recomputed'; row: Record<string, unknown> }>(
     `with stored as (${stored}), recomputed as (select * from (${recomputed}) x)
@@ -135,7 +137,7 @@ async function diff(
      union all
      select 'recomputed', to_jsonb(b) from (select * from recomputed except all select * from stored) b
      order by 2`,
-    [sellerId],
+    values,
   );
   return rows.map((r) => ({ table, ...r }));
 }
@@ -149,15 +151,25 @@ export async function checkPromotions(
   db: pg.Pool | pg.PoolClient,
   sellerId?: number,
 ): Promise<PromotionMismatch[]> {
-  return [
-    ...(await diff(db, 'promo_spans', STORED_SPANS, recomputeSpans(), sellerId ?? null)),
-    ...(await diff(db, 'promo_daily', STORED_DAILY, RECOMPUTE_DAILY, sellerId ?? null)),
-    ...(await diff(db, 'promo_weekly', STORED_WEEKLY, RECOMPUTE_WEEKLY, sellerId ?? null)),
-    ...(await diff(db, 'promo_type_cum', STORED_TYPE_CUM, RECOMPUTE_TYPE_CUM, sellerId ?? null)),
-    ...(await diff(db, 'promo_duration_cum', STORED_DURATION_CUM, RECOMPUTE_DURATION_CUM, sellerId ?? null)),
-    // a key whose promotions are gone may stay (a probe that finds nothing); a missing one may not
-    ...(await diff(db, 'keys', STORED_KEYS, RECOMPUTE_KEYS, sellerId ?? null)).filter(
-      (m) => m.side === 'recomputed',
-    ),
+  const seller = sellerId ?? null;
+  const out = [
+    ...(await diff(db, 'promo_daily', STORED_DAILY, RECOMPUTE_DAILY, [seller])),
+    ...(await diff(db, 'promo_weekly', STORED_WEEKLY, RECOMPUTE_WEEKLY, [seller])),
   ];
+  // the promotions and their cumulative rows of every zone kept (each with its zone in the rows)
+  const { rows: zones } = await db.query<{ zone: string }>('select zone from rollup_zones order by zone');
+  for (const { zone } of zones) {
+    const values = [seller, zone];
+    const tag = (ms: PromotionMismatch[]) => ms.map((m) => ({ ...m, row: { zone, ...m.row } }));
+    out.push(
+      ...tag(await diff(db, 'promo_spans', STORED_SPANS, recomputeSpans(), values)),
+      ...tag(await diff(db, 'promo_type_cum', STORED_TYPE_CUM, RECOMPUTE_TYPE_CUM, values)),
+      ...tag(await diff(db, 'promo_duration_cum', STORED_DURATION_CUM, RECOMPUTE_DURATION_CUM, values)),
+      // a key whose promotions are gone may stay (a probe that finds nothing); a missing one may not
+      ...tag(await diff(db, 'keys', STORED_KEYS, RECOMPUTE_KEYS, values)).filter(
+        (m) => m.side === 'recomputed',
+      ),
+    );
+  }
+  return out;
 }

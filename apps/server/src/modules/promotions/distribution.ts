@@ -6,7 +6,8 @@ import { leafGroups, type SellerSpans } from './model.js';
 // src/test/promotions-reference.ts, and promotions-model.test.ts compares both): a promotion counts
 // when it overlaps the window, its leaf lies under an asked classification (once per asked
 // classification that contains it, as the join of the SQL counted it) and its promotion price and
-// currency rate are known; its price is promo_price × the currency's factor, in float8 arithmetic.
+// currency rate are known; its price is promo_price × its currency's factor to the asked currency on
+// the promotion's first day (the day whose prices it carries: migration 430), in float8 arithmetic.
 // Quantiles are percentile_cont's (linear interpolation between order statistics).
 //
 // Each answer reads the sellers' columns once, writing the window's prices (and, for the scatter plot,
@@ -21,8 +22,16 @@ export interface WindowScope {
   leaves: number[];
   from: number;
   to: number;
-  /** factor per currency index of the model (NaN: no rate) */
-  factors: Float64Array;
+  /**
+   * Factor to the asked currency of a price in the model's currency index c of a promotion that began
+   * on day d (d ≥ day0; only promotions beginning by `to` are read): fx[c × span + d − day0] (NaN: no rate
+   * that day). Built by answers.ts fxTable.
+   */
+  fx: Float64Array;
+  day0: number;
+  span: number;
+  /** what the factors depend on (the asked currency): part of the scatter plot's hint key */
+  fxKey: string;
 }
 
 /** Longest dense array of scatter buckets (beyond it, a map). */
@@ -258,7 +267,7 @@ export function rangeChart(
   }
   prices = grown(prices, cap);
   const out = prices;
-  const { from, to, factors } = scope;
+  const { from, to, fx, day0, span } = scope;
   let m = 0;
   models.forEach((s, si) => {
     const { at, first, last, promo, cur } = leafGroups(s);
@@ -266,7 +275,7 @@ export function rangeChart(
       const [start, end] = at.get(lf) ?? [0, 0];
       for (let i = start; i < end; i++) {
         if (first[i] > to || last[i] < from) continue;
-        const v = promo[i] * factors[cur[i]];
+        const v = promo[i] * fx[cur[i] * span + first[i] - day0];
         if (Number.isNaN(v)) continue; // no price or no rate
         for (let c = 0; c < k; c++) out[m++] = v;
       }
@@ -330,7 +339,7 @@ export function scatterChart(
   widthOf: (p95: number) => number,
   sample: number,
 ): { width: number; rows: ScatterRow[] } {
-  const key = `${models.map((s) => s.sellerId)}|${scope.leaves}|${scope.factors}`;
+  const key = `${models.map((s) => s.sellerId)}|${scope.leaves}|${scope.fxKey}`;
   const hint = p95Hints.get(key);
   let out = hint !== undefined && hint > 0 ? scatterOnePass(models, scope, widthOf, sample, hint) : null;
   if (out) scatterPasses.one++;
@@ -375,7 +384,7 @@ function scatterOnePass(
   const hi = hint * (1 + BAND);
   const mult = multiplicity(scope.leaves);
   const top = mult.length;
-  const { from, to, factors } = scope;
+  const { from, to, fx, day0, span } = scope;
   let pooled = 0; // with multiplicity
   let below = 0;
   let bn = 0;
@@ -396,7 +405,7 @@ function scatterOnePass(
       const lf = leaf[i];
       const k = lf < top ? mult[lf] : 0;
       if (k === 0) continue;
-      const v = promo[i] * factors[cur[i]];
+      const v = promo[i] * fx[cur[i] * span + first[i] - day0];
       if (Number.isNaN(v)) continue; // no price or no rate
       pooled += k;
       if (v < lo) below += k;
@@ -492,7 +501,7 @@ function scatterTwoPasses(
   const prices1 = once;
   const listings = listing;
   const repeats = times;
-  const { from, to, factors } = scope;
+  const { from, to, fx, day0, span } = scope;
   const top = mult.length;
   const ends = models.map(() => 0);
   let m = 0;
@@ -506,7 +515,7 @@ function scatterTwoPasses(
       const lf = leaf[i];
       const k = lf < top ? mult[lf] : 0;
       if (k === 0) continue;
-      const v = promo[i] * factors[cur[i]];
+      const v = promo[i] * fx[cur[i] * span + first[i] - day0];
       if (Number.isNaN(v)) continue; // no price or no rate
       prices1[m] = v;
       repeats[m] = k;

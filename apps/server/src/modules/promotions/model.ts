@@ -1,10 +1,10 @@
+import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
-import { TZ_SQL } from '../../market/index.js';
 import { selectSellerVersions } from '../../platform/change-signal.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 
-// In-memory copy of promo_spans, per seller and per API process (like the pricing model,
+// In-memory copy of promo_spans, per seller and market zone (the zone's days: migration 470) and per API process (like the pricing model,
 // modules/pricing/model.ts). The range and scatter-plot answers need every promotion of a window —
 // exact quantiles of their prices, distinct listings per price bucket — which no additive roll-up
 // gives; scanning the copy's columns takes milliseconds where the same query over promo_spans took
@@ -29,12 +29,16 @@ export const RUNNING = 2_147_483_647;
 /** One seller's promotions, as columns sorted by (product, first day). */
 export interface SellerSpans {
   sellerId: number;
+  /** the market zone whose promotions these are (their days are that zone's) */
+  zone: string;
   /** `listings:products` versions when read */
   version: string;
   deleted: string;
-  /** the seller's latest succeeded run day (day number) when read; null without runs */
+  /** the seller's latest succeeded run day in `zone` (day number) when read; null without runs */
   lastRunDay: number | null;
   n: number;
+  /** the earliest first day (day number; RUNNING when n = 0) */
+  minFirst: number;
   product: Float64Array;
   /** classification leaf when the promotion started (0: none) */
   leaf: Int32Array;
@@ -103,8 +107,11 @@ export function leafGroups(s: SellerSpans): LeafGroups {
 
 interface Store {
   currencies: string[];
-  sellers: Map<number, VersionedSlot<SellerSpans>>;
+  /** by `zone|seller` (slotKey) */
+  sellers: Map<string, VersionedSlot<SellerSpans>>;
 }
+
+const slotKey = (zone: string, sellerId: number) => `${zone}|${sellerId}`;
 
 const storeOf = (pool: pg.Pool): Store =>
   readModelsOf(pool).state('promotion-spans', () => ({ currencies: [], sellers: new Map() }));
@@ -113,16 +120,16 @@ const storeOf = (pool: pg.Pool): Store =>
 export const currenciesOf = (pool: pg.Pool) => storeOf(pool).currencies;
 
 const LAST_RUN_DAY = `
-select (vigia_day(max(observed_at), ${TZ_SQL}) - date '1970-01-01') as day
+select (vigia_day(max(observed_at), $2::text) - date '1970-01-01') as day
   from ingest_runs where seller_id = $1 and status = 'succeeded'`;
 
-/** The seller's promotions ($2 null), or those a run on day $2 or later may have changed. */
+/** The seller's promotions in zone $3 ($2 null), or those a run on day $2 or later may have changed. */
 const SPANS = `
 select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
        first_day - date '1970-01-01' as first, coalesce(last_day - date '1970-01-01', ${RUNNING}) as last,
        vigia_promo_price(promo_price)::float8 as promo, currency
   from promo_spans
- where seller_id = $1
+ where zone = $3 and seller_id = $1
    and ($2::int is null or last_day is null or last_day >= date '1970-01-01' + $2::int - 1
         or first_day >= date '1970-01-01' + $2::int)
  order by product_id, first_day, id`;
@@ -144,13 +151,15 @@ export async function sellerVersions(
   );
 }
 
-function empty(sellerId: number, n: number): SellerSpans {
+function empty(sellerId: number, zone: string, n: number): SellerSpans {
   return {
     sellerId,
+    zone,
     version: '',
     deleted: '',
     lastRunDay: null,
     n,
+    minFirst: RUNNING,
     product: column(Float64Array, n),
     leaf: column(Int32Array, n),
     first: column(Int32Array, n),
@@ -160,8 +169,8 @@ function empty(sellerId: number, n: number): SellerSpans {
   };
 }
 
-/** Reads the seller's promotions, whole or (`prev`) only those changed since `prev` was read. */
-async function load(pool: pg.Pool, store: Store, sellerId: number, prev: SellerSpans | null) {
+/** Reads the seller's promotions in `zone`, whole or (`prev`) only those changed since `prev` was read. */
+async function load(pool: pg.Pool, store: Store, sellerId: number, zone: string, prev: SellerSpans | null) {
   const client = await pool.connect();
   let records: SpanRecord[];
   let version: { version: string; deleted: string };
@@ -171,10 +180,14 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, prev: SellerS
     // one snapshot: the version, the run day and the promotions agree
     await client.query('begin isolation level repeatable read read only');
     version = (await sellerVersions(client, [sellerId])).get(sellerId) ?? { version: '0:0', deleted: '0' };
-    const run = await client.query<{ day: number | null }>(LAST_RUN_DAY, [sellerId]);
+    const run = await client.query<{ day: number | null }>(LAST_RUN_DAY, [sellerId, zone]);
     lastRunDay = run.rows[0]?.day ?? null;
     if (prev && prev.deleted === version.deleted && prev.lastRunDay !== null) since = prev.lastRunDay;
-    const res = await client.query<SpanRecord>({ text: SPANS, values: [sellerId, since], rowMode: 'array' });
+    const res = await client.query<SpanRecord>({
+      text: SPANS,
+      values: [sellerId, since, zone],
+      rowMode: 'array',
+    });
     records = res.rows;
     await client.query('commit');
   } catch (err) {
@@ -196,7 +209,7 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, prev: SellerS
   if (prev && since !== null)
     for (let i = 0; i < prev.n; i++)
       if (prev.last[i] !== RUNNING && prev.last[i] < since - 1 && prev.first[i] < since) keep.push(i);
-  const out = empty(sellerId, keep.length + records.length);
+  const out = empty(sellerId, zone, keep.length + records.length);
   out.version = version.version;
   out.deleted = version.deleted;
   out.lastRunDay = lastRunDay;
@@ -229,29 +242,31 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, prev: SellerS
       out.promo[k] = r[4] === null ? Number.NaN : r[4];
       out.cur[k] = curIndex(r[5]);
     }
+    if (out.first[k] < out.minFirst) out.minFirst = out.first[k];
   }
   return out;
 }
 
 /**
- * The copies of the sellers' promotions at their current versions (read or refreshed as needed; a
- * load in progress is shared by concurrent requests).
+ * The copies of the sellers' promotions in `zone` (a zone of rollup_zones: ingest zones.ts dayZone) at
+ * their current versions (read or refreshed as needed; a load in progress is shared by concurrent
+ * requests).
  */
-export async function sellerSpans(pool: pg.Pool, sellers: number[]): Promise<SellerSpans[]> {
+export async function sellerSpans(pool: pg.Pool, sellers: number[], zone: string): Promise<SellerSpans[]> {
   const store = storeOf(pool);
   const versions = await sellerVersions(pool, sellers);
   return Promise.all(
     sellers.map(async (id) => {
       const want = versions.get(id)?.version ?? '0:0';
-      let slot = store.sellers.get(id);
+      let slot = store.sellers.get(slotKey(zone, id));
       if (!slot) {
         slot = emptySlot();
-        store.sellers.set(id, slot);
+        store.sellers.set(slotKey(zone, id), slot);
       }
       return freshValue(
         slot,
         (m) => atLeast(m.version, want),
-        (previous) => load(pool, store, id, previous),
+        (previous) => load(pool, store, id, zone, previous),
       );
     }),
   );
@@ -265,22 +280,26 @@ function atLeast(have: string, want: string): boolean {
 }
 
 /**
- * The promotions copies in the read-model holder: every seller's is read after start-up (not under the
- * tests: they read them on first use), and a held copy is brought to its seller's new version when the
- * change signal names a change of its listings or products.
+ * The promotions copies in the read-model holder: every seller's in the deployment's zone is read after
+ * start-up (not under the tests: they read them on first use; another zone's on its first question),
+ * and a held copy is brought to its seller's new version when the change signal names a change of its
+ * listings or products.
  */
 export function promotionsReadModels(pool: pg.Pool): void {
   const holder = readModelsOf(pool);
   holder.warmUp('promotion-spans', async () => {
     const { rows } = await pool.query<{ id: number }>('select id from sellers order by id');
-    for (const r of rows) await sellerSpans(pool, [r.id]);
+    for (const r of rows) await sellerSpans(pool, [r.id], DEFAULT_TIMEZONE);
   });
   holder.subscribe('promotion-spans', async (changes) => {
-    const held = [...storeOf(pool).sellers.keys()];
-    const changed =
-      changes === 'all'
-        ? held
-        : held.filter((id) => touches(changes, ['listings', 'products'], new Set([id])));
-    if (changed.length) await sellerSpans(pool, changed);
+    const byZone = new Map<string, number[]>();
+    for (const key of storeOf(pool).sellers.keys()) {
+      const at = key.lastIndexOf('|');
+      const zone = key.slice(0, at);
+      const id = Number(key.slice(at + 1));
+      if (changes !== 'all' && !touches(changes, ['listings', 'products'], new Set([id]))) continue;
+      byZone.set(zone, [...(byZone.get(zone) ?? []), id]);
+    }
+    for (const [zone, ids] of byZone) await sellerSpans(pool, ids, zone);
   });
 }

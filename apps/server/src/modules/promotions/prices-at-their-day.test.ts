@@ -26,6 +26,17 @@ import { checkPromotions } from './check.js';
 // In CLP, each at its first day: promotion prices 8·250 = 2000, 4·200 = 800, 6·250 = 1500 → average
 // 4300 / 3 = 1433.33; normal prices 2500, 1000, 2500 → 2000. (At the window's end rate, 200, it was
 // 18/3·200 = 1200 and 25/3·200 = 1666.67.) In PEN, the promotions' own currency: 6 and 25/3 = 8.33.
+//
+// In MXN, a third currency (1 MXN = 50 CLP until T−2, 25 CLP from T−1 on: the window's end), each at its
+// first day's rates: a PEN is 250/50 = 5 MXN on T−4 and 200/50 = 4 MXN on T−2, so
+//   P1 10 → 50, 8 → 40;   P2 5 → 20, 4 → 16;   P3 10 → 50, 6 → 30
+// averages: normal 120/3 = 40, promotion 86/3 = 28.67, discount (20 + 20 + 40)/3 = 26.67. (The CLP sums
+// divided by the window-end rate, 25, gave 6000/3/25 = 80 and 4300/3/25 = 57.33.)
+//
+// Range and scatter plot, each promotion price at its first day: in CLP 800, 1500, 2000 (at the window's
+// end: 800, 1200, 1600); in MXN 16, 30, 40 (at the window's end, 8 MXN a PEN: 32, 48, 64). Two ranges:
+// the boundaries are min, median, max. The scatter plot's bucket is niceStep(p95): in CLP p95 = 1500 +
+// 0.9·500 = 1950, 1950/20 = 97.5 → 100; in MXN p95 = 30 + 0.9·10 = 39, 39/20 = 1.95 → 2.
 
 const T = (n: number) => addDays(isoDateInZone(new Date(), 'America/Santiago'), -n);
 
@@ -51,11 +62,13 @@ beforeAll(async () => {
       await insertSeller(pool, { id: 9, name: 'Rival Perú', country: 'PE', currency: 'PEN' });
       await insertFxRate(pool, 'PEN', T(10), 250);
       await insertFxRate(pool, 'PEN', T(2), 200);
+      await insertFxRate(pool, 'MXN', T(10), 50);
+      await insertFxRate(pool, 'MXN', T(1), 25);
       leaf = await insertClassification(pool, 'Leches');
       const { orgId } = await insertOrgWithLicense(pool, {
         sellers: [9],
         pivots: [5],
-        currencies: ['CLP', 'PEN'],
+        currencies: ['CLP', 'PEN', 'MXN'],
         modules: ['promotions'],
       });
       await insertUser(pool, orgId, 'tasas@example.com');
@@ -91,6 +104,19 @@ async function promo(path: string, payload: object) {
 }
 const peru = (body: Any) => body.items.find((i: Any) => i.seller.id === 9).classifications[0];
 
+/** The type drill-down of the Peruvian seller's sales in `currency`: [listing, normal, promotion price]. */
+async function drill(currency: string) {
+  const body = await promo('prices', {
+    classificationsIds: [leaf],
+    promotion: 'type',
+    kind: 'sale',
+    seller_id: 9,
+    classification: leaf,
+    currency,
+  });
+  return body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
+}
+
 describe('promotion prices at the rate of their own day', () => {
   it('the cumulative rows keep the CLP sums at each first day (and equal their recount)', async () => {
     expect(await checkPromotions(ctx.db.pool)).toEqual([]);
@@ -114,16 +140,7 @@ describe('promotion prices at the rate of their own day', () => {
   });
 
   it('the drill-down lists each promotion at its first day: 2000, 800, 1500 (their average 1433.33)', async () => {
-    const body = await promo('prices', {
-      classificationsIds: [leaf],
-      promotion: 'type',
-      kind: 'sale',
-      seller_id: 9,
-      classification: leaf,
-      currency: 'CLP',
-    });
-    const rows = body.items.map((p: Any) => [p.name, p.normal_price, p.promotion_price]).sort();
-    expect(rows).toEqual([
+    expect(await drill('CLP')).toEqual([
       ['Producto P1', 2500, 2000],
       ['Producto P2', 1000, 800],
       ['Producto P3', 2500, 1500],
@@ -138,5 +155,55 @@ describe('promotion prices at the rate of their own day', () => {
       [2, 1, 800, 1000],
       [4, 1, 2000, 2500],
     ]);
+  });
+
+  it('Promociones por tipo in MXN: 40 normal, 28.67 promotion, each at its first day (not 80 / 57.33)', async () => {
+    const sale = peru(await promo('type', { classificationsIds: [leaf], currency: 'MXN' })).sale;
+    expect(sale.count).toBe(3);
+    expect(sale.prices).toEqual({ normal: 40, promotion: 28.67, discount: 26.67 });
+  });
+
+  it('Promociones por duración in MXN: 1 day 30, 2 days 16, 4 days 40', async () => {
+    const body = await promo('duration', { classification: leaf, currency: 'MXN' });
+    const days = peru(body).days.map((d: Any) => [d.day, d.count, d.prices.promotion, d.prices.normal]);
+    expect(days).toEqual([
+      [1, 1, 30, 50],
+      [2, 1, 16, 20],
+      [4, 1, 40, 50],
+    ]);
+  });
+
+  it('the drill-down in MXN lists 40, 16, 30 (their average 28.67)', async () => {
+    expect(await drill('MXN')).toEqual([
+      ['Producto P1', 50, 40],
+      ['Producto P2', 20, 16],
+      ['Producto P3', 50, 30],
+    ]);
+  });
+
+  it('the range converts each promotion at its first day: CLP 800 · 1500 · 2000, MXN 16 · 30 · 40', async () => {
+    for (const [currency, points] of [
+      ['CLP', [800, 1500, 2000]],
+      ['MXN', [16, 30, 40]],
+    ] as const) {
+      const body = await promo('range', { classification: leaf, range: 2, currency });
+      expect(body.currency).toBe(currency);
+      expect(body.items[0].range_points).toEqual(points);
+      const rival = body.items[0].sellers.find((x: Any) => x.id === 9);
+      // the median is the lower bound of range 2: one price below it, two at or above
+      expect(rival.prices.map((p: Any) => p.count)).toEqual([1, 2]);
+    }
+  });
+
+  it('the scatter plot too: CLP buckets of 100 at 800, 1500, 2000; MXN buckets of 2 at 16, 30, 40', async () => {
+    for (const [currency, bucket, prices] of [
+      ['CLP', 100, [800, 1500, 2000]],
+      ['MXN', 2, [16, 30, 40]],
+    ] as const) {
+      const body = await promo('scatter-plot', { classificationsIds: [leaf], simple: true, currency });
+      expect(body.bucket).toBe(bucket);
+      const rival = body.items.find((x: Any) => x.seller.id === 9);
+      expect(rival.prices.map((p: Any) => [p.price, p.count])).toEqual(prices.map((p) => [p, 1]));
+    }
   });
 });

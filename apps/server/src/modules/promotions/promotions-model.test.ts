@@ -17,17 +17,11 @@ import {
   selectScatter,
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
+import { ratesUpTo, windowScopeOf } from './answers.js';
 import { chartOf, chartPool } from './chart-pool.js';
 import { checkPromotions } from './check.js';
-import {
-  computeChart,
-  orderStatistics,
-  rangeChart,
-  scatterChart,
-  scatterPasses,
-  type WindowScope,
-} from './distribution.js';
-import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
+import { computeChart, orderStatistics, rangeChart, scatterChart, scatterPasses } from './distribution.js';
+import { currenciesOf, type SellerSpans, sellerSpans } from './model.js';
 import { type ScopeValues, selectLeaves } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
@@ -44,6 +38,7 @@ let db: Database;
 let roots: number[];
 let leaves: number[];
 const SELLERS = [5, 7, 9];
+const ZONE = 'America/Santiago';
 const DAY0 = Date.UTC(2026, 10, 1);
 const dayOf = (i: number) => new Date(DAY0 + i * 86_400_000).toISOString().slice(0, 10);
 
@@ -134,19 +129,9 @@ async function scopeOf(classes: number[], from: string, to: string, currency: st
     factors: curs.map((c) => (rates.get(c) as number) / (rates.get(currency) as number)),
     currency,
     targetClp: rates.get(currency) as number,
-    zone: 'America/Santiago',
+    zone: ZONE,
   };
   return values;
-}
-
-function windowScope(pool: typeof db.pool, v: ScopeValues): WindowScope {
-  const factor = new Map(v.curs.map((c, i) => [c, v.factors[i]]));
-  return {
-    leaves: v.leaves,
-    from: dayNumber(v.from),
-    to: dayNumber(v.to),
-    factors: Float64Array.from(currenciesOf(pool), (c) => factor.get(c) ?? Number.NaN),
-  };
 }
 
 const byKey = <T extends { seller_id: number }>(rows: T[], k: (r: T) => number) =>
@@ -171,7 +156,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   const onePassBefore = scatterPasses.one;
   for (const c of cases(days)) {
     const v = await scopeOf(c.classes, c.from, c.to, c.currency);
-    const w = windowScope(db.pool, v);
+    const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
     // range (the endpoint asks one classification; the figures take any)
     const raw = await selectRangePoints(db.pool, v, c.ranges);
     const points = raw ? raw.map((p) => round2(p)) : [];
@@ -199,7 +184,12 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
         ...x,
         ids: (x.ids ?? []).map(Number),
       }));
-      const again = scatterChart(models, windowScope(db.pool, moved), niceStep, 5);
+      const again = scatterChart(
+        models,
+        windowScopeOf(db.pool, models, moved, await ratesUpTo(db.pool, moved)),
+        niceStep,
+        5,
+      );
       expect(again.width).toBe(movedWidth);
       expect(again.rows).toEqual(movedRows);
       compared += movedRows.length;
@@ -222,15 +212,16 @@ const columns = (s: SellerSpans) => ({
 describe('in-memory promotions (model.ts)', () => {
   it('give the range and scatter figures of the SQL over promo_spans', async () => {
     expect(await checkPromotions(db.pool)).toEqual([]);
-    await expectSameAsSql(await sellerSpans(db.pool, SELLERS), 11);
+    await expectSameAsSql(await sellerSpans(db.pool, SELLERS, ZONE), 11);
   });
 
   it('are computed alike by the chart threads (shared columns) and here', async () => {
-    const models = await sellerSpans(db.pool, SELLERS);
+    const models = await sellerSpans(db.pool, SELLERS, ZONE);
     expect(models.every((s) => s.product.buffer instanceof SharedArrayBuffer)).toBe(true);
     let compared = 0;
     for (const c of cases(11)) {
-      const w = windowScope(db.pool, await scopeOf(c.classes, c.from, c.to, c.currency));
+      const v = await scopeOf(c.classes, c.from, c.to, c.currency);
+      const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
       const range = { kind: 'range' as const, models, scope: w, ranges: c.ranges };
       const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
       // several at once: both threads busy and a queue
@@ -250,9 +241,10 @@ describe('in-memory promotions (model.ts)', () => {
   });
 
   it('answer the same charts when a chart thread is killed under them (the pool runs them again)', async () => {
-    const models = await sellerSpans(db.pool, SELLERS);
+    const models = await sellerSpans(db.pool, SELLERS, ZONE);
     const c = cases(11)[0];
-    const w = windowScope(db.pool, await scopeOf(c.classes, c.from, c.to, c.currency));
+    const v = await scopeOf(c.classes, c.from, c.to, c.currency);
+    const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
     const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
     const expected = computeChart(scatter);
     const lostBefore = chartPool.lostThreads;
@@ -265,14 +257,14 @@ describe('in-memory promotions (model.ts)', () => {
   });
 
   it('refresh only what later runs may change, and equal a copy read whole', async () => {
-    const before = await sellerSpans(db.pool, SELLERS);
+    const before = await sellerSpans(db.pool, SELLERS, ZONE);
     await runDays(11, 20, 2);
     expect(await checkPromotions(db.pool)).toEqual([]);
-    const refreshed = await sellerSpans(db.pool, SELLERS);
+    const refreshed = await sellerSpans(db.pool, SELLERS, ZONE);
     expect(refreshed.map((s) => s.version)).not.toEqual(before.map((s) => s.version));
     const other = createPool(db.url, 2); // another process: reads every seller whole
     try {
-      const whole = await sellerSpans(other, SELLERS);
+      const whole = await sellerSpans(other, SELLERS, ZONE);
       // same currency order in both processes here (both met CLP first, then PEN)
       expect(currenciesOf(other)).toEqual(currenciesOf(db.pool));
       expect(refreshed.map(columns)).toEqual(whole.map(columns));
@@ -283,7 +275,7 @@ describe('in-memory promotions (model.ts)', () => {
   });
 
   it('deleting products rebuilds the cumulative rows and moves the sellers’ version', async () => {
-    const before = await sellerSpans(db.pool, SELLERS);
+    const before = await sellerSpans(db.pool, SELLERS, ZONE);
     const { rows } = await db.pool.query<{ id: number }>(
       `select id::int as id from products where product_id in ('S5-0', 'S5-1', 'S7-3') order by id`,
     );
@@ -298,7 +290,7 @@ describe('in-memory promotions (model.ts)', () => {
       { seller_id: 5, deleted: 1 },
       { seller_id: 7, deleted: 1 },
     ]);
-    const after = await sellerSpans(db.pool, SELLERS);
+    const after = await sellerSpans(db.pool, SELLERS, ZONE);
     const gone = new Set(rows.map((r) => r.id));
     expect(after[0].n).toBeLessThan(before[0].n);
     expect(after[2]).toBe(before[2]); // seller 9 lost nothing: the same copy

@@ -1,10 +1,11 @@
 import type pg from 'pg';
-import { clpMap, TZ_SQL } from '../../market/index.js';
+import { clpMap } from '../../market/index.js';
 
 // SQL of the promotion screens. They read the promotions read model only (promo_daily, promo_spans;
 // migrations/100_promotions.sql), never price history. Every function takes the scope as values:
 // `sellers`, the leaves of each asked classification as the aligned pairs (leaf, cls), the window
-// [from, to] (yyyy-MM-dd, inclusive) and the currencies' factors to the requested currency.
+// [from, to] (yyyy-MM-dd, inclusive), the currencies' factors to the requested currency and the zone
+// whose rows it reads (every table is kept per market zone: migrations 432 and 470).
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -22,45 +23,57 @@ export interface ScopeValues {
   /** The requested currency and its CLP per unit on the window's last day. */
   currency: string;
   targetClp: number;
-  /** The zone of the listing-days (promo_daily, promo_weekly): ingest zones.ts dayZone. */
+  /**
+   * The zone of the answer's days, for every table it reads (listing-days, promotions, cumulative rows,
+   * the sellers' latest run day): ingest zones.ts dayZone.
+   */
   zone: string;
 }
 
 /**
- * The scope's promotions: those of the sellers under the classes' leaves that overlap the window (index
- * promo_spans_scope_end_idx: the ones that end on or after its start).
+ * The scope's promotions in zone $7: those of the sellers under the classes' leaves that overlap the
+ * window (index promo_spans_scope_end_idx: the ones that end on or after its start), their prices in the
+ * requested currency $6 at the rate of their first day (FIRST_DAY_FACTOR), as the averages they make up
+ * (WINDOW_AVERAGES), the range and the scatter plot (model.ts, distribution.ts) count them.
  */
-export const spansIn = (from = '$4::date', to = '$5::date', factor = 'f.factor') => `
-ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
+export const spansIn = (from = '$4::date', to = '$5::date') => `
+ld as materialized (select sid, (select vigia_day(max(observed_at), $7::text) from ingest_runs r
                     where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
+-- the factor of each (currency, first day) once, not once per promotion: the sellers' currencies (their
+-- cumulative keys) × every day from their first promotion's to the window's end
+fx as materialized (
+  select c.currency, d::date as first_day, ${FIRST_DAY_FACTOR('c', '$6::text', 'd::date')} as factor
+    from (select distinct currency from promo_cum_currencies where zone = $7 and seller_id = any($1::int[])) c
+   cross join generate_series(
+     (select min(f.day) from unnest($1::int[]) sid
+        cross join lateral (select first_day as day from promo_spans where zone = $7 and seller_id = sid
+                             order by first_day limit 1) f),
+     ${to}, interval '1 day') d
+),
 spans as (
   select s.id, s.product_id, s.seller_id, m.cls, s.price_type, s.first_day,
          coalesce(s.last_day, ld.day) as end_day, s.last_day is null as running,
-         s.normal_price * ${factor} as normal, s.promo_price * ${factor} as promo
+         s.normal_price * fd.factor as normal, s.promo_price * fd.factor as promo,
+         s.normal_price, s.promo_price, fd.factor
     from promo_spans s
     join unnest($2::int[], $3::int[]) m(leaf, cls) on m.leaf = s.classification_id
     join ld on ld.sid = s.seller_id
-    left join unnest($6::text[], $7::float8[]) f(cur, factor) on f.cur = s.currency
-   where s.seller_id = any($1::int[]) and s.first_day <= ${to}
+    left join fx fd on fd.currency = s.currency and fd.first_day = s.first_day
+   where s.zone = $7 and s.seller_id = any($1::int[]) and s.first_day <= ${to}
      and coalesce(s.last_day, 'infinity'::date) >= ${from}
 )`;
-/**
- * A drill-down's promotions: those of the window that overlap [$8, $9] too, their prices converted at the
- * rate of their first day (as the averages they make up: WINDOW_AVERAGES) — requested currency `cur`, its
- * CLP per unit `clp` (parameters of the statement). Range and scatter plot (the in-memory copy and its
- * reference SQL, spansIn's default) still convert at the window's end.
- */
-const drillSpans = (cur: string, clp: string) =>
-  spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)', FIRST_DAY_FACTOR('s', cur, clp));
+/** A drill-down's promotions: those of the window that overlap [$8, $9] too. */
+const drillSpans = spansIn('greatest($4::date, $8::date)', 'least($5::date, $9::date)');
 
+/** The parameters $1 … $7 of spansIn. */
 export const scopeArgs = (s: ScopeValues) => [
   s.sellers,
   s.leaves,
   s.classes,
   s.from,
   s.to,
-  s.curs,
-  s.factors,
+  s.currency,
+  s.zone,
 ];
 
 export interface WeekRow {
@@ -169,36 +182,67 @@ const atTheirDay = (d: (m: string) => string, m: string, cur: string, clp: strin
   `(sum(case when k.currency = ${cur} then ${d(m)} else ${d(`${m}_clp`)} / ${clp} end)
     / nullif(sum(case when k.currency = ${cur} then ${d(`${m}_n`)} else ${d(`${m}_clp_n`)} end), 0))::float8`;
 
-/** A running promotion's factor to the requested currency `cur` (CLP per unit `clp`), at its first day. */
-const FIRST_DAY_FACTOR = (v: string, cur: string, clp: string) =>
-  `(case when ${v}.currency = ${cur} then 1 else vigia_fx_rate_on(${v}.currency, ${v}.first_day) / ${clp} end)`;
+/**
+ * A promotion's factor to the requested currency `cur` at the rates in force on its first day (null when
+ * one of them had no rate that day; 1 in its own currency), in float8 as the in-memory range and scatter
+ * plot compute it (answers.ts fxTable).
+ */
+function FIRST_DAY_FACTOR(v: string, cur: string, day = `${v}.first_day`): string {
+  return `(case when ${v}.currency = ${cur} then 1::float8
+                else vigia_fx_rate_on(${v}.currency, ${day})::float8 / vigia_fx_rate_on(${cur}, ${day})::float8 end)`;
+}
 
 /**
  * Promotions and their average prices per seller, class and price type over the window: per key (seller,
  * node, type, currency) the cumulative row of the window's end minus that of the day before its start
- * (migrations/101_promotions_cumulative.sql): two index probes per key.
+ * (migrations/101_promotions_cumulative.sql): two index probes per key. In a currency other than CLP the
+ * promotions themselves (spansOfWindow): their CLP sums cannot be divided by one rate.
  */
 export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  if (s.currency !== 'CLP') return selectTypePricesOfSpans(db, s);
   const { rows } = await db.query<TypePricesRow>(
     `with k as (
        select k.seller_id, n.cls, t.price_type, k.currency
          from promo_cum_currencies k cross join unnest($2::int[]) n(cls)
         cross join unnest(array['SALE', 'EXCLUSIVE', 'BYQUANTITY']) t(price_type)
-        where k.seller_id = any($1::int[])
+        where k.zone = $9 and k.seller_id = any($1::int[])
      )
      select k.seller_id, k.cls, k.price_type, sum(coalesce(a.started, 0) - coalesce(b.ended, 0))::int as count,
             ${WINDOW_AVERAGES('a.s', 'b.e', '$7::text', '$8::numeric')}
        from k
        ${FACTORS('$5', '$6')}
        left join lateral (select * from promo_type_cum c
-                           where (c.seller_id, c.classification_id, c.price_type, c.currency) = (k.seller_id, k.cls, k.price_type, k.currency)
+                           where (c.zone, c.seller_id, c.classification_id, c.price_type, c.currency) = ($9, k.seller_id, k.cls, k.price_type, k.currency)
                              and c.day <= $4::date order by c.day desc limit 1) a on true
        left join lateral (select * from promo_type_cum c
-                           where (c.seller_id, c.classification_id, c.price_type, c.currency) = (k.seller_id, k.cls, k.price_type, k.currency)
+                           where (c.zone, c.seller_id, c.classification_id, c.price_type, c.currency) = ($9, k.seller_id, k.cls, k.price_type, k.currency)
                              and c.day < $3::date order by c.day desc limit 1) b on true
       group by 1, 2, 3
      having sum(coalesce(a.started, 0) - coalesce(b.ended, 0)) > 0`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp, s.zone],
+  );
+  return rows;
+}
+
+/**
+ * The averages of a window's promotions, each price × its FIRST_DAY_FACTOR (spansIn): a promotion whose
+ * currency or the requested one had no rate on its first day is in neither the sum nor the count (of the
+ * prices and of the discount). The cumulative rows
+ * keep the prices' sums in their own currency and in CLP at each first day (migration 430); in a third
+ * currency each promotion needs its own first day's rate, so these answers read the window's promotions
+ * (index promo_spans_scope_end_idx), as the drill-downs do.
+ */
+const SPAN_AVERAGES = `
+  (sum(normal) / nullif(count(normal), 0))::float8 as normal,
+  (sum(vigia_promo_price(promo_price) * factor) / nullif(count(vigia_promo_price(promo_price) * factor), 0))::float8 as promotion,
+  avg(vigia_discount_pct(normal_price, promo_price)) filter (where factor is not null)::float8 as discount`;
+
+async function selectTypePricesOfSpans(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  const { rows } = await db.query<TypePricesRow>(
+    `with ${spansIn()}
+     select seller_id, cls, price_type, count(*)::int as count, ${SPAN_AVERAGES}
+       from spans group by 1, 2, 3`,
+    scopeArgs(s),
   );
   return rows;
 }
@@ -217,12 +261,23 @@ export interface DurationRow {
  * Promotions per seller and duration (days, up to the seller's latest run when running). Ended ones from
  * promo_duration_cum: those of duration L overlapping the window ended in [from, to + L − 1], the key's
  * row on or before to + L − 1 minus its row before `from`; running ones from promo_spans (partial index).
+ * In a currency other than CLP the window's promotions themselves (SPAN_AVERAGES).
  */
 export async function selectDurations(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
+  if (s.currency !== 'CLP') {
+    const { rows } = await db.query<DurationRow>(
+      `with ${spansIn()}
+       select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
+              count(*) filter (where running)::int as running, ${SPAN_AVERAGES}
+         from spans group by 1, 2 order by 1, 2`,
+      scopeArgs(s),
+    );
+    return rows;
+  }
   const { rows } = await db.query<DurationRow>(
     `with k as (
        select k.seller_id, k.currency, k.duration from promo_duration_keys k
-        where k.seller_id = any($1::int[]) and k.classification_id = any($2::int[])
+        where k.zone = $9 and k.seller_id = any($1::int[]) and k.classification_id = any($2::int[])
      ),
      ended as (
        select k.seller_id, k.duration as day, (coalesce(a.ended, 0) - coalesce(b.ended, 0)) as n,
@@ -241,13 +296,13 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
          from k
          ${FACTORS('$5', '$6')}
          left join lateral (select * from promo_duration_cum c
-                             where (c.seller_id, c.classification_id, c.currency, c.duration) = (k.seller_id, $2[1], k.currency, k.duration)
+                             where (c.zone, c.seller_id, c.classification_id, c.currency, c.duration) = ($9, k.seller_id, $2[1], k.currency, k.duration)
                                and c.day <= $4::date + k.duration - 1 order by c.day desc limit 1) a on true
          left join lateral (select * from promo_duration_cum c
-                             where (c.seller_id, c.classification_id, c.currency, c.duration) = (k.seller_id, $2[1], k.currency, k.duration)
+                             where (c.zone, c.seller_id, c.classification_id, c.currency, c.duration) = ($9, k.seller_id, $2[1], k.currency, k.duration)
                                and c.day < $3::date order by c.day desc limit 1) b on true
      ),
-     ld as materialized (select sid, (select vigia_day(max(observed_at), ${TZ_SQL}) from ingest_runs r
+     ld as materialized (select sid, (select vigia_day(max(observed_at), $9::text) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
      running as (
        select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * fd.factor as normal,
@@ -262,8 +317,8 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
          join ld on ld.sid = sp.seller_id
          left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
-         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text', '$8::numeric')} as factor) fd
-        where sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
+         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text')} as factor) fd
+        where sp.zone = $9 and sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
      ),
      parts as (select * from ended where n > 0 union all select * from running)
      select seller_id, day, sum(n)::int as count, sum(running)::int as running,
@@ -271,7 +326,7 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
             (sum(promo) / nullif(sum(promo_n), 0))::float8 as promotion,
             (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
        from parts group by 1, 2 order by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp],
+    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp, s.zone],
   );
   return rows;
 }
@@ -312,7 +367,7 @@ export async function selectDrilldown(
   },
 ): Promise<DrillRow[]> {
   const { rows } = await db.query<DrillRow>(
-    `with ${drillSpans('$15::text', '$16::numeric')},
+    `with ${drillSpans},
      picked as (
        select sp.*, (least(end_day, $9::date) - greatest(first_day, $8::date) + 1)::int as days
          from spans sp
@@ -339,8 +394,6 @@ export async function selectDrilldown(
       q.limit,
       q.offset,
       q.products ?? null,
-      s.currency,
-      s.targetClp,
     ],
   );
   return rows;
@@ -367,23 +420,14 @@ export async function selectDrilldownTotals(
   q: { a: string; b: string; duration?: number; priceType?: string; products?: number[] | null },
 ): Promise<{ total: number; total_days: number; products: number }> {
   const { rows } = await db.query<{ total: number; total_days: number; products: number }>(
-    `with ${drillSpans('$13::text', '$14::numeric')}
+    `with ${drillSpans}
      select count(*)::int as total, coalesce(sum(least(end_day, $9::date) - greatest(first_day, $8::date) + 1), 0)::int as total_days,
             count(distinct product_id)::int as products
        from spans where first_day <= $9::date and end_day >= $8::date
         and ($10::int is null or (end_day - first_day + 1) = $10::int)
         and ($11::text is null or price_type = $11::text)
         and ($12::bigint[] is null or product_id = any($12::bigint[]))`,
-    [
-      ...scopeArgs(s),
-      q.a,
-      q.b,
-      q.duration ?? null,
-      q.priceType ?? null,
-      q.products ?? null,
-      s.currency,
-      s.targetClp,
-    ],
+    [...scopeArgs(s), q.a, q.b, q.duration ?? null, q.priceType ?? null, q.products ?? null],
   );
   return rows[0];
 }

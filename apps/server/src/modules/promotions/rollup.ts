@@ -1,5 +1,6 @@
-import { DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
+import { isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
+import { recomputeSpansFrom } from '../../db/migrate.js';
 import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../ingest/index.js';
 
 // The promotions roll-up (migrations/100_promotions.sql), run in every ingest transaction after the
@@ -13,11 +14,9 @@ import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../inge
 //    promotion the same day opened is deleted: the day's last state decides).
 // promotions-check.ts recomputes both from the price history (tests, operations).
 
-const santiagoDay = (at: Date) => isoDateInZone(at, DEFAULT_TIMEZONE);
-
-// promo_daily and promo_weekly are kept per zone of rollup_zones (migration 432), from that zone's rows of
-// rollup_daily_brand: `$3` is the zone, `$2` the run's day in it. The promotions themselves (promo_spans
-// and the cumulative tables) have the deployment zone's days.
+// Every table here is kept per zone of rollup_zones: promo_daily and promo_weekly (migration 432) from that
+// zone's rows of rollup_daily_brand, the promotions (promo_spans) and their cumulative tables (migration
+// 470) from the run's day in that zone. `$3` (`$4` in OPEN) is the zone, `$2` the run's day in it.
 const DAILY_DELETE = 'delete from promo_daily where zone = $3 and seller_id = $1 and day = $2::date';
 const DAILY = `
 insert into promo_daily (zone, seller_id, day, classification_id, published, promoted, promoted_sale,
@@ -38,13 +37,14 @@ select lc.product_id, p.classification_id, lc.normal_price, lc.currency,
   from unnest($1::bigint[]) t(id)
   join listing_current lc on lc.product_id = t.id
   join products p on p.id = t.id`;
+// $1 the touched listings, $2 the run's day in zone $3
 
 /** Ends (or deletes, when opened the same day) open promotions that are no longer the listing's state. */
 const END = `
 with s as (${STATE}),
 ending as (
   select ps.id, ps.first_day from promo_spans ps join s on s.product_id = ps.product_id
-   where ps.last_day is null and ps.price_type is distinct from s.ptype
+   where ps.zone = $3 and ps.last_day is null and ps.price_type is distinct from s.ptype
 ),
 del as (delete from promo_spans where id in (select id from ending where first_day >= $2::date))
 update promo_spans set last_day = $2::date - 1 where id in (select id from ending where first_day < $2::date)`;
@@ -53,8 +53,8 @@ update promo_spans set last_day = $2::date - 1 where id in (select id from endin
 const REOPEN = `
 with s as (${STATE})
 update promo_spans ps set last_day = null from s
- where ps.product_id = s.product_id and ps.last_day = $2::date - 1 and ps.price_type = s.ptype
-   and not exists (select 1 from promo_spans o where o.product_id = s.product_id and o.last_day is null)`;
+ where ps.zone = $3 and ps.product_id = s.product_id and ps.last_day = $2::date - 1 and ps.price_type = s.ptype
+   and not exists (select 1 from promo_spans o where o.zone = $3 and o.product_id = s.product_id and o.last_day is null)`;
 
 /**
  * A promotion opened on the run's day by an earlier run of that day keeps the day's last prices: its
@@ -64,18 +64,19 @@ const REPRICE = `
 with s as (${STATE})
 update promo_spans ps set normal_price = s.normal_price, promo_price = s.promo_price, currency = s.currency
   from s
- where ps.product_id = s.product_id and ps.last_day is null and ps.first_day = $2::date and ps.price_type = s.ptype
+ where ps.zone = $3 and ps.product_id = s.product_id and ps.last_day is null and ps.first_day = $2::date
+   and ps.price_type = s.ptype
    and (ps.normal_price, ps.promo_price, ps.currency) is distinct from (s.normal_price, s.promo_price, s.currency)`;
 
 /** Opens a promotion for listings on promotion without an open one. */
 const OPEN = `
 with s as (${STATE})
-insert into promo_spans (product_id, seller_id, classification_id, price_type, first_day, last_day, normal_price,
-                         promo_price, currency)
-select s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_price, s.promo_price, s.currency
+insert into promo_spans (zone, product_id, seller_id, classification_id, price_type, first_day, last_day,
+                         normal_price, promo_price, currency)
+select $4, s.product_id, $3, s.classification_id, s.ptype, $2::date, null, s.normal_price, s.promo_price, s.currency
   from s
  where s.ptype is not null
-   and not exists (select 1 from promo_spans o where o.product_id = s.product_id and o.last_day is null)`;
+   and not exists (select 1 from promo_spans o where o.zone = $4 and o.product_id = s.product_id and o.last_day is null)`;
 
 // Cumulative tables (migrations/101_promotions_cumulative.sql): the run on day D changed only the events
 // of days D − 1 (promotions it ended, or re-opened) and D (promotions it started, or deleted after an
@@ -138,23 +139,23 @@ ev as (
     -- offset 0: the rate is looked up once per row; inlined, it was evaluated in each of the eight CLP
     -- sums of the row (3.5× the statement's time, the seed's largest regression: docs/benchmarks.md)
     cross join lateral (select vigia_fx_rate_on(v.currency, v.first_day) as clp offset 0) fx
-   where v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
+   where v.zone = $3 and v.seller_id = $1 and (${parts.map((p) => `${dayOf[p]} between $2::date - 1 and $2::date`).join(' or ')})
    group by ${keys.map((_, i) => i + 1).join(', ')}, d.day
 ),
 -- rows of those days whose events are gone (a promotion deleted or re-opened): the day keeps no row
 gone as (
-  delete from ${table} c where c.seller_id = $1 and c.day >= $2::date - 1
+  delete from ${table} c where c.zone = $3 and c.seller_id = $1 and c.day >= $2::date - 1
      and not exists (select 1 from ev where ${same('ev', 'c')} and ev.day = c.day)
 )
-insert into ${table} (seller_id, ${keys.join(', ')}, day, ${names.join(', ')})
-select $1, ${keys.map((k) => `k.${k}`).join(', ')}, k.day,
+insert into ${table} (zone, seller_id, ${keys.join(', ')}, day, ${names.join(', ')})
+select $3, $1, ${keys.map((k) => `k.${k}`).join(', ')}, k.day,
        ${names.map((n) => `coalesce(b.${n}, 0) + k.${n}`).join(', ')}
   -- ev has one row per (key, day): a key's running sums over its days are the events up to that day
   from (select ${keys.join(', ')}, day, ${names.map((n) => `sum(${n}) over w as ${n}`).join(', ')}
           from ev window w as (partition by ${keys.join(', ')} order by day)) k
-  left join lateral (select * from ${table} c where c.seller_id = $1 and ${same('c', 'k')}
+  left join lateral (select * from ${table} c where c.zone = $3 and c.seller_id = $1 and ${same('c', 'k')}
                         and c.day < $2::date - 1 order by c.day desc limit 1) b on true
-on conflict (seller_id, ${keys.join(', ')}, day) do update set ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`;
+on conflict (zone, seller_id, ${keys.join(', ')}, day) do update set ${names.map((n) => `${n} = excluded.${n}`).join(', ')}`;
 }
 
 const TYPE_CUM = cumulativeUpsert(
@@ -168,12 +169,13 @@ const DURATION_CUM = cumulativeUpsert(
   ['e'],
 );
 const DURATION_KEYS = `
-insert into promo_duration_keys (seller_id, classification_id, currency, duration)
-select seller_id, classification_id, currency, duration from promo_duration_cum where seller_id = $1 and day >= $2::date - 1
+insert into promo_duration_keys (zone, seller_id, classification_id, currency, duration)
+select zone, seller_id, classification_id, currency, duration from promo_duration_cum
+ where zone = $3 and seller_id = $1 and day >= $2::date - 1
 on conflict do nothing`;
 const CURRENCIES = `
-insert into promo_cum_currencies (seller_id, currency)
-select distinct seller_id, currency from promo_spans where seller_id = $1 and first_day = $2::date
+insert into promo_cum_currencies (zone, seller_id, currency)
+select distinct zone, seller_id, currency from promo_spans where zone = $3 and seller_id = $1 and first_day = $2::date
 on conflict do nothing`;
 
 /** The run's Monday week of promo_weekly, rewritten from its days of promo_daily. */
@@ -210,27 +212,42 @@ export const promotionsRollup: RollupUpdater = async (
   { sellerId, observedAt, touched, zones },
 ) => {
   for (const zone of zones) {
-    const zday = isoDateInZone(observedAt, zone);
-    const values = [sellerId, zday, zone];
+    const day = isoDateInZone(observedAt, zone);
+    const values = [sellerId, day, zone];
     await client.query({ name: 'promo-daily-delete', text: DAILY_DELETE, values });
     await client.query({ name: 'promo-daily', text: DAILY, values });
     await client.query({ name: 'promo-weekly-delete', text: WEEKLY_DELETE, values });
     await client.query({ name: 'promo-weekly', text: WEEKLY, values });
+    if (!touched.length) continue;
+    const spans = [touched, day, zone];
+    await client.query({ name: 'promo-end', text: END, values: spans });
+    await client.query({ name: 'promo-reopen', text: REOPEN, values: spans });
+    await client.query({ name: 'promo-reprice', text: REPRICE, values: spans });
+    await client.query({ name: 'promo-open', text: OPEN, values: [touched, day, sellerId, zone] });
+    await client.query({ name: 'promo-currencies', text: CURRENCIES, values });
+    await client.query({ name: 'promo-type-cum', text: TYPE_CUM, values });
+    await client.query({ name: 'promo-duration-cum', text: DURATION_CUM, values });
+    await client.query({ name: 'promo-duration-keys', text: DURATION_KEYS, values });
   }
-  const day = santiagoDay(observedAt);
-  if (!touched.length) return;
-  await client.query({ name: 'promo-end', text: END, values: [touched, day] });
-  await client.query({ name: 'promo-reopen', text: REOPEN, values: [touched, day] });
-  await client.query({ name: 'promo-reprice', text: REPRICE, values: [touched, day] });
-  await client.query({ name: 'promo-open', text: OPEN, values: [touched, day, sellerId] });
-  await client.query({ name: 'promo-currencies', text: CURRENCIES, values: [sellerId, day] });
-  await client.query({ name: 'promo-type-cum', text: TYPE_CUM, values: [sellerId, day] });
-  await client.query({ name: 'promo-duration-cum', text: DURATION_CUM, values: [sellerId, day] });
-  await client.query({ name: 'promo-duration-keys', text: DURATION_KEYS, values: [sellerId, day] });
 };
 
 registerRollup('promotions', promotionsRollup);
-// a zone's listing-days once its daily rows are rebuilt (the 'rollup-zone' job, one seller at a time)
+// A zone's promotions of a seller from the price history: the query migration 100 backfilled promo_spans
+// with (check.ts compares the stored rows with it), its runs' days in zone $2, reading seller $1's
+// promotion intervals only (the section reads every seller's, finding runs for $1's alone).
+const HISTORY = recomputeSpansFrom('100_promotions.sql', 'promo_backfill_runs', '$2::text');
+const NOT_NORMAL = "where pi.price_type <> 'NORMAL'";
+if (!HISTORY.includes(NOT_NORMAL)) throw new Error('promotions: recompute-spans changed, REBUILD_SPANS not');
+const REBUILD_SPANS = `
+insert into promo_spans (zone, product_id, seller_id, classification_id, price_type, first_day, last_day,
+                         normal_price, promo_price, currency)
+${HISTORY.replace(NOT_NORMAL, `${NOT_NORMAL} and p.seller_id = $1`)}
+select $2, product_id, seller_id, classification_id, price_type, first_day, last_day, normal_price, promo_price,
+       currency
+  from history`;
+
+// a zone's listing-days and promotions once its daily rows are rebuilt (the 'rollup-zone' job, one seller
+// at a time, under the seller's row lock)
 registerZoneRebuild(
   'promotions',
   async (client, sellerId, zone) => {
@@ -238,9 +255,20 @@ registerZoneRebuild(
     await client.query('delete from promo_daily where zone = $2 and seller_id = $1', [sellerId, zone]);
     await client.query(REBUILD_DAILY, [sellerId, zone]);
     await client.query(REBUILD_WEEKLY, [sellerId, zone]);
+    await client.query('delete from promo_spans where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query(REBUILD_SPANS, [sellerId, zone]);
+    await client.query('select promo_rebuild_cumulative(array[$1::int], $2::text)', [sellerId, zone]);
   },
   async (client, zone) => {
     await client.query('delete from promo_weekly where zone = $1', [zone]);
     await client.query('delete from promo_daily where zone = $1', [zone]);
+    for (const t of [
+      'promo_spans',
+      'promo_type_cum',
+      'promo_duration_cum',
+      'promo_duration_keys',
+      'promo_cum_currencies',
+    ])
+      await client.query(`delete from ${t} where zone = $1`, [zone]);
   },
 );

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database.js';
 import { lastSeenSql } from '../../market/index.js';
+import { dayZone } from '../ingest/index.js';
 
 // SQL of the report builders (builders.ts). Every query reads one batch: keyset on an id (`after`), a
 // limit, so that a whole-license report never holds more than a batch of rows. Window: listings seen in
@@ -207,9 +208,10 @@ export async function selectHistory(
 
 // ───────────────────────────── promotions ─────────────────────────────
 
-// $1 sellers, $2 roots, $3 from, $4 to
+// $1 sellers, $2 roots, $3 from, $4 to, $5 the zone of the promotions' days (promo_spans is kept per
+// market zone, migration 470: the organisation's once ready, ingest zones.ts dayZone)
 const PROMO_WHERE = `
-  ps.seller_id = any($1::int[]) and ${inRoots(2)}
+  ps.zone = $5 and ps.seller_id = any($1::int[]) and ${inRoots(2)}
   and ps.first_day <= $4::date and (ps.last_day is null or ps.last_day >= $3::date)`;
 const PROMO_FROM = `
   from promo_spans ps
@@ -219,7 +221,7 @@ const PROMO_FROM = `
 export async function countPromotions(db: Queryable, h: HistoryScopeParams): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `select count(*)::int as n ${PROMO_FROM} where ${PROMO_WHERE}`,
-    [h.sellers, h.roots, h.from, h.to],
+    [h.sellers, h.roots, h.from, h.to, await dayZone(db, h.zone)],
   );
   return rows[0].n;
 }
@@ -252,9 +254,9 @@ export async function selectPromotions(
        ${PROMO_FROM}
        join products p on p.id = ps.product_id
        left join brands b on b.id = p.brand_id
-      where ${PROMO_WHERE} and ps.id > $5
-      order by ps.id limit $6`,
-    [h.sellers, h.roots, h.from, h.to, after, limit],
+      where ${PROMO_WHERE} and ps.id > $6
+      order by ps.id limit $7`,
+    [h.sellers, h.roots, h.from, h.to, await dayZone(db, h.zone), after, limit],
   );
   return rows;
 }
