@@ -39,7 +39,7 @@ export interface PricingScope {
   window: { fromTs: number | null; toEndTs: number | null } | null;
   /** sellers.last_crawl_at (epoch ms) of the pivot and competitors */
   crawl: Map<number, number | null>;
-  /** start of today in America/Santiago (epoch ms) */
+  /** start of today in the market zone (epoch ms; queries.ts selectRequestLookups) */
   todayTs: number;
   /**
    * The closed day (yyyy-MM-dd, Hasta) whose closing prices the model holds (as-of.ts); null: the

@@ -127,7 +127,7 @@ export interface RequestLookups {
 
 /**
  * One round trip for what a request needs besides the model: model version, the sellers involved,
- * fx rates as of `asOf` (default today in Santiago) and the window bounds.
+ * fx rates in force on the period's last day (default today in the market zone `zone`) and the window bounds.
  */
 export async function selectRequestLookups(
   db: Queryable,
