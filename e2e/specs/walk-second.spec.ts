@@ -250,10 +250,15 @@ test.describe('item 4: image verification filters do what they say', () => {
     // the same band recomputed from the database: checks of the latest comparison date in
     // [97 %, 97,5 %) (the review band cut by the range) of the competitors that nobody reviewed — the
     // list's total
+    // (the day's checks, migration 481: made within the latest day of a check in the demo organisation's
+    // zone, Santiago, and not replaced before it ended)
     const { rows } = await e2eDb().query<{ n: number }>(
-      `select count(*)::int as n from image_checks c
+      `with d as (select vigia_day(max(checked_at), 'America/Santiago') as day from image_checks),
+            b as (select vigia_day_start(d.day, 'America/Santiago') as d0,
+                         vigia_day_start(d.day + 1, 'America/Santiago') as d1 from d)
+       select count(*)::int as n from image_checks c, b
         where c.similarity >= 0.97 and c.similarity < 0.975
-          and c.comparison_date = (select max(comparison_date) from image_checks)
+          and c.checked_at >= b.d0 and c.checked_at < b.d1 and (c.superseded_at is null or c.superseded_at >= b.d1)
           and c.seller_id <> $1
           and not exists (select 1 from image_reviews r where r.product_id = c.product_id and r.image_url = c.image_url)`,
       [pivot],
@@ -318,10 +323,10 @@ test('item 7: numbers typed the Spanish way, bounds said on the field, an empty 
     `select s.min_size::float8 as min_size from notification_subscriptions s join users u on u.id = s.user_id
       where u.email = 'demo@example.com' and s.namespace = 'prices'`,
   );
-  expect(rows[0].min_size).toBe(2.5);
+  expect(rows[0].min_size).toBe(value);
   await page.reload();
   await expect(page.getByTestId('subscription-prices').getByLabel(/Cambio mínimo de precio/)).toHaveValue(
-    '2,5',
+    typed,
   );
 });
 

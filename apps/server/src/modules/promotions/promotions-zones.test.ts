@@ -2,14 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signToken } from '../../lib/jwt.js';
 import { waitForJob } from '../../platform/jobs/queue.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
-import {
-  insertClassification,
-  insertOrgWithLicense,
-  insertSeller,
-  insertUser,
-  observe,
-  seedReferenceData,
-} from '../../test/fixtures.js';
+import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
+import { insertZoneOrgs } from '../../test/zone-orgs.js';
 import type { Observation } from '../ingest/index.js';
 import { checkPromotions } from './check.js';
 
@@ -78,25 +72,16 @@ beforeAll(async () => {
       await insertSeller(pool, { id: 5, name: 'Pivote' });
       await insertSeller(pool, { id: 7, name: 'Rival' });
       leaf = await insertClassification(pool, 'Leches');
-      for (const [name, zone] of orgs) {
-        const { orgId } = await insertOrgWithLicense(pool, {
-          orgName: name,
-          sellers: [7],
-          pivots: [5],
-          currencies: ['CLP'],
-          modules: ['promotions'],
-        });
-        orgIds[name] = orgId;
-        users[name] = await insertUser(pool, orgId, `${name}@example.com`);
-        await pool.query('update users set is_admin = true where id = $1', [users[name]]);
-        if (zone !== SANTIAGO) {
-          // the zone is kept from the market's first run (ready: a build then found no history)
-          await pool.query('update organisations set market_zone = $2 where id = $1', [orgId, zone]);
-          await pool.query(
-            'insert into rollup_zones (zone, ready) values ($1, true) on conflict do nothing',
-            [zone],
-          );
-        }
+      const ids = await insertZoneOrgs(pool, orgs, {
+        sellers: [7],
+        pivots: [5],
+        currencies: ['CLP'],
+        modules: ['promotions'],
+      });
+      for (const [name, { org, user }] of Object.entries(ids)) {
+        orgIds[name] = org;
+        users[name] = user;
+        await pool.query('update users set is_admin = true where id = $1', [user]);
       }
       const item = (id: string, [normalPrice, salePrice]: [number, number?]): Observation => ({
         productId: id,
