@@ -317,7 +317,9 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
          join ld on ld.sid = sp.seller_id
          left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
-         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text')} as factor) fd
+         -- offset 0: the factor once per promotion (inlined, its two rate look-ups ran in each of the four
+         -- price expressions below; the seed's cumulative upsert had the same fault, docs/benchmarks.md)
+         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text')} as factor offset 0) fd
         where sp.zone = $9 and sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
      ),
      parts as (select * from ended where n > 0 union all select * from running)
