@@ -3,5 +3,4 @@
 export { clearIngestCaches, ingestObservations, type Observation } from './ingest.js';
 export { suggestTitleMatches, syncListingCurrent } from './matching.js';
 export { type RollupContext, type RollupUpdater, registerRollup, registerZoneRebuild } from './registry.js';
-export { rollupZones } from './rollups.js';
 export { dayZone, releaseRollupZone, requestRollupZone } from './zones.js';

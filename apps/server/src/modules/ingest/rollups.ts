@@ -264,8 +264,8 @@ export const dailyListingRollup: RollupUpdater = async (
   const saved = dayStart.get(client);
   dayStart.delete(client);
   const zones = saved && saved.sellerId === sellerId ? saved.zones : null;
-  // the run's zones (RollupContext.zones; a zone added since is rebuilt by its job after this run)
-  for (const zone of zones ? zones.keys() : list) {
+  // the run's zones (RollupContext.zones, the before-phase's too; a zone added since is rebuilt by its job)
+  for (const zone of list) {
     const day = isoDateInZone(observedAt, zone);
     const previousDay = previousAt ? isoDateInZone(previousAt, zone) : null;
     const z = zones?.get(zone);

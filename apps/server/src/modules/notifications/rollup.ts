@@ -202,6 +202,7 @@ async function applyRules(client: pg.PoolClient, ctx: RollupContext): Promise<vo
   let last: { r: Row; s: ListingState }[] = [];
   for (let from = 0; from < ids.length; from += NOTIF_SLICE) {
     await writeRun(client, ctx.sellerId, t, last, new Map(), []);
+    p0 = phase('write', p0);
     const { rows } = await client.query<Row>(ROWS_SQL, [
       ids.slice(from, from + NOTIF_SLICE),
       ctx.sellerId,
