@@ -19,7 +19,7 @@ import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { chartOf } from './chart-pool.js';
 import type { WindowScope } from './distribution.js';
-import { currenciesOf, dayNumber, type SellerSpans, sellerSpans } from './model.js';
+import { currenciesOf, dayNumber, dayString, type SellerSpans, sellerSpans } from './model.js';
 import {
   classificationsOfListings,
   type ScopeValues,
@@ -185,10 +185,9 @@ function fxTable(
   day0: number,
   span: number,
 ): Float64Array {
-  const iso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
   const fx = new Float64Array(currencies.length * span);
   for (let d = 0; d < span; d++) {
-    const day = iso(day0 + d);
+    const day = dayString(day0 + d);
     const t = rates.rate(target, day) ?? Number.NaN;
     currencies.forEach((c, ci) => {
       fx[ci * span + d] = c === target ? 1 : (rates.rate(c, day) ?? Number.NaN) / t;

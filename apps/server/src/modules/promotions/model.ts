@@ -23,6 +23,8 @@ import { readModelsOf, touches } from '../../platform/read-model.js';
 
 /** Days since 1970-01-01 of a yyyy-MM-dd day. */
 export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+/** The yyyy-MM-dd day of a dayNumber. */
+export const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 /** `last` of a running promotion. */
 export const RUNNING = 2_147_483_647;
 
