@@ -26,6 +26,35 @@ interface Sample {
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
 
+/** A competitor selection of the dashboard's rows: the pivot and its competitors. */
+export interface Selection {
+  pivot: number;
+  sellers: number[];
+}
+
+/**
+ * The dashboard's "new competitors each request": selections of 2 to 4 licensed sellers per pivot, taken
+ * from a run-dependent start so that no request of a run (nor, almost surely, of an earlier run on the
+ * same database) asks for one seen before — request `i` asks for `selection(i)`. Also asked of DuckDB
+ * (duckdb.ts).
+ */
+export function newSelections(
+  pivots: readonly number[],
+  licensed: readonly number[],
+): (i: number) => Selection {
+  const selections: Selection[] = [];
+  for (const pivot of pivots) {
+    const others = licensed.filter((s) => s !== pivot);
+    const choose = (start: number, cur: number[], k: number) => {
+      if (cur.length === k) selections.push({ pivot, sellers: [...cur] });
+      else for (let j = start; j < others.length; j++) choose(j + 1, [...cur, others[j]], k);
+    };
+    for (const k of [2, 3, 4]) choose(0, [], k);
+  }
+  const selectionStart = Date.now() % Math.max(1, selections.length);
+  return (i) => selections[(selectionStart + i * 7919) % selections.length];
+}
+
 export async function benchDetail(
   target: BenchTarget,
   opts: BenchOptions = {},
@@ -55,23 +84,12 @@ export async function benchDetail(
     }
   }
   if (!samples.length) throw new Error('detail bench: no matched pivot products in the market');
-  // Competitor selections of 2 to 4 licensed sellers, taken from a run-dependent start so that no request
-  // of a run (nor, almost surely, of an earlier run on the same database) asks for one seen before: the
-  // dashboard's first answer for a new selection (issue 30).
+  // Competitor selections of 2 to 4 licensed sellers (newSelections): the dashboard's first answer for a
+  // new selection (issue 30).
   const sellersRes = await callRoute(target, routes.licenses.sellers);
   if (!sellersRes.ok) throw new Error(`detail bench: sellers ${sellersRes.status}`);
   const licensed = ((await sellersRes.json()) as { id: number }[]).map((s) => s.id);
-  const selections: { pivot: number; sellers: number[] }[] = [];
-  for (const pivot of pivots) {
-    const others = licensed.filter((s) => s !== pivot);
-    const choose = (start: number, cur: number[], k: number) => {
-      if (cur.length === k) selections.push({ pivot, sellers: [...cur] });
-      else for (let j = start; j < others.length; j++) choose(j + 1, [...cur, others[j]], k);
-    };
-    for (const k of [2, 3, 4]) choose(0, [], k);
-  }
-  const selectionStart = Date.now() % Math.max(1, selections.length);
-  const selection = (i: number) => selections[(selectionStart + i * 7919) % selections.length];
+  const selection = newSelections(pivots, licensed);
   const withComp = samples.filter((s) => s.competitor);
   const pick = (i: number) => samples[i % samples.length];
   const pickComp = (i: number) => (withComp.length ? withComp[i % withComp.length] : samples[0]);

@@ -1,5 +1,7 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
-//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,detail,images,reports]
+//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,detail,images,reports,duckdb]
+// `duckdb` (issue 30): the API's answers against DuckDB's from the raw tables (duckdb.ts), `--c1 N`
+// repetitions a row; with `--url` it needs `--data DIR` too (the running server's data dir: its database).
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -11,11 +13,12 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
 import { benchDetail } from './detail.js';
+import { benchDuckdb, renderDuckdb } from './duckdb.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchImageVerification } from './image-verification.js';
 import { benchPromotions } from './promotions.js';
 import { benchReports } from './reports.js';
-import { database, login, marketUrl, repoRoot, startServer } from './server.js';
+import { database, login, marketUrl, repoRoot, runningMarketUrl, startServer } from './server.js';
 
 const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 
@@ -42,7 +45,7 @@ const HEAD = [
   '|---|---:|---:|---:|---:|---:|---:|',
 ];
 
-async function measureAll(server: BenchTarget) {
+async function measureAll(server: BenchTarget, dbUrl: string | null) {
   const lines: string[] = [];
   const print = (r: LatencyResult) => {
     const line = `| ${r.name} | ${r.concurrency} | ${r.requests} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.max.toFixed(1)} | ${r.errors} |`;
@@ -58,17 +61,25 @@ async function measureAll(server: BenchTarget) {
     images: benchImageVerification,
     reports: benchReports,
   };
+  const duck: string[] = [];
   const features = (arg('features') ?? 'promotions,assortment,images').split(',') as (keyof typeof benches)[];
   for (const f of features) {
+    if ((f as string) === 'duckdb') {
+      if (!dbUrl) throw new Error('--features duckdb con --url necesita --data (la carpeta del servidor)');
+      const res = await benchDuckdb(server, dbUrl, { requests: opts.requestsC1, only: opts.only });
+      duck.push(...renderDuckdb(res));
+      continue;
+    }
     if (!benches[f]) throw new Error(`--features: ${f}? (${Object.keys(benches).join(', ')})`);
     await benches[f](server, { ...opts, onResult: print });
   }
+  if (duck.length) console.log(`\n${duck.join('\n')}`);
   const title = arg('write');
-  if (title) writeSection(title, load, lines);
+  if (title) writeSection(title, load, lines, duck);
 }
 
 /** `--write TITLE`: the rows as section `## focus: TITLE` of docs/benchmarks.md (replaced on a re-run). */
-function writeSection(title: string, load: number, lines: string[]) {
+function writeSection(title: string, load: number, lines: string[], duck: string[]) {
   const file = join(repoRoot, 'docs/benchmarks.md');
   const section = [
     `## focus: ${title}`,
@@ -76,9 +87,8 @@ function writeSection(title: string, load: number, lines: string[]) {
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC by bench/src/focus.ts (${arg('data') ?? arg('url')}), ` +
       `load average ${load.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} × ${cpus()[0]?.model.trim()}.`,
     '',
-    ...HEAD,
-    ...lines,
-    '',
+    ...(lines.length ? [...HEAD, ...lines, ''] : []),
+    ...(duck.length ? [...duck, ''] : []),
   ].join('\n');
   const doc = readFileSync(file, 'utf8');
   const re = new RegExp(`## focus: ${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n[\\s\\S]*?(?=\\n## |$)`);
@@ -88,7 +98,11 @@ function writeSection(title: string, load: number, lines: string[]) {
   );
 }
 
-if (running) await measureAll({ baseUrl: running, token: await login(running, 'demo@example.com') });
+if (running)
+  await measureAll(
+    { baseUrl: running, token: await login(running, 'demo@example.com') },
+    dataDir ? runningMarketUrl(dataDir) : null,
+  );
 else {
   const dir = dataDir as string;
   const layout = clusterLayout(dir, (m) => console.log(m));
@@ -96,15 +110,11 @@ else {
   let child: ChildProcess | undefined;
   try {
     const t = performance.now();
-    const server = await startServer(
-      await marketUrl(pgServer.url, dir),
-      dir,
-      await freePort(),
-      arg('server'),
-    );
+    const url = await marketUrl(pgServer.url, dir);
+    const server = await startServer(url, dir, await freePort(), arg('server'));
     child = server.child;
     console.log(`  inicio (migraciones incluidas): ${((performance.now() - t) / 1000).toFixed(1)} s`);
-    await measureAll(server);
+    await measureAll(server, url);
   } finally {
     child?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));

@@ -17,13 +17,28 @@ import {
 const r = routes.pricing;
 
 const TARGET_C1 = 'p95 ≤ 100 ms';
+
+/** The user's pivots the pricing rows alternate between (request i asks for `PRICING_PIVOTS[i % 2]`). */
+export const PRICING_PIVOTS = [116, 5] as const;
+
+/**
+ * The competitors of request `i` of the row numbered `run` ("new competitors each request"): a different
+ * subset of the licensed competitors per request (up to 1023 of them), never empty. `rivals`: the
+ * licensed sellers other than the pivots. Also asked of DuckDB (duckdb.ts) with the same arguments.
+ */
+export function competitorSubset(rivals: readonly number[], run: number, i: number): number[] {
+  const mask = ((run * 131 + i) % 1023) + 1;
+  const set = rivals.filter((_, j) => j >= 10 || ((mask >> j) & 1) === 1);
+  return set.length ? set : [...rivals];
+}
+
 const TARGET_C16 = 'p95 ≤ 400 ms';
 
 export async function benchPricing(
   target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const pivots = [116, 5];
+  const pivots: readonly number[] = PRICING_PIVOTS;
   const sorts = ['index', 'price', 'name', 'difference'];
   type Def = (typeof r)[keyof typeof r];
   const get = (def: Def, i: number, query: Record<string, QueryValue> = {}) =>
@@ -47,11 +62,7 @@ export async function benchPricing(
   const fresh = (i: number) => (5 + ((run * 7919 + i) % 100_000) / 100_000).toFixed(5);
   // A different subset of the licensed competitors per request (up to 1023 of them), never empty.
   const rivals = licensed.filter((id) => !pivots.includes(id));
-  const competitorsFor = (i: number) => {
-    const mask = ((run * 131 + i) % 1023) + 1;
-    const set = rivals.filter((_, j) => j >= 10 || ((mask >> j) & 1) === 1);
-    return (set.length ? set : rivals).join(',');
-  };
+  const competitorsFor = (i: number) => competitorSubset(rivals, run, i).join(',');
   const endpoints: BenchEndpoint[] = [
     { name: rowName(r.dpmKpi), call: (i) => get(r.dpmKpi, i) },
     {

@@ -46,6 +46,19 @@ export async function marketUrl(adminUrl: string, dataDir: string): Promise<stri
   });
 }
 
+/**
+ * The market's URL in the embedded cluster of a server already running on `dataDir` (focus.ts `--url`
+ * with `--data`): the port from the cluster's postmaster.pid (its 4th line), through the application role
+ * as the server connects — nothing in the cluster is changed.
+ */
+export function runningMarketUrl(dataDir: string): string {
+  const pid = join(database.clusterLayout(dataDir).dir, 'postmaster.pid');
+  if (!existsSync(pid)) throw new Error(`${pid}: no PostgreSQL runs on ${dataDir}`);
+  const port = Number(readFileSync(pid, 'utf8').split('\n')[3]);
+  const password = encodeURIComponent(roles.appRolePassword(dataDir));
+  return `postgres://${roles.APP_ROLE}:${password}@127.0.0.1:${port}/vigia`;
+}
+
 async function waitForHealth(baseUrl: string, child: ChildProcess): Promise<void> {
   // up to 20 minutes: the first start on a copied database applies pending migrations, and a migration
   // that backfills a read model from the price history of a medium market takes minutes

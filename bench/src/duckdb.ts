@@ -1,0 +1,590 @@
+// Issue 30, "against a columnar engine in the same run": the market's raw tables exported from PostgreSQL
+// (COPY … TO STDOUT as CSV) into an in-memory DuckDB (@duckdb/node-api, bench-only), and the API's
+// questions answered there from the raw rows with docs/metrics.md's definitions — never from the
+// product's read models (pricing_rows/offers, listing_current, roll-ups, dashboard tables). Every
+// repetition asks the API and DuckDB the same parameters, checks that the answers agree (after the API's
+// rounding) and times both; the table gives API p95, DuckDB p95, their ratio and the answers agreed.
+import { closeSync, openSync, statSync, writeSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DPM_DEFAULTS, INDEX_EPSILON, isoDateInZone, licensesRoutes, round2, routes } from '@vigia/domain';
+import pg from 'pg';
+import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
+import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
+
+// ───────────────────────────── export: COPY … TO STDOUT without pg-copy-streams ─────────────────────────────
+
+/**
+ * A pg "submittable" (the extension point pg-copy-streams uses): sends `COPY (…) TO STDOUT` and hands
+ * each CopyData chunk to `onChunk`; resolves with the bytes received when the server is ready again.
+ */
+class CopyOut {
+  bytes = 0;
+  private done!: (n: number) => void;
+  private fail!: (e: Error) => void;
+  private error: Error | null = null;
+  readonly finished = new Promise<number>((resolve, reject) => {
+    this.done = resolve;
+    this.fail = reject;
+  });
+  constructor(
+    private readonly text: string,
+    private readonly onChunk: (chunk: Buffer) => void,
+  ) {}
+  submit(connection: { query: (text: string) => void }) {
+    connection.query(this.text);
+  }
+  handleCopyData(msg: { chunk: Buffer }) {
+    this.bytes += msg.chunk.length;
+    this.onChunk(msg.chunk);
+  }
+  handleCommandComplete() {}
+  handleEmptyQuery() {}
+  handleRowDescription() {}
+  handleDataRow() {}
+  handleError(err: Error) {
+    this.error = err;
+  }
+  handleReadyForQuery() {
+    if (this.error) this.fail(this.error);
+    else this.done(this.bytes);
+  }
+}
+
+/** Writes the rows of `select` as CSV with a header (PostgreSQL's own CSV quoting) into `file`. */
+export async function copyToCsv(client: pg.Client, select: string, file: string): Promise<number> {
+  const fd = openSync(file, 'w');
+  try {
+    const copy = new CopyOut(`copy (${select}) to stdout with (format csv, header true)`, (c) =>
+      writeSync(fd, c),
+    );
+    client.query(copy as unknown as pg.QueryConfig);
+    return await copy.finished;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** One raw table: what PostgreSQL exports and DuckDB's column types for it (the CSV's header order). */
+export interface RawTable {
+  name: string;
+  select: string;
+  columns: Record<string, string>;
+}
+
+const TS = 'TIMESTAMPTZ';
+const MONEY = 'DECIMAL(14,2)';
+
+/**
+ * The raw tables the questions read. Not read: every read model (pricing_rows/offers, listing_current,
+ * rollup_daily_brand, dashboard_*, promo_*, assortment_*). Of users only what names the demo user's
+ * license (no password hashes). Classification paths as space-separated ids.
+ */
+export const RAW_TABLES: RawTable[] = [
+  {
+    name: 'sellers',
+    select: 'select id, name, currency, last_crawl_at from sellers',
+    columns: { id: 'INTEGER', name: 'VARCHAR', currency: 'VARCHAR', last_crawl_at: TS },
+  },
+  {
+    name: 'products',
+    select: `select id, seller_id, product_id, sku, ean, name, brand_id, category_id, classification_id,
+                    first_seen, last_seen, published, unpublished_at from products`,
+    columns: {
+      id: 'BIGINT',
+      seller_id: 'INTEGER',
+      product_id: 'VARCHAR',
+      sku: 'VARCHAR',
+      ean: 'VARCHAR',
+      name: 'VARCHAR',
+      brand_id: 'INTEGER',
+      category_id: 'INTEGER',
+      classification_id: 'INTEGER',
+      first_seen: TS,
+      last_seen: TS,
+      published: 'BOOLEAN',
+      unpublished_at: TS,
+    },
+  },
+  {
+    name: 'price_intervals',
+    select: `select product_id, valid_from, valid_to, normal_price, sale_price, exclusive_price,
+                    byquantity_price, byquantity_qty, price_type, stock_out, currency from price_intervals`,
+    columns: {
+      product_id: 'BIGINT',
+      valid_from: TS,
+      valid_to: TS,
+      normal_price: MONEY,
+      sale_price: MONEY,
+      exclusive_price: MONEY,
+      byquantity_price: MONEY,
+      byquantity_qty: 'SMALLINT',
+      price_type: 'VARCHAR',
+      stock_out: 'BOOLEAN',
+      currency: 'VARCHAR',
+    },
+  },
+  {
+    name: 'match_members',
+    select: 'select group_id, product_id, status from match_members',
+    columns: { group_id: 'BIGINT', product_id: 'BIGINT', status: 'VARCHAR' },
+  },
+  {
+    name: 'fx_rates',
+    select: 'select currency, day, clp_per_unit from fx_rates',
+    columns: { currency: 'VARCHAR', day: 'DATE', clp_per_unit: 'DECIMAL(18,6)' },
+  },
+  { name: 'brands', select: 'select id, name from brands', columns: { id: 'INTEGER', name: 'VARCHAR' } },
+  {
+    name: 'classifications',
+    select: `select id, parent_id, name, level, array_to_string(path, ' ') as path from classifications`,
+    columns: { id: 'INTEGER', parent_id: 'INTEGER', name: 'VARCHAR', level: 'SMALLINT', path: 'VARCHAR' },
+  },
+  {
+    name: 'users',
+    select: 'select id, email, org_id, pivot_id from users',
+    columns: { id: 'INTEGER', email: 'VARCHAR', org_id: 'INTEGER', pivot_id: 'INTEGER' },
+  },
+  {
+    name: 'organisations',
+    select: 'select id, market_zone from organisations',
+    columns: { id: 'INTEGER', market_zone: 'VARCHAR' },
+  },
+  {
+    name: 'licenses',
+    select: 'select id, org_id from licenses',
+    columns: { id: 'INTEGER', org_id: 'INTEGER' },
+  },
+  ...(['sellers', 'pivots'] as const).map((t) => ({
+    name: `license_${t}`,
+    select: `select license_id, seller_id from license_${t}`,
+    columns: { license_id: 'INTEGER', seller_id: 'INTEGER' },
+  })),
+  {
+    name: 'license_classifications',
+    select: 'select license_id, classification_id from license_classifications',
+    columns: { license_id: 'INTEGER', classification_id: 'INTEGER' },
+  },
+];
+
+/** DuckDB's read of a PostgreSQL CSV (header, '"' quoting and doubling, NULL = an unquoted empty field). */
+export function readCsvSql(file: string, columns: Record<string, string>): string {
+  const cols = Object.entries(columns)
+    .map(([k, v]) => `'${k}': '${v}'`)
+    .join(', ');
+  return `select * from read_csv('${file.replace(/'/g, "''")}', header = true, delim = ',', quote = '"',
+            escape = '"', nullstr = '', auto_detect = false, columns = {${cols}})`;
+}
+
+export interface LoadedMarket {
+  db: DuckDBConnection;
+  exportSeconds: number;
+  loadSeconds: number;
+  csvBytes: number;
+  /** DuckDB's memory for the tables (duckdb_memory()) */
+  duckBytes: number;
+  rows: Record<string, number>;
+}
+
+/** Exports the raw tables of the market at `url` to CSV and loads them into a new in-memory DuckDB. */
+export async function loadMarket(url: string): Promise<LoadedMarket> {
+  const dir = await mkdtemp(join(tmpdir(), 'vigia-duckdb-'));
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let csvBytes = 0;
+  const t0 = performance.now();
+  try {
+    await client.query(`set timezone = 'UTC'; set datestyle = 'ISO'`);
+    // one snapshot for every table, as the API's answers are of one moment
+    await client.query('begin isolation level repeatable read read only');
+    for (const t of RAW_TABLES) await copyToCsv(client, t.select, join(dir, `${t.name}.csv`));
+    await client.query('commit');
+    for (const t of RAW_TABLES) csvBytes += statSync(join(dir, `${t.name}.csv`)).size;
+    const exportSeconds = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const db = await (await DuckDBInstance.create(':memory:')).connect();
+    const rows: Record<string, number> = {};
+    for (const t of RAW_TABLES) {
+      await db.run(`create table ${t.name} as ${readCsvSql(join(dir, `${t.name}.csv`), t.columns)}`);
+      rows[t.name] = Number((await db.runAndReadAll(`select count(*) from ${t.name}`)).getRows()[0][0]);
+    }
+    const loadSeconds = (performance.now() - t1) / 1000;
+    const mem = await db.runAndReadAll('select sum(memory_usage_bytes) from duckdb_memory()');
+    return { db, exportSeconds, loadSeconds, csvBytes, duckBytes: Number(mem.getRows()[0][0]), rows };
+  } finally {
+    await client.end();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ───────────────────────────── the questions, in DuckDB SQL over the raw tables ─────────────────────────────
+
+const ids = (xs: readonly number[]) => {
+  if (!xs.every(Number.isInteger)) throw new Error(`ids: ${xs}`);
+  return xs.length ? xs.join(', ') : 'null';
+};
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** The demo user's license and market: what the API resolves from the token, read from the raw tables. */
+export interface Market {
+  license: number;
+  zone: string;
+  licensed: number[];
+  roots: number[];
+}
+
+async function rowsOf(db: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  return (await db.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+}
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+export async function marketOf(db: DuckDBConnection, email: string): Promise<Market> {
+  const [u] = await rowsOf(
+    db,
+    `select l.id as license, o.market_zone as zone from users u join licenses l on l.org_id = u.org_id
+      join organisations o on o.id = u.org_id where u.email = ${lit(email)}`,
+  );
+  const license = Number(u.license);
+  const licensed = (
+    await rowsOf(db, `select seller_id from license_sellers where license_id = ${license} order by 1`)
+  ).map((r) => Number(r.seller_id));
+  const roots = (
+    await rowsOf(
+      db,
+      `select classification_id as id from license_classifications where license_id = ${license}`,
+    )
+  ).map((r) => Number(r.id));
+  return { license, zone: String(u.zone), licensed, roots };
+}
+
+/**
+ * Each listing's state at `at` (null: now, its latest interval): price type, stock, currency and its
+ * effective price (lowest positive of normal, sale, exclusive: NORMAL_SALE_EXCLUSIVE_PRICE) converted to
+ * `currency` at the rates in force on `day` (the latest on or before it; CLP per unit, CLP = 1).
+ */
+function pricedSql(currency: string, day: string): string {
+  return `
+    rates as (select currency, arg_max(clp_per_unit, day)::double as r from fx_rates
+               where day <= date ${lit(day)} group by currency
+              union all select 'CLP', 1 where not exists (select 1 from fx_rates where currency = 'CLP')),
+    req as (select (select r from rates where currency = ${lit(currency)}) as r),
+    state as (select product_id, arg_max_null(normal_price, valid_from) as normal_price,
+                     arg_max_null(sale_price, valid_from) as sale_price,
+                     arg_max_null(exclusive_price, valid_from) as exclusive_price,
+                     arg_max_null(price_type, valid_from) as price_type, arg_max_null(stock_out, valid_from) as stock_out,
+                     arg_max_null(currency, valid_from) as currency
+                from price_intervals group by product_id),
+    priced as (select s.product_id, s.price_type, s.stock_out,
+                      least(case when s.normal_price > 0 then s.normal_price end,
+                            case when s.sale_price > 0 then s.sale_price end,
+                            case when s.exclusive_price > 0 then s.exclusive_price end)::double
+                        * rates.r / req.r as price
+                 from state s left join rates on rates.currency = s.currency cross join req)`;
+}
+
+export interface DpmQuestion {
+  pivot: number;
+  /** competitors asked (sellersIds); absent: every licensed seller */
+  competitors?: number[];
+  currency: string;
+  mpiValue: number;
+}
+
+/** A DPM tally: the KPIs and the split of docs/metrics.md "Pricing KPIs" / "Price index split". */
+export interface DpmTally {
+  total: number;
+  match: number;
+  publishedMatch: number;
+  normal: number;
+  sale: number;
+  exclusive: number;
+  stock_out: number;
+  cheapest: number;
+  in_range: number;
+  dearer: number;
+  without_index: number;
+  average_index: number | null;
+}
+
+/**
+ * DPM without a window (the latest crawl): the pivot's published listings under the license roots, each
+ * scored against the published listings of the selected competitors confirmed in its live match group
+ * (match: any stock; index: 100 × my price / lowest in-stock positive price). `by`: one tally, or one
+ * per brand (no brand: 0).
+ */
+export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'brand'): string {
+  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
+  const rootTest = m.roots.length
+    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
+    : 'true';
+  const hi = 100 + q.mpiValue + INDEX_EPSILON;
+  const lo = 100 + INDEX_EPSILON;
+  const key = by === 'brand' ? 'coalesce(brand_id, 0) as id,' : '';
+  return `
+    with ${pricedSql(q.currency, day)},
+    mine as (
+      select p.id, p.brand_id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my,
+             mm.group_id
+        from products p join priced x on x.product_id = p.id
+        left join classifications c on c.id = p.classification_id
+        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
+       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
+    offers as (
+      select pv.id, min(x.price) filter (where not x.stock_out and x.price > 0) as low
+        from mine pv
+        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
+        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
+                       and p.seller_id in (${ids(competitors)})
+        join priced x on x.product_id = p.id
+       group by pv.id),
+    scored as (
+      select pv.*, o.id is not null as matched, 100 * pv.my / o.low as idx
+        from mine pv left join offers o on o.id = pv.id)
+    select ${key} count(*) as total, count(*) filter (where matched) as match,
+           count(idx) as "publishedMatch",
+           count(*) filter (where price_type = 'NORMAL') as normal,
+           count(*) filter (where price_type = 'SALE') as sale,
+           count(*) filter (where price_type = 'EXCLUSIVE') as exclusive,
+           count(*) filter (where stock_out) as stock_out,
+           count(*) filter (where idx <= ${lo}) as cheapest,
+           count(*) filter (where idx > ${lo} and idx <= ${hi}) as in_range,
+           count(*) filter (where idx > ${hi}) as dearer,
+           count(*) - count(idx) as without_index, avg(idx) as average_index
+      from scored ${by === 'brand' ? 'group by 1 order by 1' : ''}`;
+}
+
+const TALLY_KEYS = [
+  'total',
+  'match',
+  'publishedMatch',
+  'normal',
+  'sale',
+  'exclusive',
+  'stock_out',
+  'cheapest',
+  'in_range',
+  'dearer',
+  'without_index',
+  'average_index',
+] as const;
+
+function tallyOf(r: Record<string, unknown>): DpmTally {
+  const t = {} as Record<string, number | null>;
+  for (const k of TALLY_KEYS) t[k] = num(r[k]);
+  return t as unknown as DpmTally;
+}
+
+/**
+ * Where two tallies differ: every count equal, and the average index equal after the API's rounding
+ * (round2 of DuckDB's unrounded mean). Empty: they agree.
+ */
+export function tallyDiff(api: Partial<DpmTally>, duck: DpmTally): string[] {
+  const out: string[] = [];
+  for (const k of TALLY_KEYS) {
+    const want = k === 'average_index' ? round2(duck[k]) : duck[k];
+    if ((api[k] ?? null) !== want) out.push(`${k}: API ${api[k]} DuckDB ${want}`);
+  }
+  return out;
+}
+
+// ───────────────────────────── the rows ─────────────────────────────
+
+/** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
+interface Question {
+  call: RouteCall;
+  sql: string;
+  /** differences between the API's JSON and DuckDB's rows; empty = agreed */
+  diff: (api: unknown, duck: Record<string, unknown>[]) => string[];
+}
+
+export interface DuckRow {
+  name: string;
+  requests: number;
+  apiP50: number;
+  apiP95: number;
+  duckP50: number;
+  duckP95: number;
+  agreed: number;
+  /** the first disagreements, for the report */
+  examples: string[];
+  compared: string;
+}
+
+interface RowDef {
+  name: string;
+  def: Parameters<typeof callRoute>[1];
+  compared: string;
+  question: (i: number) => Question;
+}
+
+/** Times `requests` repetitions of a row: the API's answer and DuckDB's, compared on each. */
+async function runRow(target: BenchTarget, db: DuckDBConnection, row: RowDef, requests: number) {
+  const api: number[] = [];
+  const duck: number[] = [];
+  let agreed = 0;
+  const examples: string[] = [];
+  for (let i = -2; i < requests; i++) {
+    const q = row.question(i + 2);
+    let t = performance.now();
+    const res = await callRoute(target, row.def, q.call);
+    const body = res.ok ? await res.json() : { status: res.status, text: await res.text() };
+    const apiMs = performance.now() - t;
+    t = performance.now();
+    const rows = await rowsOf(db, q.sql);
+    const duckMs = performance.now() - t;
+    if (i < 0) continue; // warm-up: neither side measured
+    api.push(apiMs);
+    duck.push(duckMs);
+    const d = res.ok ? q.diff(body, rows) : [`API ${res.status}`];
+    if (!d.length) agreed++;
+    else if (examples.length < 3)
+      examples.push(`#${i} ${JSON.stringify(q.call.query ?? q.call.body)}: ${d.slice(0, 4).join('; ')}`);
+  }
+  api.sort((a, b) => a - b);
+  duck.sort((a, b) => a - b);
+  return {
+    name: row.name,
+    requests,
+    apiP50: percentile(api, 50),
+    apiP95: percentile(api, 95),
+    duckP50: percentile(duck, 50),
+    duckP95: percentile(duck, 95),
+    agreed,
+    examples,
+    compared: row.compared,
+  } satisfies DuckRow;
+}
+
+const r = routes.pricing;
+
+/** The rows asked of both sides, in the issue's priority order. */
+function rowDefs(m: Market, today: string): RowDef[] {
+  const currency = 'CLP';
+  const mpiValue = DPM_DEFAULTS.dpmValue;
+  const rivals = m.licensed.filter((id) => !(PRICING_PIVOTS as readonly number[]).includes(id));
+  const pivotOf = (i: number) => PRICING_PIVOTS[i % 2];
+  const kpiDiff = (api: unknown, duck: Record<string, unknown>[]) => {
+    const a = api as DpmTally & { split: Partial<DpmTally> };
+    return tallyDiff({ ...a, ...a.split }, tallyOf(duck[0]));
+  };
+  const brandsDiff = (api: unknown, duck: Record<string, unknown>[]) => {
+    const items = (api as { items: (DpmTally & { id: number; products: number; match_pct: number })[] })
+      .items;
+    const out: string[] = [];
+    const mine = new Map(duck.map((d) => [Number(d.id), tallyOf(d)]));
+    if (items.length !== mine.size) out.push(`brands: API ${items.length} DuckDB ${mine.size}`);
+    for (const it of items) {
+      const d = mine.get(it.id);
+      if (!d) out.push(`brand ${it.id}: not in DuckDB`);
+      else {
+        out.push(...tallyDiff(it, d).map((x) => `brand ${it.id} ${x}`));
+        const pct = round2((100 * d.match) / d.total);
+        if (it.match_pct !== pct) out.push(`brand ${it.id} match_pct: API ${it.match_pct} DuckDB ${pct}`);
+      }
+    }
+    return out;
+  };
+  const kpiCompared =
+    'the 7 KPIs and the split (cheapest, in range, dearer, without index: equal counts; average index: equal after round2)';
+  return [
+    {
+      name: rowName(r.dpmKpi),
+      def: r.dpmKpi,
+      compared: kpiCompared,
+      question: (i) => ({
+        call: { query: { pivot_id: pivotOf(i) } },
+        sql: dpmSql(m, { pivot: pivotOf(i), currency, mpiValue }, today, 'all'),
+        diff: kpiDiff,
+      }),
+    },
+    {
+      // the pricing row's competitor subsets (pricing.ts competitorSubset), one per request
+      name: rowName(r.dpmKpi, 'new competitors each request'),
+      def: r.dpmKpi,
+      compared: kpiCompared,
+      question: (i) => {
+        const competitors = competitorSubset(rivals, 21, i);
+        return {
+          call: { query: { pivot_id: pivotOf(i), sellersIds: competitors } },
+          sql: dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'all'),
+          diff: kpiDiff,
+        };
+      },
+    },
+    {
+      name: rowName(r.dpmBrands, 'new competitors each request'),
+      def: r.dpmBrands,
+      compared: `every brand's ${kpiCompared.replace('the 7', '7')}, and its match_pct after round2`,
+      question: (i) => {
+        const competitors = competitorSubset(rivals, 4, i);
+        return {
+          call: { query: { pivot_id: pivotOf(i), sellersIds: competitors } },
+          sql: dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'brand'),
+          diff: brandsDiff,
+        };
+      },
+    },
+  ];
+}
+
+export interface DuckdbResult {
+  load: Omit<LoadedMarket, 'db'>;
+  rows: DuckRow[];
+}
+
+/**
+ * Loads the market at `url` (the database of the server at `target`) into DuckDB, then asks both sides
+ * every row's questions `requests` times (c1, one after the other), comparing each answer.
+ */
+export async function benchDuckdb(
+  target: BenchTarget,
+  url: string,
+  { requests = 30, only }: { requests?: number; only?: RegExp } = {},
+): Promise<DuckdbResult> {
+  const loaded = await loadMarket(url);
+  const { db, ...load } = loaded;
+  console.log(
+    `  DuckDB: export ${load.exportSeconds.toFixed(1)} s (${(load.csvBytes / 2 ** 20).toFixed(1)} MiB CSV), load ${load.loadSeconds.toFixed(1)} s, ${(load.duckBytes / 2 ** 20).toFixed(1)} MiB in DuckDB`,
+  );
+  const m = await marketOf(db, 'demo@example.com');
+  const sellersRes = await callRoute(target, licensesRoutes.sellers);
+  const apiLicensed = ((await sellersRes.json()) as { id: number }[]).map((s) => s.id).sort((a, b) => a - b);
+  if (apiLicensed.join() !== m.licensed.join())
+    throw new Error(`licensed sellers: API ${apiLicensed} DuckDB ${m.licensed}`);
+  const today = isoDateInZone(new Date(), m.zone);
+  const out: DuckRow[] = [];
+  for (const row of rowDefs(m, today)) {
+    if (only && !only.test(row.name)) continue;
+    const res = await runRow(target, db, row, requests);
+    console.log(
+      `  ${res.name}: API p95 ${res.apiP95.toFixed(1)} ms, DuckDB p95 ${res.duckP95.toFixed(1)} ms, agreed ${res.agreed}/${res.requests}`,
+    );
+    for (const e of res.examples) console.log(`    differs ${e}`);
+    out.push(res);
+  }
+  db.closeSync();
+  return { load, rows: out };
+}
+
+/** The Markdown table of a run: the load, then one line per row. */
+export function renderDuckdb(res: DuckdbResult): string[] {
+  const mib = (b: number) => `${(b / 2 ** 20).toFixed(1)} MiB`;
+  const f = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
+  const lines = [
+    `- Raw tables exported (COPY … TO STDOUT, CSV) in ${res.load.exportSeconds.toFixed(1)} s: ${mib(res.load.csvBytes)} of CSV; ` +
+      `loaded into DuckDB in ${res.load.loadSeconds.toFixed(1)} s: ${mib(res.load.duckBytes)} in DuckDB's memory. Rows: ` +
+      Object.entries(res.load.rows)
+        .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
+        .join(', '),
+    '',
+    '| row (c1) | requests | API p50 / p95 ms | DuckDB p50 / p95 ms | API p95 / DuckDB p95 | answers agreed | compared |',
+    '|---|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const x of res.rows)
+    lines.push(
+      `| ${x.name} | ${x.requests} | ${f(x.apiP50)} / ${f(x.apiP95)} | ${f(x.duckP50)} / ${f(x.duckP95)} | ${(x.apiP95 / x.duckP95).toFixed(2)} | ${x.agreed}/${x.requests} | ${x.compared} |`,
+    );
+  return lines;
+}
