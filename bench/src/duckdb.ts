@@ -9,8 +9,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DPM_DEFAULTS, INDEX_EPSILON, isoDateInZone, licensesRoutes, round2, routes } from '@vigia/domain';
+import {
+  addDays,
+  DPM_DEFAULTS,
+  INDEX_EPSILON,
+  isoDateInZone,
+  licensesRoutes,
+  round2,
+  routes,
+} from '@vigia/domain';
 import pg from 'pg';
+import { newSelections } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
 import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
 
@@ -389,14 +398,241 @@ export function tallyDiff(api: Partial<DpmTally>, duck: DpmTally): string[] {
   return out;
 }
 
+// ───────────────────────────── dashboard cards (POST /v2/dashboard/pre) ─────────────────────────────
+
+export interface DashboardQuestion {
+  pivot: number;
+  competitors: number[];
+  currency: string;
+  /** the period and the previous one (days of the market zone), `to` = today or before */
+  from: string;
+  to: string;
+  previousFrom: string;
+  today: string;
+}
+
+/**
+ * The dashboard's figures per day of [previousFrom, to] from the price intervals that are each listing's
+ * state at the end of the day (an interval covers day d when day(valid_from) ≤ d ≤ day(valid_to) − 1,
+ * days in the market zone; today: the open intervals). Market: the pivot's and the competitors' listings
+ * under the license roots. One row per day: the counts (published, in stock, promoted), the average
+ * discount's sum and count (same-currency listings, % rounded to 4 places as the roll-up keeps it), the
+ * monetary discount's sum (requested currency at the day's rates) and count, the price index's sum,
+ * |index − 100|'s sum and count (closed days: per match group, my lowest price against the lowest
+ * in-stock competitor price in CLP at the day's rates; today: per pivot listing, the DPM index), and the
+ * discount histogram as a list of buckets.
+ */
+export function dashboardDaysSql(m: Market, q: DashboardQuestion): string {
+  const z = lit(m.zone);
+  const market = ids([q.pivot, ...q.competitors]);
+  const inRoots = (col: string) =>
+    m.roots.length
+      ? `${col} in (select id from classifications
+                     where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}]))`
+      : 'true';
+  const eff = `least(case when x.normal_price > 0 then x.normal_price end,
+                     case when x.sale_price > 0 then x.sale_price end,
+                     case when x.exclusive_price > 0 then x.exclusive_price end)::double`;
+  const promo = `(case x.price_type when 'SALE' then x.sale_price when 'EXCLUSIVE' then x.exclusive_price
+                                   when 'BYQUANTITY' then x.byquantity_price end)`;
+  return `
+    with days as (select unnest(generate_series(date ${lit(q.previousFrom)}, date ${lit(q.to)}, interval 1 day))::date as d),
+    cur as (select distinct currency from fx_rates union select 'CLP'),
+    rate as (select days.d, cur.currency,
+                    coalesce(f.clp_per_unit::double, case when cur.currency = 'CLP' then 1 end) as r
+               from days cross join cur asof left join fx_rates f on f.currency = cur.currency and f.day <= days.d),
+    iv as (
+      select x.product_id, p.seller_id, p.classification_id, x.price_type, x.stock_out, x.currency,
+             x.currency = s.currency as same_currency, ${eff} as eff,
+             x.normal_price::double as normal, ${promo}::double as promo,
+             round(case when x.normal_price > 0 and ${promo} > 0 and ${promo} < x.normal_price
+                        then 100 * (x.normal_price - ${promo}) / x.normal_price end, 4) as disc4,
+             case when x.normal_price > 0 and ${promo} > 0 and ${promo} < x.normal_price
+                  then 100 * (x.normal_price::double - ${promo}::double) / x.normal_price::double end as pct,
+             timezone(${z}, x.valid_from)::date as a,
+             coalesce(timezone(${z}, x.valid_to)::date - 1, date '9999-12-31') as b
+        from price_intervals x join products p on p.id = x.product_id join sellers s on s.id = p.seller_id
+       where x.valid_from < timezone(${z}, (date ${lit(q.to)} + 1)::timestamp)
+         and (x.valid_to is null or x.valid_to >= timezone(${z}, (date ${lit(q.previousFrom)} + 1)::timestamp))),
+    state as (select days.d, iv.* from days join iv on days.d between iv.a and iv.b),
+    mkt as (select * from state where seller_id in (${market}) and ${inRoots('classification_id')}),
+    counts as (
+      select mkt.d, count(*) as published, count(*) filter (where not stock_out) as in_stock,
+             count(*) filter (where price_type <> 'NORMAL') as promoted,
+             count(disc4) filter (where price_type <> 'NORMAL' and same_currency) as discounted,
+             sum(disc4) filter (where price_type <> 'NORMAL' and same_currency)::double as disc_sum,
+             count(pct) filter (where price_type <> 'NORMAL' and r.r is not null and q.r is not null) as money_n,
+             sum((normal - promo) * r.r / q.r) filter (where price_type <> 'NORMAL' and pct is not null) as money_sum,
+             list(round(pct / 5) * 5 order by pct) filter (where price_type <> 'NORMAL' and pct is not null) as buckets
+        from mkt left join rate r on r.d = mkt.d and r.currency = mkt.currency
+        left join rate q on q.d = mkt.d and q.currency = ${lit(q.currency)}
+       group by mkt.d),
+    members as (select group_id, product_id from match_members where status = 'confirmed'),
+    pivot_groups as (select distinct mm.group_id from members mm join products p on p.id = mm.product_id
+                      where p.seller_id = ${q.pivot}),
+    priced as (
+      select st.d, mm.group_id, st.product_id, st.seller_id, st.stock_out, st.classification_id,
+             st.eff * r.r as clp
+        from state st join members mm on mm.product_id = st.product_id
+        join pivot_groups g on g.group_id = mm.group_id
+        left join rate r on r.d = st.d and r.currency = st.currency),
+    mine as (select d, group_id, min(clp) as mine from priced
+              where seller_id = ${q.pivot} and clp > 0 and ${inRoots('classification_id')} group by all),
+    best as (select d, group_id, min(clp) as best from priced
+              where seller_id in (${ids(q.competitors)}) and not stock_out and clp > 0 group by all),
+    closed_idx as (select mine.d, 100 * mine / best as idx from mine join best using (d, group_id)
+                    where mine.d < date ${lit(q.today)}),
+    today_idx as (
+      select 100 * any_value(pv.clp) / min(o.clp) as idx
+        from priced pv join priced o on o.d = pv.d and o.group_id = pv.group_id and o.product_id <> pv.product_id
+       where pv.d = date ${lit(q.today)} and pv.seller_id = ${q.pivot} and ${inRoots('pv.classification_id')}
+         and pv.clp > 0 and o.seller_id in (${ids(q.competitors)}) and not o.stock_out and o.clp > 0
+       group by pv.product_id),
+    idx as (select d, sum(idx) as idx_sum, sum(abs(idx - 100)) as dev_sum, count(*) as idx_n from closed_idx group by d
+            union all
+            select date ${lit(q.today)}, sum(idx), sum(abs(idx - 100)), count(*) from today_idx having count(*) > 0)
+    select strftime(days.d, '%Y-%m-%d') as day, c.published, c.in_stock, c.promoted, c.discounted, c.disc_sum,
+           c.money_n, c.money_sum, c.buckets, i.idx_sum, i.dev_sum, i.idx_n
+      from days left join counts c on c.d = days.d left join idx i on i.d = days.d
+     order by days.d`;
+}
+
+/** New and unpublished listings of the market per period, and the first day its sellers were seen. */
+export function dashboardEventsSql(m: Market, q: DashboardQuestion): string {
+  const z = lit(m.zone);
+  const rootTest = m.roots.length
+    ? `p.classification_id in (select id from classifications
+        where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}]))`
+    : 'true';
+  const day = (col: string) => `timezone(${z}, ${col})::date`;
+  const sellers = ids([q.pivot, ...q.competitors]);
+  const cur = (col: string) => `${day(col)} between date ${lit(q.from)} and date ${lit(q.to)}`;
+  const prev = (col: string) => `${day(col)} between date ${lit(q.previousFrom)} and date ${lit(q.from)} - 1`;
+  return `
+    select count(*) filter (where ${rootTest} and ${cur('p.first_seen')}) as new_current,
+           count(*) filter (where ${rootTest} and ${prev('p.first_seen')}) as new_previous,
+           count(*) filter (where ${rootTest} and ${cur('p.unpublished_at')}) as unpublished_current,
+           count(*) filter (where ${rootTest} and ${prev('p.unpublished_at')}) as unpublished_previous,
+           strftime(min(${day('p.first_seen')}), '%Y-%m-%d') as monitoring_since
+      from products p where p.seller_id in (${sellers})`;
+}
+
+type DayRow = Record<string, unknown>;
+
+/** A day's figures (docs/metrics.md "Cards"), unrounded; null when the day has none. */
+function dayFigures(r: DayRow) {
+  const n = (k: string) => num(r[k]) ?? 0;
+  const ratio = (a: number, b: number) => (b > 0 ? (100 * a) / b : null);
+  const buckets = (r.buckets as number[] | null) ?? [];
+  return {
+    availability: ratio(n('in_stock'), n('published')),
+    in_discount: ratio(n('promoted'), n('published')),
+    average_discount: n('discounted') > 0 ? n('disc_sum') / n('discounted') : null,
+    price_index: n('idx_n') > 0 ? n('idx_sum') / n('idx_n') : null,
+    deviation: n('idx_n') > 0 ? n('dev_sum') / n('idx_n') : null,
+    monetary_discount: n('money_n') > 0 ? n('money_sum') / n('money_n') : null,
+    buckets: buckets.map(Number),
+  };
+}
+type DayFigures = ReturnType<typeof dayFigures>;
+const SNAPSHOT = [
+  'availability',
+  'in_discount',
+  'average_discount',
+  'price_index',
+  'deviation',
+  'monetary_discount',
+] as const;
+
+/** The mode of the buckets (the most frequent; ties → the smaller); null without any. */
+function modeOf(buckets: number[]): number | null {
+  const count = new Map<number, number>();
+  for (const b of buckets) count.set(b, (count.get(b) ?? 0) + 1);
+  let best: number | null = null;
+  let bestN = 0;
+  for (const [b, k] of count)
+    if (k > bestN || (k === bestN && best !== null && b < best)) [best, bestN] = [b, k];
+  return best;
+}
+
+/** The cards of a period: each snapshot card the average of its days' figures; the mode of all buckets. */
+function periodCards(days: DayFigures[]): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const k of SNAPSHOT) {
+    const vs = days.map((d) => d[k]).filter((v): v is number => v !== null);
+    out[k] = vs.length ? vs.reduce((a, b) => a + b, 0) / vs.length : null;
+  }
+  out.mode_discount = modeOf(days.flatMap((d) => d.buckets));
+  return out;
+}
+
+interface ApiCard {
+  key: string;
+  value: number | null;
+  previous: number | null;
+  days?: { date: string; value: number | null }[];
+}
+
+/**
+ * Where the API's cards differ from DuckDB's: every card's value and previous (after round2), each
+ * snapshot card's day figures (after round2; the mode card: each day's mode), the comparison and
+ * monitoring_since. Empty: they agree.
+ */
+export function dashboardDiff(
+  api: { comparison: string; monitoring_since: string | null; groups: { cards: ApiCard[] }[] },
+  days: DayRow[],
+  events: DayRow,
+  q: DashboardQuestion,
+): string[] {
+  const figures = days.map((r) => ({ day: String(r.day), f: dayFigures(r) }));
+  const current = figures.filter((x) => x.day >= q.from);
+  const previous = figures.filter((x) => x.day < q.from);
+  const since = (events.monitoring_since as string | null) ?? null;
+  const comparable = since !== null && q.previousFrom > since;
+  const cur = {
+    ...periodCards(current.map((x) => x.f)),
+    new: num(events.new_current),
+    unpublished: num(events.unpublished_current),
+  };
+  const prev = {
+    ...periodCards(previous.map((x) => x.f)),
+    new: num(events.new_previous),
+    unpublished: num(events.unpublished_previous),
+  };
+  const out: string[] = [];
+  if (api.comparison !== (comparable ? 'available' : 'no_data'))
+    out.push(`comparison: API ${api.comparison}`);
+  if (api.monitoring_since !== since)
+    out.push(`monitoring_since: API ${api.monitoring_since} DuckDB ${since}`);
+  const r2 = (k: string, v: number | null) => (k === 'mode_discount' || v === null ? v : round2(v));
+  for (const card of api.groups.flatMap((g) => g.cards)) {
+    const k = card.key;
+    const want = r2(k, cur[k as keyof typeof cur] ?? null);
+    if (card.value !== want) out.push(`${k}: API ${card.value} DuckDB ${want}`);
+    const wantPrev = comparable ? r2(k, prev[k as keyof typeof prev] ?? null) : null;
+    if (card.previous !== wantPrev) out.push(`${k} previous: API ${card.previous} DuckDB ${wantPrev}`);
+    for (const d of card.days ?? []) {
+      const f = current.find((x) => x.day === d.date)?.f;
+      const v = !f
+        ? null
+        : k === 'mode_discount'
+          ? modeOf(f.buckets)
+          : r2(k, f[k as (typeof SNAPSHOT)[number]]);
+      if (d.value !== v) out.push(`${k} ${d.date}: API ${d.value} DuckDB ${v}`);
+    }
+  }
+  return out;
+}
+
 // ───────────────────────────── the rows ─────────────────────────────
 
 /** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
 interface Question {
   call: RouteCall;
-  sql: string;
-  /** differences between the API's JSON and DuckDB's rows; empty = agreed */
-  diff: (api: unknown, duck: Record<string, unknown>[]) => string[];
+  /** DuckDB's statements (timed together) */
+  sql: string[];
+  /** differences between the API's JSON and DuckDB's rows (one list per statement); empty = agreed */
+  diff: (api: unknown, duck: Record<string, unknown>[][]) => string[];
 }
 
 export interface DuckRow {
@@ -432,7 +668,8 @@ async function runRow(target: BenchTarget, db: DuckDBConnection, row: RowDef, re
     const body = res.ok ? await res.json() : { status: res.status, text: await res.text() };
     const apiMs = performance.now() - t;
     t = performance.now();
-    const rows = await rowsOf(db, q.sql);
+    const rows: Record<string, unknown>[][] = [];
+    for (const sql of q.sql) rows.push(await rowsOf(db, sql));
     const duckMs = performance.now() - t;
     if (i < 0) continue; // warm-up: neither side measured
     api.push(apiMs);
@@ -460,16 +697,17 @@ async function runRow(target: BenchTarget, db: DuckDBConnection, row: RowDef, re
 const r = routes.pricing;
 
 /** The rows asked of both sides, in the issue's priority order. */
-function rowDefs(m: Market, today: string): RowDef[] {
+function rowDefs(m: Market, today: string, pivots: number[]): RowDef[] {
+  const selection = newSelections(pivots, m.licensed);
   const currency = 'CLP';
   const mpiValue = DPM_DEFAULTS.dpmValue;
   const rivals = m.licensed.filter((id) => !(PRICING_PIVOTS as readonly number[]).includes(id));
   const pivotOf = (i: number) => PRICING_PIVOTS[i % 2];
-  const kpiDiff = (api: unknown, duck: Record<string, unknown>[]) => {
+  const kpiDiff = (api: unknown, [duck]: Record<string, unknown>[][]) => {
     const a = api as DpmTally & { split: Partial<DpmTally> };
     return tallyDiff({ ...a, ...a.split }, tallyOf(duck[0]));
   };
-  const brandsDiff = (api: unknown, duck: Record<string, unknown>[]) => {
+  const brandsDiff = (api: unknown, [duck]: Record<string, unknown>[][]) => {
     const items = (api as { items: (DpmTally & { id: number; products: number; match_pct: number })[] })
       .items;
     const out: string[] = [];
@@ -495,7 +733,7 @@ function rowDefs(m: Market, today: string): RowDef[] {
       compared: kpiCompared,
       question: (i) => ({
         call: { query: { pivot_id: pivotOf(i) } },
-        sql: dpmSql(m, { pivot: pivotOf(i), currency, mpiValue }, today, 'all'),
+        sql: [dpmSql(m, { pivot: pivotOf(i), currency, mpiValue }, today, 'all')],
         diff: kpiDiff,
       }),
     },
@@ -508,7 +746,7 @@ function rowDefs(m: Market, today: string): RowDef[] {
         const competitors = competitorSubset(rivals, 21, i);
         return {
           call: { query: { pivot_id: pivotOf(i), sellersIds: competitors } },
-          sql: dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'all'),
+          sql: [dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'all')],
           diff: kpiDiff,
         };
       },
@@ -521,8 +759,34 @@ function rowDefs(m: Market, today: string): RowDef[] {
         const competitors = competitorSubset(rivals, 4, i);
         return {
           call: { query: { pivot_id: pivotOf(i), sellersIds: competitors } },
-          sql: dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'brand'),
+          sql: [dpmSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today, 'brand')],
           diff: brandsDiff,
+        };
+      },
+    },
+    {
+      // the dashboard row's selections (detail.ts newSelections), one per request: 7 days ending today
+      name: rowName(routes.dashboard.cards, 'new competitors each request'),
+      def: routes.dashboard.cards,
+      compared:
+        "every card's value and previous (round2), each snapshot card's 7 day figures (round2; mode: the day's mode), comparison, monitoring_since",
+      question: (i) => {
+        const s = selection(i);
+        const from = addDays(today, -6);
+        const q: DashboardQuestion = {
+          pivot: s.pivot,
+          competitors: s.sellers.filter((c) => c !== s.pivot),
+          currency,
+          from,
+          to: today,
+          previousFrom: addDays(from, -7),
+          today,
+        };
+        return {
+          call: { body: { pivot_id: s.pivot, sellers: s.sellers } },
+          sql: [dashboardDaysSql(m, q), dashboardEventsSql(m, q)],
+          diff: (api, [days, events]) =>
+            dashboardDiff(api as Parameters<typeof dashboardDiff>[0], days, events[0], q),
         };
       },
     },
@@ -555,7 +819,9 @@ export async function benchDuckdb(
     throw new Error(`licensed sellers: API ${apiLicensed} DuckDB ${m.licensed}`);
   const today = isoDateInZone(new Date(), m.zone);
   const out: DuckRow[] = [];
-  for (const row of rowDefs(m, today)) {
+  const pivotsRes = await callRoute(target, licensesRoutes.pivots);
+  const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
+  for (const row of rowDefs(m, today, pivots)) {
     if (only && !only.test(row.name)) continue;
     const res = await runRow(target, db, row, requests);
     console.log(
