@@ -18,13 +18,49 @@ const { match, info, history, qmi, qmiHistory } = routes.detail;
 const { indicators, cards, quickFind } = routes.dashboard;
 const productList = routes.productList.list;
 
-interface Sample {
+/** A matched pivot product the detail rows open, and one competitor listing of its group. */
+export interface Sample {
   pivot: number;
   id: number;
   competitor: { product_id: string; seller_id: number } | null;
 }
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Up to 20 matched products of each pivot (the product list's first page with `match`), in turn. */
+export async function matchedSamples(target: BenchTarget, pivots: readonly number[]): Promise<Sample[]> {
+  const post = (def: Pick<RouteDef, 'method' | 'path'>, body: object) => callRoute(target, def, { body });
+  const samples: Sample[] = [];
+  for (const pivot of pivots) {
+    const res = await post(productList, { pivot_id: pivot, match: true, page_size: 20 });
+    if (!res.ok) throw new Error(`detail bench: list-products ${res.status} ${await res.text()}`);
+    const { items } = (await res.json()) as { items: { id: number }[] };
+    for (const it of items) {
+      const d = await post(match, { pivot_id: pivot, product_id: it.id });
+      const info = (await d.json()) as {
+        qm_items?: { is_pivot: boolean; product_id: string; seller_id: number }[];
+      };
+      const comp = info.qm_items?.find((q) => !q.is_pivot) ?? null;
+      samples.push({
+        pivot,
+        id: it.id,
+        competitor: comp && { product_id: comp.product_id, seller_id: comp.seller_id },
+      });
+    }
+  }
+  if (!samples.length) throw new Error('detail bench: no matched pivot products in the market');
+  return samples;
+}
+
+/** The body of the history row ("1 month"): the sample's price history over the month ending `today`. */
+export function historyBody(s: Sample, today: Date) {
+  return {
+    pivot_id: s.pivot,
+    product_id: s.id,
+    from_date: isoDay(new Date(today.getTime() - 30 * 86_400_000)),
+    to_date: isoDay(today),
+  };
+}
 
 /** A competitor selection of the dashboard's rows: the pivot and its competitors. */
 export interface Selection {
@@ -65,25 +101,7 @@ export async function benchDetail(
   const pivotsRes = await callRoute(target, routes.licenses.pivots);
   if (!pivotsRes.ok) throw new Error(`detail bench: pivots ${pivotsRes.status}`);
   const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
-  const samples: Sample[] = [];
-  for (const pivot of pivots) {
-    const res = await post(productList, { pivot_id: pivot, match: true, page_size: 20 });
-    if (!res.ok) throw new Error(`detail bench: list-products ${res.status} ${await res.text()}`);
-    const { items } = (await res.json()) as { items: { id: number }[] };
-    for (const it of items) {
-      const d = await post(match, { pivot_id: pivot, product_id: it.id });
-      const info = (await d.json()) as {
-        qm_items?: { is_pivot: boolean; product_id: string; seller_id: number }[];
-      };
-      const comp = info.qm_items?.find((q) => !q.is_pivot) ?? null;
-      samples.push({
-        pivot,
-        id: it.id,
-        competitor: comp && { product_id: comp.product_id, seller_id: comp.seller_id },
-      });
-    }
-  }
-  if (!samples.length) throw new Error('detail bench: no matched pivot products in the market');
+  const samples = await matchedSamples(target, pivots);
   // Competitor selections of 2 to 4 licensed sellers (newSelections): the dashboard's first answer for a
   // new selection (issue 30).
   const sellersRes = await callRoute(target, routes.licenses.sellers);
@@ -94,7 +112,6 @@ export async function benchDetail(
   const pick = (i: number) => samples[i % samples.length];
   const pickComp = (i: number) => (withComp.length ? withComp[i % withComp.length] : samples[0]);
   const today = new Date();
-  const monthAgo = new Date(today.getTime() - 30 * 86_400_000);
   const weekAgo = new Date(today.getTime() - 7 * 86_400_000);
   const words = ['leche', 'arroz', 'aceite', 'cafe', 'audifono', 'tv', 'jabon', 'galleta'];
 
@@ -115,13 +132,7 @@ export async function benchDetail(
     {
       name: rowName(history, '1 month'),
       target: DETAIL,
-      call: (i) =>
-        post(history, {
-          pivot_id: pick(i).pivot,
-          product_id: pick(i).id,
-          from_date: isoDay(monthAgo),
-          to_date: isoDay(today),
-        }),
+      call: (i) => post(history, historyBody(pick(i), today)),
     },
     {
       name: rowName(qmi),

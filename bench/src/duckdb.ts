@@ -19,7 +19,7 @@ import {
   routes,
 } from '@vigia/domain';
 import pg from 'pg';
-import { newSelections } from './detail.js';
+import { historyBody, matchedSamples, newSelections, type Sample } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
 import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
 
@@ -624,6 +624,123 @@ export function dashboardDiff(
   return out;
 }
 
+// ───────────────────────────── one product's price history (/v1/historical/complete/) ─────────────────────────────
+
+export interface HistoryQuestion {
+  pivot: number;
+  /** the opened listing (products.id); the bench opens pivot listings */
+  product: number;
+  currency: string;
+  from: string;
+  to: string;
+  /** the API's "now": today's day ends there */
+  now: Date;
+}
+
+/**
+ * The daily points of the opened listing's series and of every other licensed seller's listings of its
+ * live match group (docs/metrics.md "Price history"): a listing's point of day d is its LAST interval
+ * overlapping [d's start, next day's start ∧ now); a seller with several listings shows its cheapest
+ * (then the lowest id); position = rank of the price among the sellers priced that day, the pivot first
+ * on ties, then the series' order (the opened listing's seller, then the others by name). Prices in
+ * `currency` at each day's rates. One row per (seller, day) with a point, in series order.
+ */
+export function historySql(m: Market, q: HistoryQuestion): string {
+  const z = lit(m.zone);
+  const now = `timestamptz ${lit(q.now.toISOString())}`;
+  const rootTest = m.roots.length
+    ? `(p.classification_id is null or p.classification_id in (select id from classifications
+        where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}])))`
+    : 'true';
+  return `
+    with days as (
+      select d, timezone(${z}, d::timestamp) as s, least(timezone(${z}, (d + 1)::timestamp), ${now}) as e
+        from (select unnest(generate_series(date ${lit(q.from)}, date ${lit(q.to)}, interval 1 day))::date as d)),
+    subject as (select p.id, p.seller_id from products p
+                 where p.id = ${q.product} and p.seller_id in (${ids(m.licensed)}) and ${rootTest}),
+    grp as (select group_id from match_members where product_id = ${q.product} and status <> 'rejected'),
+    listings as (
+      select id, seller_id from subject
+      union all
+      select p.id, p.seller_id from match_members mm join products p on p.id = mm.product_id
+       where mm.group_id = (select group_id from grp) and mm.status <> 'rejected' and p.id <> ${q.product}
+         and p.seller_id in (${ids(m.licensed)}) and p.seller_id <> (select seller_id from subject)),
+    series as (
+      select l.seller_id, s.name, row_number() over (order by l.seller_id <> (select seller_id from subject), s.name) as ord
+        from (select distinct seller_id from listings) l join sellers s on s.id = l.seller_id),
+    picked as (
+      select days.d, l.seller_id, l.id, x.price_type, x.stock_out, x.currency,
+             least(case when x.normal_price > 0 then x.normal_price end,
+                   case when x.sale_price > 0 then x.sale_price end,
+                   case when x.exclusive_price > 0 then x.exclusive_price end) as eff
+        from listings l join price_intervals x on x.product_id = l.id
+        join days on x.valid_from < days.e and (x.valid_to is null or x.valid_to > days.s) and days.e > days.s
+     qualify row_number() over (partition by days.d, l.id order by x.valid_from desc) = 1),
+    rate as (select days.d, cur.currency, coalesce(f.clp_per_unit::double, case when cur.currency = 'CLP' then 1 end) as r
+               from days cross join (select distinct currency from fx_rates union select 'CLP') cur
+               asof left join fx_rates f on f.currency = cur.currency and f.day <= days.d),
+    priced as (
+      select pk.*, pk.eff::double * r.r / q.r as price
+        from picked pk left join rate r on r.d = pk.d and r.currency = pk.currency
+        left join rate q on q.d = pk.d and q.currency = ${lit(q.currency)}),
+    points as (
+      select pr.d, pr.seller_id, se.ord, pr.price, pr.price_type, pr.stock_out
+        from priced pr join series se using (seller_id)
+     qualify row_number() over (partition by pr.d, pr.seller_id order by pr.price nulls last, pr.id) = 1)
+    select seller_id, strftime(d, '%Y-%m-%d') as date, price, price_type, stock_out,
+           case when price is not null then row_number() over (
+             partition by d order by price nulls last, seller_id <> ${q.pivot}, ord) end as position
+      from points order by ord, d`;
+}
+
+/** Where the API's series differ from DuckDB's points: sellers in order, each point's price (round2), type, stock and position. */
+export function historyDiff(
+  api: {
+    sellers: {
+      id: number;
+      prices: {
+        date: string;
+        price: number | null;
+        price_type: string;
+        stock_out: boolean;
+        position: number | null;
+      }[];
+    }[];
+  },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const order = [...new Set(rows.map((r) => Number(r.seller_id)))];
+  const apiOrder = api.sellers.map((s) => s.id);
+  if (apiOrder.join() !== order.join()) out.push(`sellers: API ${apiOrder} DuckDB ${order}`);
+  for (const s of api.sellers) {
+    const mine = rows.filter((r) => Number(r.seller_id) === s.id);
+    if (mine.length !== s.prices.length)
+      out.push(`seller ${s.id}: API ${s.prices.length} points, DuckDB ${mine.length}`);
+    s.prices.forEach((p, k) => {
+      const r = mine[k];
+      if (!r) return;
+      const want = {
+        date: r.date,
+        price: r.price === null ? null : round2(Number(r.price)),
+        price_type: r.price_type,
+        stock_out: r.stock_out,
+        position: num(r.position),
+      };
+      const got = {
+        date: p.date,
+        price: p.price,
+        price_type: p.price_type,
+        stock_out: p.stock_out,
+        position: p.position,
+      };
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        out.push(`seller ${s.id}: API ${JSON.stringify(got)} DuckDB ${JSON.stringify(want)}`);
+    });
+  }
+  return out;
+}
+
 // ───────────────────────────── the rows ─────────────────────────────
 
 /** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
@@ -697,7 +814,7 @@ async function runRow(target: BenchTarget, db: DuckDBConnection, row: RowDef, re
 const r = routes.pricing;
 
 /** The rows asked of both sides, in the issue's priority order. */
-function rowDefs(m: Market, today: string, pivots: number[]): RowDef[] {
+function rowDefs(m: Market, today: string, pivots: number[], samples: Sample[]): RowDef[] {
   const selection = newSelections(pivots, m.licensed);
   const currency = 'CLP';
   const mpiValue = DPM_DEFAULTS.dpmValue;
@@ -790,6 +907,30 @@ function rowDefs(m: Market, today: string, pivots: number[]): RowDef[] {
         };
       },
     },
+    {
+      // the detail row's products (detail.ts matchedSamples) in turn, over the month ending today
+      name: rowName(routes.detail.history, '1 month'),
+      def: routes.detail.history,
+      compared:
+        "the series' sellers in order, and each day's point: date, price (round2), price type, stock, position",
+      question: (i) => {
+        const now = new Date();
+        const body = historyBody(samples[i % samples.length], now);
+        const q: HistoryQuestion = {
+          pivot: body.pivot_id,
+          product: body.product_id,
+          currency,
+          from: body.from_date,
+          to: body.to_date,
+          now,
+        };
+        return {
+          call: { body },
+          sql: [historySql(m, q)],
+          diff: (api, [rows]) => historyDiff(api as Parameters<typeof historyDiff>[0], rows),
+        };
+      },
+    },
   ];
 }
 
@@ -821,7 +962,8 @@ export async function benchDuckdb(
   const out: DuckRow[] = [];
   const pivotsRes = await callRoute(target, licensesRoutes.pivots);
   const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
-  for (const row of rowDefs(m, today, pivots)) {
+  const samples = await matchedSamples(target, pivots);
+  for (const row of rowDefs(m, today, pivots, samples)) {
     if (only && !only.test(row.name)) continue;
     const res = await runRow(target, db, row, requests);
     console.log(
