@@ -52,6 +52,18 @@ export async function matchedSamples(target: BenchTarget, pivots: readonly numbe
   return samples;
 }
 
+const SEARCH_WORDS = ['leche', 'arroz', 'aceite', 'cafe', 'audifono', 'tv', 'jabon', 'galleta'];
+
+/** The body of request `i` of the product list's search row: a word in turn, dearest first. */
+export function searchBody(pivots: readonly number[], i: number) {
+  return {
+    pivot_id: pivots[i % pivots.length],
+    search: SEARCH_WORDS[i % SEARCH_WORDS.length],
+    sort: 'price' as const,
+    order: 'desc' as const,
+  };
+}
+
 /** The body of the history row ("1 month"): the sample's price history over the month ending `today`. */
 export function historyBody(s: Sample, today: Date) {
   return {
@@ -113,7 +125,6 @@ export async function benchDetail(
   const pickComp = (i: number) => (withComp.length ? withComp[i % withComp.length] : samples[0]);
   const today = new Date();
   const weekAgo = new Date(today.getTime() - 7 * 86_400_000);
-  const words = ['leche', 'arroz', 'aceite', 'cafe', 'audifono', 'tv', 'jabon', 'galleta'];
 
   const DETAIL = 'p95 ≤ 50 ms';
   const DASHBOARD = 'p95 ≤ 150 ms';
@@ -202,18 +213,16 @@ export async function benchDetail(
     {
       name: rowName(productList, 'search, sort by price'),
       target: LIST,
-      call: (i) =>
-        post(productList, {
-          pivot_id: pivots[i % pivots.length],
-          search: words[i % words.length],
-          sort: 'price',
-          order: 'desc',
-        }),
+      call: (i) => post(productList, searchBody(pivots, i)),
     },
     {
       name: rowName(quickFind),
       target: LIST,
-      call: (i) => post(quickFind, { pivot_id: pivots[i % pivots.length], query: words[i % words.length] }),
+      call: (i) =>
+        post(quickFind, {
+          pivot_id: pivots[i % pivots.length],
+          query: SEARCH_WORDS[i % SEARCH_WORDS.length],
+        }),
     },
   ];
 

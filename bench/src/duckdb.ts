@@ -15,11 +15,14 @@ import {
   INDEX_EPSILON,
   isoDateInZone,
   licensesRoutes,
+  normalizeSearch,
   round2,
   routes,
+  SEARCH_FOLD_FROM,
+  SEARCH_FOLD_TO,
 } from '@vigia/domain';
 import pg from 'pg';
-import { historyBody, matchedSamples, newSelections, type Sample } from './detail.js';
+import { historyBody, matchedSamples, newSelections, type Sample, searchBody } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
 import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
 
@@ -741,6 +744,62 @@ export function historyDiff(
   return out;
 }
 
+// ───────────────────────────── a search (POST /v1/list-products/) ─────────────────────────────
+
+export interface SearchQuestion {
+  pivot: number;
+  search: string;
+  currency: string;
+  today: string;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * The product list with a text query, dearest first (docs/metrics.md "Product list"): the pivot's
+ * published listings under the license roots whose folded name, SKU, seller's id or EAN — or brand —
+ * contains every folded word; price = the effective price of the listing's latest interval in `currency`
+ * at today's rates; sorted by that price in CLP, descending, nulls last, then by id descending. The page's
+ * rows and, in each, the total.
+ */
+export function searchSql(m: Market, q: SearchQuestion): string {
+  const fold = (e: string) => `translate(lower(${e}), ${lit(SEARCH_FOLD_FROM)}, ${lit(SEARCH_FOLD_TO)})`;
+  const words = normalizeSearch(q.search);
+  const rootTest = m.roots.length
+    ? `p.classification_id in (select id from classifications
+        where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}]))`
+    : 'true';
+  const key = fold(
+    `coalesce(p.name, '') || ' ' || coalesce(p.sku, '') || ' ' || p.product_id || ' ' || coalesce(p.ean, '')`,
+  );
+  const wordTests = words.map(
+    (w) => `(contains(${key}, ${lit(w)}) or contains(coalesce(${fold('b.name')}, ''), ${lit(w)}))`,
+  );
+  return `
+    with ${pricedSql(q.currency, q.today)},
+    hits as (
+      select p.id, x.price, x.price * (select r from req) as clp_price
+        from products p left join brands b on b.id = p.brand_id left join priced x on x.product_id = p.id
+       where p.seller_id = ${q.pivot} and p.published and ${rootTest} and ${wordTests.join(' and ') || 'true'})
+    select id, price, count(*) over () as total from hits
+     order by clp_price desc nulls last, id desc
+     limit ${q.pageSize} offset ${(q.page - 1) * q.pageSize}`;
+}
+
+/** Where the API's page differs from DuckDB's: totalItems, the ids in order, each price (round2). */
+export function searchDiff(
+  api: { totalItems: number; items: { id: number; price: number | null }[] },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const total = rows.length ? Number(rows[0].total) : 0;
+  if (api.totalItems !== total) out.push(`totalItems: API ${api.totalItems} DuckDB ${total}`);
+  const got = api.items.map((it) => `${it.id}:${it.price}`).join(' ');
+  const want = rows.map((r) => `${r.id}:${r.price === null ? null : round2(Number(r.price))}`).join(' ');
+  if (got !== want) out.push(`items: API ${got} DuckDB ${want}`);
+  return out;
+}
+
 // ───────────────────────────── the rows ─────────────────────────────
 
 /** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
@@ -928,6 +987,28 @@ function rowDefs(m: Market, today: string, pivots: number[], samples: Sample[]):
           call: { body },
           sql: [historySql(m, q)],
           diff: (api, [rows]) => historyDiff(api as Parameters<typeof historyDiff>[0], rows),
+        };
+      },
+    },
+    {
+      // the product list's search row (detail.ts searchBody): a word in turn, page 1 of 10, dearest first
+      name: rowName(routes.productList.list, 'search, sort by price'),
+      def: routes.productList.list,
+      compared: 'totalItems, and the page: ids in order, each price (round2)',
+      question: (i) => {
+        const body = searchBody(pivots, i);
+        const q: SearchQuestion = {
+          pivot: body.pivot_id,
+          search: body.search,
+          currency,
+          today,
+          page: 1,
+          pageSize: 10,
+        };
+        return {
+          call: { body },
+          sql: [searchSql(m, q)],
+          diff: (api, [rows]) => searchDiff(api as Parameters<typeof searchDiff>[0], rows),
         };
       },
     },
