@@ -25,6 +25,7 @@ import pg from 'pg';
 import { historyBody, matchedSamples, newSelections, type Sample, searchBody } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
 import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
+import { PROMOTIONS_HEADERS, promotionsBase, promotionsRoots, shiftedFrom } from './promotions.js';
 
 // ───────────────────────────── export: COPY … TO STDOUT without pg-copy-streams ─────────────────────────────
 
@@ -158,6 +159,11 @@ export const RAW_TABLES: RawTable[] = [
     name: 'users',
     select: 'select id, email, org_id, pivot_id from users',
     columns: { id: 'INTEGER', email: 'VARCHAR', org_id: 'INTEGER', pivot_id: 'INTEGER' },
+  },
+  {
+    name: 'ingest_runs',
+    select: 'select seller_id, observed_at, status from ingest_runs',
+    columns: { seller_id: 'INTEGER', observed_at: TS, status: 'VARCHAR' },
   },
   {
     name: 'organisations',
@@ -800,6 +806,183 @@ export function searchDiff(
   return out;
 }
 
+// ───────────────────────────── promotions: level and duration (POST /v1/promotion/*) ─────────────────────────────
+
+export interface PromotionsQuestion {
+  pivot: number;
+  /** the asked nodes (each selects its subtree) */
+  nodes: number[];
+  from: string;
+  to: string;
+  currency: string;
+}
+
+/**
+ * Each listing's state at its seller's last succeeded run of every calendar day from the seller's first
+ * run day to its latest (a day without a run keeps the previous run's state: ASOF), for the listings under
+ * the asked nodes at the pivot and every licensed seller: `run_day` says whether the seller ran that day.
+ * Only published states (an interval covers the run's instant).
+ */
+function runStatesSql(m: Market, q: PromotionsQuestion, onlyPromoted: boolean): string {
+  const z = lit(m.zone);
+  const sellers = ids([q.pivot, ...m.licensed.filter((s) => s !== q.pivot)]);
+  return `
+    runs as (select seller_id, timezone(${z}, observed_at)::date as d, max(observed_at) as t from ingest_runs
+              where status = 'succeeded' and seller_id in (${sellers}) group by all),
+    cal as (select seller_id, unnest(generate_series(min(d), max(d), interval 1 day))::date as d from runs group by 1),
+    cal_t as (select cal.seller_id, cal.d, r.t, r.d = cal.d as run_day
+                from cal asof join runs r on r.seller_id = cal.seller_id and r.d <= cal.d),
+    nodes as (select n.node, c.id as cls from classifications c
+                join (select unnest([${ids(q.nodes)}]) as node) n
+                  on list_contains(list_transform(string_split(c.path, ' '), x -> x::int), n.node)),
+    lst as (select p.id, p.seller_id, n.node from products p join nodes n on n.cls = p.classification_id
+             where p.seller_id in (${sellers})),
+    st as (select c.d, c.run_day, c.id, c.seller_id, c.node, x.price_type, x.currency, x.normal_price,
+                  (case x.price_type when 'SALE' then x.sale_price when 'EXCLUSIVE' then x.exclusive_price
+                                     when 'BYQUANTITY' then x.byquantity_price end) as promo_price
+             from (select c.*, l.id, l.node from cal_t c join lst l on l.seller_id = c.seller_id) c
+             asof join price_intervals x on x.product_id = c.id and x.valid_from <= c.t
+            where (x.valid_to is null or x.valid_to > c.t) ${onlyPromoted ? "and x.price_type <> 'NORMAL'" : ''})`;
+}
+
+/**
+ * Level (docs/metrics.md "Promotions"): per seller, node and Monday week clipped to the window, the
+ * listing-days of the days the seller ran: published, and promoted (SALE, EXCLUSIVE, BYQUANTITY).
+ */
+export function promoLevelSql(m: Market, q: PromotionsQuestion): string {
+  return `
+    with ${runStatesSql(m, q, false)}
+    select seller_id, node, strftime(date_trunc('week', d), '%Y-%m-%d') as week, count(*) as published,
+           count(*) filter (where price_type <> 'NORMAL') as promoted
+      from st where run_day and d between date ${lit(q.from)} and date ${lit(q.to)}
+     group by all order by all`;
+}
+
+/**
+ * Duration: the promotions (maximal runs of consecutive days on promotion with one price type, per
+ * listing) counting in the window, per seller and their duration (last − first + 1; running ones up to
+ * the seller's latest run day): their number, how many are running, and the averages of their first
+ * day's prices converted at that day's rates (normal; promotion price above 0; discount % where
+ * 0 < promotion < normal).
+ */
+export function promoDurationSql(m: Market, q: PromotionsQuestion): string {
+  const factor = (cur: string, day: string) =>
+    `(case when ${cur} = ${lit(q.currency)} then 1::double else
+        (select arg_max(clp_per_unit, day)::double from fx_rates f where f.currency = ${cur} and f.day <= ${day})
+        / (select arg_max(clp_per_unit, day)::double from fx_rates f where f.currency = ${lit(q.currency)} and f.day <= ${day}) end)`;
+  return `
+    with ${runStatesSql(m, q, true)},
+    latest as (select seller_id, max(d) as last_run from runs group by 1),
+    isl as (select *, d - cast(row_number() over (partition by id, price_type order by d) as integer) as k from st),
+    spans as (select id, seller_id, price_type, min(d) as first_day, max(d) as last_day,
+                     arg_min(normal_price, d) as normal_price, arg_min(promo_price, d) as promo_price,
+                     arg_min(currency, d) as currency
+                from isl group by id, seller_id, price_type, k),
+    win as (select s.*, s.last_day = l.last_run as running, (s.last_day - s.first_day) + 1 as days
+              from spans s join latest l using (seller_id)
+             where s.first_day <= date ${lit(q.to)} and s.last_day >= date ${lit(q.from)}),
+    fx as (select w.*, ${factor('w.currency', 'w.first_day')} as factor from win w)
+    select seller_id, days, count(*) as count, count(*) filter (where running) as running,
+           sum(normal_price * factor) / nullif(count(normal_price * factor), 0) as normal,
+           sum(case when promo_price > 0 then promo_price end * factor)
+             / nullif(count(case when promo_price > 0 then promo_price end * factor), 0) as promotion,
+           avg(case when normal_price > 0 and promo_price > 0 and promo_price < normal_price
+                    then 100 * (normal_price - promo_price)::double / normal_price::double end)
+             filter (where factor is not null) as discount,
+           sum(count(*)) over (partition by seller_id) as total
+      from fx group by seller_id, days order by seller_id, days`;
+}
+
+/** Where the level answers differ: per seller, node and week, published, promoted and the percentage (round2). */
+export function levelDiff(
+  api: {
+    items: {
+      seller: { id: number };
+      classifications: {
+        id: number;
+        weeks: { week: string; published: number; promoted: number; percentage: number | null }[];
+      }[];
+    }[];
+  },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const mine = new Map(rows.map((r) => [`${r.seller_id} ${r.node} ${r.week}`, r]));
+  let seen = 0;
+  for (const it of api.items)
+    for (const c of it.classifications)
+      for (const w of c.weeks) {
+        const r = mine.get(`${it.seller.id} ${c.id} ${w.week}`);
+        if (r) seen++;
+        const pub = r ? Number(r.published) : 0;
+        const pro = r ? Number(r.promoted) : 0;
+        const pct = pub > 0 ? round2((100 * pro) / pub) : null;
+        if (w.published !== pub || w.promoted !== pro || w.percentage !== pct)
+          out.push(
+            `${it.seller.id}/${c.id}/${w.week}: API ${w.promoted}/${w.published} ${w.percentage}% DuckDB ${pro}/${pub} ${pct}%`,
+          );
+      }
+  if (seen !== rows.length) out.push(`weeks: DuckDB has ${rows.length - seen} the API does not`);
+  return out;
+}
+
+/** Where the duration answers differ: per seller and duration, count, running, total, percentage and prices (round2). */
+export function durationDiff(
+  api: {
+    items: {
+      seller: { id: number };
+      classifications: {
+        total: number;
+        days: {
+          day: number;
+          percentage: number;
+          count: number;
+          running: number;
+          prices: { normal: number | null; promotion: number | null; discount: number | null };
+        }[];
+      }[];
+    }[];
+  },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const mine = new Map(rows.map((r) => [`${r.seller_id} ${r.days}`, r]));
+  let seen = 0;
+  const r2 = (v: unknown) => (v === null || v === undefined ? null : round2(Number(v)));
+  for (const it of api.items)
+    for (const c of it.classifications)
+      for (const d of c.days) {
+        const r = mine.get(`${it.seller.id} ${d.day}`);
+        if (!r) {
+          out.push(`${it.seller.id} ${d.day} days: not in DuckDB`);
+          continue;
+        }
+        seen++;
+        const want = {
+          count: Number(r.count),
+          running: Number(r.running),
+          total: Number(r.total),
+          percentage: round2((100 * Number(r.count)) / Number(r.total)),
+          normal: r2(r.normal),
+          promotion: r2(r.promotion),
+          discount: r2(r.discount),
+        };
+        const got = {
+          count: d.count,
+          running: d.running,
+          total: c.total,
+          percentage: d.percentage,
+          ...d.prices,
+        };
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          out.push(
+            `${it.seller.id} ${d.day} days: API ${JSON.stringify(got)} DuckDB ${JSON.stringify(want)}`,
+          );
+      }
+  if (seen !== rows.length) out.push(`durations: DuckDB has ${rows.length - seen} the API does not`);
+  return out;
+}
+
 // ───────────────────────────── the rows ─────────────────────────────
 
 /** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
@@ -873,7 +1056,13 @@ async function runRow(target: BenchTarget, db: DuckDBConnection, row: RowDef, re
 const r = routes.pricing;
 
 /** The rows asked of both sides, in the issue's priority order. */
-function rowDefs(m: Market, today: string, pivots: number[], samples: Sample[]): RowDef[] {
+function rowDefs(
+  m: Market,
+  today: string,
+  pivots: number[],
+  samples: Sample[],
+  promoRoots: number[],
+): RowDef[] {
   const selection = newSelections(pivots, m.licensed);
   const currency = 'CLP';
   const mpiValue = DPM_DEFAULTS.dpmValue;
@@ -1012,6 +1201,50 @@ function rowDefs(m: Market, today: string, pivots: number[], samples: Sample[]):
         };
       },
     },
+    {
+      // the promotions rows with a new window each request (promotions.ts: level is its 7th row)
+      name: rowName(routes.promotions.level, 'all roots, new window each request'),
+      def: routes.promotions.level,
+      compared:
+        "every seller, node and week's promoted and published listing-days and percentage (round2); spikes not compared",
+      question: (i) => {
+        const body = { ...promotionsBase(i), from_date: shiftedFrom(7, i), classificationsIds: promoRoots };
+        const q: PromotionsQuestion = {
+          pivot: body.pivot_id,
+          nodes: promoRoots,
+          from: body.from_date,
+          to: body.to_date,
+          currency,
+        };
+        return {
+          call: { body, headers: PROMOTIONS_HEADERS },
+          sql: [promoLevelSql(m, q)],
+          diff: (api, [rows]) => levelDiff(api as Parameters<typeof levelDiff>[0], rows),
+        };
+      },
+    },
+    {
+      // duration: its 10th row, one root in turn
+      name: rowName(routes.promotions.duration, 'one root, new window each request'),
+      def: routes.promotions.duration,
+      compared: "every seller and duration's count, running, total, percentage and average prices (round2)",
+      question: (i) => {
+        const root = promoRoots[i % promoRoots.length];
+        const body = { ...promotionsBase(i), from_date: shiftedFrom(10, i), classification: root };
+        const q: PromotionsQuestion = {
+          pivot: body.pivot_id,
+          nodes: [root],
+          from: body.from_date,
+          to: body.to_date,
+          currency,
+        };
+        return {
+          call: { body, headers: PROMOTIONS_HEADERS },
+          sql: [promoDurationSql(m, q)],
+          diff: (api, [rows]) => durationDiff(api as Parameters<typeof durationDiff>[0], rows),
+        };
+      },
+    },
   ];
 }
 
@@ -1044,7 +1277,8 @@ export async function benchDuckdb(
   const pivotsRes = await callRoute(target, licensesRoutes.pivots);
   const pivots = ((await pivotsRes.json()) as { id: number }[]).map((p) => p.id);
   const samples = await matchedSamples(target, pivots);
-  for (const row of rowDefs(m, today, pivots, samples)) {
+  const promoRoots = await promotionsRoots(target);
+  for (const row of rowDefs(m, today, pivots, samples, promoRoots)) {
     if (only && !only.test(row.name)) continue;
     const res = await runRow(target, db, row, requests);
     console.log(

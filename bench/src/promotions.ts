@@ -21,25 +21,43 @@ type Def = (typeof promotionsRoutes)[keyof typeof promotionsRoutes];
 const TARGET_C1 = 'p95 ≤ 100 ms';
 const TARGET_C16 = 'p95 ≤ 400 ms';
 const DAY_MS = 86_400_000;
+const PIVOTS = [116, 5];
+
+/** The window and scope of request `i` of every row: 180 days ending today, the pivots in turn, CLP. */
+export function promotionsBase(i: number) {
+  const to = new Date().toISOString().slice(0, 10);
+  const from = new Date(Date.now() - 179 * DAY_MS).toISOString().slice(0, 10);
+  return { pivot_id: PIVOTS[i % 2], from_date: from, to_date: to, currency: 'CLP' };
+}
+
+/**
+ * The rows with a new window each request: a first day between 179 and 120 days ago, different for each
+ * request `i` of the row numbered `run`.
+ */
+export const shiftedFrom = (run: number, i: number) =>
+  new Date(Date.now() - (179 - ((run * 17 + i) % 60)) * DAY_MS).toISOString().slice(0, 10);
+
+/** The license's root classifications (the promotions rows ask for all of them, or one in turn). */
+export async function promotionsRoots(target: BenchTarget): Promise<number[]> {
+  const tree = await callRoute(target, routes.licenses.classifications, { headers: PROMOTIONS_HEADERS });
+  if (!tree.ok) throw new Error(`promotions bench: classifications ${tree.status}`);
+  return ((await tree.json()) as { id: number }[]).map((n) => n.id);
+}
+
+export const PROMOTIONS_HEADERS = { 'x-module-authorization': 'promotions' };
 
 export async function benchPromotions(
   target: BenchTarget,
   opts: BenchOptions = {},
 ): Promise<(LatencyResult & { target: string })[]> {
-  const headers = { 'x-module-authorization': 'promotions' };
-  const pivots = [116, 5];
-  const tree = await callRoute(target, routes.licenses.classifications, { headers });
-  if (!tree.ok) throw new Error(`promotions bench: classifications ${tree.status}`);
-  const roots = ((await tree.json()) as { id: number }[]).map((n) => n.id);
-  const to = new Date().toISOString().slice(0, 10);
-  const from = new Date(Date.now() - 179 * DAY_MS).toISOString().slice(0, 10);
-  const base = (i: number) => ({ pivot_id: pivots[i % 2], from_date: from, to_date: to, currency: 'CLP' });
+  const headers = PROMOTIONS_HEADERS;
+  const pivots = PIVOTS;
+  const roots = await promotionsRoots(target);
+  const base = promotionsBase;
   const post = (def: Def, body: object) => callRoute(target, def, { body, headers });
   const root = (i: number) => roots[i % roots.length];
   let run = 0;
-  /** A first day between 179 and 120 days ago, different for each request of a run. */
-  const shifted = (i: number) =>
-    new Date(Date.now() - (179 - ((run * 17 + i) % 60)) * DAY_MS).toISOString().slice(0, 10);
+  const shifted = (i: number) => shiftedFrom(run, i);
   // a Monday inside the window for the level drill-down
   const monday = new Date(Date.now() - 30 * DAY_MS);
   monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7));
