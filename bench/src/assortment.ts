@@ -20,6 +20,21 @@ type Def = (typeof assortmentRoutes)[keyof typeof assortmentRoutes];
 
 const TARGET = 'p95 ≤ 100 ms at c1, ≤ 400 ms at c16';
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
+
+/** Request `i` of the "last 30 days" rows: every licensed seller, the pivots in turn, CLP. */
+export const assortmentBase = (pivots: readonly number[], sellers: readonly number[], i: number) => ({
+  currency: 'CLP',
+  sellers: [...sellers],
+  pivot_id: pivots[i % pivots.length],
+});
+
+/** Request `i` of the "period varies" rows: 30 days ending 1 to 40 days ago, shifted a day per request. */
+export const assortmentShifted = (pivots: readonly number[], sellers: readonly number[], i: number) => ({
+  ...assortmentBase(pivots, sellers, i),
+  from_date: day(30 + (i % 40)),
+  to_date: day(1 + (i % 40)),
+});
 
 /** The name of the brand with the most listings (its drill-down row), from the brand table. */
 async function topBrand(post: (def: Def, body: object) => Promise<Response>, body: object): Promise<string> {
@@ -41,9 +56,8 @@ export async function benchAssortment(
   };
   const pivots = await list(routes.licenses.pivots);
   const sellers = await list(routes.licenses.sellers);
-  const base = (i: number) => ({ currency: 'CLP', sellers, pivot_id: pivots[i % pivots.length] });
-  const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
-  const shifted = (i: number) => ({ ...base(i), from_date: day(30 + (i % 40)), to_date: day(1 + (i % 40)) });
+  const base = (i: number) => assortmentBase(pivots, sellers, i);
+  const shifted = (i: number) => assortmentShifted(pivots, sellers, i);
   const seller = (i: number) => sellers[i % sellers.length];
 
   const endpoints: BenchEndpoint[] = [];

@@ -12,6 +12,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
   addDays,
   DPM_DEFAULTS,
+  daysInclusive,
   INDEX_EPSILON,
   isoDateInZone,
   licensesRoutes,
@@ -22,6 +23,7 @@ import {
   SEARCH_FOLD_TO,
 } from '@vigia/domain';
 import pg from 'pg';
+import { assortmentShifted } from './assortment.js';
 import { historyBody, matchedSamples, newSelections, type Sample, searchBody } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
 import { competitorSubset, PRICING_PIVOTS } from './pricing.js';
@@ -983,6 +985,143 @@ export function durationDiff(
   return out;
 }
 
+// ───────────────────────────── assortment by e-commerce (POST /v1/assortment/ecommerce) ─────────────────────────────
+
+export interface AssortmentQuestion {
+  pivot: number;
+  /** the selected sellers (the pivot added when missing) */
+  sellers: number[];
+  currency: string;
+  from: string;
+  to: string;
+  previousFrom: string;
+  previousTo: string;
+}
+
+/**
+ * Per selected seller and period (`cur`, `prev`; docs/metrics.md "Assortment"): at the end of the period
+ * — the seller's last succeeded run of its latest run day on or before the period's last day — its
+ * listings under the license roots published then (an interval covers the run's instant): their number,
+ * those out of stock, and the sum and count of the effective prices of those priced in the seller's
+ * currency, converted at the rates of the period's last day; and the availability events over the
+ * period's run days: published at the day's last run out of (in) stock, in (out of) stock in the interval
+ * covering the day's start.
+ */
+export function assortmentSql(m: Market, q: AssortmentQuestion): string {
+  const z = lit(m.zone);
+  const sellers = ids(q.sellers);
+  const rootTest = m.roots.length
+    ? `p.classification_id in (select id from classifications
+        where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}]))`
+    : 'true';
+  const rateOn = (cur: string, day: string) =>
+    `(select arg_max(clp_per_unit, f.day)::double from fx_rates f where f.currency = ${cur} and f.day <= date ${lit(day)})`;
+  return `
+    with runs as (select seller_id, timezone(${z}, observed_at)::date as d, max(observed_at) as t from ingest_runs
+                   where status = 'succeeded' and seller_id in (${sellers}) group by all),
+    periods as (select * from (values ('cur', date ${lit(q.from)}, date ${lit(q.to)}),
+                                      ('prev', date ${lit(q.previousFrom)}, date ${lit(q.previousTo)})) v(period, lo, hi)),
+    ends as (select p.period, p.hi, r.seller_id, arg_max(r.t, r.d) as t from periods p join runs r on r.d <= p.hi group by all),
+    lst as (select p.id, p.seller_id from products p where p.seller_id in (${sellers}) and ${rootTest}),
+    at_end as (
+      select e.period, e.hi, e.seller_id, x.stock_out, x.currency = s.currency as same_currency,
+             least(case when x.normal_price > 0 then x.normal_price end,
+                   case when x.sale_price > 0 then x.sale_price end,
+                   case when x.exclusive_price > 0 then x.exclusive_price end)::double as eff
+        from (select e.*, l.id from ends e join lst l using (seller_id)) e
+        asof join price_intervals x on x.product_id = e.id and x.valid_from <= e.t
+        join sellers s on s.id = e.seller_id
+       where x.valid_to is null or x.valid_to > e.t),
+    figures as (
+      select period, seller_id, count(*) as published, count(*) filter (where stock_out) as out_of_stock,
+             count(eff) filter (where same_currency) as priced,
+             sum(eff) filter (where same_currency) as value_sum, any_value(hi) as hi
+        from at_end group by all),
+    run_days as (select p.period, r.seller_id, r.d, r.t, timezone(${z}, r.d::timestamp) as d0
+                   from periods p join runs r on r.d between p.lo and p.hi),
+    ev as (
+      select v.period, v.seller_id, v.now_out,
+             case when y.valid_to is null or y.valid_to >= v.d0 then y.stock_out end as start_out
+        from (select rd.period, rd.seller_id, rd.d0, l.id, x.stock_out as now_out
+                from run_days rd join lst l using (seller_id)
+                asof join price_intervals x on x.product_id = l.id and x.valid_from <= rd.t
+               where x.valid_to is null or x.valid_to > rd.t) v
+        asof left join price_intervals y on y.product_id = v.id and y.valid_from < v.d0),
+    events as (select period, seller_id, count(*) filter (where now_out and start_out = false) as went_out,
+                      count(*) filter (where not now_out and start_out) as back_in
+                 from ev group by all)
+    select f.period, f.seller_id, f.published, f.out_of_stock, f.priced,
+           f.value_sum * ${rateOn('s.currency', q.to)} / ${rateOn(lit(q.currency), q.to)} as value_cur,
+           f.value_sum * ${rateOn('s.currency', q.previousTo)} / ${rateOn(lit(q.currency), q.previousTo)} as value_prev,
+           coalesce(e.went_out, 0) as went_out, coalesce(e.back_in, 0) as back_in
+      from figures f join sellers s on s.id = f.seller_id
+      left join events e on e.period = f.period and e.seller_id = f.seller_id`;
+}
+
+interface AssortmentApiRow {
+  id: number | null;
+  summary: boolean;
+  total_products: number;
+  previous_total_products: number;
+  total_value: number | null;
+  previous_total_value: number | null;
+  average_value: number | null;
+  previous_average_value: number | null;
+  participation: number | null;
+  out_of_stock: number;
+  availability: number | null;
+  went_out_of_stock: number;
+  back_in_stock: number;
+  previous_went_out_of_stock: number;
+  previous_back_in_stock: number;
+}
+
+/**
+ * Where the API's rows differ from DuckDB's: each seller's row and the summary ('Todos', the sellers
+ * summed): products, out of stock, availability, value, average value, participation and the events of
+ * both periods (round2). The variations (derived from these) are not compared.
+ */
+export function assortmentDiff(
+  api: { sellers: AssortmentApiRow[] },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const sum = (period: string, seller: number | null, k: string) =>
+    rows
+      .filter((r) => r.period === period && (seller === null || Number(r.seller_id) === seller))
+      .reduce((a, r) => a + Number(r[k] ?? 0), 0);
+  const total = sum('cur', null, 'published');
+  for (const row of api.sellers) {
+    const sid = row.summary ? null : row.id;
+    const pub = sum('cur', sid, 'published');
+    const prevPub = sum('prev', sid, 'published');
+    const value = sum('cur', sid, 'value_cur');
+    const prevValue = sum('prev', sid, 'value_prev');
+    const priced = sum('cur', sid, 'priced');
+    const prevPriced = sum('prev', sid, 'priced');
+    const oos = sum('cur', sid, 'out_of_stock');
+    const want = {
+      total_products: pub,
+      previous_total_products: prevPub,
+      total_value: round2(value),
+      previous_total_value: round2(prevValue),
+      average_value: priced ? round2(value / priced) : null,
+      previous_average_value: prevPriced ? round2(prevValue / prevPriced) : null,
+      participation: total ? round2((100 * pub) / total) : null,
+      out_of_stock: oos,
+      availability: pub ? round2((100 * (pub - oos)) / pub) : null,
+      went_out_of_stock: sum('cur', sid, 'went_out'),
+      back_in_stock: sum('cur', sid, 'back_in'),
+      previous_went_out_of_stock: sum('prev', sid, 'went_out'),
+      previous_back_in_stock: sum('prev', sid, 'back_in'),
+    };
+    const got = Object.fromEntries(Object.keys(want).map((k) => [k, row[k as keyof AssortmentApiRow]]));
+    for (const [k, v] of Object.entries(want))
+      if (got[k] !== v) out.push(`${sid ?? 'Todos'} ${k}: API ${got[k]} DuckDB ${v}`);
+  }
+  return out;
+}
+
 // ───────────────────────────── the rows ─────────────────────────────
 
 /** One question asked of both sides: the API call, DuckDB's SQL, and where their answers differ. */
@@ -1242,6 +1381,31 @@ function rowDefs(
           call: { body, headers: PROMOTIONS_HEADERS },
           sql: [promoDurationSql(m, q)],
           diff: (api, [rows]) => durationDiff(api as Parameters<typeof durationDiff>[0], rows),
+        };
+      },
+    },
+    {
+      // the assortment row "period varies" (assortment.ts assortmentShifted): 30 days ending 1–40 days ago
+      name: rowName(routes.assortment.ecommerce, 'period varies'),
+      def: routes.assortment.ecommerce,
+      compared:
+        "each seller's row and 'Todos': products, out of stock, availability, value, average value, participation, stock events of both periods (round2); variations not compared",
+      question: (i) => {
+        const body = assortmentShifted(pivots, m.licensed, i);
+        const days = daysInclusive(body.from_date, body.to_date);
+        const q: AssortmentQuestion = {
+          pivot: body.pivot_id,
+          sellers: [...new Set([body.pivot_id, ...body.sellers])],
+          currency,
+          from: body.from_date,
+          to: body.to_date,
+          previousFrom: addDays(body.from_date, -days),
+          previousTo: addDays(body.from_date, -1),
+        };
+        return {
+          call: { body },
+          sql: [assortmentSql(m, q)],
+          diff: (api, [rows]) => assortmentDiff(api as Parameters<typeof assortmentDiff>[0], rows),
         };
       },
     },
