@@ -13,6 +13,7 @@ export default defineConfig({
       'packages/*/src/**/*.test.ts',
       'apps/server/src/**/*.test.ts',
       'apps/web/src/**/*.test.ts',
+      'bench/src/**/*.test.ts',
     ],
     globalSetup: ['apps/server/src/test/global-setup.ts'],
     testTimeout: 60_000,

@@ -39,7 +39,6 @@ class CopyOut {
   bytes = 0;
   private done!: (n: number) => void;
   private fail!: (e: Error) => void;
-  private error: Error | null = null;
   readonly finished = new Promise<number>((resolve, reject) => {
     this.done = resolve;
     this.fail = reject;
@@ -59,12 +58,12 @@ class CopyOut {
   handleEmptyQuery() {}
   handleRowDescription() {}
   handleDataRow() {}
+  /** pg drops the query on an error (no readyForQuery reaches it): the error is final */
   handleError(err: Error) {
-    this.error = err;
+    this.fail(err);
   }
   handleReadyForQuery() {
-    if (this.error) this.fail(this.error);
-    else this.done(this.bytes);
+    this.done(this.bytes);
   }
 }
 
@@ -189,13 +188,13 @@ export const RAW_TABLES: RawTable[] = [
   },
 ];
 
-/** DuckDB's read of a PostgreSQL CSV (header, '"' quoting and doubling, NULL = an unquoted empty field). */
+/** DuckDB's read of a PostgreSQL CSV: header, `"` quoting and doubling; NULL = an unquoted empty field, `""` = the empty string. */
 export function readCsvSql(file: string, columns: Record<string, string>): string {
   const cols = Object.entries(columns)
     .map(([k, v]) => `'${k}': '${v}'`)
     .join(', ');
   return `select * from read_csv('${file.replace(/'/g, "''")}', header = true, delim = ',', quote = '"',
-            escape = '"', nullstr = '', auto_detect = false, columns = {${cols}})`;
+            escape = '"', nullstr = '', allow_quoted_nulls = false, auto_detect = false, columns = {${cols}})`;
 }
 
 export interface LoadedMarket {

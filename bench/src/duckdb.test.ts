@@ -1,0 +1,196 @@
+// The DuckDB side of issue 30's comparison (duckdb.ts): the CSV export of PostgreSQL read back by
+// DuckDB keeps hostile texts, NULLs and types intact; and the DPM SQL over raw tables gives the
+// hand-computed numbers of docs/metrics.md "Worked example" (the API's pricing fixture).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+// the test server's URLs (`inject`), provided by the server's global set-up (vitest.config.ts)
+import type {} from '../../apps/server/src/test/global-setup.js';
+import { copyToCsv, dpmSql, type Market, RAW_TABLES, readCsvSql, tallyDiff } from './duckdb.js';
+
+const rowsOf = async (db: DuckDBConnection, sql: string) =>
+  (await db.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+
+describe('CSV export (COPY … TO STDOUT) read by DuckDB', () => {
+  let client: pg.Client;
+  let dir: string;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject('pgAppUrl') });
+    await client.connect();
+    await client.query(`set timezone = 'UTC'`);
+    dir = mkdtempSync(join(tmpdir(), 'vigia-duckdb-test-'));
+  });
+  afterAll(async () => {
+    await client.end();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps commas, quotes, newlines, empty strings, NULLs, timestamps, booleans and cents', async () => {
+    const names = [
+      'Leche, entera',
+      'Televisor 55" "Smart"',
+      'línea 1\nlínea 2\r\nlínea 3',
+      '',
+      null,
+      'Ñandú 100% _algodón_ \\ barra',
+      '"',
+      ',',
+    ];
+    const file = join(dir, 'hostile.csv');
+    await client.query('create temp table hostile (id bigint, name text)');
+    for (const [i, n] of names.entries())
+      await client.query('insert into hostile values ($1, $2)', [i + 1, n]);
+    const select = `select id, name, id % 2 = 0 as published,
+                           timestamptz '2026-11-28 07:27:00.123456+00' + id * interval '1 hour' as seen,
+                           (1234.5 + id)::numeric(14,2) as price
+                      from hostile`;
+    const bytes = await copyToCsv(client, select, file);
+    expect(bytes).toBeGreaterThan(0);
+    const db = await (await DuckDBInstance.create(':memory:')).connect();
+    const got = await rowsOf(
+      db,
+      `${readCsvSql(file, { id: 'BIGINT', name: 'VARCHAR', published: 'BOOLEAN', seen: 'TIMESTAMPTZ', price: 'DECIMAL(14,2)' })} order by id`,
+    );
+    expect(got.map((r) => r.name)).toEqual(names);
+    expect(got.map((r) => r.published)).toEqual(names.map((_, i) => (i + 1) % 2 === 0));
+    const seen = await rowsOf(
+      db,
+      `select strftime(seen, '%Y-%m-%d %H:%M:%S.%f') as s, price::varchar as p
+         from (${readCsvSql(file, { id: 'BIGINT', name: 'VARCHAR', published: 'BOOLEAN', seen: 'TIMESTAMPTZ', price: 'DECIMAL(14,2)' })}) order by id limit 2`,
+    );
+    expect(seen).toEqual([
+      { s: '2026-11-28 08:27:00.123456', p: '1235.50' },
+      { s: '2026-11-28 09:27:00.123456', p: '1236.50' },
+    ]);
+    db.closeSync();
+  });
+
+  it('a failed statement rejects and leaves the connection usable', async () => {
+    await expect(copyToCsv(client, 'select * from no_such_table', join(dir, 'x.csv'))).rejects.toThrow(
+      /no_such_table/,
+    );
+    expect((await client.query('select 1 as one')).rows[0].one).toBe(1);
+  });
+});
+
+describe('DPM KPIs from raw tables (docs/metrics.md "Worked example")', () => {
+  let db: DuckDBConnection;
+  const now = Date.now();
+  const t1 = new Date(now - 60_000).toISOString();
+  const t0 = new Date(now - 60_000 - 9 * 86_400_000).toISOString();
+  const day = (iso: string) => iso.slice(0, 10);
+  const market: Market = { license: 1, zone: 'America/Santiago', licensed: [7, 8, 9], roots: [] };
+
+  beforeAll(async () => {
+    db = await (await DuckDBInstance.create(':memory:')).connect();
+    for (const t of RAW_TABLES)
+      await db.run(
+        `create table ${t.name} (${Object.entries(t.columns)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')})`,
+      );
+    await db.run(`insert into fx_rates values ('PEN', date '${day(new Date(now - 70 * 86_400_000).toISOString())}', 250),
+                   ('PEN', date '${day(t0)}', 260), ('USD', date '${day(t0)}', 900)`);
+    await db.run(`insert into brands values (1, 'Colun'), (2, 'Soprole'), (3, 'Omo')`);
+    // id, seller, brand, published, group (EAN), normal, sale, exclusive, price type, stock out, currency, seen at
+    const listings: [
+      number,
+      number,
+      number | null,
+      boolean,
+      number | null,
+      number,
+      number | null,
+      number | null,
+      string,
+      boolean,
+      string,
+      string,
+    ][] = [
+      [1, 5, 1, true, 1, 1000, null, null, 'NORMAL', false, 'CLP', t1],
+      [2, 5, 1, true, 2, 900, 850, null, 'SALE', false, 'CLP', t1],
+      [3, 5, 2, true, 3, 500, null, 400, 'EXCLUSIVE', false, 'CLP', t1],
+      [4, 5, 3, true, 4, 10000, null, null, 'NORMAL', true, 'CLP', t1],
+      [5, 5, 3, true, null, 5000, null, null, 'NORMAL', false, 'CLP', t1],
+      [6, 5, 1, true, 6, 800, null, null, 'NORMAL', false, 'CLP', t1],
+      [11, 7, null, true, 1, 1000, null, null, 'NORMAL', false, 'CLP', t1],
+      [12, 7, null, true, 2, 900, null, null, 'NORMAL', false, 'CLP', t1],
+      [13, 7, null, true, 3, 450, null, null, 'NORMAL', false, 'CLP', t1],
+      [14, 7, null, true, 4, 9000, null, null, 'NORMAL', false, 'CLP', t1],
+      [15, 7, null, true, null, 5200, null, null, 'NORMAL', false, 'CLP', t1],
+      [21, 8, null, true, 1, 1100, 950, null, 'SALE', false, 'CLP', t1],
+      [22, 8, null, true, 2, 700, null, null, 'NORMAL', true, 'CLP', t1],
+      [24, 8, null, true, 4, 9500, null, null, 'NORMAL', false, 'CLP', t1],
+      [26, 8, null, false, 6, 780, null, null, 'NORMAL', false, 'CLP', t0], // seen at T0 only
+      [31, 9, null, true, 1, 4, null, null, 'NORMAL', false, 'PEN', t1],
+      [41, 10, null, true, 1, 10, null, null, 'NORMAL', false, 'CLP', t1], // outside the license
+    ];
+    const v = (x: unknown) => (x === null ? 'null' : typeof x === 'string' ? `'${x}'` : String(x));
+    for (const [id, seller, brand, published, group, n, s, e, type, out, cur, seen] of listings) {
+      await db.run(`insert into products (id, seller_id, product_id, brand_id, first_seen, last_seen, published)
+                    values (${id}, ${seller}, 'p${id}', ${v(brand)}, '${seen}', '${seen}', ${published})`);
+      // an unpublished listing's last interval ended when it was unpublished
+      const to = published ? 'null' : `'${t1}'`;
+      await db.run(`insert into price_intervals (product_id, valid_from, valid_to, normal_price, sale_price,
+                      exclusive_price, price_type, stock_out, currency)
+                    values (${id}, '${seen}', ${to}, ${n}, ${v(s)}, ${v(e)}, '${type}', ${out}, '${cur}')`);
+      if (group !== null) await db.run(`insert into match_members values (${group}, ${id}, 'confirmed')`);
+    }
+    // P1 was on sale at 900 before T1: its state is its latest interval, whose sale price is none (an
+    // aggregate that skips NULLs would take the older 900)
+    await db.run(`insert into price_intervals (product_id, valid_from, valid_to, normal_price, sale_price,
+                    price_type, stock_out, currency) values (1, '${t0}', '${t1}', 1000, 900, 'SALE', false, 'CLP')`);
+  });
+  afterAll(() => db.closeSync());
+
+  const q = { pivot: 5, currency: 'CLP', mpiValue: 10 };
+
+  it('KPIs and split: total 6, match 4, publishedMatch 4, 2 cheapest, 1 in range, 1 dearer, average 99.93', async () => {
+    const [r] = await rowsOf(db, dpmSql(market, q, day(t1), 'all'));
+    const tally = Object.fromEntries(Object.entries(r).map(([k, x]) => [k, x === null ? null : Number(x)]));
+    expect(
+      tallyDiff(
+        {
+          total: 6,
+          match: 4,
+          publishedMatch: 4,
+          normal: 4,
+          sale: 1,
+          exclusive: 1,
+          stock_out: 1,
+          cheapest: 2,
+          in_range: 1,
+          dearer: 1,
+          without_index: 2,
+          // (105.263 + 94.444 + 88.889 + 111.111) / 4
+          average_index: 99.93,
+        },
+        tally as never,
+      ),
+    ).toEqual([]);
+  });
+
+  it('Rival A alone: match 4 (P1–P4), P2 at 850/900 cheapest, P1 at 1000/1000 cheapest, P4 dearer', async () => {
+    const [r] = await rowsOf(db, dpmSql(market, { ...q, competitors: [7] }, day(t1), 'all'));
+    expect(Number(r.match)).toBe(4);
+    expect(Number(r.cheapest)).toBe(3); // P1 100, P2 94.44, P3 88.89
+    expect(Number(r.dearer)).toBe(1); // P4 111.11
+    expect(Number(r.average_index)).toBeCloseTo((100 + 94.4444 + 88.8889 + 111.1111) / 4, 3);
+  });
+
+  it('by brand: Colun P1, P2, P6 (avg 99.85), Soprole P3 (88.89), Omo P4, P5 (111.11)', async () => {
+    const rows = await rowsOf(db, dpmSql(market, q, day(t1), 'brand'));
+    const by = new Map(rows.map((r) => [Number(r.id), r]));
+    expect([...by.keys()]).toEqual([1, 2, 3]);
+    expect(Number(by.get(1)?.total)).toBe(3);
+    expect(Number(by.get(1)?.without_index)).toBe(1);
+    expect(Number(by.get(1)?.average_index)).toBeCloseTo((105.2632 + 94.4444) / 2, 3);
+    expect(Number(by.get(2)?.cheapest)).toBe(1);
+    expect(Number(by.get(3)?.stock_out)).toBe(1);
+    expect(Number(by.get(3)?.dearer)).toBe(1);
+    expect(Number(by.get(3)?.match)).toBe(1);
+  });
+});
