@@ -5,7 +5,9 @@
 // 16, and writes the results for that size into docs/benchmarks.md (with the matching quality on the
 // labelled set). With `--apis N` it starts a worker and N API processes instead and runs only the c16
 // rows — with N ≥ 2 against one API and round-robin over the N — with the resident memory of each role
-// (roles.ts): section "<size>, N API processes" (`--apis 1`: one worker and one API process).
+// (roles.ts): section "<size>, N API processes" (`--apis 1`: one worker and one API process). The
+// feature `duckdb` (duckdb.ts, issue 30) loads the market's raw tables into DuckDB and answers the same
+// questions there, checking the answers and writing the ratio API p95 / DuckDB p95 per row.
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -26,6 +28,7 @@ const { seedDemoMarket } = (await import(
 )) as typeof import('../../apps/server/src/modules/demo/seed-demo.js');
 await import(built('modules/rollups.js')); // every roll-up, as in the server
 
+import { benchDuckdb, renderDuckdb } from './duckdb.js';
 import { benchExtraction, type ExtractionResult } from './extraction.js';
 import {
   type BenchOptions,
@@ -71,6 +74,8 @@ interface Section {
   browser: { name: string; ms: number; target?: string }[];
   extraction: ExtractionResult | null;
   matching: string[];
+  /** the DuckDB side by side (duckdb.ts renderDuckdb) */
+  duckdb?: string[];
 }
 
 async function seedIfNeeded(url: string): Promise<number | null> {
@@ -164,6 +169,7 @@ function renderSection(s: Section): string {
     );
   }
   if (s.matching.length) lines.push('', ...s.matching.map((l) => `- ${l.trim()}`));
+  if (s.duckdb?.length) lines.push('', 'DuckDB side by side (issue 30; bench/src/duckdb.ts):', '', ...s.duckdb);
   lines.push('');
   return lines.join('\n');
 }
@@ -296,6 +302,9 @@ async function main() {
     results.push(await measure(rowName(me), meCall, { concurrency: 1, requests: 200 }));
     results.push(await measure(rowName(me), meCall, { concurrency: 16, requests: 400 }));
     results.push(...(await featureBenchmarks({ baseUrl, token })));
+    let duckdb: string[] | undefined;
+    if (!onlyFeatures || onlyFeatures.includes('duckdb'))
+      duckdb = renderDuckdb(await benchDuckdb({ baseUrl, token }, url));
 
     const browser: Section['browser'] = [];
     const browserBench = new URL('./browser.ts', import.meta.url);
@@ -314,6 +323,7 @@ async function main() {
       browser,
       extraction,
       matching,
+      duckdb,
     });
     console.log(`\n${section}`);
     writeDocs(section);
