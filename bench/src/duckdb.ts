@@ -653,7 +653,8 @@ export interface HistoryQuestion {
  * overlapping [d's start, next day's start ∧ now); a seller with several listings shows its cheapest
  * (then the lowest id); position = rank of the price among the sellers priced that day, the pivot first
  * on ties, then the series' order (the opened listing's seller, then the others by name). Prices in
- * `currency` at each day's rates. One row per (seller, day) with a point, in series order.
+ * `currency` at each day's rates. One row per (seller, day) with a point, in series order; a seller
+ * whose listings have no point in the period has one row without a date (an empty series).
  */
 export function historySql(m: Market, q: HistoryQuestion): string {
   const z = lit(m.zone);
@@ -696,11 +697,15 @@ export function historySql(m: Market, q: HistoryQuestion): string {
     points as (
       select pr.d, pr.seller_id, se.ord, pr.price, pr.price_type, pr.stock_out
         from priced pr join series se using (seller_id)
-     qualify row_number() over (partition by pr.d, pr.seller_id order by pr.price nulls last, pr.id) = 1)
-    select seller_id, strftime(d, '%Y-%m-%d') as date, price, price_type, stock_out,
-           case when price is not null then row_number() over (
-             partition by d order by price nulls last, seller_id <> ${q.pivot}, ord) end as position
-      from points order by ord, d`;
+     qualify row_number() over (partition by pr.d, pr.seller_id order by pr.price nulls last, pr.id) = 1),
+    ranked as (
+      select seller_id, d, price, price_type, stock_out,
+             case when price is not null then row_number() over (
+               partition by d order by price nulls last, seller_id <> ${q.pivot}, ord) end as position
+        from points)
+    -- every series, a seller without a point in the period too (its row's date null)
+    select se.seller_id, strftime(r.d, '%Y-%m-%d') as date, r.price, r.price_type, r.stock_out, r.position
+      from series se left join ranked r using (seller_id) order by se.ord, r.d`;
 }
 
 /** Where the API's series differ from DuckDB's points: sellers in order, each point's price (round2), type, stock and position. */
@@ -721,10 +726,11 @@ export function historyDiff(
 ): string[] {
   const out: string[] = [];
   const order = [...new Set(rows.map((r) => Number(r.seller_id)))];
+  const points = rows.filter((r) => r.date !== null);
   const apiOrder = api.sellers.map((s) => s.id);
   if (apiOrder.join() !== order.join()) out.push(`sellers: API ${apiOrder} DuckDB ${order}`);
   for (const s of api.sellers) {
-    const mine = rows.filter((r) => Number(r.seller_id) === s.id);
+    const mine = points.filter((r) => Number(r.seller_id) === s.id);
     if (mine.length !== s.prices.length)
       out.push(`seller ${s.id}: API ${s.prices.length} points, DuckDB ${mine.length}`);
     s.prices.forEach((p, k) => {
