@@ -204,6 +204,8 @@ export interface LoadedMarket {
   csvBytes: number;
   /** DuckDB's memory for the tables (duckdb_memory()) */
   duckBytes: number;
+  /** PostgreSQL's size of the whole database (pg_database_size: every table, read model and index) */
+  dbBytes: number;
   rows: Record<string, number>;
 }
 
@@ -221,6 +223,8 @@ export async function loadMarket(url: string): Promise<LoadedMarket> {
     for (const t of RAW_TABLES) await copyToCsv(client, t.select, join(dir, `${t.name}.csv`));
     await client.query('commit');
     for (const t of RAW_TABLES) csvBytes += statSync(join(dir, `${t.name}.csv`)).size;
+    const size = await client.query<{ b: string }>('select pg_database_size(current_database()) as b');
+    const dbBytes = Number(size.rows[0].b);
     const exportSeconds = (performance.now() - t0) / 1000;
     const t1 = performance.now();
     const db = await (await DuckDBInstance.create(':memory:')).connect();
@@ -231,7 +235,15 @@ export async function loadMarket(url: string): Promise<LoadedMarket> {
     }
     const loadSeconds = (performance.now() - t1) / 1000;
     const mem = await db.runAndReadAll('select sum(memory_usage_bytes) from duckdb_memory()');
-    return { db, exportSeconds, loadSeconds, csvBytes, duckBytes: Number(mem.getRows()[0][0]), rows };
+    return {
+      db,
+      exportSeconds,
+      loadSeconds,
+      csvBytes,
+      duckBytes: Number(mem.getRows()[0][0]),
+      dbBytes,
+      rows,
+    };
   } finally {
     await client.end();
     await rm(dir, { recursive: true, force: true });
@@ -1466,7 +1478,8 @@ export function renderDuckdb(res: DuckdbResult): string[] {
   const f = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : '—');
   const lines = [
     `- Raw tables exported (COPY … TO STDOUT, CSV) in ${res.load.exportSeconds.toFixed(1)} s: ${mib(res.load.csvBytes)} of CSV; ` +
-      `loaded into DuckDB in ${res.load.loadSeconds.toFixed(1)} s: ${mib(res.load.duckBytes)} in DuckDB's memory. Rows: ` +
+      `loaded into DuckDB in ${res.load.loadSeconds.toFixed(1)} s: ${mib(res.load.duckBytes)} in DuckDB's memory. ` +
+      `The PostgreSQL database: ${mib(res.load.dbBytes)}, ${(res.load.dbBytes / res.load.csvBytes).toFixed(1)}× the raw tables' CSV. Rows: ` +
       Object.entries(res.load.rows)
         .map(([k, v]) => `${k} ${v.toLocaleString('en-US')}`)
         .join(', '),
