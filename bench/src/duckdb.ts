@@ -17,6 +17,8 @@ import {
   isoDateInZone,
   licensesRoutes,
   normalizeSearch,
+  type PriceSplitValues,
+  type PricingKpiValues,
   round2,
   routes,
   SEARCH_FOLD_FROM,
@@ -324,20 +326,7 @@ export interface DpmQuestion {
 }
 
 /** A DPM tally: the KPIs and the split of docs/metrics.md "Pricing KPIs" / "Price index split". */
-export interface DpmTally {
-  total: number;
-  match: number;
-  publishedMatch: number;
-  normal: number;
-  sale: number;
-  exclusive: number;
-  stock_out: number;
-  cheapest: number;
-  in_range: number;
-  dearer: number;
-  without_index: number;
-  average_index: number | null;
-}
+export type DpmTally = PricingKpiValues & PriceSplitValues;
 
 /**
  * DPM without a window (the latest crawl): the pivot's published listings under the license roots, each

@@ -169,7 +169,8 @@ function renderSection(s: Section): string {
     );
   }
   if (s.matching.length) lines.push('', ...s.matching.map((l) => `- ${l.trim()}`));
-  if (s.duckdb?.length) lines.push('', 'DuckDB side by side (issue 30; bench/src/duckdb.ts):', '', ...s.duckdb);
+  if (s.duckdb?.length)
+    lines.push('', 'DuckDB side by side (issue 30; bench/src/duckdb.ts):', '', ...s.duckdb);
   lines.push('');
   return lines.join('\n');
 }
