@@ -2,12 +2,12 @@
 // Seeds the demo market into the configured database (DATABASE_URL, else the embedded PostgreSQL in
 // DATA_DIR/pg): migrations first; refuses a database that already has data unless --reset, which drops
 // every table (drop schema public cascade) and migrates again.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
+import { postgresCpuSeconds } from '../db/postgres-cpu.js';
 import { DEMO_ACCOUNTS, type DemoSize, seedDemoMarket } from '../modules/demo/seed-demo.js';
 import { clearIngestCaches } from '../modules/ingest/ingest.js';
 import '../modules/rollups.js'; // every roll-up, also those of feature modules
@@ -110,36 +110,6 @@ async function main() {
       console.log(`  Ingreso demo: ${acc.email} / ${acc.password}  (${acc.description})`);
   } finally {
     await db.close();
-  }
-}
-
-/** CPU seconds used so far by the embedded PostgreSQL (postmaster, its live and finished children). */
-function postgresCpuSeconds(pgDir: string): number | null {
-  try {
-    const pidFile = join(pgDir, 'postmaster.pid');
-    if (!existsSync(pidFile) || !existsSync('/proc/self/stat')) return null;
-    const master = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    const tick = 100; // USER_HZ on Linux
-    const stat = (pid: number) =>
-      readFileSync(`/proc/${pid}/stat`, 'utf8')
-        .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
-        .split(' ');
-    // fields after the name: state(0) ppid(1) … utime(11) stime(12) cutime(13) cstime(14)
-    const cpu = (f: string[], children: boolean) =>
-      Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
-    let ticks = cpu(stat(master), true);
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        const f = stat(Number(entry));
-        if (Number(f[1]) === master) ticks += cpu(f, true);
-      } catch {
-        // the process ended meanwhile
-      }
-    }
-    return ticks / tick;
-  } catch {
-    return null;
   }
 }
 

@@ -282,7 +282,7 @@ export interface ListingPlan {
   base: Omit<Observation, 'normalPrice'>;
   obs: Observation; // the observation object handed to ingest every day (prices updated in place)
   start: number; // first day published
-  end: number; // first day no longer published (days = never)
+  end: number; // first day no longer published (Infinity = never: also published on the days after the period)
   gapFrom: number; // temporarily unpublished [gapFrom, gapTo)
   gapTo: number;
   normals: number[]; // [day, price, day, price, …] permanent price from that day
@@ -342,7 +342,7 @@ export function planListing(
 
   // Publication: most listings exist from the start; some appear later, a few are unpublished.
   const start = rng.chance(0.12) ? rng.int(1, days - 1) : 0;
-  let end = days;
+  let end = Number.POSITIVE_INFINITY;
   let gapFrom = days;
   let gapTo = days;
   if (rng.chance(0.03) && days - start > 6) end = rng.int(start + 3, days - 1);

@@ -231,6 +231,38 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
   };
 }
 
+/**
+ * A seller's story over the `days` days from `abs0` (its listings' plans and the promotion events), to be
+ * walked day by day from day index 0. `extraDays` more days can be asked for after the period (the day
+ * after a seeded market's last: bench/src/ingest-day.ts); the plans are those of the period, so the
+ * history up to its last day is the seed's.
+ */
+export function sellerTimeline(
+  cat: Catalogue,
+  seller: SellerDef,
+  perSeller: number,
+  days: number,
+  abs0: number,
+  fx0: Record<string, number>,
+  extraDays = 0,
+): SellerTimeline {
+  const plans: ListingPlan[] = sellerItems(cat, seller, perSeller).map((it) =>
+    planListing(it, seller, days, fx0),
+  );
+  const total = days + extraDays;
+  const events = promoEvents(seller.country, abs0, abs0 + total - 1);
+  const byDay: (PromoEvent | null)[] = Array.from(
+    { length: total },
+    (_, d) => events.find((e) => e.from <= abs0 + d && abs0 + d < e.to) ?? null,
+  );
+  return new SellerTimeline(seller, plans, byDay, abs0);
+}
+
+/** The seller's crawl instant on day `abs`: its usual hour plus up to 45 minutes (Santiago). */
+export function crawlInstant(seller: SellerDef, abs: number): Date {
+  return santiagoInstant(abs, seller.crawlMinute + (h32(SEED, seller.id, abs) % 45));
+}
+
 async function ingestSeller(
   pool: pg.Pool,
   cat: Catalogue,
@@ -240,15 +272,7 @@ async function ingestSeller(
   abs0: number,
   fx0: Record<string, number>,
 ): Promise<{ listings: number; observations: number; changes: number }> {
-  const plans: ListingPlan[] = sellerItems(cat, seller, perSeller).map((it) =>
-    planListing(it, seller, days, fx0),
-  );
-  const events = promoEvents(seller.country, abs0, abs0 + days - 1);
-  const byDay: (PromoEvent | null)[] = Array.from(
-    { length: days },
-    (_, d) => events.find((e) => e.from <= abs0 + d && abs0 + d < e.to) ?? null,
-  );
-  const timeline = new SellerTimeline(seller, plans, byDay, abs0);
+  const timeline = sellerTimeline(cat, seller, perSeller, days, abs0, fx0);
   // Days already loaded by an interrupted seed: each day is one run, committed whole with its ingest_runs
   // row, so the first `done` days are in the database and the next one is absent.
   const { rows: doneRows } = await pool.query<{ n: number }>(
@@ -261,9 +285,8 @@ async function ingestSeller(
   let changes = 0;
   for (let d = 0; d < days; d++) {
     const abs = abs0 + d;
-    // Crawl time: the seller's usual hour plus up to 45 minutes; never in the future.
-    const minute = seller.crawlMinute + (h32(SEED, seller.id, abs) % 45);
-    let at = santiagoInstant(abs, minute);
+    // never in the future
+    let at = crawlInstant(seller, abs);
     if (at.getTime() > now) at = new Date(Math.max(santiagoInstant(abs, 1).getTime(), now - 60_000));
     const obs = timeline.day(d);
     if (d < done) continue; // the timeline is still walked: each day follows from the one before
@@ -276,7 +299,7 @@ async function ingestSeller(
     observations += obs.length;
     changes += r.changes;
   }
-  return { listings: plans.length, observations, changes };
+  return { listings: timeline.plans.length, observations, changes };
 }
 
 /**
