@@ -25,6 +25,8 @@ describe('assortment spans, worked by hand', () => {
   //   B: 1000 02, 900 03 (03 evening run: back to 1000), 1000 04 …       → 02–open (the 03 evening run undoes it)
   //   C: out 02, unpublished 03 (full run without it), back in stock 04   → 02–02 out; 04–open in (no previous)
   //   D: 500 02, 03, 04; 700 06                                           → 02–05 500; 06–open 700
+  //   E: 1000 02, 900 03 (03 evening run: 800), 800 04 and 06              → 02–02 1000; 03–open 800 (prev in:
+  //      the span the morning run opened is replaced the same day by one in a third state)
   let db: Database;
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -44,24 +46,28 @@ describe('assortment spans, worked by hand', () => {
       o('B', {}),
       o('C', { stockOut: true }),
       o('D', { normalPrice: 500 }),
+      o('E', {}),
     ]);
     await observe(db.pool, 5, '2026-11-03T14:00:00Z', [
       o('A', { stockOut: true }),
       o('B', { normalPrice: 900 }),
       o('D', { normalPrice: 500 }),
+      o('E', { normalPrice: 900 }),
     ]);
-    await observe(db.pool, 5, '2026-11-03T22:00:00Z', [o('B', {})], 'partial');
+    await observe(db.pool, 5, '2026-11-03T22:00:00Z', [o('B', {}), o('E', { normalPrice: 800 })], 'partial');
     await observe(db.pool, 5, '2026-11-04T14:00:00Z', [
       o('A', { stockOut: true }),
       o('B', {}),
       o('C', {}),
       o('D', { normalPrice: 500 }),
+      o('E', { normalPrice: 800 }),
     ]);
     await observe(db.pool, 5, '2026-11-06T14:00:00Z', [
       o('A', { stockOut: true }),
       o('B', {}),
       o('C', {}),
       o('D', { normalPrice: 700 }),
+      o('E', { normalPrice: 800 }),
     ]);
   });
   afterAll(() => db?.close());
@@ -80,6 +86,8 @@ describe('assortment spans, worked by hand', () => {
       { listing: 'C', first: '2026-11-04', last: 'infinity', price: 1000, out: false, prev: null },
       { listing: 'D', first: '2026-11-02', last: '2026-11-05', price: 500, out: false, prev: null },
       { listing: 'D', first: '2026-11-06', last: 'infinity', price: 700, out: false, prev: false },
+      { listing: 'E', first: '2026-11-02', last: '2026-11-02', price: 1000, out: false, prev: null },
+      { listing: 'E', first: '2026-11-03', last: 'infinity', price: 800, out: false, prev: false },
     ]);
     // A went out of stock on the 03 run: out since the day its in-stock interval ended
     const a = await db.pool.query(

@@ -35,40 +35,64 @@ const SAME_STATE = (a: string, s: string) =>
   `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_day)
      is not distinct from (${s}.currency, ${s}.effective_price, ${s}.price_type, ${s}.stock_out, ${s}.out_day)`;
 
-const END = `
+/**
+ * END, REOPEN and OPEN (see the top of this file) in one statement (until 2026-11-28 three, each reading
+ * the state and the spans again: the largest statement of a day's ingest, bench/src/ingest-day.ts): the
+ * touched listings' state (STATE), their open span (`o`) and their span ended the day before (`y`) are
+ * read once. Its parts see the table as it was before the
+ * statement, so what END changes is taken into account by hand: after END a listing has an open span only
+ * when it keeps its own (`keep`); the span ended the day before is the one END just ended, if any, else `y`
+ * (END ends only spans in another state, so it is never the one REOPEN takes back). Each part writes rows
+ * of its own: an open span opened today that is replaced by a span in another state is rewritten in place
+ * (the same row the delete and insert of END and OPEN would leave) rather than deleted and inserted with
+ * the same key in one statement.
+ */
+const SPANS = `
 with s as (${STATE}),
-ending as (
-  select a.product_id, a.first_day from assortment_spans a join s on s.product_id = a.product_id
-   where a.zone = $3 and a.last_day = 'infinity' and (not s.pub or not ${SAME_STATE('a', 's')})
+t as (
+  select s.*, o.product_id is not null as has_open, o.first_day as o_first, o.stock_out as o_stock,
+         (o.product_id is not null and s.pub and ${SAME_STATE('o', 's')}) as keep,
+         y.first_day as y_first, y.stock_out as y_stock,
+         (y.product_id is not null and ${SAME_STATE('y', 's')}) as y_same
+    from s
+    left join assortment_spans o on o.zone = $3 and o.product_id = s.product_id and o.last_day = 'infinity'
+    left join assortment_spans y on y.zone = $3 and y.product_id = s.product_id and y.last_day = $2::date - 1
 ),
-del as (
-  delete from assortment_spans a using ending e
-   where a.zone = $3 and a.product_id = e.product_id and a.first_day = e.first_day and e.first_day >= $2::date
+ended as (
+  update assortment_spans a set last_day = $2::date - 1 from t
+   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+     and t.has_open and not t.keep and t.o_first < $2::date
+),
+dropped as (
+  delete from assortment_spans a using t
+   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+     and t.has_open and not t.keep and t.o_first >= $2::date and (not t.pub or t.y_same)
+),
+replaced as (
+  update assortment_spans a
+     set brand_id = p.brand_id, classification_id = p.classification_id, name_key = lower(coalesce(p.name, '')),
+         brand_key = lower(coalesce(b.name, 'Sin marca')), currency = t.currency, effective_price = t.effective_price,
+         price_type = t.price_type, stock_out = t.stock_out, out_day = t.out_day, prev_stock_out = t.y_stock
+    from t
+    join products p on p.id = t.product_id
+    left join brands b on b.id = p.brand_id
+   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+     and t.has_open and not t.keep and t.o_first >= $2::date and t.pub and not t.y_same
+),
+reopened as (
+  update assortment_spans a set last_day = 'infinity' from t
+   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.y_first
+     and t.pub and not t.keep and t.y_same
 )
-update assortment_spans a set last_day = $2::date - 1 from ending e
- where a.zone = $3 and a.product_id = e.product_id and a.first_day = e.first_day and e.first_day < $2::date`;
-
-const REOPEN = `
-with s as (${STATE})
-update assortment_spans a set last_day = 'infinity' from s
- where a.zone = $3 and a.product_id = s.product_id and s.pub and a.last_day = $2::date - 1 and ${SAME_STATE('a', 's')}
-   and not exists (select 1 from assortment_spans o where o.zone = $3 and o.product_id = s.product_id
-                                                      and o.last_day = 'infinity')`;
-
-const OPEN = `
-with s as (${STATE})
 insert into assortment_spans (zone, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
                               brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out)
-select $3, s.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
-       lower(coalesce(b.name, 'Sin marca')), s.currency, s.effective_price, s.price_type, s.stock_out, s.out_day,
-       (select e.stock_out from assortment_spans e
-         where e.zone = $3 and e.product_id = s.product_id and e.last_day = $2::date - 1)
-  from s
-  join products p on p.id = s.product_id
+select $3, t.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
+       lower(coalesce(b.name, 'Sin marca')), t.currency, t.effective_price, t.price_type, t.stock_out, t.out_day,
+       case when t.has_open then t.o_stock else t.y_stock end
+  from t
+  join products p on p.id = t.product_id
   left join brands b on b.id = p.brand_id
- where s.pub
-   and not exists (select 1 from assortment_spans o where o.zone = $3 and o.product_id = s.product_id
-                                                      and o.last_day = 'infinity')`;
+ where t.pub and not t.keep and not t.y_same and not (t.has_open and t.o_first >= $2::date)`;
 
 const ATTRIBUTES = `
 update assortment_spans a
@@ -114,9 +138,7 @@ export const assortmentRollup: RollupUpdater = async (
     await client.query({ name: 'assortment-cum-delete', text: CUM_DELETE, values: [sellerId, day, zone] });
     await client.query({ name: 'assortment-cum', text: CUM, values: [sellerId, day, zone] });
     if (!touched.length) continue;
-    await client.query({ name: 'assortment-end', text: END, values: [touched, day, zone] });
-    await client.query({ name: 'assortment-reopen', text: REOPEN, values: [touched, day, zone] });
-    await client.query({ name: 'assortment-open', text: OPEN, values: [touched, day, zone] });
+    await client.query({ name: 'assortment-spans', text: SPANS, values: [touched, day, zone] });
   }
 };
 

@@ -156,11 +156,19 @@ export async function refreshPricingForListings(db: Queryable, listingIds: numbe
       ) t order by id`,
     [listingIds],
   );
-  const rebuilt = await rebuildRows(
-    db,
-    rows.map((r) => r.id),
-    false,
+  const rebuildIds = rows.map((r) => r.id);
+  // The rows of the pivots this refresh may log (logChanges), locked first and in one order: runs of
+  // different sellers rewrite and update the same offer rows (a pivot listing's offers are the other
+  // sellers' listings), and locking them in the order each run happened to reach them deadlocked two
+  // concurrent runs (bench/src/ingest-day.ts at 3 sellers at once, 2026-11-28: 2 runs of 3 failed).
+  await db.query(
+    `select 1 from pricing_pivots
+      where seller_id in (select p.seller_id from products p where p.id = any($1::bigint[]))
+         or seller_id in (select o.pivot_id from pricing_offers o where o.product_id = any($2::bigint[]))
+      order by seller_id for no key update`,
+    [rebuildIds, listingIds],
   );
+  const rebuilt = await rebuildRows(db, rebuildIds, false);
   const skip = rebuilt.map((r) => r.id);
   const { rows: updated } = await db.query<{ id: number; pivot: number }>(
     `update pricing_offers o set
