@@ -191,8 +191,10 @@ try {
   console.log('\nPasos de la ingesta (suma sobre los eCommerce, s):');
   for (const [step, ms] of [...steps].sort((a, b) => b[1] - a[1]))
     console.log(`  ${(ms / 1000).toFixed(2).padStart(8)} s  ${step}`);
+  const stmtMs = totals.reduce((a, e) => a + e.ms, 0);
+  const stmtCalls = totals.reduce((a, e) => a + e.calls, 0);
   console.log(
-    `\nSentencias (las ${top} de más tiempo; tiempo de pared, los eCommerce simultáneos se solapan):`,
+    `\nSentencias: ${es(stmtCalls)} llamadas, ${es(stmtMs / 1000, 2)} s en total; las ${top} de más tiempo (tiempo de pared, los eCommerce simultáneos se solapan):`,
   );
   for (const line of statementLines(totals, top)) console.log(line);
 } finally {
