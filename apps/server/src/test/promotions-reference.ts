@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type ScopeValues, scopeArgs, spansIn } from '../modules/promotions/queries.js';
+import { type ScopeValues, scopeArgs, spansIn, type TypePricesRow } from '../modules/promotions/queries.js';
 
 // The range and scatter-plot figures (and the type averages in a currency other than CLP) as SQL over
 // promo_spans: what the endpoints computed before the in-memory copy (modules/promotions/model.ts,
@@ -73,24 +73,14 @@ export async function selectScatter(
   return rows;
 }
 
-export interface RefTypePricesRow {
-  seller_id: number;
-  cls: number;
-  price_type: string;
-  count: number;
-  normal: number | null;
-  promotion: number | null;
-  discount: number | null;
-}
-
 /**
  * The type screen's promotions and average prices per seller, asked classification and price type over
  * the window, each promotion's prices × its factor at its first day's rates (spansIn: FIRST_DAY_FACTOR),
  * the discount SQL's vigia_discount_pct of its own prices: what the endpoint computed in a currency other
  * than CLP before the in-memory copy (distribution.ts typeChart).
  */
-export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<RefTypePricesRow[]> {
-  const { rows } = await db.query<RefTypePricesRow>(
+export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  const { rows } = await db.query<TypePricesRow>(
     `with ${SPANS}
      select seller_id, cls, price_type, count(*)::int as count,
             (sum(normal) / nullif(count(normal), 0))::float8 as normal,

@@ -1,5 +1,6 @@
 import { discountPercent, round2 } from '@vigia/domain';
 import { leafGroups, PRICE_TYPES, type SellerSpans } from './model.js';
+import type { TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
 // as the SQL they replace (docs/metrics.md "Promotions"; the reference queries are in
@@ -607,16 +608,6 @@ export function niceStep(span: number, buckets = 20): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
 }
 
-export interface TypePriceSums {
-  seller_id: number;
-  cls: number;
-  price_type: string;
-  count: number;
-  normal: number | null;
-  promotion: number | null;
-  discount: number | null;
-}
-
 /**
  * The type screen's promotions and average prices per seller, asked classification (`scope.classes`,
  * aligned with `scope.leaves`) and price type over the window, each promotion's prices × its first-day
@@ -626,7 +617,7 @@ export interface TypePriceSums {
  * had no rate of its currency or of the asked one, all three (the count keeps it). The discount is the
  * domain's discountPercent of its normal and promotion prices (in its own currency).
  */
-export function typeChart(models: SellerSpans[], scope: WindowScope): TypePriceSums[] {
+export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
   const ntypes = PRICE_TYPES.length;
   // the asked classifications containing each leaf (as indexes into `asked`)
   const asked = [...new Set(scope.classes)];
@@ -639,7 +630,7 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePriceS
   });
   const cells = asked.length * ntypes;
   const { from, to, fx, day0, span } = scope;
-  const out: TypePriceSums[] = [];
+  const out: TypePricesRow[] = [];
   for (const s of models) {
     const { first, last, leaf, promo, normal, type, cur, n } = s;
     // per (asked classification, type): count, Σ normal, n normal, Σ promo, n promo, Σ discount, n discount

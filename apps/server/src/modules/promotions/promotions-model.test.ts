@@ -27,11 +27,10 @@ import {
   rangeChart,
   scatterChart,
   scatterPasses,
-  type TypePriceSums,
   typeChart,
 } from './distribution.js';
 import { currenciesOf, type SellerSpans, sellerSpans } from './model.js';
-import { type ScopeValues, selectLeaves } from './queries.js';
+import { type ScopeValues, selectLeaves, type TypePricesRow } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
 
@@ -166,9 +165,9 @@ function cases(days: number) {
  * except on an exact half cent (two promotions at 777.60 and 777.61), where the last bit of either float
  * sum, which depends on the order the SQL happened to add its rows in, rounds it up or down.
  */
-function expectSameTypes(mine: TypePriceSums[], sql: TypePriceSums[]) {
-  const key = (r: TypePriceSums) => `${r.seller_id}:${r.cls}:${r.price_type}`;
-  const sorted = (rows: TypePriceSums[]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+function expectSameTypes(mine: TypePricesRow[], sql: TypePricesRow[]) {
+  const key = (r: TypePricesRow) => `${r.seller_id}:${r.cls}:${r.price_type}`;
+  const sorted = (rows: TypePricesRow[]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
   const a = sorted(mine);
   const b = sorted(sql);
   expect(a.map(key)).toEqual(b.map(key));
