@@ -1,5 +1,5 @@
-import { discountPercent, round2 } from '@vigia/domain';
-import { leafGroups, PRICE_TYPES, type SellerSpans } from './model.js';
+import { discountPercent, PRICE_TYPES, round2 } from '@vigia/domain';
+import { leafGroups, type SellerSpans } from './model.js';
 import type { TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions

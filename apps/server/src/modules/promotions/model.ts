@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEZONE } from '@vigia/domain';
+import { DEFAULT_TIMEZONE, PRICE_TYPES } from '@vigia/domain';
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { selectSellerVersions } from '../../platform/change-signal.js';
@@ -29,8 +29,6 @@ export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00
 export const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
 /** `last` of a running promotion. */
 export const RUNNING = 2_147_483_647;
-/** The promotions' price types (promo_spans.price_type), by the index the copies store. */
-export const PRICE_TYPES = ['SALE', 'EXCLUSIVE', 'BYQUANTITY'] as const;
 
 /** One seller's promotions, as columns sorted by (product, first day). */
 export interface SellerSpans {
@@ -55,7 +53,7 @@ export interface SellerSpans {
   promo: Float64Array;
   /** normal price in the listing's currency; NaN when missing (the type averages: distribution.ts typeChart) */
   normal: Float64Array;
-  /** index into PRICE_TYPES */
+  /** price type, as its index in the domain's PRICE_TYPES */
   type: Uint8Array;
   /** index into the model's `currencies` */
   cur: Uint8Array;
