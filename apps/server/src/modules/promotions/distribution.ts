@@ -615,7 +615,7 @@ export function niceStep(span: number, buckets = 20): number {
  * computed them (the reference: promotions-model.test.ts). A promotion counts once per asked
  * classification containing its leaf; the averages leave out the prices it lacks and, when its first day
  * had no rate of its currency or of the asked one, all three (the count keeps it). The discount is the
- * domain's discountPercent of its normal and promotion prices (in its own currency).
+ * domain's discountPercent of its normal and promotion prices (in its own currency, in cents).
  */
 export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
   const ntypes = PRICE_TYPES.length;
@@ -644,7 +644,9 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
       const rated = !Number.isNaN(f);
       const nv = normal[i] * f;
       const pv = promo[i] * f;
-      const d = rated ? discountPercent(normal[i], promo[i]) : null;
+      // in cents (exact integers; numeric(14,2) prices): the quotient is then the double nearest the exact
+      // discount, as the SQL's numeric one converted to float8 (the same ratio, the same rule)
+      const d = rated ? discountPercent(Math.round(normal[i] * 100), Math.round(promo[i] * 100)) : null;
       for (const c of into) {
         const o = (c * ntypes + type[i]) * 7;
         acc[o]++;
