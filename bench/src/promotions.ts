@@ -146,6 +146,14 @@ export async function benchPromotions(
       name: rowName(r.range, 'one root, new window each request'),
       call: (i) => post(r.range, { ...base(i), from_date: shifted(i), classification: root(i), range: 4 }),
     },
+    // in a third currency the type averages read the window's promotions themselves (each at its first
+    // day's rates: queries.ts selectTypePrices), not the cumulative rows; last, so that the rows above keep
+    // their windows (shifted: each row's index picks them)
+    {
+      name: rowName(r.type, 'all roots, new window each request, USD'),
+      call: (i) =>
+        post(r.type, { ...base(i), currency: 'USD', from_date: shifted(i), classificationsIds: roots }),
+    },
   ];
 
   return measureEndpoints(

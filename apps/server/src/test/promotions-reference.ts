@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import { type ScopeValues, scopeArgs, spansIn } from '../modules/promotions/queries.js';
+import { type ScopeValues, scopeArgs, spansIn, type TypePricesRow } from '../modules/promotions/queries.js';
 
-// The range and scatter-plot figures as SQL over promo_spans: what the endpoints computed before the
-// in-memory copy (modules/promotions/model.ts, distribution.ts) and the reference the model is tested
-// against (promotions-model.test.ts). promo_spans itself is checked against the price history by
+// The range and scatter-plot figures (and the type averages in a currency other than CLP) as SQL over
+// promo_spans: what the endpoints computed before the in-memory copy (modules/promotions/model.ts,
+// distribution.ts) and the reference the model is tested against (promotions-model.test.ts). promo_spans itself is checked against the price history by
 // checkPromotions.
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -69,6 +69,25 @@ export async function selectScatter(
             case when $9::int > 0 then (array_agg(distinct product_id))[1:$9::int] end as ids
        from spans where vigia_promo_price(promo::numeric) is not null group by 1, 2 order by 1, 2`,
     [...scopeArgs(s), width, sample],
+  );
+  return rows;
+}
+
+/**
+ * The type screen's promotions and average prices per seller, asked classification and price type over
+ * the window, each promotion's prices × its factor at its first day's rates (spansIn: FIRST_DAY_FACTOR),
+ * the discount SQL's vigia_discount_pct of its own prices: what the endpoint computed in a currency other
+ * than CLP before the in-memory copy (distribution.ts typeChart).
+ */
+export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
+  const { rows } = await db.query<TypePricesRow>(
+    `with ${SPANS}
+     select seller_id, cls, price_type, count(*)::int as count,
+            (sum(normal) / nullif(count(normal), 0))::float8 as normal,
+            (sum(vigia_promo_price(promo_price) * factor) / nullif(count(vigia_promo_price(promo_price) * factor), 0))::float8 as promotion,
+            avg(vigia_discount_pct(normal_price, promo_price)) filter (where factor is not null)::float8 as discount
+       from spans group by 1, 2, 3 order by 1, 2, 3`,
+    scopeArgs(s),
   );
   return rows;
 }

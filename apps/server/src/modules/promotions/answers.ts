@@ -29,6 +29,7 @@ import {
   selectTypeDays,
   selectTypePrices,
   selectWeeks,
+  type TypePricesRow,
 } from './queries.js';
 import { levelItems, type PromoScope, pricesOut, resolvePromoScope, typeItems, weeksOf } from './service.js';
 
@@ -79,10 +80,7 @@ export async function typeAnswer(
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body);
   return remembered(pool, ['type', ...scopeKey(scope)], async () => {
-    const [days, prices] = await Promise.all([
-      selectTypeDays(pool, scope.values),
-      selectTypePrices(pool, scope.values),
-    ]);
+    const [days, prices] = await Promise.all([selectTypeDays(pool, scope.values), typePricesOf(pool, scope)]);
     return {
       from_date: scope.values.from,
       to_date: scope.values.to,
@@ -90,6 +88,19 @@ export async function typeAnswer(
       items: typeItems(scope, days, prices),
     };
   });
+}
+
+/**
+ * The type screen's promotions and average prices: in CLP from the cumulative rows (queries.ts
+ * selectTypePrices, two index probes per key); in another currency each promotion converts at its own
+ * first day's rates, which those sums cannot give, so the window's promotions are read from the
+ * in-memory copy (distribution.ts typeChart, in the chart threads) — over promo_spans it was 1–2 s for
+ * all roots on the medium market.
+ */
+async function typePricesOf(pool: pg.Pool, scope: PromoScope): Promise<TypePricesRow[]> {
+  if (scope.currency === 'CLP') return selectTypePrices(pool, scope.values);
+  const [models, window] = await windowOf(pool, scope);
+  return chartOf({ kind: 'type', models, scope: window });
 }
 
 export async function durationAnswer(
@@ -163,6 +174,7 @@ export function windowScopeOf(
   const span = to - day0 + 1;
   return {
     leaves: v.leaves,
+    classes: v.classes,
     from: dayNumber(v.from),
     to,
     fx: fxTable(rates, currenciesOf(pool), v.currency, day0, span),

@@ -2,7 +2,7 @@ import { moduleBeside, task, WorkerPool } from '../../platform/pool/index.js';
 import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
 import { leafGroups, type SellerSpans } from './model.js';
 
-// The range and scatter-plot charts are computed in the platform's worker pool (platform/pool), two
+// The range and scatter-plot charts (and a third currency's type averages) are computed in the platform's worker pool (platform/pool), two
 // threads (the cores of the target machine), so that concurrent requests use every core and the event
 // loop stays free for the other requests' I/O. A chart is tens of milliseconds of CPU over the sellers'
 // in-memory promotions (model.ts); the columns are in SharedArrayBuffers, so a job sends references, not
@@ -29,21 +29,17 @@ export const chartPool = new WorkerPool({
 
 /** Only what the chart reads of each seller (its other fields stay here). */
 function shared(job: ChartJob): ChartJob {
-  const models = job.models.map(
-    (s) =>
-      (job.kind === 'range'
-        ? { sellerId: s.sellerId, n: s.n, groups: leafGroups(s) }
-        : {
-            sellerId: s.sellerId,
-            n: s.n,
-            product: s.product,
-            leaf: s.leaf,
-            first: s.first,
-            last: s.last,
-            promo: s.promo,
-            cur: s.cur,
-          }) as SellerSpans,
-  );
+  const models = job.models.map((s): SellerSpans => {
+    const { sellerId, n } = s;
+    const { leaf, first, last, promo, cur } = s;
+    const part: Partial<SellerSpans> =
+      job.kind === 'range'
+        ? { sellerId, n, groups: leafGroups(s) }
+        : job.kind === 'type'
+          ? { sellerId, n, leaf, first, last, promo, cur, normal: s.normal, type: s.type }
+          : { sellerId, n, leaf, first, last, promo, cur, product: s.product };
+    return part as SellerSpans;
+  });
   return { ...job, models };
 }
 

@@ -1,5 +1,6 @@
-import { round2 } from '@vigia/domain';
+import { discountPercent, PRICE_TYPES, round2 } from '@vigia/domain';
 import { leafGroups, type SellerSpans } from './model.js';
+import type { TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
 // as the SQL they replace (docs/metrics.md "Promotions"; the reference queries are in
@@ -20,6 +21,8 @@ import { leafGroups, type SellerSpans } from './model.js';
 export interface WindowScope {
   /** Leaves of the asked classifications, aligned with `classes` (a leaf repeats per asked node). */
   leaves: number[];
+  /** The asked classification of each of `leaves` (the type averages are per asked classification). */
+  classes: number[];
   from: number;
   to: number;
   /**
@@ -605,19 +608,98 @@ export function niceStep(span: number, buckets = 20): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
 }
 
+/**
+ * The type screen's promotions and average prices per seller, asked classification (`scope.classes`,
+ * aligned with `scope.leaves`) and price type over the window, each promotion's prices × its first-day
+ * factor (`scope.fx`): the rows of queries.ts TypePricesRow, as the SQL over the window's promotions
+ * computed them (the reference: promotions-model.test.ts). A promotion counts once per asked
+ * classification containing its leaf; the averages leave out the prices it lacks and, when its first day
+ * had no rate of its currency or of the asked one, all three (the count keeps it). The discount is the
+ * domain's discountPercent of its normal and promotion prices (in its own currency, in cents).
+ */
+export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
+  const ntypes = PRICE_TYPES.length;
+  // the asked classifications containing each leaf (as indexes into `asked`)
+  const asked = [...new Set(scope.classes)];
+  const slot = new Map(asked.map((c, i) => [c, i]));
+  let maxLeaf = 0;
+  for (const l of scope.leaves) if (l > maxLeaf) maxLeaf = l;
+  const clsOf: number[][] = Array.from({ length: maxLeaf + 1 }, () => []);
+  scope.leaves.forEach((l, i) => {
+    clsOf[l].push(slot.get(scope.classes[i]) as number);
+  });
+  const cells = asked.length * ntypes;
+  const { from, to, fx, day0, span } = scope;
+  const out: TypePricesRow[] = [];
+  for (const s of models) {
+    const { first, last, leaf, promo, normal, type, cur, n } = s;
+    // per (asked classification, type): count, Σ normal, n normal, Σ promo, n promo, Σ discount, n discount
+    const acc = new Float64Array(cells * 7);
+    for (let i = 0; i < n; i++) {
+      if (first[i] > to || last[i] < from) continue;
+      const lf = leaf[i];
+      const into = lf <= maxLeaf ? clsOf[lf] : undefined;
+      if (!into?.length) continue;
+      const f = fx[cur[i] * span + first[i] - day0];
+      const rated = !Number.isNaN(f);
+      const nv = normal[i] * f;
+      const pv = promo[i] * f;
+      // in cents (exact integers; numeric(14,2) prices): the quotient is then the double nearest the exact
+      // discount, as the SQL's numeric one converted to float8 (the same ratio, the same rule)
+      const d = rated ? discountPercent(Math.round(normal[i] * 100), Math.round(promo[i] * 100)) : null;
+      for (const c of into) {
+        const o = (c * ntypes + type[i]) * 7;
+        acc[o]++;
+        if (!Number.isNaN(nv)) {
+          acc[o + 1] += nv;
+          acc[o + 2]++;
+        }
+        if (!Number.isNaN(pv)) {
+          acc[o + 3] += pv;
+          acc[o + 4]++;
+        }
+        if (d !== null) {
+          acc[o + 5] += d;
+          acc[o + 6]++;
+        }
+      }
+    }
+    for (let c = 0; c < asked.length; c++)
+      for (let t = 0; t < ntypes; t++) {
+        const o = (c * ntypes + t) * 7;
+        if (acc[o] === 0) continue;
+        out.push({
+          seller_id: s.sellerId,
+          cls: asked[c],
+          price_type: PRICE_TYPES[t],
+          count: acc[o],
+          normal: acc[o + 2] ? acc[o + 1] / acc[o + 2] : null,
+          promotion: acc[o + 4] ? acc[o + 3] / acc[o + 4] : null,
+          discount: acc[o + 6] ? acc[o + 5] / acc[o + 6] : null,
+        });
+      }
+  }
+  return out;
+}
+
 /** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
 export type ChartJob =
   | { kind: 'scatter'; models: SellerSpans[]; scope: WindowScope; sample: number }
-  | { kind: 'range'; models: SellerSpans[]; scope: WindowScope; ranges: number };
+  | { kind: 'range'; models: SellerSpans[]; scope: WindowScope; ranges: number }
+  | { kind: 'type'; models: SellerSpans[]; scope: WindowScope };
 
 export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
   ? ReturnType<typeof scatterChart>
-  : ReturnType<typeof rangeChart>;
+  : J extends { kind: 'range' }
+    ? ReturnType<typeof rangeChart>
+    : ReturnType<typeof typeChart>;
 
 export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
   return (
     job.kind === 'scatter'
       ? scatterChart(job.models, job.scope, niceStep, job.sample)
-      : rangeChart(job.models, job.scope, job.ranges, round2)
+      : job.kind === 'range'
+        ? rangeChart(job.models, job.scope, job.ranges, round2)
+        : typeChart(job.models, job.scope)
   ) as ChartResult<J>;
 }

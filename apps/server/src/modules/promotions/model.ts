@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEZONE } from '@vigia/domain';
+import { DEFAULT_TIMEZONE, PRICE_TYPES } from '@vigia/domain';
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { selectSellerVersions } from '../../platform/change-signal.js';
@@ -8,7 +8,9 @@ import { readModelsOf, touches } from '../../platform/read-model.js';
 // modules/pricing/model.ts). The range and scatter-plot answers need every promotion of a window —
 // exact quantiles of their prices, distinct listings per price bucket — which no additive roll-up
 // gives; scanning the copy's columns takes milliseconds where the same query over promo_spans took
-// seconds on the medium market (docs/metrics.md "Promotions — speed").
+// seconds on the medium market (docs/metrics.md "Promotions — speed"). So do the type averages in a
+// currency other than CLP: each promotion at its own first day's rates, which the cumulative rows'
+// sums cannot give (queries.ts selectTypePrices).
 //
 // A seller's copy is valid while its version (the change signal's, platform/change-signal.ts: the
 // seller's 'listings' version, bumped by every ingest run, and its 'products' version, bumped when its
@@ -49,6 +51,10 @@ export interface SellerSpans {
   last: Int32Array;
   /** promotion price in the listing's currency; NaN when missing */
   promo: Float64Array;
+  /** normal price in the listing's currency; NaN when missing (the type averages: distribution.ts typeChart) */
+  normal: Float64Array;
+  /** price type, as its index in the domain's PRICE_TYPES */
+  type: Uint8Array;
   /** index into the model's `currencies` */
   cur: Uint8Array;
   /** the columns again, grouped by leaf (built on first use, see leafGroups) */
@@ -129,14 +135,14 @@ select (vigia_day(max(observed_at), $2::text) - date '1970-01-01') as day
 const SPANS = `
 select product_id::float8 as product, coalesce(classification_id, 0) as leaf,
        first_day - date '1970-01-01' as first, coalesce(last_day - date '1970-01-01', ${RUNNING}) as last,
-       vigia_promo_price(promo_price)::float8 as promo, currency
+       vigia_promo_price(promo_price)::float8 as promo, currency, normal_price::float8 as normal, price_type
   from promo_spans
  where zone = $3 and seller_id = $1
    and ($2::int is null or last_day is null or last_day >= date '1970-01-01' + $2::int - 1
         or first_day >= date '1970-01-01' + $2::int)
  order by product_id, first_day, id`;
 
-type SpanRecord = [number, number, number, number, number | null, string];
+type SpanRecord = [number, number, number, number, number | null, string, number | null, string];
 
 /** Versions of the sellers' promotions (change signal: `listings:products`; `0:0` never changed). */
 export async function sellerVersions(
@@ -167,6 +173,8 @@ function empty(sellerId: number, zone: string, n: number): SellerSpans {
     first: column(Int32Array, n),
     last: column(Int32Array, n),
     promo: column(Float64Array, n),
+    normal: column(Float64Array, n),
+    type: column(Uint8Array, n),
     cur: column(Uint8Array, n),
   };
 }
@@ -206,6 +214,11 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, zone: string,
     }
     return i;
   };
+  const typeIndex = (t: string) => {
+    const i = (PRICE_TYPES as readonly string[]).indexOf(t);
+    if (i < 0) throw new Error(`tipo de precio desconocido en promo_spans: ${t}`);
+    return i;
+  };
   // kept rows of the previous copy: those no run since it could have changed
   const keep: number[] = [];
   if (prev && since !== null)
@@ -234,6 +247,8 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, zone: string,
       out.first[k] = p.first[i];
       out.last[k] = p.last[i];
       out.promo[k] = p.promo[i];
+      out.normal[k] = p.normal[i];
+      out.type[k] = p.type[i];
       out.cur[k] = p.cur[i];
     } else {
       const r = records[b++];
@@ -243,6 +258,8 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, zone: string,
       out.last[k] = r[3];
       out.promo[k] = r[4] === null ? Number.NaN : r[4];
       out.cur[k] = curIndex(r[5]);
+      out.normal[k] = r[6] === null ? Number.NaN : r[6];
+      out.type[k] = typeIndex(r[7]);
     }
     if (out.first[k] < out.minFirst) out.minFirst = out.first[k];
   }

@@ -15,14 +15,22 @@ import {
   selectRangeCounts,
   selectRangePoints,
   selectScatter,
+  selectTypePrices,
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
 import { ratesUpTo, windowScopeOf } from './answers.js';
 import { chartOf, chartPool } from './chart-pool.js';
 import { checkPromotions } from './check.js';
-import { computeChart, orderStatistics, rangeChart, scatterChart, scatterPasses } from './distribution.js';
+import {
+  computeChart,
+  orderStatistics,
+  rangeChart,
+  scatterChart,
+  scatterPasses,
+  typeChart,
+} from './distribution.js';
 import { currenciesOf, type SellerSpans, sellerSpans } from './model.js';
-import { type ScopeValues, selectLeaves } from './queries.js';
+import { type ScopeValues, selectLeaves, type TypePricesRow } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
 
@@ -151,8 +159,44 @@ function cases(days: number) {
   return out;
 }
 
+/**
+ * The in-memory type averages equal the SQL's: counts exactly, averages to 1e-9 (float sums in another
+ * order; the numeric discount average of the SQL against the float one), and so to the cent shown —
+ * except on an exact half cent (two promotions at 777.60 and 777.61), where the last bit of either float
+ * sum, which depends on the order the SQL happened to add its rows in, rounds it up or down. A single
+ * promotion's figures equal the SQL's to the cent always.
+ */
+/** Groups of one promotion compared by expectSameTypes. */
+let singles = 0;
+
+function expectSameTypes(mine: TypePricesRow[], sql: TypePricesRow[]) {
+  const key = (r: TypePricesRow) => `${r.seller_id}:${r.cls}:${r.price_type}`;
+  const sorted = (rows: TypePricesRow[]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+  const a = sorted(mine);
+  const b = sorted(sql);
+  expect(a.map(key)).toEqual(b.map(key));
+  a.forEach((r, i) => {
+    expect(r.count).toBe(b[i].count);
+    if (r.count === 1) singles++;
+    for (const m of ['normal', 'promotion', 'discount'] as const) {
+      const x = r[m];
+      const y = b[i][m];
+      if (x === null || y === null) expect(x).toBe(y);
+      else {
+        const tolerance = 1e-9 * Math.max(1, Math.abs(y));
+        expect(Math.abs(x - y)).toBeLessThanOrEqual(tolerance);
+        // one promotion: no sum whose order matters; its discount in cents is within an ulp of the SQL's
+        // numeric one (rounded to 16 decimals, then to float8), never across a half cent
+        const halfCent = Math.abs(y * 100 - Math.trunc(y * 100) - 0.5) * 0.01 <= tolerance;
+        if (r.count === 1 || !halfCent) expect(round2(x)).toBe(round2(y));
+      }
+    }
+  });
+}
+
 async function expectSameAsSql(models: SellerSpans[], days: number) {
   let compared = 0;
+  let typesCompared = 0;
   const onePassBefore = scatterPasses.one;
   for (const c of cases(days)) {
     const v = await scopeOf(c.classes, c.from, c.to, c.currency);
@@ -174,6 +218,10 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     expect(scatter.width).toBe(width);
     expect(scatter.rows).toEqual(sqlRows);
     compared += sqlRows.length + sqlCounts.length;
+    // the type averages (the endpoint reads them here in a currency other than CLP)
+    const types = await selectTypePrices(db.pool, v);
+    expectSameTypes(typeChart(models, w), types);
+    typesCompared += types.length;
     // the same question with the window moved day by day: computed in one pass from the previous
     // window's percentile (distribution.ts scatterOnePass) whenever the width stays, and equal to the SQL
     for (let shift = 1; shift <= 3 && c.from < c.to; shift++) {
@@ -196,6 +244,8 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     }
   }
   expect(compared).toBeGreaterThan(50); // the cases did find promotions
+  expect(typesCompared).toBeGreaterThan(50);
+  expect(singles).toBeGreaterThan(0); // some groups hold a single promotion
   expect(scatterPasses.one - onePassBefore).toBeGreaterThanOrEqual(5); // moved windows took the one-pass path
 }
 
@@ -206,11 +256,13 @@ const columns = (s: SellerSpans) => ({
   first: [...s.first],
   last: [...s.last],
   promo: [...s.promo],
+  normal: [...s.normal],
+  type: [...s.type],
   cur: [...s.cur],
 });
 
 describe('in-memory promotions (model.ts)', () => {
-  it('give the range and scatter figures of the SQL over promo_spans', async () => {
+  it('give the range and scatter figures and the type averages of the SQL over promo_spans', async () => {
     expect(await checkPromotions(db.pool)).toEqual([]);
     await expectSameAsSql(await sellerSpans(db.pool, SELLERS, ZONE), 11);
   });
@@ -224,17 +276,20 @@ describe('in-memory promotions (model.ts)', () => {
       const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
       const range = { kind: 'range' as const, models, scope: w, ranges: c.ranges };
       const scatter = { kind: 'scatter' as const, models, scope: w, sample: 5 };
+      const type = { kind: 'type' as const, models, scope: w };
       // several at once: both threads busy and a queue
-      const [r1, s1, r2, s2] = await Promise.all([
+      const [r1, s1, r2, s2, t1] = await Promise.all([
         chartOf(range),
         chartOf(scatter),
         chartOf(range),
         chartOf(scatter),
+        chartOf(type),
       ]);
       expect(r1).toEqual(computeChart(range));
       expect(r2).toEqual(r1);
       expect(s1).toEqual(computeChart(scatter));
       expect(s2).toEqual(s1);
+      expect(t1).toEqual(computeChart(type));
       compared += s1.rows.length;
     }
     expect(compared).toBeGreaterThan(20);

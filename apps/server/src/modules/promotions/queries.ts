@@ -193,13 +193,14 @@ function FIRST_DAY_FACTOR(v: string, cur: string, day = `${v}.first_day`): strin
 }
 
 /**
- * Promotions and their average prices per seller, class and price type over the window: per key (seller,
- * node, type, currency) the cumulative row of the window's end minus that of the day before its start
- * (migrations/101_promotions_cumulative.sql): two index probes per key. In a currency other than CLP the
- * promotions themselves (spansOfWindow): their CLP sums cannot be divided by one rate.
+ * Promotions and their average prices in CLP per seller, class and price type over the window: per key
+ * (seller, node, type, currency) the cumulative row of the window's end minus that of the day before its
+ * start (migrations/101_promotions_cumulative.sql): two index probes per key. Another currency needs each
+ * promotion's own first-day rates, which these sums cannot give: answers.ts reads the window's
+ * promotions from the in-memory copy then (distribution.ts typeChart).
  */
 export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
-  if (s.currency !== 'CLP') return selectTypePricesOfSpans(db, s);
+  if (s.currency !== 'CLP') throw new Error('selectTypePrices: CLP only (another currency: typeChart)');
   const { rows } = await db.query<TypePricesRow>(
     `with k as (
        select k.seller_id, n.cls, t.price_type, k.currency
@@ -236,16 +237,6 @@ const SPAN_AVERAGES = `
   (sum(normal) / nullif(count(normal), 0))::float8 as normal,
   (sum(vigia_promo_price(promo_price) * factor) / nullif(count(vigia_promo_price(promo_price) * factor), 0))::float8 as promotion,
   avg(vigia_discount_pct(normal_price, promo_price)) filter (where factor is not null)::float8 as discount`;
-
-async function selectTypePricesOfSpans(db: Queryable, s: ScopeValues): Promise<TypePricesRow[]> {
-  const { rows } = await db.query<TypePricesRow>(
-    `with ${spansIn()}
-     select seller_id, cls, price_type, count(*)::int as count, ${SPAN_AVERAGES}
-       from spans group by 1, 2, 3`,
-    scopeArgs(s),
-  );
-  return rows;
-}
 
 export interface DurationRow {
   seller_id: number;
@@ -304,23 +295,34 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ),
      ld as materialized (select sid, (select vigia_day(max(observed_at), $9::text) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
-     running as (
-       select sp.seller_id, (ld.day - sp.first_day + 1)::int as day, 1 as n, sp.normal_price * fd.factor as normal,
-              case when sp.normal_price * fd.factor is not null then 1 else 0 end as normal_n,
-              vigia_promo_price(sp.promo_price) * fd.factor as promo,
-              case when vigia_promo_price(sp.promo_price) * fd.factor is not null then 1 else 0 end as promo_n,
-              case when f.factor is not null then vigia_discount_pct(sp.normal_price, sp.promo_price) end as disc,
-              case when f.factor is not null and vigia_discount_pct(sp.normal_price, sp.promo_price) is not null
-                   then 1 else 0 end as disc_n,
-              1 as running
+     -- the running promotions summed per (seller, first day, currency) first: their duration and their
+     -- first-day factor are the group's, so the factor multiplies each group's exact sums (as the ended
+     -- ones' cumulative sums), not every promotion's prices (~33 k promotions under one root on medium, in
+     -- ~240 groups; per promotion, the numeric → float8 products were most of the answer's time)
+     running_groups as (
+       select sp.seller_id, sp.first_day, sp.currency, count(*) as n,
+              sum(sp.normal_price) as normal, count(sp.normal_price) as normal_n,
+              sum(vigia_promo_price(sp.promo_price)) as promo, count(vigia_promo_price(sp.promo_price)) as promo_n,
+              sum(d.pct) as disc, count(d.pct) as disc_n
          from promo_spans sp
          join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
-         join ld on ld.sid = sp.seller_id
-         left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = sp.currency
-         -- offset 0: the factor once per promotion (inlined, its two rate look-ups ran in each of the four
-         -- price expressions below; the seed's cumulative upsert had the same fault, docs/benchmarks.md)
-         cross join lateral (select ${FIRST_DAY_FACTOR('sp', '$7::text')} as factor offset 0) fd
+         -- offset 0: the discount's numeric division once per promotion, not once per aggregate
+         cross join lateral (select vigia_discount_pct(sp.normal_price, sp.promo_price) as pct offset 0) d
         where sp.zone = $9 and sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
+        group by 1, 2, 3
+     ),
+     running as (
+       select g.seller_id, (ld.day - g.first_day + 1)::int as day, g.n, g.normal * fd.factor as normal,
+              case when fd.factor is not null then g.normal_n else 0 end as normal_n,
+              g.promo * fd.factor as promo, case when fd.factor is not null then g.promo_n else 0 end as promo_n,
+              case when f.factor is not null then g.disc end as disc,
+              case when f.factor is not null then g.disc_n else 0 end as disc_n,
+              g.n as running
+         from running_groups g
+         join ld on ld.sid = g.seller_id
+         left join unnest($5::text[], $6::float8[]) f(cur, factor) on f.cur = g.currency
+         -- offset 0: the factor once per group (inlined, its two rate look-ups ran in each price expression)
+         cross join lateral (select ${FIRST_DAY_FACTOR('g', '$7::text')} as factor offset 0) fd
      ),
      parts as (select * from ended where n > 0 union all select * from running)
      select seller_id, day, sum(n)::int as count, sum(running)::int as running,
