@@ -32,25 +32,46 @@ export interface ClosingState {
 }
 
 /**
- * The states at a day's end of a model's listings: `row(i, out)` for row i's listing, `offer(k, out)`
- * for offer k's, each writing the state into `out` and returning true, or false when the model's state
- * stays (the listing had no interval before the day's end, or its current one began before it).
+ * The states at a day's end of a model's listings, as columns: `rowState[i]` (row i's listing) and
+ * `offerState[k]` (offer k's) index the state arrays, −1 when the model's state stays (the listing had
+ * no interval before the day's end, or its current one began before it). Prices as listed, NaN = none;
+ * currency and price type as indexes into `currencies` and `priceTypes`. The in-memory history hands its
+ * own columns (a state is one of its interval slots), so a day's states copy nothing.
  */
 export interface ClosingStates {
-  row(i: number, out: ClosingState): boolean;
-  offer(k: number, out: ClosingState): boolean;
+  rowState: Int32Array;
+  offerState: Int32Array;
+  normal: Float64Array;
+  sale: Float64Array;
+  exclusive: Float64Array;
+  stockOut: Uint8Array;
+  currency: Uint8Array;
+  currencies: readonly string[];
+  priceType: Uint8Array;
+  priceTypes: readonly string[];
 }
 
 /** ClosingStates from a map listing id → state (selectStatesAt's answer). */
 export function statesFromMap(model: PivotModel, states: Map<number, ClosingState>): ClosingStates {
-  const put = (s: ClosingState | undefined, out: ClosingState) => {
-    if (!s) return false;
-    Object.assign(out, s);
-    return true;
+  const list = [...states.values()];
+  const index = new Map([...states.keys()].map((id, j) => [id, j]));
+  const codes = (values: string[]) => {
+    const distinct = [...new Set(values)];
+    return { table: distinct, codes: Uint8Array.from(values, (v) => distinct.indexOf(v)) };
   };
+  const cur = codes(list.map((s) => s.currency));
+  const types = codes(list.map((s) => s.priceType));
   return {
-    row: (i, out) => put(states.get(model.rows[i].productId), out),
-    offer: (k, out) => put(states.get(model.cols.offerProductId[k]), out),
+    rowState: Int32Array.from(model.rows, (r) => index.get(r.productId) ?? -1),
+    offerState: Int32Array.from(model.cols.offerProductId, (id) => index.get(id) ?? -1),
+    normal: Float64Array.from(list, (s) => nan(s.normal)),
+    sale: Float64Array.from(list, (s) => nan(s.sale)),
+    exclusive: Float64Array.from(list, (s) => nan(s.exclusive)),
+    stockOut: Uint8Array.from(list, (s) => (s.stockOut ? 1 : 0)),
+    currency: cur.codes,
+    currencies: cur.table,
+    priceType: types.codes,
+    priceTypes: types.table,
   };
 }
 
@@ -104,36 +125,89 @@ export async function selectStatesAt(
 }
 
 /** The states at `endTs` of the model's listings: from the in-memory source when it can answer. */
-async function closingStates(pool: pg.Pool, model: PivotModel, endTs: number): Promise<ClosingStates> {
+async function closingStates(pool: pg.Pool, model: PivotModel, endTs: number): Promise<ClosingStates[]> {
   const source = sourceOf(pool).source;
   const mem = source ? await source(model) : null;
   if (!mem) {
     const ids = [...new Set([...model.rows.map((r) => r.productId), ...model.cols.offerProductId])];
-    return statesFromMap(model, await selectStatesAt(pool, ids, endTs));
+    return [statesFromMap(model, await selectStatesAt(pool, ids, endTs))];
   }
   const fromDb = mem.missing.length
     ? statesFromMap(model, await selectStatesAt(pool, mem.missing, endTs))
     : null;
   const held = mem.at(endTs);
-  if (!fromDb) return held;
-  return {
-    row: (i, out) => held.row(i, out) || fromDb.row(i, out),
-    offer: (k, out) => held.offer(k, out) || fromDb.offer(k, out),
-  };
+  return fromDb ? [held, fromDb] : [held];
 }
 
-/** effectivePriceFor of listed prices (null = none), without its arrays: NaN when none. */
-function effective(mode: PriceMode, normal: number | null, sale: number | null, exclusive: number | null) {
-  let r = normal !== null && normal > 0 ? normal : Number.NaN;
+/** effectivePriceFor of listed prices (NaN = none), without its arrays: NaN when none. */
+function effective(mode: PriceMode, normal: number, sale: number, exclusive: number) {
+  let r = normal > 0 ? normal : Number.NaN;
   if (mode === 'NORMAL_PRICE') return r;
-  if (sale !== null && sale > 0 && !(sale >= r)) r = sale;
+  if (sale > 0 && !(sale >= r)) r = sale;
   if (mode === 'NORMAL_SALE_PRICE') return r;
-  if (exclusive !== null && exclusive > 0 && !(exclusive >= r)) r = exclusive;
+  if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
   return r;
 }
 
-/** A copy of `model` whose prices, price types, stock and currencies are the states of `states`. */
-export function overlayStates(model: PivotModel, states: ClosingStates): PivotModel {
+/** Row `r` with another state (every field named: a literal of one shape, not a spread). */
+function rowWithState(
+  r: Row,
+  normal: number | null,
+  sale: number | null,
+  exclusive: number | null,
+  eff: Row['eff'],
+  priceType: string,
+  stockOut: boolean,
+  currency: string,
+): Row {
+  return {
+    productId: r.productId,
+    groupId: r.groupId,
+    ref: r.ref,
+    sku: r.sku,
+    ean: r.ean,
+    name: r.name,
+    sortName: r.sortName,
+    search: r.search,
+    brandId: r.brandId,
+    brandName: r.brandName,
+    classificationId: r.classificationId,
+    classPath: r.classPath,
+    categoryPath: r.categoryPath,
+    url: r.url,
+    imageUrl: r.imageUrl,
+    normal,
+    sale,
+    exclusive,
+    eff,
+    priceType,
+    stockOut,
+    currency,
+    published: r.published,
+    firstSeen: r.firstSeen,
+    lastSeen: r.lastSeen,
+  };
+}
+
+/** A value computed on first use. */
+function lazily<T>(make: () => T): () => T {
+  let made: { v: T } | null = null;
+  return () => {
+    made ??= { v: make() };
+    return made.v;
+  };
+}
+
+/**
+ * A copy of `model` whose prices, price types, stock and currencies are the states of `states` (several:
+ * each for its own listings, e.g. the history's and the database's for the listings it does not hold).
+ * Rows keep their objects unless their state differs. Of the offers' columns, the scoring's currency and
+ * stock are copied at once; each price mode's effective prices and the listed prices and price types
+ * (read only to show a page of items) when first read: a request scores one price mode, and the trend and
+ * tallies never read the listed prices.
+ */
+export function overlayStates(model: PivotModel, states: ClosingStates | ClosingStates[]): PivotModel {
+  const list = Array.isArray(states) ? states : [states];
   const c = model.cols;
   const currencies = [...c.currencies];
   const cur = (code: string) => {
@@ -141,82 +215,113 @@ export function overlayStates(model: PivotModel, states: ClosingStates): PivotMo
     if (i < 0) i = currencies.push(code) - 1;
     return i;
   };
-  const cols: Columns = {
-    ...c,
-    currencies,
-    rowPrice: Object.fromEntries(MODES.map((m) => [m, c.rowPrice[m].slice()])) as Columns['rowPrice'],
-    rowCurrency: c.rowCurrency.slice(),
-    rowStockOut: c.rowStockOut.slice(),
-    rowPriceType: c.rowPriceType.slice(),
-    offerPrice: Object.fromEntries(MODES.map((m) => [m, c.offerPrice[m].slice()])) as Columns['offerPrice'],
-    offerCurrency: c.offerCurrency.slice(),
-    offerStockOut: c.offerStockOut.slice(),
-    offerNormal: c.offerNormal.slice(),
-    offerSale: c.offerSale.slice(),
-    offerExclusive: c.offerExclusive.slice(),
-    offerPriceType: c.offerPriceType.slice(),
-  };
-  const s: ClosingState = {
-    normal: null,
-    sale: null,
-    exclusive: null,
-    priceType: '',
-    stockOut: false,
-    currency: '',
-  };
+  const rowPrice = Object.fromEntries(MODES.map((m) => [m, c.rowPrice[m].slice()])) as Columns['rowPrice'];
+  const rowCurrency = c.rowCurrency.slice();
+  const rowStockOut = c.rowStockOut.slice();
+  const rowPriceType = c.rowPriceType.slice();
+  const offerCurrency = c.offerCurrency.slice();
+  const offerStockOut = c.offerStockOut.slice();
   const rows: Row[] = model.rows.slice();
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i];
-    if (!states.row(i, s)) continue;
-    if (
-      r.normal === s.normal &&
-      r.sale === s.sale &&
-      r.exclusive === s.exclusive &&
-      r.priceType === s.priceType &&
-      r.stockOut === s.stockOut &&
-      r.currency === s.currency
-    )
-      continue; // the same state: the model's row
-    const eff = {
-      NORMAL_SALE_EXCLUSIVE_PRICE: effective('NORMAL_SALE_EXCLUSIVE_PRICE', s.normal, s.sale, s.exclusive),
-      NORMAL_SALE_PRICE: effective('NORMAL_SALE_PRICE', s.normal, s.sale, s.exclusive),
-      NORMAL_PRICE: effective('NORMAL_PRICE', s.normal, s.sale, s.exclusive),
-    };
-    for (const m of MODES) cols.rowPrice[m][i] = eff[m];
-    rows[i] = {
-      ...r,
-      normal: s.normal,
-      sale: s.sale,
-      exclusive: s.exclusive,
-      eff: {
-        NORMAL_SALE_EXCLUSIVE_PRICE: nul(eff.NORMAL_SALE_EXCLUSIVE_PRICE),
-        NORMAL_SALE_PRICE: nul(eff.NORMAL_SALE_PRICE),
-        NORMAL_PRICE: nul(eff.NORMAL_PRICE),
-      },
-      priceType: s.priceType,
-      stockOut: s.stockOut,
-      currency: s.currency,
-    };
-    cols.rowCurrency[i] = cur(s.currency);
-    cols.rowStockOut[i] = s.stockOut ? 1 : 0;
-    cols.rowPriceType[i] = priceTypeCode(s.priceType);
-  }
-  for (let k = 0; k < c.offerProductId.length; k++) {
-    if (!states.offer(k, s)) continue;
-    for (const m of MODES) cols.offerPrice[m][k] = effective(m, s.normal, s.sale, s.exclusive);
-    cols.offerCurrency[k] = cur(s.currency);
-    cols.offerStockOut[k] = s.stockOut ? 1 : 0;
-    cols.offerNormal[k] = nan(s.normal);
-    cols.offerSale[k] = nan(s.sale);
-    cols.offerExclusive[k] = nan(s.exclusive);
-    cols.offerPriceType[k] = s.priceType;
+  for (const st of list) {
+    const { normal, sale, exclusive, stockOut, currency, priceType, rowState, offerState } = st;
+    // the states' currency and price type indexes → the overlay's
+    const curOf = Uint8Array.from(st.currencies, cur);
+    const typeOf = Uint8Array.from(st.priceTypes, priceTypeCode);
+    for (let i = 0; i < rows.length; i++) {
+      const j = rowState[i];
+      if (j < 0) continue;
+      const r = rows[i];
+      const n = nul(normal[j]);
+      const sl = nul(sale[j]);
+      const ex = nul(exclusive[j]);
+      const type = st.priceTypes[priceType[j]];
+      const out = stockOut[j] === 1;
+      const code = st.currencies[currency[j]];
+      if (
+        r.normal === n &&
+        r.sale === sl &&
+        r.exclusive === ex &&
+        r.priceType === type &&
+        r.stockOut === out &&
+        r.currency === code
+      )
+        continue; // the same state: the model's row
+      const eff = {} as Row['eff'];
+      for (const m of MODES) {
+        const e = effective(m, normal[j], sale[j], exclusive[j]);
+        rowPrice[m][i] = e;
+        eff[m] = nul(e);
+      }
+      rows[i] = rowWithState(r, n, sl, ex, eff, type, out, code);
+      rowCurrency[i] = curOf[currency[j]];
+      rowStockOut[i] = stockOut[j];
+      rowPriceType[i] = typeOf[priceType[j]];
+    }
+    for (let k = 0; k < offerState.length; k++) {
+      const j = offerState[k];
+      if (j < 0) continue;
+      offerCurrency[k] = curOf[currency[j]];
+      offerStockOut[k] = stockOut[j];
+    }
   }
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
+  /** One mode's effective offer prices: the model's, with each state's where it has one. */
+  const modePrices = (mode: PriceMode) =>
+    lazily(() => {
+      const out = c.offerPrice[mode].slice();
+      for (const { offerState, normal, sale, exclusive } of list)
+        for (let k = 0; k < offerState.length; k++) {
+          const j = offerState[k];
+          if (j >= 0) out[k] = effective(mode, normal[j], sale[j], exclusive[j]);
+        }
+      return out;
+    });
+  const listed = lazily(() => {
+    const out = {
+      normal: c.offerNormal.slice(),
+      sale: c.offerSale.slice(),
+      exclusive: c.offerExclusive.slice(),
+      priceType: c.offerPriceType.slice(),
+    };
+    for (const st of list)
+      for (let k = 0; k < st.offerState.length; k++) {
+        const j = st.offerState[k];
+        if (j < 0) continue;
+        out.normal[k] = st.normal[j];
+        out.sale[k] = st.sale[j];
+        out.exclusive[k] = st.exclusive[j];
+        out.priceType[k] = st.priceTypes[st.priceType[j]];
+      }
+    return out;
+  });
+  const offerPrice = {} as Columns['offerPrice'];
+  for (const m of MODES) Object.defineProperty(offerPrice, m, { get: modePrices(m), enumerable: true });
+  const cols = {
+    ...c,
+    currencies,
+    rowPrice,
+    rowCurrency,
+    rowStockOut,
+    rowPriceType,
+    offerPrice,
+    offerCurrency,
+    offerStockOut,
+  } as Columns;
+  Object.defineProperties(cols, {
+    offerNormal: { get: () => listed().normal, enumerable: true },
+    offerSale: { get: () => listed().sale, enumerable: true },
+    offerExclusive: { get: () => listed().exclusive, enumerable: true },
+    offerPriceType: { get: () => listed().priceType, enumerable: true },
+  });
   return { ...model, rows, cols };
 }
 
-/** Overlays kept at once per process (each a copy of a pivot model's columns). */
-const KEPT = 4;
+/**
+ * Overlays kept at once per process. Each holds copies of the columns it replaces (on medium, pivot 116:
+ * ~1.5 MB of row and offer columns and one price mode's offer prices, ~4 MB of rows whose state differs
+ * 40 days back) and its states' slot indexes (~0.6 MB).
+ */
+const KEPT = 8;
 
 /** The model with every listing's state at the end of `day` (its end instant `endTs`, epoch ms). */
 export function modelAsOf(pool: pg.Pool, model: PivotModel, day: string, endTs: number): Promise<PivotModel> {
