@@ -4,7 +4,8 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { closingStatesOf, HistoryStore, loadIntervals, modelListings } from '../brand-comparator/history.js';
 import { type ClosingState, modelAsOf, overlayStates, selectStatesAt, statesFromMap } from './as-of.js';
-import { getPivotModel, type PivotModel } from './model.js';
+import { type PricingScope, scoreModel } from './compute.js';
+import { getPivotModel, type PivotModel, rowAt } from './model.js';
 
 // A closed day's overlay (as-of.ts, issue 30): the states read only for the listings whose current
 // interval began after the day's end (SQL), or from the brand comparator's in-memory history, give the
@@ -101,7 +102,7 @@ afterAll(() => ctx?.close());
 function stateIn(model: PivotModel, id: number) {
   const i = model.rows.findIndex((r) => r.productId === id);
   if (i >= 0) {
-    const r = model.rows[i];
+    const r = rowAt(model, i);
     return { normal: r.normal, sale: r.sale, priceType: r.priceType, stockOut: r.stockOut, eff: r.eff };
   }
   const c = model.cols;
@@ -120,16 +121,9 @@ function stateIn(model: PivotModel, id: number) {
 function replaced(model: PivotModel) {
   const c = model.cols;
   return {
-    rows: model.rows.map((r) => [
-      r.productId,
-      r.normal,
-      r.sale,
-      r.exclusive,
-      r.eff,
-      r.priceType,
-      r.stockOut,
-      r.currency,
-    ]),
+    rows: model.rows
+      .map((_, i) => rowAt(model, i))
+      .map((r) => [r.productId, r.normal, r.sale, r.exclusive, r.eff, r.priceType, r.stockOut, r.currency]),
     cols: [
       c.rowPrice,
       c.rowCurrency,
@@ -200,6 +194,40 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     const sixDaysAgo = await modelAsOf(pool, model, 'hace 6 días', await endOf(6));
     expect(stateIn(sixDaysAgo, ids.p1)).toMatchObject({ normal: 1200 });
     expect(stateIn(sixDaysAgo, ids.a1)).toMatchObject({ normal: 990, stockOut: false });
+  });
+
+  it("filters price type and stock by the day's state, and lists the day's prices", async () => {
+    const pool = ctx.db.pool;
+    const model = await getPivotModel(pool, 5);
+    const yesterday = await modelAsOf(pool, model, 'ayer', await endOf(1));
+    const scope = (rows: Partial<PricingScope['rows']>): PricingScope => ({
+      pivot: 5,
+      competitors: [7],
+      currency: 'CLP',
+      rates: new Map([['CLP', 1]]),
+      mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
+      mpiValue: 5,
+      window: null,
+      crawl: new Map(),
+      todayTs: Date.now(),
+      rows: { licenseRoots: [], ...rows },
+      post: {},
+    });
+    const listed = (m: PivotModel, rows: Partial<PricingScope['rows']>) =>
+      scoreModel(m, scope(rows)).filtered.map((i) => m.rows[i].productId);
+    // p2 was on sale yesterday (850 of 900) and is not today; the overlay keeps today's row objects
+    expect(listed(yesterday, { priceTypes: ['SALE'] })).toEqual([ids.p2]);
+    expect(listed(model, { priceTypes: ['SALE'] })).toEqual([]);
+    const i = model.rows.findIndex((r) => r.productId === ids.p2);
+    expect(yesterday.rows[i]).toBe(model.rows[i]);
+    expect(rowAt(yesterday, i)).toMatchObject({ normal: 900, sale: 850, priceType: 'SALE', ref: 'p2' });
+    expect(rowAt(model, i)).toMatchObject({ normal: 900, sale: null, priceType: 'NORMAL' });
+    // p2's effective price yesterday is its sale price; the index against a2's 880: 850 / 880
+    const set = scoreModel(yesterday, scope({}));
+    expect(set.my[i]).toBe(850);
+    expect(set.index[i]).toBeCloseTo((850 / 880) * 100, 6);
+    // nobody of the pivot was out of stock: the stock filter lists none on either day
+    expect(listed(yesterday, { stockOut: true })).toEqual([]);
   });
 
   it('builds one overlay for requests of the same day at once', async () => {

@@ -201,8 +201,10 @@ function lazily<T>(make: () => T): () => T {
 /**
  * A copy of `model` whose prices, price types, stock and currencies are the states of `states` (several:
  * each for its own listings, e.g. the history's and the database's for the listings it does not hold).
- * Rows keep their objects unless their state differs. Of the offers' columns, the scoring's currency and
- * stock are copied at once; each price mode's effective prices and the listed prices and price types
+ * The rows stay the model's objects (no object per row: a day 40 days back changes ~17,000 rows of the
+ * medium market's largest pivot); a row's state is in the columns, and in the object `stateRow(i)` makes
+ * (model.ts rowAt: a page of items, a price type filter). Of the offers' columns, the scoring's currency
+ * and stock are copied at once; each price mode's effective prices and the listed prices and price types
  * (read only to show a page of items) when first read: a request scores one price mode, and the trend and
  * tallies never read the listed prices.
  */
@@ -221,38 +223,28 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const rowPriceType = c.rowPriceType.slice();
   const offerCurrency = c.offerCurrency.slice();
   const offerStockOut = c.offerStockOut.slice();
-  const rows: Row[] = model.rows.slice();
-  for (const st of list) {
+  // rows with a state at the day: which states (index into `list`) and which of them
+  const rowFrom = new Int8Array(model.rows.length).fill(-1);
+  const rowSlot = new Int32Array(model.rows.length);
+  const listed = (st: ClosingStates, j: number) => ({
+    normal: nul(st.normal[j]),
+    sale: nul(st.sale[j]),
+    exclusive: nul(st.exclusive[j]),
+    priceType: st.priceTypes[st.priceType[j]],
+    stockOut: st.stockOut[j] === 1,
+    currency: st.currencies[st.currency[j]],
+  });
+  list.forEach((st, from) => {
     const { normal, sale, exclusive, stockOut, currency, priceType, rowState, offerState } = st;
     // the states' currency and price type indexes → the overlay's
     const curOf = Uint8Array.from(st.currencies, cur);
     const typeOf = Uint8Array.from(st.priceTypes, priceTypeCode);
-    for (let i = 0; i < rows.length; i++) {
+    for (let i = 0; i < rowState.length; i++) {
       const j = rowState[i];
       if (j < 0) continue;
-      const r = rows[i];
-      const n = nul(normal[j]);
-      const sl = nul(sale[j]);
-      const ex = nul(exclusive[j]);
-      const type = st.priceTypes[priceType[j]];
-      const out = stockOut[j] === 1;
-      const code = st.currencies[currency[j]];
-      if (
-        r.normal === n &&
-        r.sale === sl &&
-        r.exclusive === ex &&
-        r.priceType === type &&
-        r.stockOut === out &&
-        r.currency === code
-      )
-        continue; // the same state: the model's row
-      const eff = {} as Row['eff'];
-      for (const m of MODES) {
-        const e = effective(m, normal[j], sale[j], exclusive[j]);
-        rowPrice[m][i] = e;
-        eff[m] = nul(e);
-      }
-      rows[i] = rowWithState(r, n, sl, ex, eff, type, out, code);
+      rowFrom[i] = from;
+      rowSlot[i] = j;
+      for (const m of MODES) rowPrice[m][i] = effective(m, normal[j], sale[j], exclusive[j]);
       rowCurrency[i] = curOf[currency[j]];
       rowStockOut[i] = stockOut[j];
       rowPriceType[i] = typeOf[priceType[j]];
@@ -263,7 +255,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       offerCurrency[k] = curOf[currency[j]];
       offerStockOut[k] = stockOut[j];
     }
-  }
+  });
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
   /** One mode's effective offer prices: the model's, with each state's where it has one. */
   const modePrices = (mode: PriceMode) =>
@@ -276,7 +268,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
         }
       return out;
     });
-  const listed = lazily(() => {
+  const offerListed = lazily(() => {
     const out = {
       normal: c.offerNormal.slice(),
       sale: c.offerSale.slice(),
@@ -308,12 +300,20 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     offerStockOut,
   } as Columns;
   Object.defineProperties(cols, {
-    offerNormal: { get: () => listed().normal, enumerable: true },
-    offerSale: { get: () => listed().sale, enumerable: true },
-    offerExclusive: { get: () => listed().exclusive, enumerable: true },
-    offerPriceType: { get: () => listed().priceType, enumerable: true },
+    offerNormal: { get: () => offerListed().normal, enumerable: true },
+    offerSale: { get: () => offerListed().sale, enumerable: true },
+    offerExclusive: { get: () => offerListed().exclusive, enumerable: true },
+    offerPriceType: { get: () => offerListed().priceType, enumerable: true },
   });
-  return { ...model, rows, cols };
+  const stateRow = (i: number): Row => {
+    const r = model.rows[i];
+    if (rowFrom[i] < 0) return r;
+    const s = listed(list[rowFrom[i]], rowSlot[i]);
+    const eff = {} as Row['eff'];
+    for (const m of MODES) eff[m] = nul(rowPrice[m][i]);
+    return rowWithState(r, s.normal, s.sale, s.exclusive, eff, s.priceType, s.stockOut, s.currency);
+  };
+  return { ...model, cols, stateRow };
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
+import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row, rowAt } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -65,10 +65,14 @@ export interface PricingScope {
 
 const overlaps = (path: number[], ids: Set<number>) => path.some((id) => ids.has(id));
 
-/** The descriptive row filters (classification, category, brand, SKU, text, price type, stock). */
-function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
+/**
+ * The descriptive row filters (classification, category, brand, SKU, text, price type, stock) of row i
+ * (`r`: model.rows[i]); price type and stock are the model's state (a closed day's, rowAt), not the row
+ * object's.
+ */
+function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => boolean) | null {
   const f = s.rows;
-  const tests: ((r: Row) => boolean)[] = [];
+  const tests: ((r: Row, i: number) => boolean)[] = [];
   if (f.licenseRoots.length) {
     const roots = new Set(f.licenseRoots);
     tests.push((r) => overlaps(r.classPath, roots));
@@ -99,10 +103,11 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
   }
   if (f.priceTypes?.length) {
     const types = new Set(f.priceTypes);
-    tests.push((r) => types.has(r.priceType));
+    tests.push((_r, i) => types.has(rowAt(model, i).priceType));
   }
-  if (f.stockOut) tests.push((r) => r.stockOut);
-  return tests.length ? (r) => tests.every((t) => t(r)) : null;
+  const { rowStockOut } = model.cols;
+  if (f.stockOut) tests.push((_r, i) => rowStockOut[i] === 1);
+  return tests.length ? (r, i) => tests.every((t) => t(r, i)) : null;
 }
 
 /**
@@ -113,13 +118,13 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
 export function skusNotFound(set: ScoredSet): string[] {
   const skus = set.scope.rows.skus;
   if (!skus?.length) return [];
-  const pass = rowFilter(set.scope);
+  const pass = rowFilter(set.scope, set.model);
   const found = new Set<string>();
   const rows = set.model.rows;
   for (let i = 0; i < rows.length; i++) {
     if (set.rowIn[i] !== 1) continue;
     const r = rows[i];
-    if (pass && !pass(r)) continue;
+    if (pass && !pass(r, i)) continue;
     found.add(r.ref);
     if (r.sku !== null) found.add(r.sku);
   }
@@ -283,14 +288,14 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
 /** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
 export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
   const rows = base.model.rows;
-  const pass = rowFilter(s);
+  const pass = rowFilter(s, base.model);
   const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
   const match = s.post.match === true;
   const pre: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (base.rowIn[i] !== 1) continue;
     if (match && base.matched[i] !== 1) continue;
-    if (pass && !pass(rows[i])) continue;
+    if (pass && !pass(rows[i], i)) continue;
     if (ranges) {
       const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
       if (bucket === null || !ranges.has(bucket)) continue;

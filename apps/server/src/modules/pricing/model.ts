@@ -123,8 +123,20 @@ export function priceTypeCode(priceType: string): number {
 export interface PivotModel {
   pivot: number;
   version: number;
+  /**
+   * The products. In a closed day's overlay (as-of.ts) these are the latest model's objects: their
+   * prices, price type, stock and currency are the latest ones, and the day's are in the columns and in
+   * `stateRow` — read a row's state with rowAt.
+   */
   rows: Row[];
   cols: Columns;
+  /** A closed day's overlay: row i with its state at the end of that day (made on each call). */
+  stateRow?: (i: number) => Row;
+}
+
+/** Row i of a model with its state in that model (a closed day's overlay: its state at that day). */
+export function rowAt(model: PivotModel, i: number): Row {
+  return model.stateRow ? model.stateRow(i) : model.rows[i];
 }
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
