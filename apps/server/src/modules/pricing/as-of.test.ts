@@ -4,7 +4,7 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { closingStatesOf, HistoryStore, loadIntervals, modelListings } from '../brand-comparator/history.js';
 import { type ClosingState, modelAsOf, overlayStates, selectStatesAt, statesFromMap } from './as-of.js';
-import { type PricingScope, scoreModel } from './compute.js';
+import { type PricingScope, rowPasses, scoreModel } from './compute.js';
 import { getPivotModel, type PivotModel, rowAt } from './model.js';
 
 // A closed day's overlay (as-of.ts, issue 30): the states read only for the listings whose current
@@ -228,6 +228,15 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     expect(set.index[i]).toBeCloseTo((850 / 880) * 100, 6);
     // nobody of the pivot was out of stock: the stock filter lists none on either day
     expect(listed(yesterday, { stockOut: true })).toEqual([]);
+    // the row filters' pass is kept per rows (shared by the overlay) unless it reads the state
+    const sale = scope({ priceTypes: ['SALE'] });
+    const all = scope({ licenseRoots: [], skus: ['p2', 'p5'] });
+    expect(rowPasses(yesterday, all)).toBe(rowPasses(model, { ...all, competitors: [] }));
+    expect([...(rowPasses(model, all) ?? [])].filter(Boolean)).toHaveLength(2);
+    expect(rowPasses(yesterday, sale)).not.toBe(rowPasses(model, sale));
+    expect(rowPasses(yesterday, sale)?.[i]).toBe(1);
+    expect(rowPasses(model, sale)?.[i]).toBe(0);
+    expect(rowPasses(model, scope({}))).toBeNull();
   });
 
   it('builds one overlay for requests of the same day at once', async () => {

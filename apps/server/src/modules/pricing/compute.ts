@@ -285,17 +285,47 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
   return b;
 }
 
+/**
+ * Which rows pass the descriptive row filters (1) — null when there are none. They depend only on the
+ * rows and the filters (and, for price type and stock, on the model's state), not on the competitors,
+ * the window or the prices: kept per row array (shared by a model's closed-day overlays) or, with a
+ * price type or stock filter, per model columns, for a few filter sets each (a new competitor selection
+ * or a closed day's overlay no longer tests every row's classification path again).
+ */
+const PASSES_KEPT = 16;
+const passesOf = new WeakMap<object, Map<string, Uint8Array>>();
+export function rowPasses(model: PivotModel, s: PricingScope): Uint8Array | null {
+  const pass = rowFilter(s, model);
+  if (!pass) return null;
+  const owner = s.rows.priceTypes?.length || s.rows.stockOut ? model.cols : model.rows;
+  let kept = passesOf.get(owner);
+  if (!kept) {
+    kept = new Map();
+    passesOf.set(owner, kept);
+  }
+  const key = JSON.stringify(s.rows);
+  let flags = kept.get(key);
+  if (!flags) {
+    const rows = model.rows;
+    flags = new Uint8Array(rows.length);
+    for (let i = 0; i < rows.length; i++) flags[i] = pass(rows[i], i) ? 1 : 0;
+    if (kept.size >= PASSES_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(key, flags);
+  }
+  return flags;
+}
+
 /** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
 export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
   const rows = base.model.rows;
-  const pass = rowFilter(s, base.model);
+  const passes = rowPasses(base.model, s);
   const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
   const match = s.post.match === true;
   const pre: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (base.rowIn[i] !== 1) continue;
     if (match && base.matched[i] !== 1) continue;
-    if (pass && !pass(rows[i], i)) continue;
+    if (passes && passes[i] !== 1) continue;
     if (ranges) {
       const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
       if (bucket === null || !ranges.has(bucket)) continue;
