@@ -139,16 +139,6 @@ async function closingStates(pool: pg.Pool, model: PivotModel, endTs: number): P
   return fromDb ? [held, fromDb] : [held];
 }
 
-/** effectivePriceFor of listed prices (NaN = none), without its arrays: NaN when none. */
-function effective(mode: PriceMode, normal: number, sale: number, exclusive: number) {
-  let r = normal > 0 ? normal : Number.NaN;
-  if (mode === 'NORMAL_PRICE') return r;
-  if (sale > 0 && !(sale >= r)) r = sale;
-  if (mode === 'NORMAL_SALE_PRICE') return r;
-  if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
-  return r;
-}
-
 /** Row `r` with another state (every field named: a literal of one shape, not a spread). */
 function rowWithState(
   r: Row,
@@ -221,6 +211,9 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const rowCurrency = c.rowCurrency.slice();
   const rowStockOut = c.rowStockOut.slice();
   const rowPriceType = c.rowPriceType.slice();
+  const rNse = rowPrice.NORMAL_SALE_EXCLUSIVE_PRICE;
+  const rNs = rowPrice.NORMAL_SALE_PRICE;
+  const rN = rowPrice.NORMAL_PRICE;
   const offerCurrency = c.offerCurrency.slice();
   const offerStockOut = c.offerStockOut.slice();
   // rows with a state at the day: which states (index into `list`) and which of them
@@ -244,7 +237,16 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       if (j < 0) continue;
       rowFrom[i] = from;
       rowSlot[i] = j;
-      for (const m of MODES) rowPrice[m][i] = effective(m, normal[j], sale[j], exclusive[j]);
+      // effectivePriceFor's rule (listed prices, NaN = none) for the three modes at once
+      const n = normal[j];
+      const sl = sale[j];
+      const ex = exclusive[j];
+      let e = n > 0 ? n : Number.NaN;
+      rN[i] = e;
+      if (sl > 0 && !(sl >= e)) e = sl;
+      rNs[i] = e;
+      if (ex > 0 && !(ex >= e)) e = ex;
+      rNse[i] = e;
       rowCurrency[i] = curOf[currency[j]];
       rowStockOut[i] = stockOut[j];
       rowPriceType[i] = typeOf[priceType[j]];
@@ -261,10 +263,24 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const modePrices = (mode: PriceMode) =>
     lazily(() => {
       const out = c.offerPrice[mode].slice();
+      const withSale = mode !== 'NORMAL_PRICE';
+      const withExclusive = mode === 'NORMAL_SALE_EXCLUSIVE_PRICE';
       for (const { offerState, normal, sale, exclusive } of list)
         for (let k = 0; k < offerState.length; k++) {
           const j = offerState[k];
-          if (j >= 0) out[k] = effective(mode, normal[j], sale[j], exclusive[j]);
+          if (j < 0) continue;
+          // effectivePriceFor's rule for the mode, its tests hoisted
+          const n = normal[j];
+          let e = n > 0 ? n : Number.NaN;
+          if (withSale) {
+            const sl = sale[j];
+            if (sl > 0 && !(sl >= e)) e = sl;
+          }
+          if (withExclusive) {
+            const ex = exclusive[j];
+            if (ex > 0 && !(ex >= e)) e = ex;
+          }
+          out[k] = e;
         }
       return out;
     });
