@@ -38,9 +38,11 @@ import { type ListingState, selectStatesAt } from './queries.js';
 interface Columns {
   from: Float64Array;
   to: Float64Array; // +Infinity = open
-  normal: Float64Array;
-  sale: Float64Array;
-  exclusive: Float64Array;
+  /**
+   * listed prices, three per slot side by side (normal, sale, exclusive at 3k, 3k + 1, 3k + 2): a
+   * closed day's state or a trend's effective price reads one cache line, not three arrays
+   */
+  prices: Float64Array;
   stockOut: Uint8Array;
   currency: Uint8Array;
   priceType: Uint8Array;
@@ -50,9 +52,7 @@ function allocate(capacity: number): Columns {
   return {
     from: new Float64Array(capacity),
     to: new Float64Array(capacity),
-    normal: new Float64Array(capacity),
-    sale: new Float64Array(capacity),
-    exclusive: new Float64Array(capacity),
+    prices: new Float64Array(capacity * 3),
     stockOut: new Uint8Array(capacity),
     currency: new Uint8Array(capacity),
     priceType: new Uint8Array(capacity),
@@ -61,17 +61,18 @@ function allocate(capacity: number): Columns {
 
 function copyInto(to: Columns, from: Columns, n: number) {
   for (const key of Object.keys(to) as (keyof Columns)[])
-    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, n));
+    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, key === 'prices' ? n * 3 : n));
 }
 
 /** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
 function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
-  let r = c.normal[k] > 0 ? c.normal[k] : Number.NaN;
+  const p = c.prices;
+  let r = p[3 * k] > 0 ? p[3 * k] : Number.NaN;
   if (mode === 'NORMAL_PRICE') return r;
-  const sale = c.sale[k];
+  const sale = p[3 * k + 1];
   if (sale > 0 && !(sale >= r)) r = sale;
   if (mode === 'NORMAL_SALE_PRICE') return r;
-  const exclusive = c.exclusive[k];
+  const exclusive = p[3 * k + 2];
   if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
   return r;
 }
@@ -163,9 +164,9 @@ export class HistoryStore {
         const k = this.size++;
         c.from[k] = from;
         c.to[k] = to ?? Number.POSITIVE_INFINITY;
-        c.normal[k] = normal ?? Number.NaN;
-        c.sale[k] = sale ?? Number.NaN;
-        c.exclusive[k] = exclusive ?? Number.NaN;
+        c.prices[3 * k] = normal ?? Number.NaN;
+        c.prices[3 * k + 1] = sale ?? Number.NaN;
+        c.prices[3 * k + 2] = exclusive ?? Number.NaN;
         c.stockOut[k] = stockOut ? 1 : 0;
         c.currency[k] = this.currencyOf(currency);
         let pt = this.priceTypes.indexOf(priceType);
@@ -299,9 +300,7 @@ export class HistoryStore {
     return {
       rowState,
       offerState,
-      normal: c.normal,
-      sale: c.sale,
-      exclusive: c.exclusive,
+      prices: c.prices,
       stockOut: c.stockOut,
       currency: c.currency,
       currencies: this.currencies,

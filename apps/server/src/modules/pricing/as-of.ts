@@ -41,9 +41,8 @@ export interface ClosingState {
 export interface ClosingStates {
   rowState: Int32Array;
   offerState: Int32Array;
-  normal: Float64Array;
-  sale: Float64Array;
-  exclusive: Float64Array;
+  /** state j's listed prices: normal, sale and exclusive at 3j, 3j + 1, 3j + 2 (NaN = none) */
+  prices: Float64Array;
   stockOut: Uint8Array;
   currency: Uint8Array;
   currencies: readonly string[];
@@ -64,9 +63,10 @@ export function statesFromMap(model: PivotModel, states: Map<number, ClosingStat
   return {
     rowState: Int32Array.from(model.rows, (r) => index.get(r.productId) ?? -1),
     offerState: Int32Array.from(model.cols.offerProductId, (id) => index.get(id) ?? -1),
-    normal: Float64Array.from(list, (s) => nan(s.normal)),
-    sale: Float64Array.from(list, (s) => nan(s.sale)),
-    exclusive: Float64Array.from(list, (s) => nan(s.exclusive)),
+    prices: Float64Array.from(
+      list.flatMap((s) => [s.normal, s.sale, s.exclusive]),
+      nan,
+    ),
     stockOut: Uint8Array.from(list, (s) => (s.stockOut ? 1 : 0)),
     currency: cur.codes,
     currencies: cur.table,
@@ -220,15 +220,15 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const rowFrom = new Int8Array(model.rows.length).fill(-1);
   const rowSlot = new Int32Array(model.rows.length);
   const listed = (st: ClosingStates, j: number) => ({
-    normal: nul(st.normal[j]),
-    sale: nul(st.sale[j]),
-    exclusive: nul(st.exclusive[j]),
+    normal: nul(st.prices[3 * j]),
+    sale: nul(st.prices[3 * j + 1]),
+    exclusive: nul(st.prices[3 * j + 2]),
     priceType: st.priceTypes[st.priceType[j]],
     stockOut: st.stockOut[j] === 1,
     currency: st.currencies[st.currency[j]],
   });
   list.forEach((st, from) => {
-    const { normal, sale, exclusive, stockOut, currency, priceType, rowState, offerState } = st;
+    const { prices, stockOut, currency, priceType, rowState, offerState } = st;
     // the states' currency and price type indexes → the overlay's
     const curOf = Uint8Array.from(st.currencies, cur);
     const typeOf = Uint8Array.from(st.priceTypes, priceTypeCode);
@@ -238,9 +238,9 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       rowFrom[i] = from;
       rowSlot[i] = j;
       // effectivePriceFor's rule (listed prices, NaN = none) for the three modes at once
-      const n = normal[j];
-      const sl = sale[j];
-      const ex = exclusive[j];
+      const n = prices[3 * j];
+      const sl = prices[3 * j + 1];
+      const ex = prices[3 * j + 2];
       let e = n > 0 ? n : Number.NaN;
       rN[i] = e;
       if (sl > 0 && !(sl >= e)) e = sl;
@@ -265,19 +265,19 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       const out = c.offerPrice[mode].slice();
       const withSale = mode !== 'NORMAL_PRICE';
       const withExclusive = mode === 'NORMAL_SALE_EXCLUSIVE_PRICE';
-      for (const { offerState, normal, sale, exclusive } of list)
+      for (const { offerState, prices } of list)
         for (let k = 0; k < offerState.length; k++) {
           const j = offerState[k];
           if (j < 0) continue;
           // effectivePriceFor's rule for the mode, its tests hoisted
-          const n = normal[j];
+          const n = prices[3 * j];
           let e = n > 0 ? n : Number.NaN;
           if (withSale) {
-            const sl = sale[j];
+            const sl = prices[3 * j + 1];
             if (sl > 0 && !(sl >= e)) e = sl;
           }
           if (withExclusive) {
-            const ex = exclusive[j];
+            const ex = prices[3 * j + 2];
             if (ex > 0 && !(ex >= e)) e = ex;
           }
           out[k] = e;
@@ -295,9 +295,9 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       for (let k = 0; k < st.offerState.length; k++) {
         const j = st.offerState[k];
         if (j < 0) continue;
-        out.normal[k] = st.normal[j];
-        out.sale[k] = st.sale[j];
-        out.exclusive[k] = st.exclusive[j];
+        out.normal[k] = st.prices[3 * j];
+        out.sale[k] = st.prices[3 * j + 1];
+        out.exclusive[k] = st.prices[3 * j + 2];
         out.priceType[k] = st.priceTypes[st.priceType[j]];
       }
     return out;
