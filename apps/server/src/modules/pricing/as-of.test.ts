@@ -141,6 +141,21 @@ function replaced(model: PivotModel) {
   };
 }
 
+/** Pivot 5 against the rival in CLP, the latest crawl, with these row filters. */
+const scope = (rows: Partial<PricingScope['rows']>): PricingScope => ({
+  pivot: 5,
+  competitors: [7],
+  currency: 'CLP',
+  rates: new Map([['CLP', 1]]),
+  mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
+  mpiValue: 5,
+  window: null,
+  crawl: new Map(),
+  todayTs: Date.now(),
+  rows: { licenseRoots: [], ...rows },
+  post: {},
+});
+
 describe('prices at the end of a closed day (as-of overlay)', () => {
   it('reads only the listings that changed after the day, from the database or the history, as the full lookup does', async () => {
     const pool = ctx.db.pool;
@@ -200,19 +215,6 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     const pool = ctx.db.pool;
     const model = await getPivotModel(pool, 5);
     const yesterday = await modelAsOf(pool, model, 'ayer', await endOf(1));
-    const scope = (rows: Partial<PricingScope['rows']>): PricingScope => ({
-      pivot: 5,
-      competitors: [7],
-      currency: 'CLP',
-      rates: new Map([['CLP', 1]]),
-      mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
-      mpiValue: 5,
-      window: null,
-      crawl: new Map(),
-      todayTs: Date.now(),
-      rows: { licenseRoots: [], ...rows },
-      post: {},
-    });
     const listed = (m: PivotModel, rows: Partial<PricingScope['rows']>) =>
       scoreModel(m, scope(rows)).filtered.map((i) => m.rows[i].productId);
     // p2 was on sale yesterday (850 of 900) and is not today; the overlay keeps today's row objects
@@ -249,5 +251,26 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     ]);
     expect(a).toBe(b);
     expect(stateIn(a, ids.p1)).toMatchObject({ normal: 950 });
+  });
+
+  // last: it observes a new price
+  it("computes the row filters' pass again for the model an ingest makes", async () => {
+    const pool = ctx.db.pool;
+    const before = await getPivotModel(pool, 5);
+    const sale = scope({ priceTypes: ['SALE'] });
+    const p5 = (m: PivotModel) => m.rows.findIndex((r) => r.productId === ids.p5);
+    expect(rowPasses(before, sale)?.[p5(before)]).toBe(0);
+    // p5 goes on sale now: a new pricing model version (the change signal's reload, here on request)
+    await observe(pool, 5, new Date(Date.now() - 30_000), [
+      { productId: 'p5', ean: 'E5', name: 'Producto p5', normalPrice: 300, salePrice: 250 },
+    ]);
+    const after = await getPivotModel(pool, 5);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.rows).not.toBe(before.rows);
+    expect(rowPasses(after, sale)?.[p5(after)]).toBe(1);
+    // the old model's pass is its own (its requests in flight still read it)
+    expect(rowPasses(before, sale)?.[p5(before)]).toBe(0);
+    const skus = scope({ skus: ['p5'] });
+    expect(rowPasses(after, skus)).not.toBe(rowPasses(before, skus));
   });
 });
