@@ -218,7 +218,7 @@ export function indexDays(
         }
       }
     }
-    if (hi >= 0) addGroupIndex(mine.subarray(g * D, (g + 1) * D), best, lo, hi, sum, dev, n);
+    if (hi >= 0) addGroupIndex(mine, best, lo, hi, sum, dev, n, g * D);
   }
   return { sum, dev, n };
 }
