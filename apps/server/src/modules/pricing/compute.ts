@@ -374,12 +374,16 @@ export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
   return t;
 }
 
-/** Groups products by keys (a product may count in several groups: classification ancestors). */
-export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): Map<number, PricingTally> {
-  const groups = new Map<number, PricingTally>();
-  const rows = set.model.rows;
-  for (const i of set.filtered) {
-    for (const k of keys(rows[i])) {
+/**
+ * DPM by brand's tally (brand id → tally, 0: no brand), kept on the scored set (memo 'brands': the DPM
+ * screen and the brand comparator share it); keys from the brand column, no Row object read.
+ */
+export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
+  return memoOn(set, 'brands', () => {
+    const groups = new Map<number, PricingTally>();
+    const { rowBrand } = set.model.cols;
+    for (const i of set.filtered) {
+      const k = rowBrand[i];
       let t = groups.get(k);
       if (!t) {
         t = new PricingTally(set.scope.mpiValue);
@@ -387,8 +391,8 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
       }
       addProduct(t, set, i);
     }
-  }
-  return groups;
+    return groups;
+  });
 }
 
 /**

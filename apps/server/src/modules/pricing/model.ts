@@ -89,6 +89,8 @@ export interface Columns {
   rowPriceType: Uint8Array;
   /** the row's classification leaf (last id of classPath), 0 without classification */
   rowClassLeaf: Int32Array;
+  /** the row's brand id, 0 without brand (DPM by brand's and the comparator's tally) */
+  rowBrand: Int32Array;
   rowPublished: Uint8Array;
   rowFirstSeen: Float64Array;
   rowLastSeen: Float64Array;
@@ -233,6 +235,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowStockOut: new Uint8Array(n),
     rowPriceType: new Uint8Array(n),
     rowClassLeaf: new Int32Array(n),
+    rowBrand: new Int32Array(n),
     rowPublished: new Uint8Array(n),
     rowFirstSeen: new Float64Array(n),
     rowLastSeen: new Float64Array(n),
@@ -265,6 +268,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     c.rowStockOut[i] = r.stockOut ? 1 : 0;
     c.rowPriceType[i] = priceTypeCode(r.priceType);
     c.rowClassLeaf[i] = r.classPath.length ? r.classPath[r.classPath.length - 1] : 0;
+    c.rowBrand[i] = r.brandId ?? 0;
     c.rowPublished[i] = r.published ? 1 : 0;
     c.rowFirstSeen[i] = r.firstSeen;
     c.rowLastSeen[i] = r.lastSeen;
