@@ -3,7 +3,6 @@ import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
-  type ClosingState,
   type ClosingStates,
   getPivotModel,
   heldPivots,
@@ -27,7 +26,7 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
 // The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
 // every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
-// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (stateBefore):
+// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (slotsBefore):
 // hence the listed prices and the price type per interval, not only the trend's effective prices.
 
 /**
@@ -39,9 +38,11 @@ import { type ListingState, selectStatesAt } from './queries.js';
 interface Columns {
   from: Float64Array;
   to: Float64Array; // +Infinity = open
-  normal: Float64Array;
-  sale: Float64Array;
-  exclusive: Float64Array;
+  /**
+   * listed prices, three per slot side by side (normal, sale, exclusive at 3k, 3k + 1, 3k + 2): a
+   * closed day's state or a trend's effective price reads one cache line, not three arrays
+   */
+  prices: Float64Array;
   stockOut: Uint8Array;
   currency: Uint8Array;
   priceType: Uint8Array;
@@ -51,9 +52,7 @@ function allocate(capacity: number): Columns {
   return {
     from: new Float64Array(capacity),
     to: new Float64Array(capacity),
-    normal: new Float64Array(capacity),
-    sale: new Float64Array(capacity),
-    exclusive: new Float64Array(capacity),
+    prices: new Float64Array(capacity * 3),
     stockOut: new Uint8Array(capacity),
     currency: new Uint8Array(capacity),
     priceType: new Uint8Array(capacity),
@@ -62,19 +61,18 @@ function allocate(capacity: number): Columns {
 
 function copyInto(to: Columns, from: Columns, n: number) {
   for (const key of Object.keys(to) as (keyof Columns)[])
-    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, n));
+    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, key === 'prices' ? n * 3 : n));
 }
-
-const nullIfNaN = (v: number) => (Number.isNaN(v) ? null : v);
 
 /** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
 function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
-  let r = c.normal[k] > 0 ? c.normal[k] : Number.NaN;
+  const p = c.prices;
+  let r = p[3 * k] > 0 ? p[3 * k] : Number.NaN;
   if (mode === 'NORMAL_PRICE') return r;
-  const sale = c.sale[k];
+  const sale = p[3 * k + 1];
   if (sale > 0 && !(sale >= r)) r = sale;
   if (mode === 'NORMAL_SALE_PRICE') return r;
-  const exclusive = c.exclusive[k];
+  const exclusive = p[3 * k + 2];
   if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
   return r;
 }
@@ -166,9 +164,9 @@ export class HistoryStore {
         const k = this.size++;
         c.from[k] = from;
         c.to[k] = to ?? Number.POSITIVE_INFINITY;
-        c.normal[k] = normal ?? Number.NaN;
-        c.sale[k] = sale ?? Number.NaN;
-        c.exclusive[k] = exclusive ?? Number.NaN;
+        c.prices[3 * k] = normal ?? Number.NaN;
+        c.prices[3 * k + 1] = sale ?? Number.NaN;
+        c.prices[3 * k + 2] = exclusive ?? Number.NaN;
         c.stockOut[k] = stockOut ? 1 : 0;
         c.currency[k] = this.currencyOf(currency);
         let pt = this.priceTypes.indexOf(priceType);
@@ -264,33 +262,51 @@ export class HistoryStore {
   }
 
   /**
-   * The state at instant `t` of the listing whose slots are [first, first + count), as the pricing
-   * screens take a closed day's (pricing as-of.ts): its last interval that began before `t`, even when
-   * it ended earlier (unpublished: its last known state), written into `out`; false when none began
-   * before `t`, and when its last interval did (its state then is its current one, the model's: as
-   * as-of.ts selectStatesAt, which reads only listings whose current interval began after the day).
+   * The states at instant `t` of many listings, as the pricing screens take a closed day's (pricing
+   * as-of.ts): for listing j, whose slots are [first[j], first[j] + count[j]) and whose last interval
+   * began at last[j], out[j] = its last slot that began before `t`, even when it ended earlier
+   * (unpublished: its last known state); −1 when none began before `t`, and when its last interval did
+   * (its state then is its current one, the model's: as as-of.ts selectStatesAt, which reads only
+   * listings whose current interval began after the day). One tight loop: no object per listing.
    */
-  stateBefore(first: number, count: number, t: number, out: ClosingState): boolean {
-    const c = this.cols;
-    if (count === 0 || c.from[first + count - 1] < t) return false;
-    let lo = first;
-    let hi = first + count - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (c.from[mid] < t) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
+  slotsBefore(first: Int32Array, count: Int32Array, last: Float64Array, t: number, out: Int32Array): void {
+    const from = this.cols.from;
+    for (let j = 0; j < out.length; j++) {
+      if (last[j] < t || count[j] === 0) {
+        out[j] = -1;
+        continue;
+      }
+      let lo = first[j];
+      let hi = lo + count[j] - 1;
+      let k = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (from[mid] < t) {
+          k = mid;
+          lo = mid + 1;
+        } else hi = mid - 1;
+      }
+      out[j] = k;
     }
-    if (k < 0) return false;
-    out.normal = nullIfNaN(c.normal[k]);
-    out.sale = nullIfNaN(c.sale[k]);
-    out.exclusive = nullIfNaN(c.exclusive[k]);
-    out.priceType = this.priceTypes[c.priceType[k]];
-    out.stockOut = c.stockOut[k] === 1;
-    out.currency = this.currencies[c.currency[k]];
-    return true;
+  }
+
+  /**
+   * The stored states as pricing's ClosingStates columns (a slot is a state), for the slots given per
+   * row and offer. Slots are never rewritten (a re-read listing gets new ones) and a growing store copies
+   * them into larger arrays, so the arrays handed out stay true for the slots named now.
+   */
+  closingStates(rowState: Int32Array, offerState: Int32Array): ClosingStates {
+    const c = this.cols;
+    return {
+      rowState,
+      offerState,
+      prices: c.prices,
+      stockOut: c.stockOut,
+      currency: c.currency,
+      currencies: this.currencies,
+      priceType: c.priceType,
+      priceTypes: this.priceTypes,
+    };
   }
 
   /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
@@ -538,14 +554,11 @@ export function closingStatesOf(
   endTs: number,
 ): { missing: number[]; states: ClosingStates } {
   const s = slotsOf(store, model);
-  return {
-    missing: s.missing,
-    states: {
-      row: (i, out) => !(s.rowLast[i] < endTs) && store.stateBefore(s.rowFirst[i], s.rowCount[i], endTs, out),
-      offer: (k, out) =>
-        !(s.offerLast[k] < endTs) && store.stateBefore(s.offerFirst[k], s.offerCount[k], endTs, out),
-    },
-  };
+  const rowState = new Int32Array(s.rowFirst.length);
+  const offerState = new Int32Array(s.offerFirst.length);
+  store.slotsBefore(s.rowFirst, s.rowCount, s.rowLast, endTs, rowState);
+  store.slotsBefore(s.offerFirst, s.offerCount, s.offerLast, endTs, offerState);
+  return { missing: s.missing, states: store.closingStates(rowState, offerState) };
 }
 
 /** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */

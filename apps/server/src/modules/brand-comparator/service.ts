@@ -13,11 +13,10 @@ import type pg from 'pg';
 import type { ReadModels } from '../../platform/read-model.js';
 import {
   groupOut,
-  memoOn,
   type Resolved,
   type ScoredSet,
   sellerGroupOut,
-  tallyBy,
+  tallyByBrand,
   tallyBySeller,
 } from '../pricing/index.js';
 import { pricesAt, type TrendPrices } from './history.js';
@@ -167,20 +166,22 @@ export async function brandComparator(
 ): Promise<BrandComparatorResponse> {
   const { scope, model } = resolved;
   // DPM by brand's tally (same memo key as the DPM screen: one computation for both)
-  const tallies = memoOn(set, 'brands', () => tallyBy(set, (row) => [row.brandId ?? 0]));
+  const tallies = tallyByBrand(set);
   const present = [...tallies]
     .filter(([id]) => id !== 0)
     .map(([id, t]) => ({ id, products: t.kpis().total }));
   const chosen = chooseBrands(present, q.own, q.picked);
   const positionsOf = new Map<number, number[]>(chosen.map((id) => [id, []]));
   const names = new Map<number, string>();
+  const { rowBrand } = model.cols; // 0: no brand, never chosen
   for (const i of set.filtered) {
-    const row = model.rows[i];
-    if (row.brandId === null) continue;
-    const list = positionsOf.get(row.brandId);
+    const list = positionsOf.get(rowBrand[i]);
     if (!list) continue;
     list.push(i);
-    if (row.brandName !== null) names.set(row.brandId, row.brandName);
+    if (!names.has(rowBrand[i])) {
+      const { brandName } = model.rows[i];
+      if (brandName !== null) names.set(rowBrand[i], brandName);
+    }
   }
 
   // history of the chosen brands' pivot listings and their counted competitor listings (their ids are

@@ -118,6 +118,25 @@ describe('closed days from the per-seller rows and the index history', () => {
     },
   );
 
+  it("keep the pivot's side per roots and days: new selections in a row still equal the per-scope computation", async () => {
+    const pool = ctx.db.pool;
+    const zone = SANTIAGO;
+    const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+    const h = await loadIndexHistory(pool, 10, zone, w.from, w.to);
+    const [from, to] = [tDay(9), tDay(1)];
+    let compared = 0;
+    // the same roots and days, one selection after another (the pivot's prices are reused after the first)
+    for (const roots of [[m.cls.moda], [m.cls.audio], []])
+      for (const competitors of [[20], [20, 30], [30, 50], [50], [20, 30, 40, 50]]) {
+        const scope = { pivot: 10, competitors, roots, currency: 'CLP', zone };
+        const before = await computeDays(pool, scope, from, to);
+        const after = await closedDaysFromState(pool, scope, h, from, to);
+        expectSameDays(before, after);
+        compared++;
+      }
+    expect(compared).toBe(15);
+  });
+
   it("today's discounts summed per seller equal the selection's own query", async () => {
     const pool = ctx.db.pool;
     for (const currency of ['CLP', 'USD', 'PEN']) {

@@ -63,9 +63,12 @@ export function addGroupIndex(
   sum: Float64Array,
   dev: Float64Array,
   n: Int32Array,
+  /** where day 0 of `mine` is (a group's row of a days × groups array) */
+  mineAt = 0,
 ): void {
   for (let d = lo; d <= hi; d++) {
-    const v = priceIndex(Number.isNaN(mine[d]) ? null : mine[d], Number.isNaN(best[d]) ? null : best[d]);
+    const my = mine[mineAt + d];
+    const v = priceIndex(Number.isNaN(my) ? null : my, Number.isNaN(best[d]) ? null : best[d]);
     if (v === null) continue;
     sum[d] += v;
     dev[d] += Math.abs(v - 100);

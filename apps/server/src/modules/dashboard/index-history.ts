@@ -102,9 +102,72 @@ export interface IndexDays {
 }
 
 /**
+ * The pivot's side of indexDays over [from, to]: per match group g and day d, my lowest price in CLP
+ * (`mine[g × D + d]`, NaN: none) and whether the group has any (`any[g]`). It does not depend on the
+ * competitors: kept on the history for a few (roots, days, rates) at once, so that a new competitor
+ * selection (the dashboard's first answer, issue 30) reads only its competitors' listings.
+ */
+interface MineDays {
+  key: string;
+  mine: Float64Array;
+  any: Uint8Array;
+}
+const MINE_KEPT = 4;
+const mineKept = new WeakMap<IndexHistory, MineDays[]>();
+
+function mineDays(
+  h: IndexHistory,
+  rootClasses: Set<number> | null,
+  off: number,
+  D: number,
+  rates: Float64Array[],
+  key: string | undefined,
+): MineDays {
+  const kept = mineKept.get(h) ?? [];
+  const full =
+    key === undefined ? undefined : `${key}|${off}|${D}|${rates.map((r) => r.join(',')).join(';')}`;
+  const hit = full === undefined ? undefined : kept.find((m) => m.key === full);
+  if (hit) return hit;
+  const groups = h.groupStart.length - 1;
+  const mine = new Float64Array(groups * D).fill(Number.NaN);
+  const any = new Uint8Array(groups);
+  for (let g = 0; g < groups; g++) {
+    const base = g * D;
+    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
+      if (h.seller[i] !== h.pivot) continue;
+      if (rootClasses && !rootClasses.has(h.cls[i])) continue;
+      // a listing's intervals ascend (a and b both): from its last one back, past those that begin
+      // after the asked days, up to the first that ends before them
+      for (let k = h.start[i + 1] - 1; k >= h.start[i]; k--) {
+        const last = Math.min(h.b[k] - off, D - 1);
+        if (last < 0) break;
+        const first = Math.max(h.a[k] - off, 0);
+        if (first > last) continue;
+        const rate = rates[h.cur[k]];
+        for (let d = first; d <= last; d++) {
+          const p = h.price[k] * rate[d];
+          if (!(p > 0)) continue;
+          if (!(p >= mine[base + d])) mine[base + d] = p;
+          any[g] = 1;
+        }
+      }
+    }
+  }
+  const made = { key: full ?? '', mine, any };
+  if (full !== undefined) {
+    kept.unshift(made);
+    if (kept.length > MINE_KEPT) kept.pop();
+    mineKept.set(h, kept);
+  }
+  return made;
+}
+
+/**
  * Per day of [from, to] (inside the window): the sum of the groups' indexes, of |index − 100| and their
  * number — per match group my lowest price (pivot listings under the roots) against the lowest in-stock
  * competitor price among `competitors`, both in CLP at the day's rates (`clp(currency)[d]`, d from `from`).
+ * `mineKey` names the roots (rootClasses) for keeping the pivot's side (mineDays); without it, nothing
+ * is kept.
  */
 export function indexDays(
   h: IndexHistory,
@@ -115,40 +178,31 @@ export function indexDays(
     from: string;
     to: string;
     clp: (currency: string) => Float64Array;
+    mineKey?: string;
   },
 ): IndexDays {
   const D = daysInclusive(q.from, q.to);
   const off = daysInclusive(h.from, q.from) - 1;
   if (off < 0 || q.to > h.to) throw new Error(`indexDays: ${q.from}..${q.to} outside ${h.from}..${h.to}`);
   const rates = h.currencies.map((c) => q.clp(c));
+  const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey);
   // competitors by seller id (a mask: one read per listing instead of a Set lookup)
   const chosen = new Uint8Array(Math.max(0, ...q.competitors) + 1);
   for (const c of q.competitors) chosen[c] = 1;
   const sum = new Float64Array(D);
   const dev = new Float64Array(D);
   const n = new Int32Array(D);
-  const mine = new Float64Array(D);
   const best = new Float64Array(D);
   const groups = h.groupStart.length - 1;
   for (let g = 0; g < groups; g++) {
+    if (any[g] !== 1) continue; // no price of mine on any day: no index
     let lo = D;
     let hi = -1;
-    let touched = false;
     for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
       const s = h.seller[i];
-      const isMine = s === h.pivot;
-      if (isMine) {
-        if (q.rootClasses && !q.rootClasses.has(h.cls[i])) continue;
-      } else if (!(s < chosen.length && chosen[s] === 1)) continue;
-      if (!touched) {
-        mine.fill(Number.NaN);
-        best.fill(Number.NaN);
-        touched = true;
-      }
-      const target = isMine ? mine : best;
-      // a listing's intervals ascend (a and b both): from its last one back, past those that begin
-      // after the asked days, up to the first that ends before them — a recent period reads one or two
-      // of the window's intervals, not all of them
+      if (s === h.pivot || !(s < chosen.length && chosen[s] === 1)) continue;
+      if (hi < 0) best.fill(Number.NaN);
+      // as mineDays: the listing's intervals that cover the asked days, from its last one back
       for (let k = h.start[i + 1] - 1; k >= h.start[i]; k--) {
         const last = Math.min(h.b[k] - off, D - 1);
         if (last < 0) break;
@@ -158,13 +212,13 @@ export function indexDays(
         for (let d = first; d <= last; d++) {
           const p = h.price[k] * rate[d];
           if (!(p > 0)) continue;
-          if (!(p >= target[d])) target[d] = p;
+          if (!(p >= best[d])) best[d] = p;
           if (d < lo) lo = d;
           if (d > hi) hi = d;
         }
       }
     }
-    addGroupIndex(mine, best, lo, hi, sum, dev, n);
+    if (hi >= 0) addGroupIndex(mine, best, lo, hi, sum, dev, n, g * D);
   }
   return { sum, dev, n };
 }

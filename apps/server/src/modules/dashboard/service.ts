@@ -124,7 +124,14 @@ export async function closedDaysFromState(
   const currencies = new Set<string>([s.currency, ...h.currencies]);
   for (const m of perSeller.values()) for (const f of m.values()) for (const c in f.money) currencies.add(c);
   const clp = dailyClp(await loadFx(pool, [...currencies], from, to), from, D);
-  const idx = indexDays(h, { competitors: key.competitors, rootClasses, from, to, clp });
+  const idx = indexDays(h, {
+    competitors: key.competitors,
+    rootClasses,
+    from,
+    to,
+    clp,
+    mineKey: JSON.stringify(key.roots),
+  });
   const target = clp(s.currency);
   const out = new Map<string, DayFigures>();
   const hist = new Int32Array(BUCKETS);

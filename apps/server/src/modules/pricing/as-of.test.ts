@@ -4,7 +4,8 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import { insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import { closingStatesOf, HistoryStore, loadIntervals, modelListings } from '../brand-comparator/history.js';
 import { type ClosingState, modelAsOf, overlayStates, selectStatesAt, statesFromMap } from './as-of.js';
-import { getPivotModel, type PivotModel } from './model.js';
+import { type PricingScope, rowPasses, scoreModel } from './compute.js';
+import { getPivotModel, type PivotModel, rowAt } from './model.js';
 
 // A closed day's overlay (as-of.ts, issue 30): the states read only for the listings whose current
 // interval began after the day's end (SQL), or from the brand comparator's in-memory history, give the
@@ -101,7 +102,7 @@ afterAll(() => ctx?.close());
 function stateIn(model: PivotModel, id: number) {
   const i = model.rows.findIndex((r) => r.productId === id);
   if (i >= 0) {
-    const r = model.rows[i];
+    const r = rowAt(model, i);
     return { normal: r.normal, sale: r.sale, priceType: r.priceType, stockOut: r.stockOut, eff: r.eff };
   }
   const c = model.cols;
@@ -120,16 +121,9 @@ function stateIn(model: PivotModel, id: number) {
 function replaced(model: PivotModel) {
   const c = model.cols;
   return {
-    rows: model.rows.map((r) => [
-      r.productId,
-      r.normal,
-      r.sale,
-      r.exclusive,
-      r.eff,
-      r.priceType,
-      r.stockOut,
-      r.currency,
-    ]),
+    rows: model.rows
+      .map((_, i) => rowAt(model, i))
+      .map((r) => [r.productId, r.normal, r.sale, r.exclusive, r.eff, r.priceType, r.stockOut, r.currency]),
     cols: [
       c.rowPrice,
       c.rowCurrency,
@@ -146,6 +140,21 @@ function replaced(model: PivotModel) {
     ],
   };
 }
+
+/** Pivot 5 against the rival in CLP, the latest crawl, with these row filters. */
+const scope = (rows: Partial<PricingScope['rows']>): PricingScope => ({
+  pivot: 5,
+  competitors: [7],
+  currency: 'CLP',
+  rates: new Map([['CLP', 1]]),
+  mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
+  mpiValue: 5,
+  window: null,
+  crawl: new Map(),
+  todayTs: Date.now(),
+  rows: { licenseRoots: [], ...rows },
+  post: {},
+});
 
 describe('prices at the end of a closed day (as-of overlay)', () => {
   it('reads only the listings that changed after the day, from the database or the history, as the full lookup does', async () => {
@@ -202,6 +211,36 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     expect(stateIn(sixDaysAgo, ids.a1)).toMatchObject({ normal: 990, stockOut: false });
   });
 
+  it("filters price type and stock by the day's state, and lists the day's prices", async () => {
+    const pool = ctx.db.pool;
+    const model = await getPivotModel(pool, 5);
+    const yesterday = await modelAsOf(pool, model, 'ayer', await endOf(1));
+    const listed = (m: PivotModel, rows: Partial<PricingScope['rows']>) =>
+      scoreModel(m, scope(rows)).filtered.map((i) => m.rows[i].productId);
+    // p2 was on sale yesterday (850 of 900) and is not today; the overlay keeps today's row objects
+    expect(listed(yesterday, { priceTypes: ['SALE'] })).toEqual([ids.p2]);
+    expect(listed(model, { priceTypes: ['SALE'] })).toEqual([]);
+    const i = model.rows.findIndex((r) => r.productId === ids.p2);
+    expect(yesterday.rows[i]).toBe(model.rows[i]);
+    expect(rowAt(yesterday, i)).toMatchObject({ normal: 900, sale: 850, priceType: 'SALE', ref: 'p2' });
+    expect(rowAt(model, i)).toMatchObject({ normal: 900, sale: null, priceType: 'NORMAL' });
+    // p2's effective price yesterday is its sale price; the index against a2's 880: 850 / 880
+    const set = scoreModel(yesterday, scope({}));
+    expect(set.my[i]).toBe(850);
+    expect(set.index[i]).toBeCloseTo((850 / 880) * 100, 6);
+    // nobody of the pivot was out of stock: the stock filter lists none on either day
+    expect(listed(yesterday, { stockOut: true })).toEqual([]);
+    // the row filters' pass is kept per rows (shared by the overlay) unless it reads the state
+    const sale = scope({ priceTypes: ['SALE'] });
+    const all = scope({ licenseRoots: [], skus: ['p2', 'p5'] });
+    expect(rowPasses(yesterday, all)).toBe(rowPasses(model, { ...all, competitors: [] }));
+    expect([...(rowPasses(model, all) ?? [])].filter(Boolean)).toHaveLength(2);
+    expect(rowPasses(yesterday, sale)).not.toBe(rowPasses(model, sale));
+    expect(rowPasses(yesterday, sale)?.[i]).toBe(1);
+    expect(rowPasses(model, sale)?.[i]).toBe(0);
+    expect(rowPasses(model, scope({}))).toBeNull();
+  });
+
   it('builds one overlay for requests of the same day at once', async () => {
     const pool = ctx.db.pool;
     const model = await getPivotModel(pool, 5);
@@ -212,5 +251,26 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     ]);
     expect(a).toBe(b);
     expect(stateIn(a, ids.p1)).toMatchObject({ normal: 950 });
+  });
+
+  // last: it observes a new price
+  it("computes the row filters' pass again for the model an ingest makes", async () => {
+    const pool = ctx.db.pool;
+    const before = await getPivotModel(pool, 5);
+    const sale = scope({ priceTypes: ['SALE'] });
+    const p5 = (m: PivotModel) => m.rows.findIndex((r) => r.productId === ids.p5);
+    expect(rowPasses(before, sale)?.[p5(before)]).toBe(0);
+    // p5 goes on sale now: a new pricing model version (the change signal's reload, here on request)
+    await observe(pool, 5, new Date(Date.now() - 30_000), [
+      { productId: 'p5', ean: 'E5', name: 'Producto p5', normalPrice: 300, salePrice: 250 },
+    ]);
+    const after = await getPivotModel(pool, 5);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.rows).not.toBe(before.rows);
+    expect(rowPasses(after, sale)?.[p5(after)]).toBe(1);
+    // the old model's pass is its own (its requests in flight still read it)
+    expect(rowPasses(before, sale)?.[p5(before)]).toBe(0);
+    const skus = scope({ skus: ['p5'] });
+    expect(rowPasses(after, skus)).not.toBe(rowPasses(before, skus));
   });
 });

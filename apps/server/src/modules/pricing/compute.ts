@@ -14,7 +14,7 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
+import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row, rowAt } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -65,10 +65,14 @@ export interface PricingScope {
 
 const overlaps = (path: number[], ids: Set<number>) => path.some((id) => ids.has(id));
 
-/** The descriptive row filters (classification, category, brand, SKU, text, price type, stock). */
-function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
+/**
+ * The descriptive row filters (classification, category, brand, SKU, text, price type, stock) of row i
+ * (`r`: model.rows[i]); price type and stock are the model's state (a closed day's, rowAt), not the row
+ * object's.
+ */
+function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => boolean) | null {
   const f = s.rows;
-  const tests: ((r: Row) => boolean)[] = [];
+  const tests: ((r: Row, i: number) => boolean)[] = [];
   if (f.licenseRoots.length) {
     const roots = new Set(f.licenseRoots);
     tests.push((r) => overlaps(r.classPath, roots));
@@ -99,10 +103,11 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
   }
   if (f.priceTypes?.length) {
     const types = new Set(f.priceTypes);
-    tests.push((r) => types.has(r.priceType));
+    tests.push((_r, i) => types.has(rowAt(model, i).priceType));
   }
-  if (f.stockOut) tests.push((r) => r.stockOut);
-  return tests.length ? (r) => tests.every((t) => t(r)) : null;
+  const { rowStockOut } = model.cols;
+  if (f.stockOut) tests.push((_r, i) => rowStockOut[i] === 1);
+  return tests.length ? (r, i) => tests.every((t) => t(r, i)) : null;
 }
 
 /**
@@ -113,13 +118,13 @@ function rowFilter(s: PricingScope): ((r: Row) => boolean) | null {
 export function skusNotFound(set: ScoredSet): string[] {
   const skus = set.scope.rows.skus;
   if (!skus?.length) return [];
-  const pass = rowFilter(set.scope);
+  const pass = rowFilter(set.scope, set.model);
   const found = new Set<string>();
   const rows = set.model.rows;
   for (let i = 0; i < rows.length; i++) {
     if (set.rowIn[i] !== 1) continue;
     const r = rows[i];
-    if (pass && !pass(r)) continue;
+    if (pass && !pass(r, i)) continue;
     found.add(r.ref);
     if (r.sku !== null) found.add(r.sku);
   }
@@ -280,17 +285,47 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
   return b;
 }
 
+/**
+ * Which rows pass the descriptive row filters (1) — null when there are none. They depend only on the
+ * rows and the filters (and, for price type and stock, on the model's state), not on the competitors,
+ * the window or the prices: kept per row array (shared by a model's closed-day overlays) or, with a
+ * price type or stock filter, per model columns, for a few filter sets each (a new competitor selection
+ * or a closed day's overlay no longer tests every row's classification path again).
+ */
+const PASSES_KEPT = 16;
+const passesOf = new WeakMap<object, Map<string, Uint8Array>>();
+export function rowPasses(model: PivotModel, s: PricingScope): Uint8Array | null {
+  const pass = rowFilter(s, model);
+  if (!pass) return null;
+  const owner = s.rows.priceTypes?.length || s.rows.stockOut ? model.cols : model.rows;
+  let kept = passesOf.get(owner);
+  if (!kept) {
+    kept = new Map();
+    passesOf.set(owner, kept);
+  }
+  const key = JSON.stringify(s.rows);
+  let flags = kept.get(key);
+  if (!flags) {
+    const rows = model.rows;
+    flags = new Uint8Array(rows.length);
+    for (let i = 0; i < rows.length; i++) flags[i] = pass(rows[i], i) ? 1 : 0;
+    if (kept.size >= PASSES_KEPT) kept.delete(kept.keys().next().value as string);
+    kept.set(key, flags);
+  }
+  return flags;
+}
+
 /** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
 export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
   const rows = base.model.rows;
-  const pass = rowFilter(s);
+  const passes = rowPasses(base.model, s);
   const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
   const match = s.post.match === true;
   const pre: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     if (base.rowIn[i] !== 1) continue;
     if (match && base.matched[i] !== 1) continue;
-    if (pass && !pass(rows[i])) continue;
+    if (passes && passes[i] !== 1) continue;
     if (ranges) {
       const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
       if (bucket === null || !ranges.has(bucket)) continue;
@@ -339,12 +374,16 @@ export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
   return t;
 }
 
-/** Groups products by keys (a product may count in several groups: classification ancestors). */
-export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): Map<number, PricingTally> {
-  const groups = new Map<number, PricingTally>();
-  const rows = set.model.rows;
-  for (const i of set.filtered) {
-    for (const k of keys(rows[i])) {
+/**
+ * DPM by brand's tally (brand id → tally, 0: no brand), kept on the scored set (memo 'brands': the DPM
+ * screen and the brand comparator share it); keys from the brand column, no Row object read.
+ */
+export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
+  return memoOn(set, 'brands', () => {
+    const groups = new Map<number, PricingTally>();
+    const { rowBrand } = set.model.cols;
+    for (const i of set.filtered) {
+      const k = rowBrand[i];
       let t = groups.get(k);
       if (!t) {
         t = new PricingTally(set.scope.mpiValue);
@@ -352,8 +391,8 @@ export function tallyBy(set: ScoredSet, keys: (row: Row) => readonly number[]): 
       }
       addProduct(t, set, i);
     }
-  }
-  return groups;
+    return groups;
+  });
 }
 
 /**

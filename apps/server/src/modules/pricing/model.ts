@@ -89,6 +89,8 @@ export interface Columns {
   rowPriceType: Uint8Array;
   /** the row's classification leaf (last id of classPath), 0 without classification */
   rowClassLeaf: Int32Array;
+  /** the row's brand id, 0 without brand (DPM by brand's and the comparator's tally) */
+  rowBrand: Int32Array;
   rowPublished: Uint8Array;
   rowFirstSeen: Float64Array;
   rowLastSeen: Float64Array;
@@ -123,8 +125,20 @@ export function priceTypeCode(priceType: string): number {
 export interface PivotModel {
   pivot: number;
   version: number;
+  /**
+   * The products. In a closed day's overlay (as-of.ts) these are the latest model's objects: their
+   * prices, price type, stock and currency are the latest ones, and the day's are in the columns and in
+   * `stateRow` — read a row's state with rowAt.
+   */
   rows: Row[];
   cols: Columns;
+  /** A closed day's overlay: row i with its state at the end of that day (made on each call). */
+  stateRow?: (i: number) => Row;
+}
+
+/** Row i of a model with its state in that model (a closed day's overlay: its state at that day). */
+export function rowAt(model: PivotModel, i: number): Row {
+  return model.stateRow ? model.stateRow(i) : model.rows[i];
 }
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
@@ -221,6 +235,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowStockOut: new Uint8Array(n),
     rowPriceType: new Uint8Array(n),
     rowClassLeaf: new Int32Array(n),
+    rowBrand: new Int32Array(n),
     rowPublished: new Uint8Array(n),
     rowFirstSeen: new Float64Array(n),
     rowLastSeen: new Float64Array(n),
@@ -253,6 +268,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     c.rowStockOut[i] = r.stockOut ? 1 : 0;
     c.rowPriceType[i] = priceTypeCode(r.priceType);
     c.rowClassLeaf[i] = r.classPath.length ? r.classPath[r.classPath.length - 1] : 0;
+    c.rowBrand[i] = r.brandId ?? 0;
     c.rowPublished[i] = r.published ? 1 : 0;
     c.rowFirstSeen[i] = r.firstSeen;
     c.rowLastSeen[i] = r.lastSeen;

@@ -12,7 +12,7 @@ import {
   rankingSummary,
   type ScoredSet,
   skusNotFound,
-  tallyBy,
+  tallyByBrand,
   tallyBySeller,
   tallyByTree,
   tallyOf,
@@ -124,7 +124,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
       const row = model.rows[i];
       if (row.brandId !== null && row.brandName !== null) names.set(row.brandId, row.brandName);
     }
-    const items = [...memoOn(set, 'brands', () => tallyBy(set, (row) => [row.brandId ?? 0]))]
+    const items = [...tallyByBrand(set)]
       .map(([id, t]) => ({ id, name: names.get(id) ?? 'Sin marca', ...groupOut(t) }))
       .sort((a, b) => b.products - a.products || a.name.localeCompare(b.name, 'es'));
     return { group: 'brand' as const, ...envelope(set), items };

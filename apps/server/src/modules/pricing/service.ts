@@ -35,7 +35,7 @@ import {
   type SellerTally,
 } from './compute.js';
 import { ensurePricingPivot } from './maintain.js';
-import { getPivotModel, type PivotModel } from './model.js';
+import { getPivotModel, type PivotModel, rowAt } from './model.js';
 import { type SellerInfo, selectRequestLookups } from './queries.js';
 
 // Turns a request's Filters into a license-checked PricingScope with its pivot model, and computed
@@ -189,7 +189,7 @@ const priceType = (t: string) => (PRICE_TYPES_SET.has(t) ? t : 'NORMAL') as Pric
 /** API row of a scored product (position `i` in the model), with each selected competitor's offer. */
 export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
   const { scope } = r;
-  const row = set.model.rows[i];
+  const row = rowAt(set.model, i);
   const f = scope.rates.get(row.currency);
   const conv = (p: number | null) => (p === null || f === undefined ? null : round2(p * f));
   const pivotCrawl = scope.crawl.get(scope.pivot);
