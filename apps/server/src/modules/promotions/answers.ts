@@ -26,6 +26,7 @@ import {
   selectDrilldown,
   selectDrilldownTotals,
   selectDurations,
+  selectRunningGroups,
   selectTypeDays,
   selectTypePrices,
   selectWeeks,
@@ -110,7 +111,16 @@ export async function durationAnswer(
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
   return remembered(pool, ['duration', ...scopeKey(scope)], async () => {
-    const rows = await selectDurations(pool, scope.values);
+    // the running promotions do not depend on the window (but through their first day): kept per scope
+    // and data version, so that a new window reads only the cumulative rows
+    const v = scope.values;
+    const running =
+      v.currency === 'CLP'
+        ? await remembered(pool, ['duration-running', v.sellers, v.asked[0], v.zone], () =>
+            selectRunningGroups(pool, v),
+          )
+        : [];
+    const rows = await selectDurations(pool, v, running);
     const cls = scope.classes[0];
     return {
       from_date: scope.values.from,

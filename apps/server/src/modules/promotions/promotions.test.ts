@@ -218,6 +218,29 @@ describe('POST /v1/promotion/duration', () => {
       [3, 1],
       [5, 1],
     ]);
+    // a window ending before the running L3 began (11-09), asked after the answers above kept the
+    // running promotions: L1 (3 days) and L2 (5 days) only, nothing running
+    const early = await post('duration', {
+      ...WINDOW,
+      to_date: '2026-11-08',
+      classification: fx.classes.leches,
+    });
+    expect((of(early.body.items, 5, fx.classes.leches) as { days: unknown[] }).days).toEqual([
+      {
+        day: 3,
+        count: 1,
+        running: 0,
+        percentage: 50,
+        prices: { normal: 1000, promotion: 800, discount: 20 },
+      },
+      {
+        day: 5,
+        count: 1,
+        running: 0,
+        percentage: 50,
+        prices: { normal: 1000, promotion: 900, discount: 10 },
+      },
+    ]);
   });
 
   it('needs its classification', async () => {

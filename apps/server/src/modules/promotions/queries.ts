@@ -254,7 +254,54 @@ export interface DurationRow {
  * row on or before to + L − 1 minus its row before `from`; running ones from promo_spans (partial index).
  * In a currency other than CLP the window's promotions themselves (SPAN_AVERAGES).
  */
-export async function selectDurations(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
+/**
+ * The running promotions (no last day) of the sellers under the scope's root, summed per (seller, first
+ * day, currency): their duration and their first-day factor are the group's, so selectDurations multiplies
+ * each group's exact sums by the factor (as the ended ones' cumulative sums) instead of every promotion's
+ * prices (~44 k promotions under one root on medium, in ~240 groups). They do not depend on the window
+ * but through `first_day <= to`, so the answers keep them per data version (answers.ts) and a new window
+ * reads only the cumulative rows. Sums travel as text: numeric, exact.
+ */
+export interface RunningGroup {
+  seller_id: number;
+  first_day: string;
+  currency: string;
+  n: number;
+  normal: string | null;
+  normal_n: number;
+  promo: string | null;
+  promo_n: number;
+  disc: string | null;
+  disc_n: number;
+}
+
+export async function selectRunningGroups(
+  db: Queryable,
+  s: Pick<ScopeValues, 'sellers' | 'asked' | 'zone'>,
+): Promise<RunningGroup[]> {
+  const { rows } = await db.query<RunningGroup>(
+    `select sp.seller_id, sp.first_day::text as first_day, sp.currency, count(*)::int as n,
+            sum(sp.normal_price)::text as normal, count(sp.normal_price)::int as normal_n,
+            sum(vigia_promo_price(sp.promo_price))::text as promo,
+            count(vigia_promo_price(sp.promo_price))::int as promo_n,
+            sum(d.pct)::text as disc, count(d.pct)::int as disc_n
+       from promo_spans sp
+       join classifications c on c.id = sp.classification_id and c.path @> array[$2::int]
+       -- offset 0: the discount's numeric division once per promotion, not once per aggregate
+       cross join lateral (select vigia_discount_pct(sp.normal_price, sp.promo_price) as pct offset 0) d
+      where sp.zone = $3 and sp.seller_id = any($1::int[]) and sp.last_day is null
+      group by 1, 2, 3`,
+    [s.sellers, s.asked[0], s.zone],
+  );
+  return rows;
+}
+
+/** Promotions by duration in the scope's window; `running`: selectRunningGroups of the same scope. */
+export async function selectDurations(
+  db: Queryable,
+  s: ScopeValues,
+  running: RunningGroup[],
+): Promise<DurationRow[]> {
   if (s.currency !== 'CLP') {
     const { rows } = await db.query<DurationRow>(
       `with ${spansIn()}
@@ -295,21 +342,13 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
      ),
      ld as materialized (select sid, (select vigia_day(max(observed_at), $9::text) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
-     -- the running promotions summed per (seller, first day, currency) first: their duration and their
-     -- first-day factor are the group's, so the factor multiplies each group's exact sums (as the ended
-     -- ones' cumulative sums), not every promotion's prices (~33 k promotions under one root on medium, in
-     -- ~240 groups; per promotion, the numeric → float8 products were most of the answer's time)
+     -- the running promotions' groups (selectRunningGroups, kept per data version by the caller) that
+     -- began by the window's end
      running_groups as (
-       select sp.seller_id, sp.first_day, sp.currency, count(*) as n,
-              sum(sp.normal_price) as normal, count(sp.normal_price) as normal_n,
-              sum(vigia_promo_price(sp.promo_price)) as promo, count(vigia_promo_price(sp.promo_price)) as promo_n,
-              sum(d.pct) as disc, count(d.pct) as disc_n
-         from promo_spans sp
-         join classifications c on c.id = sp.classification_id and c.path @> array[$2[1]]
-         -- offset 0: the discount's numeric division once per promotion, not once per aggregate
-         cross join lateral (select vigia_discount_pct(sp.normal_price, sp.promo_price) as pct offset 0) d
-        where sp.zone = $9 and sp.seller_id = any($1::int[]) and sp.last_day is null and sp.first_day <= $4::date
-        group by 1, 2, 3
+       select * from unnest($10::int[], $11::date[], $12::text[], $13::int[], $14::numeric[], $15::int[],
+                            $16::numeric[], $17::int[], $18::numeric[], $19::int[])
+                g(seller_id, first_day, currency, n, normal, normal_n, promo, promo_n, disc, disc_n)
+        where g.first_day <= $4::date
      ),
      running as (
        select g.seller_id, (ld.day - g.first_day + 1)::int as day, g.n, g.normal * fd.factor as normal,
@@ -330,9 +369,36 @@ export async function selectDurations(db: Queryable, s: ScopeValues): Promise<Du
             (sum(promo) / nullif(sum(promo_n), 0))::float8 as promotion,
             (sum(disc) / nullif(sum(disc_n), 0))::float8 as discount
        from parts group by 1, 2 order by 1, 2`,
-    [s.sellers, s.asked, s.from, s.to, s.curs, s.factors, s.currency, s.targetClp, s.zone],
+    [
+      s.sellers,
+      s.asked,
+      s.from,
+      s.to,
+      s.curs,
+      s.factors,
+      s.currency,
+      s.targetClp,
+      s.zone,
+      ...runningColumns(running),
+    ],
   );
   return rows;
+}
+
+/** RunningGroup[] as the ten arrays selectDurations unnests. */
+function runningColumns(g: RunningGroup[]): unknown[] {
+  return [
+    g.map((r) => r.seller_id),
+    g.map((r) => r.first_day),
+    g.map((r) => r.currency),
+    g.map((r) => r.n),
+    g.map((r) => r.normal),
+    g.map((r) => r.normal_n),
+    g.map((r) => r.promo),
+    g.map((r) => r.promo_n),
+    g.map((r) => r.disc),
+    g.map((r) => r.disc_n),
+  ];
 }
 
 export interface DrillRow {
