@@ -26,6 +26,7 @@ import {
   selectDrilldown,
   selectDrilldownTotals,
   selectDurations,
+  selectDurationsAtFirstDay,
   selectRunningGroups,
   selectTypeDays,
   selectTypePrices,
@@ -114,13 +115,16 @@ export async function durationAnswer(
     // the running promotions do not depend on the window (but through their first day): kept per scope
     // and data version, so that a new window reads only the cumulative rows
     const v = scope.values;
-    const running =
+    const rows =
       v.currency === 'CLP'
-        ? await remembered(pool, ['duration-running', v.sellers, v.asked[0], v.zone], () =>
-            selectRunningGroups(pool, v),
+        ? await selectDurations(
+            pool,
+            v,
+            await remembered(pool, ['duration-running', v.sellers, v.asked[0], v.zone], () =>
+              selectRunningGroups(pool, v),
+            ),
           )
-        : [];
-    const rows = await selectDurations(pool, v, running);
+        : await selectDurationsAtFirstDay(pool, v);
     const cls = scope.classes[0];
     return {
       from_date: scope.values.from,

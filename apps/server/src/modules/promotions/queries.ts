@@ -296,22 +296,32 @@ export async function selectRunningGroups(
   return rows;
 }
 
-/** Promotions by duration in the scope's window; `running`: selectRunningGroups of the same scope. */
+/**
+ * Promotions by duration in the scope's window in a currency other than CLP: each promotion converts at
+ * its own first day's rates, which the cumulative CLP sums cannot give, so the window's promotions are
+ * read from `promo_spans`.
+ */
+export async function selectDurationsAtFirstDay(db: Queryable, s: ScopeValues): Promise<DurationRow[]> {
+  const { rows } = await db.query<DurationRow>(
+    `with ${spansIn()}
+     select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
+            count(*) filter (where running)::int as running, ${SPAN_AVERAGES}
+       from spans group by 1, 2 order by 1, 2`,
+    scopeArgs(s),
+  );
+  return rows;
+}
+
+/**
+ * Promotions by duration in the scope's window in CLP (selectDurationsAtFirstDay in any other currency):
+ * the ended ones from the cumulative rows, the running ones from `running` (selectRunningGroups of the
+ * same scope).
+ */
 export async function selectDurations(
   db: Queryable,
   s: ScopeValues,
   running: RunningGroup[],
 ): Promise<DurationRow[]> {
-  if (s.currency !== 'CLP') {
-    const { rows } = await db.query<DurationRow>(
-      `with ${spansIn()}
-       select seller_id, (end_day - first_day + 1)::int as day, count(*)::int as count,
-              count(*) filter (where running)::int as running, ${SPAN_AVERAGES}
-         from spans group by 1, 2 order by 1, 2`,
-      scopeArgs(s),
-    );
-    return rows;
-  }
   const { rows } = await db.query<DurationRow>(
     `with k as (
        select k.seller_id, k.currency, k.duration from promo_duration_keys k
