@@ -102,6 +102,38 @@ export interface IndexDays {
 }
 
 /**
+ * Listing `i`'s lowest positive price per asked day, in CLP (`rates` per currency and day), kept in
+ * `out[base + d]` where lower than what is there (NaN: nothing yet); `bounds` [lowest, highest] day written
+ * widened. A listing's intervals ascend (a and b both): read from its last one back, past those that begin
+ * after the asked days, up to the first that ends before them.
+ */
+function lowestByDay(
+  h: IndexHistory,
+  i: number,
+  off: number,
+  D: number,
+  rates: Float64Array[],
+  out: Float64Array,
+  base: number,
+  bounds: Int32Array,
+): void {
+  for (let k = h.start[i + 1] - 1; k >= h.start[i]; k--) {
+    const last = Math.min(h.b[k] - off, D - 1);
+    if (last < 0) break;
+    const first = Math.max(h.a[k] - off, 0);
+    if (first > last) continue;
+    const rate = rates[h.cur[k]];
+    for (let d = first; d <= last; d++) {
+      const p = h.price[k] * rate[d];
+      if (!(p > 0)) continue;
+      if (!(p >= out[base + d])) out[base + d] = p;
+      if (d < bounds[0]) bounds[0] = d;
+      if (d > bounds[1]) bounds[1] = d;
+    }
+  }
+}
+
+/**
  * The pivot's side of indexDays over [from, to]: per match group g and day d, my lowest price in CLP
  * (`mine[g × D + d]`, NaN: none) and whether the group has any (`any[g]`). It does not depend on the
  * competitors: kept on the history for a few (roots, days, rates) at once, so that a new competitor
@@ -131,27 +163,16 @@ function mineDays(
   const groups = h.groupStart.length - 1;
   const mine = new Float64Array(groups * D).fill(Number.NaN);
   const any = new Uint8Array(groups);
+  const bounds = new Int32Array(2);
   for (let g = 0; g < groups; g++) {
-    const base = g * D;
+    bounds[0] = D;
+    bounds[1] = -1;
     for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
       if (h.seller[i] !== h.pivot) continue;
       if (rootClasses && !rootClasses.has(h.cls[i])) continue;
-      // a listing's intervals ascend (a and b both): from its last one back, past those that begin
-      // after the asked days, up to the first that ends before them
-      for (let k = h.start[i + 1] - 1; k >= h.start[i]; k--) {
-        const last = Math.min(h.b[k] - off, D - 1);
-        if (last < 0) break;
-        const first = Math.max(h.a[k] - off, 0);
-        if (first > last) continue;
-        const rate = rates[h.cur[k]];
-        for (let d = first; d <= last; d++) {
-          const p = h.price[k] * rate[d];
-          if (!(p > 0)) continue;
-          if (!(p >= mine[base + d])) mine[base + d] = p;
-          any[g] = 1;
-        }
-      }
+      lowestByDay(h, i, off, D, rates, mine, g * D, bounds);
     }
+    if (bounds[1] >= 0) any[g] = 1;
   }
   const made = { key: full ?? '', mine, any };
   if (full !== undefined) {
@@ -193,32 +214,19 @@ export function indexDays(
   const dev = new Float64Array(D);
   const n = new Int32Array(D);
   const best = new Float64Array(D);
+  const bounds = new Int32Array(2);
   const groups = h.groupStart.length - 1;
   for (let g = 0; g < groups; g++) {
     if (any[g] !== 1) continue; // no price of mine on any day: no index
-    let lo = D;
-    let hi = -1;
+    bounds[0] = D;
+    bounds[1] = -1;
     for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
       const s = h.seller[i];
       if (s === h.pivot || !(s < chosen.length && chosen[s] === 1)) continue;
-      if (hi < 0) best.fill(Number.NaN);
-      // as mineDays: the listing's intervals that cover the asked days, from its last one back
-      for (let k = h.start[i + 1] - 1; k >= h.start[i]; k--) {
-        const last = Math.min(h.b[k] - off, D - 1);
-        if (last < 0) break;
-        const first = Math.max(h.a[k] - off, 0);
-        if (first > last) continue;
-        const rate = rates[h.cur[k]];
-        for (let d = first; d <= last; d++) {
-          const p = h.price[k] * rate[d];
-          if (!(p > 0)) continue;
-          if (!(p >= best[d])) best[d] = p;
-          if (d < lo) lo = d;
-          if (d > hi) hi = d;
-        }
-      }
+      if (bounds[1] < 0) best.fill(Number.NaN);
+      lowestByDay(h, i, off, D, rates, best, 0, bounds);
     }
-    if (hi >= 0) addGroupIndex(mine, best, lo, hi, sum, dev, n, g * D);
+    if (bounds[1] >= 0) addGroupIndex(mine, best, bounds[0], bounds[1], sum, dev, n, g * D);
   }
   return { sum, dev, n };
 }
