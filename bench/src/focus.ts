@@ -1,5 +1,6 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
-//   [--only REGEX] [--c1 N] [--c16 N] [--features promotions,assortment,detail,images,reports,duckdb]
+//   [--only REGEX] [--c1 N] [--c16 N]
+//   [--features pricing,promotions,assortment,detail,images,reports,browser,duckdb]
 // `duckdb` (issue 30): the API's answers against DuckDB's from the raw tables (duckdb.ts), `--c1 N`
 // repetitions a row; with `--url` it needs `--data DIR` too (the running server's data dir: its database).
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
@@ -12,10 +13,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchAssortment } from './assortment.js';
+import { benchBrowser } from './browser.js';
 import { benchDetail } from './detail.js';
 import { benchDuckdb, renderDuckdb } from './duckdb.js';
 import type { BenchTarget, LatencyResult } from './http.js';
 import { benchImageVerification } from './image-verification.js';
+import { benchPricing } from './pricing.js';
 import { benchPromotions } from './promotions.js';
 import { benchReports } from './reports.js';
 import { database, login, marketUrl, repoRoot, runningMarketUrl, startServer } from './server.js';
@@ -55,6 +58,7 @@ async function measureAll(server: BenchTarget, dbUrl: string | null) {
   console.log(HEAD.join('\n'));
   const load = loadavg()[0];
   const benches = {
+    pricing: benchPricing,
     promotions: benchPromotions,
     assortment: benchAssortment,
     detail: benchDetail,
@@ -64,6 +68,15 @@ async function measureAll(server: BenchTarget, dbUrl: string | null) {
   const duck: string[] = [];
   const features = (arg('features') ?? 'promotions,assortment,images').split(',') as (keyof typeof benches)[];
   for (const f of features) {
+    if ((f as string) === 'browser') {
+      // Chromium's rows (browser.ts): ms per page, in the requests column's place
+      for (const b of await benchBrowser(server, { only: opts.only })) {
+        const line = `| ${b.name} (Chromium, ms) | 1 | — | ${b.ms.toFixed(0)} | — | — | — |`;
+        lines.push(line);
+        console.log(line);
+      }
+      continue;
+    }
     if ((f as string) === 'duckdb') {
       if (!dbUrl) throw new Error('--features duckdb con --url necesita --data (la carpeta del servidor)');
       const res = await benchDuckdb(server, dbUrl, { requests: opts.requestsC1, only: opts.only });

@@ -119,7 +119,8 @@ export function namedUrl(url: string, name?: string): string {
   return u.toString();
 }
 
-const serverEnv = (url: string, dataDir: string, port: number, name?: string): NodeJS.ProcessEnv => ({
+/** The environment of a bench server process (its DATA_DIR under the bench's, no demo seed, high rate limits). */
+export const serverEnv = (url: string, dataDir: string, port: number, name?: string): NodeJS.ProcessEnv => ({
   ...process.env,
   DATABASE_URL: namedUrl(url, name),
   PORT: String(port),

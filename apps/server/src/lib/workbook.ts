@@ -1,6 +1,7 @@
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 import { currencyDecimals } from '@vigia/domain';
-import ExcelJS from 'exceljs';
+import type ExcelJSModule from 'exceljs';
 
 // THE workbook writer (issue 31 item 9): every XLSX the app writes — the screens' downloads (promotions,
 // assortment, image verification, a listing's history) and the reports (streamed row by row) — goes
@@ -11,6 +12,17 @@ import ExcelJS from 'exceljs';
 //     does not already end with one;
 //   - a bold, frozen header row (after an optional note line such as "Primeras N de M …");
 //   - Spanish file names naming the screen, its filters and its dates (xlsxFileName), sanitised.
+
+/**
+ * ExcelJS, loaded on the first workbook rather than at start: it is the largest module the server imports
+ * (~0.2 s of CPU to compile, more on a busy machine) and only downloads and reports use it (issue 30,
+ * cold start).
+ */
+let excel: typeof ExcelJSModule | undefined;
+const ExcelJS = (): typeof ExcelJSModule => {
+  excel ??= createRequire(import.meta.url)('exceljs') as typeof ExcelJSModule;
+  return excel;
+};
 
 export type WorkbookCell = string | number | null;
 /** How a column's cells are typed (numbers stay numbers; dates are date cells). */
@@ -89,7 +101,11 @@ function typedRow(
   });
 }
 
-function setColumns(ws: ExcelJS.Worksheet, columns: readonly WorkbookColumn[], currency?: string | null) {
+function setColumns(
+  ws: ExcelJSModule.Worksheet,
+  columns: readonly WorkbookColumn[],
+  currency?: string | null,
+) {
   ws.columns = columns.map((c, i) => {
     const fmt = c.numFmt ?? numFmt(c.kind, currency);
     return {
@@ -102,7 +118,7 @@ function setColumns(ws: ExcelJS.Worksheet, columns: readonly WorkbookColumn[], c
 
 /** One sheet as an XLSX file in memory (the screens' downloads; run in the export pool). */
 export async function workbookXlsx(sheet: WorkbookSheet): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const wb = new (ExcelJS().Workbook)();
   wb.creator = 'Vigía';
   const top = sheet.note ? 2 : 1;
   const ws = wb.addWorksheet(sheet.name.slice(0, 31), { views: [{ state: 'frozen', ySplit: top }] });
@@ -133,7 +149,7 @@ export function openXlsxStream(opts: {
   currency?: string | null;
 }): XlsxStreamWriter {
   const { columns, currency } = opts;
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({
+  const wb = new (ExcelJS().stream.xlsx.WorkbookWriter)({
     stream: opts.stream,
     useStyles: true,
     useSharedStrings: false,
