@@ -1,3 +1,4 @@
+import { isoDateInZone } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
@@ -51,7 +52,8 @@ const kpi = async (app: FastifyInstance) => {
   expect(res.statusCode).toBe(200);
   return res.json() as { total: number; sale: number; normal: number; split: Record<string, number> };
 };
-const today = () => new Date().toISOString().slice(0, 10);
+// the market's today (America/Santiago): between 00:00 and 03:00 UTC, UTC's date is already tomorrow there
+const today = () => isoDateInZone(new Date());
 const promotionLevel = async (app: FastifyInstance) => {
   const res = await app.inject({
     method: 'POST',

@@ -1,5 +1,6 @@
 import { addDays, daysInclusive } from '@vigia/domain';
 import type pg from 'pg';
+import { withTransaction } from '../../db/database.js';
 import { today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
@@ -258,7 +259,12 @@ export function loadIndexHistory(
     if (held.loading) return held.loading;
   }
   const slot: Slot = { to, history: null, loading: null };
-  slot.loading = selectIndexHistory(pool, { from, to, pivot, zone })
+  // long work on a large market (every matched listing's intervals over the window: more than the
+  // requests' 30 s under load, issue 30): its own transaction with a longer statement timeout
+  slot.loading = withTransaction(pool, async (client) => {
+    await client.query("set local statement_timeout = '10min'");
+    return selectIndexHistory(client, { from, to, pivot, zone });
+  })
     .then((rows) => {
       const h = buildIndexHistory(pivot, zone, from, to, rows);
       if (slots.get(key) === slot) {
@@ -273,6 +279,24 @@ export function loadIndexHistory(
     });
   slots.set(key, slot);
   return slot.loading;
+}
+
+/**
+ * The pivot's history over [from, to] if this process holds it; else null, its load started behind (or
+ * left running) — the caller answers from the database meanwhile ("serve from what is loaded", issue 30:
+ * on the large market the load takes tens of seconds after a start).
+ */
+export function heldIndexHistory(
+  pool: pg.Pool,
+  pivot: number,
+  zone: string,
+  from: string,
+  to: string,
+): IndexHistory | null {
+  const held = slotsOf(pool).get(`${pivot} ${zone}`);
+  if (held?.to === to && held.history) return held.history;
+  if (!(held?.to === to && held.loading)) loadIndexHistory(pool, pivot, zone, from, to).catch(() => {});
+  return null;
 }
 
 /** The window of closed days held: the `days` days before today. */

@@ -29,7 +29,7 @@ import {
   periodFigures,
   WARM_DAYS,
 } from './days.js';
-import { historyWindow, type IndexHistory, indexDays, loadIndexHistory } from './index-history.js';
+import { heldIndexHistory, historyWindow, type IndexHistory, indexDays } from './index-history.js';
 import {
   type EventCounts,
   type FiguresScope,
@@ -174,8 +174,9 @@ export async function closedDaysFromState(
 
 /**
  * The closed days [from, to] of a scope (days of its zone; `todayDay` today in that zone): inside the
- * warm window from the per-seller rows and the index history of the pivot in that zone (loaded first when
- * this process holds none for today's window), else from the per-scope figures (closedDays).
+ * warm window from the per-seller rows and the index history of the pivot in that zone when this process
+ * holds it, else from the per-scope figures (closedDays) while the history loads behind (the same
+ * figures: dashboard-state.test.ts).
  */
 export async function closedFigures(
   pool: pg.Pool,
@@ -186,8 +187,8 @@ export async function closedFigures(
 ): Promise<Map<string, DayFigures>> {
   const w = historyWindow(todayDay, WARM_DAYS);
   if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
-  const h = await loadIndexHistory(pool, s.pivot, s.zone, w.from, w.to);
-  return closedDaysFromState(pool, s, h, from, to);
+  const h = heldIndexHistory(pool, s.pivot, s.zone, w.from, w.to);
+  return h ? closedDaysFromState(pool, s, h, from, to) : closedDays(pool, s, from, to);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { dpmGroupsResponse, pricingItemsResponse, pricingKpisResponse } from '@vigia/domain';
+import { dpmGroupsResponse, isoDateInZone, pricingItemsResponse, pricingKpisResponse } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
@@ -113,8 +113,9 @@ describe('GET /v2/navigation/dpm/kpi', () => {
   });
 
   it('a date window includes listings seen in it (P6 matched against B seen at T0)', async () => {
-    const from = fx.t0.toISOString().slice(0, 10);
-    const to = fx.t1.toISOString().slice(0, 10);
+    // the market's days (America/Santiago), not UTC's: between 00:00 and 03:00 UTC they differ
+    const from = isoDateInZone(fx.t0);
+    const to = isoDateInZone(fx.t1);
     const { body } = await get(`/v2/navigation/dpm/kpi?from_date=${from}&to_date=${to}`);
     // P6 800 vs 780 → 102.56 in range
     expect(body).toMatchObject({ match: 5, publishedMatch: 5 });
