@@ -3,7 +3,7 @@
 // running server and a token of demo@example.com. Requests use every licensed competitor (the screens'
 // default, the heaviest case) and rotate over both pivots; "period varies" rows shift the period by a day
 // per request, so that most of them miss the answer memo (the first question of a screen).
-import { type assortmentRoutes, routes } from '@vigia/domain';
+import { type assortmentRoutes, DEFAULT_TIMEZONE, isoDateInZone, routes } from '@vigia/domain';
 import { brandComparatorEndpoints } from './brand-comparator.js';
 import {
   type BenchEndpoint,
@@ -143,7 +143,9 @@ export async function benchAssortment(
         ...sortOf(i),
         stock: 'went_out',
         from_date: day(179),
-        to_date: day(0),
+        // today in the market's zone (the demo organisation's): day(0), a UTC date, is tomorrow there
+        // between 00:00 and 03:00 UTC and the request was refused
+        to_date: isoDateInZone(new Date(), DEFAULT_TIMEZONE),
         page: 1 + (i % 3),
       })),
     },

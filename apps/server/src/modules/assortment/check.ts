@@ -23,7 +23,9 @@ const COLUMNS = `zone, product_id::int as product_id, seller_id, first_day::text
   brand_id, classification_id, name_key, brand_key, currency, effective_price::float8 as effective_price, price_type,
   stock_out, out_day::text as out_day, prev_stock_out`;
 
-const STORED = `select ${COLUMNS} from assortment_spans where ($1::int is null or seller_id = $1)`;
+// (the stored spans keep the zone's id, migration 490: named here as the recomputation names it)
+const STORED = `select ${COLUMNS} from assortment_spans join zone_ids on zone_ids.id = zone_id
+                 where ($1::int is null or seller_id = $1)`;
 
 /** assortment_events_cum recomputed from each kept zone's rows of rollup_daily_brand (migration 112's backfill). */
 function recomputeCum(): string {

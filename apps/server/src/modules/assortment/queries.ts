@@ -217,12 +217,19 @@ export const ratesCte = (p: Params, rates: Map<string, number>) =>
   `rates(currency, f) as (select * from unnest(${p.add([...rates.keys()], '::text[]')}, ${p.add([...rates.values()], '::float8[]')}))`;
 
 /**
+ * The id of zone `zone` (an SQL text expression) in assortment_spans (zone_ids, migration 490: every zone
+ * of rollup_zones has one; the spans keep the 2-byte id, not the name, in their key and indexes). Null (no
+ * span matches) for a zone without one.
+ */
+export const zoneId = (zone: string) => `(select zi.id from zone_ids zi where zi.zone = ${zone})`;
+
+/**
  * Per seller of `sellers`, the day X whose state the drill-down lists: its latest roll-up day ≤ `to` in
- * `zone` (carried as ends.zone: the zone of the spans read).
+ * `zone` (carried as ends.zone: the zone of the roll-up rows, and ends.zone_id: the spans').
  */
 const ENDS = (sellers: string, to: string, zone: string) => `
   ends as (
-    select x.id as seller_id, d.day, ${zone} as zone
+    select x.id as seller_id, d.day, ${zone} as zone, ${zoneId(zone)} as zone_id
       from unnest(${sellers}) as x(id)
       cross join lateral (select max(r.day) as day from rollup_daily_brand r
                            where r.zone = ${zone} and r.seller_id = x.id and r.day <= ${to}) d
@@ -245,10 +252,10 @@ function inList(kind: ListKind, e: string, p: Params, q: ProductQuery): string {
   if (kind === 'went_out' || kind === 'back_in')
     // (both forms: the columns' values are checked on the sort indexes' tuples, the inequality selects the
     // events' partial index)
-    return `a.seller_id = ${e}.seller_id and a.zone = ${e}.zone and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
+    return `a.seller_id = ${e}.seller_id and a.zone_id = ${e}.zone_id and a.stock_out = ${kind === 'went_out'} and a.prev_stock_out = ${kind === 'back_in'}
             and a.stock_out <> a.prev_stock_out
             and a.first_day >= ${p.add(q.from, '::date')} and a.first_day <= ${p.add(q.to, '::date')}`;
-  return `a.seller_id = ${e}.seller_id and a.zone = ${e}.zone and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
+  return `a.seller_id = ${e}.seller_id and a.zone_id = ${e}.zone_id and a.last_day >= ${e}.day and a.first_day <= ${e}.day ${kind === 'out' ? 'and a.stock_out' : ''}`;
 }
 
 /** The order of a drill-down's page over the rows `k` of `keyed` (SPAN_KEYS, price, seller_key). */
@@ -411,7 +418,8 @@ async function topProducts(
   const dir = q.dir === 'desc' ? 'desc' : 'asc';
   const events = q.kind === 'went_out' || q.kind === 'back_in';
   const ends = events
-    ? `ends as (select x.id as seller_id, null::date as day, ${zone} as zone from unnest(${sellers}) as x(id))`
+    ? `ends as (select x.id as seller_id, null::date as day, ${zone} as zone, ${zoneId(zone)} as zone_id
+                from unnest(${sellers}) as x(id))`
     : ENDS(sellers, p.add(q.to, '::date'), zone);
   const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
   // (an event list may hold a listing twice: its events follow each other by day)
@@ -438,7 +446,7 @@ async function topProducts(
         : `<= coalesce(v.vk + (0.011 / pc.f)::numeric, 1e15)`;
     const base = `${inList(q.kind, 'pc', p, q)} and a.currency = pc.currency and a.effective_price is not null ${cls}`;
     cand = `
-      select k.* from (select e.seller_id, e.day, e.zone, r.currency, r.f from ends e cross join rates r) pc
+      select k.* from (select e.seller_id, e.day, e.zone_id, r.currency, r.f from ends e cross join rates r) pc
       left join lateral (select a.effective_price as vk from assortment_spans a where ${base}
                           order by ${order.price} offset ${depth} - 1 limit 1) v on true
       cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a

@@ -2,6 +2,7 @@ import { isoDateInZone } from '@vigia/domain';
 import type pg from 'pg';
 import { migrationSection } from '../../db/migrate.js';
 import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../ingest/index.js';
+import { zoneId } from './queries.js';
 
 // The assortment roll-up (migrations/111_assortment_spans.sql), run in every ingest transaction: only the
 // listings the run touched can change state, so only their spans are looked at. For each of them, its
@@ -18,7 +19,8 @@ import { type RollupUpdater, registerRollup, registerZoneRebuild } from '../inge
 // check.ts recomputes the spans from the price history (tests, operations).
 // Both tables are kept per market zone of rollup_zones (migration 480): every statement below takes the
 // zone (`$3`, `$3` of CUM) and the run's day in it (`$2`); a zone's rows are rebuilt by the 'rollup-zone'
-// job (registerZoneRebuild below).
+// job (registerZoneRebuild below). The spans keep the zone's id (zone_ids, migration 490), the events'
+// running totals its name.
 
 /** The touched listings' state now (`pub` false: unpublished). */
 const STATE = `
@@ -30,6 +32,9 @@ select lc.product_id, lc.published as pub, lc.currency, lc.effective_price, lc.p
   from unnest($1::bigint[]) t(id)
   join listing_current lc on lc.product_id = t.id
   join products p on p.id = t.id`;
+
+/** The id of zone `$3` in the spans (one InitPlan per statement). */
+const ZONE_ID = zoneId('$3::text');
 
 const SAME_STATE = (a: string, s: string) =>
   `(${a}.currency, ${a}.effective_price, ${a}.price_type, ${a}.stock_out, ${a}.out_day)
@@ -55,17 +60,17 @@ t as (
          y.first_day as y_first, y.stock_out as y_stock,
          (y.product_id is not null and ${SAME_STATE('y', 's')}) as y_same
     from s
-    left join assortment_spans o on o.zone = $3 and o.product_id = s.product_id and o.last_day = 'infinity'
-    left join assortment_spans y on y.zone = $3 and y.product_id = s.product_id and y.last_day = $2::date - 1
+    left join assortment_spans o on o.zone_id = ${ZONE_ID} and o.product_id = s.product_id and o.last_day = 'infinity'
+    left join assortment_spans y on y.zone_id = ${ZONE_ID} and y.product_id = s.product_id and y.last_day = $2::date - 1
 ),
 ended as (
   update assortment_spans a set last_day = $2::date - 1 from t
-   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+   where a.zone_id = ${ZONE_ID} and a.product_id = t.product_id and a.first_day = t.o_first
      and t.has_open and not t.keep and t.o_first < $2::date
 ),
 dropped as (
   delete from assortment_spans a using t
-   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+   where a.zone_id = ${ZONE_ID} and a.product_id = t.product_id and a.first_day = t.o_first
      and t.has_open and not t.keep and t.o_first >= $2::date and (not t.pub or t.y_same)
 ),
 replaced as (
@@ -76,17 +81,17 @@ replaced as (
     from t
     join products p on p.id = t.product_id
     left join brands b on b.id = p.brand_id
-   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.o_first
+   where a.zone_id = ${ZONE_ID} and a.product_id = t.product_id and a.first_day = t.o_first
      and t.has_open and not t.keep and t.o_first >= $2::date and t.pub and not t.y_same
 ),
 reopened as (
   update assortment_spans a set last_day = 'infinity' from t
-   where a.zone = $3 and a.product_id = t.product_id and a.first_day = t.y_first
+   where a.zone_id = ${ZONE_ID} and a.product_id = t.product_id and a.first_day = t.y_first
      and t.pub and not t.keep and t.y_same
 )
-insert into assortment_spans (zone, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
+insert into assortment_spans (zone_id, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
                               brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out)
-select $3, t.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
+select ${ZONE_ID}, t.product_id, p.seller_id, $2::date, 'infinity', p.brand_id, p.classification_id, lower(coalesce(p.name, '')),
        lower(coalesce(b.name, 'Sin marca')), t.currency, t.effective_price, t.price_type, t.stock_out, t.out_day,
        case when t.has_open then t.o_stock else t.y_stock end
   from t
@@ -162,7 +167,7 @@ export function zoneCum(zone = '$2::text'): string {
           select ${zone} as zone, x.* from (${backfill}) x`;
 }
 
-const SPAN_COLUMNS = `zone, product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
+const SPAN_COLUMNS = `product_id, seller_id, first_day, last_day, brand_id, classification_id, name_key,
   brand_key, currency, effective_price, price_type, stock_out, out_day, prev_stock_out`;
 
 // a zone's spans and running totals once its daily rows are rebuilt (the 'rollup-zone' job, one seller
@@ -170,13 +175,17 @@ const SPAN_COLUMNS = `zone, product_id, seller_id, first_day, last_day, brand_id
 registerZoneRebuild(
   'assortment',
   async (client, sellerId, zone) => {
-    await client.query('delete from assortment_spans where zone = $2 and seller_id = $1', [sellerId, zone]);
+    await client.query(
+      `delete from assortment_spans where zone_id = ${zoneId('$2::text')} and seller_id = $1`,
+      [sellerId, zone],
+    );
     await client.query('delete from assortment_events_cum where zone = $2 and seller_id = $1', [
       sellerId,
       zone,
     ]);
     await client.query(
-      `insert into assortment_spans (${SPAN_COLUMNS}) select ${SPAN_COLUMNS} from (${zoneSpans()}) s`,
+      `insert into assortment_spans (zone_id, ${SPAN_COLUMNS})
+       select ${zoneId('$2::text')}, ${SPAN_COLUMNS} from (${zoneSpans()}) s`,
       [sellerId, zone],
     );
     await client.query(
@@ -186,7 +195,7 @@ registerZoneRebuild(
     );
   },
   async (client, zone) => {
-    await client.query('delete from assortment_spans where zone = $1', [zone]);
+    await client.query(`delete from assortment_spans where zone_id = ${zoneId('$1::text')}`, [zone]);
     await client.query('delete from assortment_events_cum where zone = $1', [zone]);
   },
 );
