@@ -14,11 +14,21 @@ export const cents = (v: number | null): number | null => round2(v);
 
 /** CLP per unit of every currency with a rate on or before `asOf` (CLP = 1). */
 export async function selectClpRates(db: Queryable, asOf: string): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ currency: string; clp_per_unit: number }>(
-    'select currency, clp_per_unit from vigia_fx_rates_on($1::date)',
+  return clpMap([...(await selectClpRateTexts(db, asOf))].map(([c, r]) => [c, Number(r)]));
+}
+
+/**
+ * The same rates as PostgreSQL's exact decimal texts (numeric(18,6); CLP = '1'), for the exact sums of
+ * the domain's ConvertedSum (Surtido's values).
+ */
+export async function selectClpRateTexts(db: Queryable, asOf: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ currency: string; clp_per_unit: string }>(
+    'select currency, clp_per_unit::text as clp_per_unit from vigia_fx_rates_on($1::date)',
     [asOf],
   );
-  return clpMap(rows.map((r) => [r.currency, Number(r.clp_per_unit)]));
+  const clp = new Map<string, string>([['CLP', '1']]);
+  for (const r of rows) if (r.currency !== 'CLP') clp.set(r.currency, r.clp_per_unit);
+  return clp;
 }
 
 /** A CLP-per-unit table from (currency, rate) pairs, CLP = 1. */
