@@ -68,6 +68,10 @@ export const RATE_DECIMALS = 6;
  * would not be exact) or that is not a decimal.
  */
 export function decimalUnits(text: string, decimals: number): bigint {
+  // the usual text (PostgreSQL's numeric of that scale: '-1234.50'): digits around one point
+  const point = text.indexOf('.');
+  if (point > 0 && text.length - point - 1 === decimals && /^-?\d+\.\d+$/.test(text))
+    return BigInt(text.slice(0, point) + text.slice(point + 1));
   const m = /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
   if (!m || !(m[2] || m[3])) throw new Error(`not a decimal: '${text}'`);
   const fraction = (m[3] ?? '').replace(/0+$/, '');
@@ -91,28 +95,34 @@ function divideRounded(a: bigint, b: bigint): bigint {
  * figure is read. Surtido's values (total and average) are these sums.
  */
 export class ConvertedSum {
-  /** Σ amount in cents × CLP per unit of its currency in millionths */
-  private scaled = 0n;
+  /** per rate (CLP per unit, its text): Σ amounts in cents */
+  private readonly byRate = new Map<string, bigint>();
 
   /** Adds an amount (a decimal text with ≤ 2 decimals) in a currency worth `clpPerUnit` (≤ 6 decimals). */
   add(amount: string, clpPerUnit: string): void {
-    this.scaled += decimalUnits(amount, MONEY_DECIMALS) * decimalUnits(clpPerUnit, RATE_DECIMALS);
+    this.byRate.set(clpPerUnit, (this.byRate.get(clpPerUnit) ?? 0n) + decimalUnits(amount, MONEY_DECIMALS));
   }
 
   merge(other: ConvertedSum): void {
-    this.scaled += other.scaled;
+    for (const [rate, cents] of other.byRate) this.byRate.set(rate, (this.byRate.get(rate) ?? 0n) + cents);
+  }
+
+  /** Σ amount in cents × CLP per unit of its currency in millionths */
+  private scaled(): bigint {
+    let sum = 0n;
+    for (const [rate, cents] of this.byRate) sum += cents * decimalUnits(rate, RATE_DECIMALS);
+    return sum;
   }
 
   /** The sum in `target` (its CLP per unit, ≤ 6 decimals) divided by `n` (an average), rounded to cents. */
   rounded(targetClpPerUnit: string, n = 1): number {
-    return (
-      Number(divideRounded(this.scaled, decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n))) / 100
-    );
+    const divisor = decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n);
+    return Number(divideRounded(this.scaled(), divisor)) / 100;
   }
 
   /** The same unrounded, as a double (for ratios between sums: a variation). */
   approximate(targetClpPerUnit: string, n = 1): number {
-    return Number(this.scaled) / Number(decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n)) / 100;
+    return Number(this.scaled()) / Number(decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n)) / 100;
   }
 }
 
