@@ -27,6 +27,18 @@ import {
 const rowsOf = async (db: DuckDBConnection, sql: string) =>
   (await db.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
 
+/** A new in-memory DuckDB with the raw tables, empty. */
+async function emptyRawTables(): Promise<DuckDBConnection> {
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const t of RAW_TABLES)
+    await db.run(
+      `create table ${t.name} (${Object.entries(t.columns)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
+  return db;
+}
+
 describe('CSV export (COPY … TO STDOUT) read by DuckDB', () => {
   let client: pg.Client;
   let dir: string;
@@ -98,13 +110,7 @@ describe('DPM KPIs from raw tables (docs/metrics.md "Worked example")', () => {
   const market: Market = { license: 1, zone: 'America/Santiago', licensed: [7, 8, 9], roots: [] };
 
   beforeAll(async () => {
-    db = await (await DuckDBInstance.create(':memory:')).connect();
-    for (const t of RAW_TABLES)
-      await db.run(
-        `create table ${t.name} (${Object.entries(t.columns)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')})`,
-      );
+    db = await emptyRawTables();
     await db.run(`insert into fx_rates values ('PEN', date '${day(new Date(now - 70 * 86_400_000).toISOString())}', 250),
                    ('PEN', date '${day(t0)}', 260), ('USD', date '${day(t0)}', 900)`);
     await db.run(`insert into brands values (1, 'Colun'), (2, 'Soprole'), (3, 'Omo')`);
@@ -214,13 +220,7 @@ describe('DPM by e-commerce from raw tables (docs/metrics.md "Worked example", d
   const market: Market = { license: 1, zone: 'America/Santiago', licensed: [7, 8], roots: [] };
 
   beforeAll(async () => {
-    db = await (await DuckDBInstance.create(':memory:')).connect();
-    for (const t of RAW_TABLES)
-      await db.run(
-        `create table ${t.name} (${Object.entries(t.columns)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')})`,
-      );
+    db = await emptyRawTables();
     // pivot 5: P1 1000, P2 sale 850, P3 exclusive 400, P4 10000 (out of stock); Rival A (7): 1000, 900,
     // 450, 9000; Rival B (8): only P2's match, out of stock (matched, no index)
     const listings: [number, number, number, number, number | null, number | null, string, boolean][] = [

@@ -337,30 +337,10 @@ export type DpmTally = PricingKpiValues & PriceSplitValues;
  * per brand (no brand: 0).
  */
 export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'brand'): string {
-  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
-  const rootTest = m.roots.length
-    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
-    : 'true';
-  const hi = 100 + q.mpiValue + INDEX_EPSILON;
-  const lo = 100 + INDEX_EPSILON;
+  const { sql, lo, hi } = dpmBaseSql(m, q, day, false);
   const key = by === 'brand' ? 'coalesce(brand_id, 0) as id,' : '';
   return `
-    with ${pricedSql(q.currency, day)},
-    mine as (
-      select p.id, p.brand_id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my,
-             mm.group_id
-        from products p join priced x on x.product_id = p.id
-        left join classifications c on c.id = p.classification_id
-        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
-       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
-    offers as (
-      select pv.id, min(x.price) filter (where not x.stock_out and x.price > 0) as low
-        from mine pv
-        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
-        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
-                       and p.seller_id in (${ids(competitors)})
-        join priced x on x.product_id = p.id
-       group by pv.id),
+    ${sql},
     scored as (
       select pv.*, o.id is not null as matched, 100 * pv.my / o.low as idx
         from mine pv left join offers o on o.id = pv.id)
@@ -378,6 +358,37 @@ export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'bran
 }
 
 /**
+ * The CTEs both DPM statements start with: `mine`, the pivot's published listings under the license
+ * roots with their price (converted), type, stock and live match group; `offers`, for each of them the
+ * lowest in-stock positive price among the published listings of the selected competitors confirmed in
+ * that group (`perSeller`: one row per competitor too). And the index buckets' bounds.
+ */
+function dpmBaseSql(m: Market, q: DpmQuestion, day: string, perSeller: boolean) {
+  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
+  const rootTest = m.roots.length
+    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
+    : 'true';
+  const sql = `
+    with ${pricedSql(q.currency, day)},
+    mine as (
+      select p.id, p.brand_id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my,
+             mm.group_id
+        from products p join priced x on x.product_id = p.id
+        left join classifications c on c.id = p.classification_id
+        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
+       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
+    offers as (
+      select pv.id, ${perSeller ? 'p.seller_id,' : ''} min(x.price) filter (where not x.stock_out and x.price > 0) as low
+        from mine pv
+        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
+        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
+                       and p.seller_id in (${ids(competitors)})
+        join priced x on x.product_id = p.id
+       group by pv.id ${perSeller ? ', p.seller_id' : ''})`;
+  return { sql, competitors, lo: 100 + INDEX_EPSILON, hi: 100 + q.mpiValue + INDEX_EPSILON };
+}
+
+/**
  * DPM by e-commerce (`dpm/sellers`, docs/metrics.md "DPM groups"): per selected competitor, the pivot's
  * products (as dpmSql) with a published matched listing there (any stock); their KPIs by the pivot's price
  * type and stock, and the index against THAT competitor's lowest in-stock positive price; head to head
@@ -386,28 +397,10 @@ export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'bran
  * filtered products (coverage's denominator). Competitors without such products are rows of zeros.
  */
 export function dpmSellersSql(m: Market, q: DpmQuestion, day: string): string {
-  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
-  const rootTest = m.roots.length
-    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
-    : 'true';
-  const hi = 100 + q.mpiValue + INDEX_EPSILON;
-  const lo = 100 + INDEX_EPSILON;
+  const { sql, competitors, lo, hi } = dpmBaseSql(m, q, day, true);
+  const tie = `abs(s.d) <= ${INDEX_EPSILON} * least(100 + s.d, 100)`;
   return `
-    with ${pricedSql(q.currency, day)},
-    mine as (
-      select p.id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my, mm.group_id
-        from products p join priced x on x.product_id = p.id
-        left join classifications c on c.id = p.classification_id
-        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
-       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
-    offers as (
-      select pv.id, p.seller_id, min(x.price) filter (where not x.stock_out and x.price > 0) as low
-        from mine pv
-        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
-        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
-                       and p.seller_id in (${ids(competitors)})
-        join priced x on x.product_id = p.id
-       group by pv.id, p.seller_id),
+    ${sql},
     scored as (
       select o.seller_id, pv.price_type, pv.stock_out, 100 * pv.my / o.low as idx
         from offers o join mine pv on pv.id = o.id),
@@ -424,9 +417,9 @@ export function dpmSellersSql(m: Market, q: DpmQuestion, day: string): string {
            count(*) filter (where s.idx > ${hi}) as dearer,
            count(s.seller_id) - count(s.idx) as without_index, avg(s.idx) as average_index,
            count(s.d) as common,
-           count(*) filter (where abs(s.d) <= ${INDEX_EPSILON} * least(100 + s.d, 100)) as equal,
-           count(*) filter (where s.d < 0 and not abs(s.d) <= ${INDEX_EPSILON} * least(100 + s.d, 100)) as cheaper,
-           count(*) filter (where s.d > 0 and not abs(s.d) <= ${INDEX_EPSILON} * least(100 + s.d, 100)) as more_expensive,
+           count(*) filter (where ${tie}) as equal,
+           count(*) filter (where s.d < 0 and not ${tie}) as cheaper,
+           count(*) filter (where s.d > 0 and not ${tie}) as more_expensive,
            avg(s.d) as average_difference_pct,
            (select count(*) from mine) as all_products
       from comp c left join diffs s using (seller_id)
