@@ -5,14 +5,39 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { round2 } from '@vigia/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { spikeFlags } from '../../apps/server/src/modules/promotions/service.js';
 // the test server's URLs (`inject`), provided by the server's global set-up (vitest.config.ts)
 import type {} from '../../apps/server/src/test/global-setup.js';
-import { copyToCsv, dpmSql, type Market, RAW_TABLES, readCsvSql, tallyDiff } from './duckdb.js';
+import {
+  assortmentDiff,
+  copyToCsv,
+  dpmSellersDiff,
+  dpmSellersSql,
+  dpmSql,
+  type Market,
+  RAW_TABLES,
+  readCsvSql,
+  spikeSql,
+  tallyDiff,
+} from './duckdb.js';
 
 const rowsOf = async (db: DuckDBConnection, sql: string) =>
   (await db.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
+
+/** A new in-memory DuckDB with the raw tables, empty. */
+async function emptyRawTables(): Promise<DuckDBConnection> {
+  const db = await (await DuckDBInstance.create(':memory:')).connect();
+  for (const t of RAW_TABLES)
+    await db.run(
+      `create table ${t.name} (${Object.entries(t.columns)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+    );
+  return db;
+}
 
 describe('CSV export (COPY … TO STDOUT) read by DuckDB', () => {
   let client: pg.Client;
@@ -85,13 +110,7 @@ describe('DPM KPIs from raw tables (docs/metrics.md "Worked example")', () => {
   const market: Market = { license: 1, zone: 'America/Santiago', licensed: [7, 8, 9], roots: [] };
 
   beforeAll(async () => {
-    db = await (await DuckDBInstance.create(':memory:')).connect();
-    for (const t of RAW_TABLES)
-      await db.run(
-        `create table ${t.name} (${Object.entries(t.columns)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')})`,
-      );
+    db = await emptyRawTables();
     await db.run(`insert into fx_rates values ('PEN', date '${day(new Date(now - 70 * 86_400_000).toISOString())}', 250),
                    ('PEN', date '${day(t0)}', 260), ('USD', date '${day(t0)}', 900)`);
     await db.run(`insert into brands values (1, 'Colun'), (2, 'Soprole'), (3, 'Omo')`);
@@ -192,5 +211,222 @@ describe('DPM KPIs from raw tables (docs/metrics.md "Worked example")', () => {
     expect(Number(by.get(3)?.stock_out)).toBe(1);
     expect(Number(by.get(3)?.dearer)).toBe(1);
     expect(Number(by.get(3)?.match)).toBe(1);
+  });
+});
+
+describe('DPM by e-commerce from raw tables (docs/metrics.md "Worked example", dpm/sellers)', () => {
+  let db: DuckDBConnection;
+  const t1 = new Date(Date.now() - 60_000).toISOString();
+  const market: Market = { license: 1, zone: 'America/Santiago', licensed: [7, 8], roots: [] };
+
+  beforeAll(async () => {
+    db = await emptyRawTables();
+    // pivot 5: P1 1000, P2 sale 850, P3 exclusive 400, P4 10000 (out of stock); Rival A (7): 1000, 900,
+    // 450, 9000; Rival B (8): only P2's match, out of stock (matched, no index)
+    const listings: [number, number, number, number, number | null, number | null, string, boolean][] = [
+      [1, 5, 1, 1000, null, null, 'NORMAL', false],
+      [2, 5, 2, 900, 850, null, 'SALE', false],
+      [3, 5, 3, 500, null, 400, 'EXCLUSIVE', false],
+      [4, 5, 4, 10000, null, null, 'NORMAL', true],
+      [11, 7, 1, 1000, null, null, 'NORMAL', false],
+      [12, 7, 2, 900, null, null, 'NORMAL', false],
+      [13, 7, 3, 450, null, null, 'NORMAL', false],
+      [14, 7, 4, 9000, null, null, 'NORMAL', false],
+      [22, 8, 2, 700, null, null, 'NORMAL', true],
+    ];
+    const v = (x: unknown) => (x === null ? 'null' : String(x));
+    for (const [id, seller, group, n, s, e, type, out] of listings) {
+      await db.run(`insert into products (id, seller_id, product_id, first_seen, last_seen, published)
+                    values (${id}, ${seller}, 'p${id}', '${t1}', '${t1}', true)`);
+      await db.run(`insert into price_intervals (product_id, valid_from, normal_price, sale_price, exclusive_price,
+                      price_type, stock_out, currency)
+                    values (${id}, '${t1}', ${n}, ${v(s)}, ${v(e)}, '${type}', ${out}, 'CLP')`);
+      await db.run(`insert into match_members values (${group}, ${id}, 'confirmed')`);
+    }
+  });
+  afterAll(() => db.closeSync());
+
+  it('Rival A head to head: common 4, cheaper 2, equal 1, dearer 1, mean difference −1.39 %; Rival B: 1 product, no index', async () => {
+    const rows = await rowsOf(
+      db,
+      dpmSellersSql(market, { pivot: 5, currency: 'CLP', mpiValue: 10 }, t1.slice(0, 10)),
+    );
+    expect(rows.map((r) => Number(r.id))).toEqual([7, 8]);
+    const [a, b] = rows;
+    expect(Number(a.total)).toBe(4);
+    expect(Number(a.common)).toBe(4);
+    expect(Number(a.cheaper)).toBe(2); // P2 850/900, P3 400/450
+    expect(Number(a.equal)).toBe(1); // P1 1000/1000
+    expect(Number(a.more_expensive)).toBe(1); // P4 10000/9000
+    // (0 − 5.556 − 11.111 + 11.111) / 4
+    expect(round2(Number(a.average_difference_pct))).toBe(-1.39);
+    expect(Number(a.stock_out)).toBe(1);
+    expect(Number(a.all_products)).toBe(4);
+    expect([Number(b.total), Number(b.common), Number(b.without_index), Number(b.sale)]).toEqual([
+      1, 0, 1, 1,
+    ]);
+    expect(b.average_difference_pct).toBeNull();
+    const item = {
+      id: 7,
+      products: 4,
+      match_pct: 100,
+      ...{ total: 4, match: 4, publishedMatch: 4, normal: 2, sale: 1, exclusive: 1, stock_out: 1 },
+      ...{ cheapest: 3, in_range: 0, dearer: 1, without_index: 0, average_index: 98.61 },
+      head_to_head: { common: 4, cheaper: 2, equal: 1, more_expensive: 1, average_difference_pct: -1.39 },
+    };
+    const itemB = {
+      id: 8,
+      products: 1,
+      match_pct: 25,
+      ...{ total: 1, match: 1, publishedMatch: 0, normal: 0, sale: 1, exclusive: 0, stock_out: 0 },
+      ...{ cheapest: 0, in_range: 0, dearer: 0, without_index: 1, average_index: null },
+      head_to_head: { common: 0, cheaper: 0, equal: 0, more_expensive: 0, average_difference_pct: null },
+    };
+    expect(dpmSellersDiff({ items: [item, itemB], summary: { products: 4 } }, rows)).toEqual([]);
+    const wrong = { ...item, head_to_head: { ...item.head_to_head, equal: 0, cheaper: 3 } };
+    expect(dpmSellersDiff({ items: [wrong, itemB], summary: { products: 4 } }, rows)).toHaveLength(1);
+  });
+});
+
+describe('promotions level spikes in DuckDB SQL = the API spike test', () => {
+  let db: DuckDBConnection;
+  beforeAll(async () => {
+    db = await (await DuckDBInstance.create(':memory:')).connect();
+  });
+  afterAll(() => db.closeSync());
+
+  /** The spike flags of each series, all series in one DuckDB statement. */
+  const flagsOf = async (series: (number | null)[][]) => {
+    const values = series.flatMap((xs, k) =>
+      xs.map((x, i) => `(${k}, ${i}, ${x === null ? 'null' : x}::double)`),
+    );
+    const rows = await rowsOf(
+      db,
+      `with v(k, i, x) as (values ${values.join(', ')}),
+            s as (select k, list_sort(list(x) filter (where x is not null)) as xs from v group by k)
+       select v.k, v.i, ${spikeSql('v.x', 's.xs')} as f from v join s using (k) order by v.k, v.i`,
+    );
+    return series.map((xs, k) => xs.map((_, i) => rows.find((r) => r.k === k && r.i === i)?.f === true));
+  };
+  const flags = async (xs: (number | null)[]) => (await flagsOf([xs]))[0];
+
+  it('hand-worked: median 11, MAD 1 → threshold 11 + max(3, 4.4478) = 15.4478', async () => {
+    expect(await flags([10, 10, 12, 11, 30, null])).toEqual([false, false, false, false, true, false]);
+    // even count: median (12 + 13) / 2 = 12.5, deviations 0.5 0.5 1.5 2.5 7.5 17.5 → MAD 2 →
+    // 12.5 + 3 × 1.4826 × 2 = 21.3956
+    expect(await flags([10, 11, 12, 13, 20, 30])).toEqual([false, false, false, false, false, true]);
+    // MAD 0: the 3-point floor, reached exactly (≥)
+    expect(await flags([10, 10, 10, 10, 13, 12.99])).toEqual([false, false, false, false, true, false]);
+    // fewer than 4 weeks with a value: none
+    expect(await flags([0, 0, 90, null])).toEqual([false, false, false, false]);
+  });
+
+  it('agrees with spikeFlags on 300 random series (ties, even and odd lengths, nulls)', async () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const series = Array.from({ length: 300 }, () =>
+      Array.from({ length: 1 + Math.floor(rnd() * 12) }, () =>
+        rnd() < 0.15
+          ? null
+          : rnd() < 0.3
+            ? Math.floor(rnd() * 4) * 5
+            : round2(rnd() * (rnd() < 0.1 ? 100 : 20)),
+      ),
+    );
+    const got = await flagsOf(series);
+    expect(got.flat().filter(Boolean).length).toBeGreaterThan(10); // spikes do occur
+    for (const [k, xs] of series.entries()) expect(got[k], JSON.stringify(xs)).toEqual(spikeFlags(xs));
+  });
+});
+
+describe('Surtido values compared exactly (DECIMAL sums, domain ConvertedSum)', () => {
+  it("DuckDB's DECIMAL sum is exact where doubles are not, and the diff wants the cent", async () => {
+    const db = await (await DuckDBInstance.create(':memory:')).connect();
+    const [r] = await rowsOf(
+      db,
+      `select sum(x)::varchar as exact, sum(x::double) as float from
+         (select unnest([0.10, 0.20, 0.30, 5000003065.34]::decimal(14,2)[]) as x)`,
+    );
+    db.closeSync();
+    expect(r.exact).toBe('5000003065.94');
+    // the seed's rows of the hand-worked case of assortment/service.test.ts: Todos 5.000.019.957,155
+    const rows = [
+      {
+        period: 'cur',
+        seller_id: 1,
+        published: 1,
+        out_of_stock: 0,
+        priced: 1,
+        value_sum: r.exact,
+        rate: '1',
+        target_rate: '1',
+        went_out: 0,
+        back_in: 0,
+      },
+      {
+        period: 'cur',
+        seller_id: 2,
+        published: 2,
+        out_of_stock: 1,
+        priced: 2,
+        value_sum: '67.43',
+        rate: '250.500000',
+        target_rate: '1',
+        went_out: 1,
+        back_in: 0,
+      },
+      {
+        period: 'prev',
+        seller_id: 1,
+        published: 1,
+        out_of_stock: 0,
+        priced: 1,
+        value_sum: '5000000000.00',
+        rate: '1',
+        target_rate: '1',
+        went_out: 0,
+        back_in: 0,
+      },
+      {
+        period: 'prev',
+        seller_id: 2,
+        published: 2,
+        out_of_stock: 0,
+        priced: 2,
+        value_sum: '60.00',
+        rate: '250.000000',
+        target_rate: '1',
+        went_out: 0,
+        back_in: 0,
+      },
+    ];
+    const summary = {
+      id: null,
+      summary: true,
+      total_products: 3,
+      previous_total_products: 3,
+      products_variation: 0,
+      total_value: 5_000_019_957.16,
+      previous_total_value: 5_000_015_000,
+      total_variation: 0,
+      average_value: 1_666_673_319.05,
+      previous_average_value: 1_666_671_666.67,
+      average_variation: 0,
+      participation: 100,
+      out_of_stock: 1,
+      availability: 66.67,
+      went_out_of_stock: 1,
+      back_in_stock: 0,
+      previous_went_out_of_stock: 0,
+      previous_back_in_stock: 0,
+    };
+    // (5.000.019.957,155 − 5.000.015.000) / 5.000.015.000 = 0,0000991 % → 0 at three decimals
+    expect(assortmentDiff({ sellers: [summary] }, rows)).toEqual([]);
+    expect(assortmentDiff({ sellers: [{ ...summary, total_value: 5_000_019_957.15 }] }, rows)).toEqual([
+      'Todos total_value: API 5000019957.15 DuckDB 5000019957.16',
+    ]);
   });
 });

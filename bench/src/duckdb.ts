@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import {
   addDays,
+  ConvertedSum,
   DPM_DEFAULTS,
   daysInclusive,
   INDEX_EPSILON,
@@ -19,6 +20,7 @@ import {
   normalizeSearch,
   type PriceSplitValues,
   type PricingKpiValues,
+  periodChangeRounded,
   round2,
   routes,
   SEARCH_FOLD_FROM,
@@ -335,30 +337,10 @@ export type DpmTally = PricingKpiValues & PriceSplitValues;
  * per brand (no brand: 0).
  */
 export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'brand'): string {
-  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
-  const rootTest = m.roots.length
-    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
-    : 'true';
-  const hi = 100 + q.mpiValue + INDEX_EPSILON;
-  const lo = 100 + INDEX_EPSILON;
+  const { sql, lo, hi } = dpmBaseSql(m, q, day, false);
   const key = by === 'brand' ? 'coalesce(brand_id, 0) as id,' : '';
   return `
-    with ${pricedSql(q.currency, day)},
-    mine as (
-      select p.id, p.brand_id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my,
-             mm.group_id
-        from products p join priced x on x.product_id = p.id
-        left join classifications c on c.id = p.classification_id
-        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
-       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
-    offers as (
-      select pv.id, min(x.price) filter (where not x.stock_out and x.price > 0) as low
-        from mine pv
-        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
-        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
-                       and p.seller_id in (${ids(competitors)})
-        join priced x on x.product_id = p.id
-       group by pv.id),
+    ${sql},
     scored as (
       select pv.*, o.id is not null as matched, 100 * pv.my / o.low as idx
         from mine pv left join offers o on o.id = pv.id)
@@ -373,6 +355,129 @@ export function dpmSql(m: Market, q: DpmQuestion, day: string, by: 'all' | 'bran
            count(*) filter (where idx > ${hi}) as dearer,
            count(*) - count(idx) as without_index, avg(idx) as average_index
       from scored ${by === 'brand' ? 'group by 1 order by 1' : ''}`;
+}
+
+/**
+ * The CTEs both DPM statements start with: `mine`, the pivot's published listings under the license
+ * roots with their price (converted), type, stock and live match group; `offers`, for each of them the
+ * lowest in-stock positive price among the published listings of the selected competitors confirmed in
+ * that group (`perSeller`: one row per competitor too). And the index buckets' bounds.
+ */
+function dpmBaseSql(m: Market, q: DpmQuestion, day: string, perSeller: boolean) {
+  const competitors = (q.competitors ?? m.licensed).filter((s) => s !== q.pivot && m.licensed.includes(s));
+  const rootTest = m.roots.length
+    ? `list_has_any(coalesce(list_transform(string_split(c.path, ' '), x -> x::int), []), [${ids(m.roots)}])`
+    : 'true';
+  const sql = `
+    with ${pricedSql(q.currency, day)},
+    mine as (
+      select p.id, p.brand_id, x.price_type, x.stock_out, case when x.price > 0 then x.price end as my,
+             mm.group_id
+        from products p join priced x on x.product_id = p.id
+        left join classifications c on c.id = p.classification_id
+        left join match_members mm on mm.product_id = p.id and mm.status = 'confirmed'
+       where p.seller_id = ${q.pivot} and p.published and ${rootTest}),
+    offers as (
+      select pv.id, ${perSeller ? 'p.seller_id,' : ''} min(x.price) filter (where not x.stock_out and x.price > 0) as low
+        from mine pv
+        join match_members mm on mm.group_id = pv.group_id and mm.status = 'confirmed' and mm.product_id <> pv.id
+        join products p on p.id = mm.product_id and p.published and p.seller_id <> ${q.pivot}
+                       and p.seller_id in (${ids(competitors)})
+        join priced x on x.product_id = p.id
+       group by pv.id ${perSeller ? ', p.seller_id' : ''})`;
+  return { sql, competitors, lo: 100 + INDEX_EPSILON, hi: 100 + q.mpiValue + INDEX_EPSILON };
+}
+
+/**
+ * DPM by e-commerce (`dpm/sellers`, docs/metrics.md "DPM groups"): per selected competitor, the pivot's
+ * products (as dpmSql) with a published matched listing there (any stock); their KPIs by the pivot's price
+ * type and stock, and the index against THAT competitor's lowest in-stock positive price; head to head
+ * over the products with an index: the difference d = index − 100, a tie when |d| ≤ INDEX_EPSILON ×
+ * min(100 + d, 100) (samePrice), cheaper below, dearer above, and the mean d. `all_products`: the
+ * filtered products (coverage's denominator). Competitors without such products are rows of zeros.
+ */
+export function dpmSellersSql(m: Market, q: DpmQuestion, day: string): string {
+  const { sql, competitors, lo, hi } = dpmBaseSql(m, q, day, true);
+  const tie = `abs(s.d) <= ${INDEX_EPSILON} * least(100 + s.d, 100)`;
+  return `
+    ${sql},
+    scored as (
+      select o.seller_id, pv.price_type, pv.stock_out, 100 * pv.my / o.low as idx
+        from offers o join mine pv on pv.id = o.id),
+    diffs as (select *, idx - 100 as d from scored),
+    comp as (select unnest([${ids(competitors)}]) as seller_id)
+    select c.seller_id as id, count(s.seller_id) as total, count(s.seller_id) as match,
+           count(s.idx) as "publishedMatch",
+           count(*) filter (where s.price_type = 'NORMAL') as normal,
+           count(*) filter (where s.price_type = 'SALE') as sale,
+           count(*) filter (where s.price_type = 'EXCLUSIVE') as exclusive,
+           count(*) filter (where s.stock_out) as stock_out,
+           count(*) filter (where s.idx <= ${lo}) as cheapest,
+           count(*) filter (where s.idx > ${lo} and s.idx <= ${hi}) as in_range,
+           count(*) filter (where s.idx > ${hi}) as dearer,
+           count(s.seller_id) - count(s.idx) as without_index, avg(s.idx) as average_index,
+           count(s.d) as common,
+           count(*) filter (where ${tie}) as equal,
+           count(*) filter (where s.d < 0 and not ${tie}) as cheaper,
+           count(*) filter (where s.d > 0 and not ${tie}) as more_expensive,
+           avg(s.d) as average_difference_pct,
+           (select count(*) from mine) as all_products
+      from comp c left join diffs s using (seller_id)
+     group by c.seller_id order by c.seller_id`;
+}
+
+/** An API dpm/sellers item: a DPM group with its head to head. */
+interface DpmSellerItem extends DpmTally {
+  id: number;
+  products: number;
+  match_pct: number | null;
+  head_to_head?: {
+    common: number;
+    cheaper: number;
+    equal: number;
+    more_expensive: number;
+    average_difference_pct: number | null;
+  };
+}
+
+/**
+ * Where the dpm/sellers answers differ: the same competitors; per competitor its KPIs and split
+ * (tallyDiff), products, coverage (match_pct, round2) and head to head (counts; the mean difference after
+ * round2); the summary's products.
+ */
+export function dpmSellersDiff(
+  api: { items: DpmSellerItem[]; summary: { products: number } },
+  rows: Record<string, unknown>[],
+): string[] {
+  const out: string[] = [];
+  const mine = new Map(rows.map((r) => [Number(r.id), r]));
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b).join();
+  if (sorted(api.items.map((x) => x.id)) !== sorted([...mine.keys()]))
+    out.push(`sellers: API ${sorted(api.items.map((x) => x.id))} DuckDB ${sorted([...mine.keys()])}`);
+  const all = rows.length ? Number(rows[0].all_products) : 0;
+  if (api.summary.products !== all) out.push(`summary products: API ${api.summary.products} DuckDB ${all}`);
+  for (const it of api.items) {
+    const r = mine.get(it.id);
+    if (!r) continue;
+    const t = tallyOf(r);
+    out.push(...tallyDiff(it, t).map((x) => `seller ${it.id} ${x}`));
+    const want = {
+      products: t.total,
+      match_pct: all ? round2((100 * t.total) / all) : null,
+      head_to_head: {
+        common: Number(r.common),
+        cheaper: Number(r.cheaper),
+        equal: Number(r.equal),
+        more_expensive: Number(r.more_expensive),
+        average_difference_pct:
+          r.average_difference_pct === null ? null : round2(Number(r.average_difference_pct)),
+      },
+    };
+    const got = { products: it.products, match_pct: it.match_pct, head_to_head: it.head_to_head };
+    if (JSON.stringify(got) !== JSON.stringify(want))
+      out.push(`seller ${it.id}: API ${JSON.stringify(got)} DuckDB ${JSON.stringify(want)}`);
+  }
+  return out;
 }
 
 const TALLY_KEYS = [
@@ -853,17 +958,47 @@ function runStatesSql(m: Market, q: PromotionsQuestion, onlyPromoted: boolean): 
             where (x.valid_to is null or x.valid_to > c.t) ${onlyPromoted ? "and x.price_type <> 'NORMAL'" : ''})`;
 }
 
+/** DuckDB SQL: the median of a sorted list of doubles (the middle one; of two, their mean). */
+const medianOf = (xs: string) =>
+  `(case when len(${xs}) % 2 = 1 then ${xs}[len(${xs}) // 2 + 1] else (${xs}[len(${xs}) // 2] + ${xs}[len(${xs}) // 2 + 1]) / 2 end)`;
+
+/**
+ * DuckDB SQL: whether `v` is a spike of the series whose sorted values are `xs` (docs/metrics.md
+ * "Promotions", level `spike`): with ≥ 4 values, v ≥ median + max(3 points, 3 × 1.4826 × MAD), MAD =
+ * the median of the absolute deviations from the median. Doubles throughout (no DECIMAL literal).
+ */
+export const spikeSql = (v: string, xs: string) => {
+  const m = medianOf(xs);
+  const mad = medianOf(`list_sort(list_transform(${xs}, x -> abs(x - ${m})))`);
+  return `(${v} is not null and len(${xs}) >= 4 and ${v} >= ${m} + greatest(3::double, 3::double * 1.4826::double * ${mad}))`;
+};
+
 /**
  * Level (docs/metrics.md "Promotions"): per seller, node and Monday week clipped to the window, the
- * listing-days of the days the seller ran: published, and promoted (SALE, EXCLUSIVE, BYQUANTITY).
+ * listing-days of the days the seller ran: published, and promoted (SALE, EXCLUSIVE, BYQUANTITY); the
+ * week's percentage (100 × promoted / published, 2 decimals) and its spike flag among the weeks of the
+ * seller and node that have a value (`kind` 'cell'); and the market's weeks — every seller and node
+ * pooled — with their percentage and spike flag (`kind` 'market').
  */
 export function promoLevelSql(m: Market, q: PromotionsQuestion): string {
   return `
-    with ${runStatesSql(m, q, false)}
-    select seller_id, node, strftime(date_trunc('week', d), '%Y-%m-%d') as week, count(*) as published,
-           count(*) filter (where price_type <> 'NORMAL') as promoted
-      from st where run_day and d between date ${lit(q.from)} and date ${lit(q.to)}
-     group by all order by all`;
+    with ${runStatesSql(m, q, false)},
+    wk as (select seller_id, node, strftime(date_trunc('week', d), '%Y-%m-%d') as week, count(*) as published,
+                  count(*) filter (where price_type <> 'NORMAL') as promoted
+             from st where run_day and d between date ${lit(q.from)} and date ${lit(q.to)}
+            group by all),
+    cell as (select *, round((100 * promoted)::double / published::double, 2) as percentage from wk),
+    cell_series as (select seller_id, node, list_sort(list(percentage)) as xs from cell group by all),
+    market as (select week, round((100 * sum(promoted))::double / sum(published)::double, 2) as percentage
+                 from wk group by week),
+    market_series as (select list_sort(list(percentage)) as xs from market)
+    select 'cell' as kind, c.seller_id, c.node, c.week, c.published, c.promoted, c.percentage,
+           ${spikeSql('c.percentage', 's.xs')} as spike
+      from cell c join cell_series s using (seller_id, node)
+    union all
+    select 'market', null, null, k.week, null, null, k.percentage, ${spikeSql('k.percentage', 's.xs')}
+      from market k cross join market_series s
+     order by all`;
 }
 
 /**
@@ -901,20 +1036,31 @@ export function promoDurationSql(m: Market, q: PromotionsQuestion): string {
       from fx group by seller_id, days order by seller_id, days`;
 }
 
-/** Where the level answers differ: per seller, node and week, published, promoted and the percentage (round2). */
+/**
+ * Where the level answers differ: per seller, node and week, published, promoted, the percentage (round2)
+ * and the spike flag; and the market's spike weeks (week and percentage).
+ */
 export function levelDiff(
   api: {
     items: {
       seller: { id: number };
       classifications: {
         id: number;
-        weeks: { week: string; published: number; promoted: number; percentage: number | null }[];
+        weeks: {
+          week: string;
+          published: number;
+          promoted: number;
+          percentage: number | null;
+          spike: boolean;
+        }[];
       }[];
     }[];
+    spikes?: { week: string; percentage: number }[];
   },
-  rows: Record<string, unknown>[],
+  all: Record<string, unknown>[],
 ): string[] {
   const out: string[] = [];
+  const rows = all.filter((r) => r.kind === 'cell');
   const mine = new Map(rows.map((r) => [`${r.seller_id} ${r.node} ${r.week}`, r]));
   let seen = 0;
   for (const it of api.items)
@@ -925,12 +1071,20 @@ export function levelDiff(
         const pub = r ? Number(r.published) : 0;
         const pro = r ? Number(r.promoted) : 0;
         const pct = pub > 0 ? round2((100 * pro) / pub) : null;
-        if (w.published !== pub || w.promoted !== pro || w.percentage !== pct)
+        const spike = r ? r.spike === true : false;
+        if (r && r.percentage !== pct)
+          out.push(`${it.seller.id}/${c.id}/${w.week}: DuckDB's SQL percentage ${r.percentage} ≠ ${pct}`);
+        if (w.published !== pub || w.promoted !== pro || w.percentage !== pct || w.spike !== spike)
           out.push(
-            `${it.seller.id}/${c.id}/${w.week}: API ${w.promoted}/${w.published} ${w.percentage}% DuckDB ${pro}/${pub} ${pct}%`,
+            `${it.seller.id}/${c.id}/${w.week}: API ${w.promoted}/${w.published} ${w.percentage}%${w.spike ? ' spike' : ''} DuckDB ${pro}/${pub} ${pct}%${spike ? ' spike' : ''}`,
           );
       }
   if (seen !== rows.length) out.push(`weeks: DuckDB has ${rows.length - seen} the API does not`);
+  const market = all
+    .filter((r) => r.kind === 'market' && r.spike === true)
+    .map((r) => ({ week: String(r.week), percentage: Number(r.percentage) }));
+  if (JSON.stringify(api.spikes ?? []) !== JSON.stringify(market))
+    out.push(`market spikes: API ${JSON.stringify(api.spikes ?? [])} DuckDB ${JSON.stringify(market)}`);
   return out;
 }
 
@@ -1008,8 +1162,9 @@ export interface AssortmentQuestion {
  * Per selected seller and period (`cur`, `prev`; docs/metrics.md "Assortment"): at the end of the period
  * — the seller's last succeeded run of its latest run day on or before the period's last day — its
  * listings under the license roots published then (an interval covers the run's instant): their number,
- * those out of stock, and the sum and count of the effective prices of those priced in the seller's
- * currency, converted at the rates of the period's last day; and the availability events over the
+ * those out of stock, and the exact DECIMAL sum and count of the effective prices of those priced in the
+ * seller's currency, with the CLP per unit (DECIMAL text) of the seller's and the requested currency on
+ * the period's last day (assortmentDiff converts with the domain's ConvertedSum); and the availability events over the
  * period's run days: published at the day's last run out of (in) stock, in (out of) stock in the interval
  * covering the day's start.
  */
@@ -1020,8 +1175,10 @@ export function assortmentSql(m: Market, q: AssortmentQuestion): string {
     ? `p.classification_id in (select id from classifications
         where list_has_any(list_transform(string_split(path, ' '), x -> x::int), [${ids(m.roots)}]))`
     : 'true';
+  // CLP per unit in force on the day as its exact DECIMAL(18,6) text (CLP: '1' when fx_rates has no row)
   const rateOn = (cur: string, day: string) =>
-    `(select arg_max(clp_per_unit, f.day)::double from fx_rates f where f.currency = ${cur} and f.day <= date ${lit(day)})`;
+    `coalesce((select arg_max(clp_per_unit, f.day)::varchar from fx_rates f where f.currency = ${cur} and f.day <= date ${lit(day)}),
+              case when ${cur} = 'CLP' then '1' end)`;
   return `
     with runs as (select seller_id, timezone(${z}, observed_at)::date as d, max(observed_at) as t from ingest_runs
                    where status = 'succeeded' and seller_id in (${sellers}) group by all),
@@ -1033,7 +1190,7 @@ export function assortmentSql(m: Market, q: AssortmentQuestion): string {
       select e.period, e.hi, e.seller_id, x.stock_out, x.currency = s.currency as same_currency,
              least(case when x.normal_price > 0 then x.normal_price end,
                    case when x.sale_price > 0 then x.sale_price end,
-                   case when x.exclusive_price > 0 then x.exclusive_price end)::double as eff
+                   case when x.exclusive_price > 0 then x.exclusive_price end) as eff
         from (select e.*, l.id from ends e join lst l using (seller_id)) e
         asof join price_intervals x on x.product_id = e.id and x.valid_from <= e.t
         join sellers s on s.id = e.seller_id
@@ -1057,8 +1214,9 @@ export function assortmentSql(m: Market, q: AssortmentQuestion): string {
                       count(*) filter (where not now_out and start_out) as back_in
                  from ev group by all)
     select f.period, f.seller_id, f.published, f.out_of_stock, f.priced,
-           f.value_sum * ${rateOn('s.currency', q.to)} / ${rateOn(lit(q.currency), q.to)} as value_cur,
-           f.value_sum * ${rateOn('s.currency', q.previousTo)} / ${rateOn(lit(q.currency), q.previousTo)} as value_prev,
+           coalesce(f.value_sum, 0)::varchar as value_sum,
+           case f.period when 'cur' then ${rateOn('s.currency', q.to)} else ${rateOn('s.currency', q.previousTo)} end as rate,
+           case f.period when 'cur' then ${rateOn(lit(q.currency), q.to)} else ${rateOn(lit(q.currency), q.previousTo)} end as target_rate,
            coalesce(e.went_out, 0) as went_out, coalesce(e.back_in, 0) as back_in
       from figures f join sellers s on s.id = f.seller_id
       left join events e on e.period = f.period and e.seller_id = f.seller_id`;
@@ -1069,10 +1227,13 @@ interface AssortmentApiRow {
   summary: boolean;
   total_products: number;
   previous_total_products: number;
+  products_variation: number | null;
   total_value: number | null;
   previous_total_value: number | null;
+  total_variation: number | null;
   average_value: number | null;
   previous_average_value: number | null;
+  average_variation: number | null;
   participation: number | null;
   out_of_stock: number;
   availability: number | null;
@@ -1082,44 +1243,67 @@ interface AssortmentApiRow {
   previous_back_in_stock: number;
 }
 
+/** One period's figures of a seller or of all: counts, and the exact value (domain ConvertedSum). */
+function assortmentPeriod(rows: Record<string, unknown>[], period: 'cur' | 'prev', seller: number | null) {
+  const mine = rows.filter((r) => r.period === period && (seller === null || Number(r.seller_id) === seller));
+  const value = new ConvertedSum();
+  let priced = 0;
+  let target: string | null = null;
+  for (const r of mine) {
+    target = (r.target_rate as string | null) ?? target;
+    // a seller whose currency has no rate: its listings count in the products, not in the value
+    if (r.rate === null) continue;
+    value.add(String(r.value_sum), String(r.rate));
+    priced += Number(r.priced);
+  }
+  const sum = (k: string) => mine.reduce((a, r) => a + Number(r[k] ?? 0), 0);
+  const at = target ?? String(rows.find((r) => r.period === period)?.target_rate ?? '1');
+  return {
+    published: sum('published'),
+    outOfStock: sum('out_of_stock'),
+    wentOut: sum('went_out'),
+    backIn: sum('back_in'),
+    priced,
+    total: value.rounded(at),
+    average: priced ? value.rounded(at, priced) : null,
+    totalApprox: value.approximate(at),
+    averageApprox: priced ? value.approximate(at, priced) : null,
+  };
+}
+
 /**
  * Where the API's rows differ from DuckDB's: each seller's row and the summary ('Todos', the sellers
- * summed): products, out of stock, availability, value, average value, participation and the events of
- * both periods (round2). The variations (derived from these) are not compared.
+ * summed): products, out of stock, availability, value and average value (exact: DuckDB's DECIMAL sums
+ * converted by the domain's ConvertedSum, equal to the cent), participation, the events of both periods,
+ * and the three variations (periodChangeRounded of those figures).
  */
 export function assortmentDiff(
   api: { sellers: AssortmentApiRow[] },
   rows: Record<string, unknown>[],
 ): string[] {
   const out: string[] = [];
-  const sum = (period: string, seller: number | null, k: string) =>
-    rows
-      .filter((r) => r.period === period && (seller === null || Number(r.seller_id) === seller))
-      .reduce((a, r) => a + Number(r[k] ?? 0), 0);
-  const total = sum('cur', null, 'published');
+  const total = assortmentPeriod(rows, 'cur', null).published;
   for (const row of api.sellers) {
     const sid = row.summary ? null : row.id;
-    const pub = sum('cur', sid, 'published');
-    const prevPub = sum('prev', sid, 'published');
-    const value = sum('cur', sid, 'value_cur');
-    const prevValue = sum('prev', sid, 'value_prev');
-    const priced = sum('cur', sid, 'priced');
-    const prevPriced = sum('prev', sid, 'priced');
-    const oos = sum('cur', sid, 'out_of_stock');
+    const cur = assortmentPeriod(rows, 'cur', sid);
+    const prev = assortmentPeriod(rows, 'prev', sid);
     const want = {
-      total_products: pub,
-      previous_total_products: prevPub,
-      total_value: round2(value),
-      previous_total_value: round2(prevValue),
-      average_value: priced ? round2(value / priced) : null,
-      previous_average_value: prevPriced ? round2(prevValue / prevPriced) : null,
-      participation: total ? round2((100 * pub) / total) : null,
-      out_of_stock: oos,
-      availability: pub ? round2((100 * (pub - oos)) / pub) : null,
-      went_out_of_stock: sum('cur', sid, 'went_out'),
-      back_in_stock: sum('cur', sid, 'back_in'),
-      previous_went_out_of_stock: sum('prev', sid, 'went_out'),
-      previous_back_in_stock: sum('prev', sid, 'back_in'),
+      total_products: cur.published,
+      previous_total_products: prev.published,
+      products_variation: periodChangeRounded(cur.published, prev.published),
+      total_value: cur.total,
+      previous_total_value: prev.total,
+      total_variation: periodChangeRounded(cur.totalApprox, prev.totalApprox),
+      average_value: cur.average,
+      previous_average_value: prev.average,
+      average_variation: periodChangeRounded(cur.averageApprox, prev.averageApprox),
+      participation: total ? round2((100 * cur.published) / total) : null,
+      out_of_stock: cur.outOfStock,
+      availability: cur.published ? round2((100 * (cur.published - cur.outOfStock)) / cur.published) : null,
+      went_out_of_stock: cur.wentOut,
+      back_in_stock: cur.backIn,
+      previous_went_out_of_stock: prev.wentOut,
+      previous_back_in_stock: prev.backIn,
     };
     const got = Object.fromEntries(Object.keys(want).map((k) => [k, row[k as keyof AssortmentApiRow]]));
     for (const [k, v] of Object.entries(want))
@@ -1275,6 +1459,21 @@ function rowDefs(
       },
     },
     {
+      // DPM by e-commerce with the brands row's competitor subsets, one per request
+      name: rowName(r.dpmSellers, 'new competitors each request'),
+      def: r.dpmSellers,
+      compared:
+        "every competitor's 7 KPIs and split (equal counts; average index after round2), products, coverage (match_pct after round2) and head to head (common, cheaper, equal, more expensive; mean difference after round2); the summary's products",
+      question: (i) => {
+        const competitors = competitorSubset(rivals, 5, i);
+        return {
+          call: { query: { pivot_id: pivotOf(i), sellersIds: competitors } },
+          sql: [dpmSellersSql(m, { pivot: pivotOf(i), competitors, currency, mpiValue }, today)],
+          diff: (api, [rows]) => dpmSellersDiff(api as Parameters<typeof dpmSellersDiff>[0], rows),
+        };
+      },
+    },
+    {
       // the dashboard row's selections (detail.ts newSelections), one per request: 7 days ending today
       name: rowName(routes.dashboard.cards, 'new competitors each request'),
       def: routes.dashboard.cards,
@@ -1351,7 +1550,7 @@ function rowDefs(
       name: rowName(routes.promotions.level, 'all roots, new window each request'),
       def: routes.promotions.level,
       compared:
-        "every seller, node and week's promoted and published listing-days and percentage (round2); spikes not compared",
+        "every seller, node and week's promoted and published listing-days, percentage (round2) and spike flag; the market's spike weeks",
       question: (i) => {
         const body = { ...promotionsBase(i), from_date: shiftedFrom(7, i), classificationsIds: promoRoots };
         const q: PromotionsQuestion = {
@@ -1395,7 +1594,7 @@ function rowDefs(
       name: rowName(routes.assortment.ecommerce, 'period varies'),
       def: routes.assortment.ecommerce,
       compared:
-        "each seller's row and 'Todos': products, out of stock, availability, value, average value, participation, stock events of both periods (round2); variations not compared",
+        "each seller's row and 'Todos': products, out of stock, availability, participation, stock events of both periods; value and average value of both periods exact to the cent (DECIMAL sums); the three variations",
       question: (i) => {
         const body = assortmentShifted(pivots, m.licensed, i);
         const days = daysInclusive(body.from_date, body.to_date);

@@ -91,6 +91,15 @@ export function periodChange(
   return v === null ? null : 0 - v;
 }
 
+/** periodChange as the assortment answers it: three decimals (formatVariation shows three when |v| ≤ 10). */
+export function periodChangeRounded(
+  current: number | null | undefined,
+  previous: number | null | undefined,
+): number | null {
+  const v = periodChange(current, previous);
+  return v === null ? null : Math.round(v * 1000) / 1000;
+}
+
 // ───────────────────────────── ranking ─────────────────────────────
 
 export interface Priced {

@@ -14,11 +14,21 @@ export const cents = (v: number | null): number | null => round2(v);
 
 /** CLP per unit of every currency with a rate on or before `asOf` (CLP = 1). */
 export async function selectClpRates(db: Queryable, asOf: string): Promise<Map<string, number>> {
-  const { rows } = await db.query<{ currency: string; clp_per_unit: number }>(
-    'select currency, clp_per_unit from vigia_fx_rates_on($1::date)',
+  return clpMap([...(await selectClpRateTexts(db, asOf))].map(([c, r]) => [c, Number(r)]));
+}
+
+/**
+ * The same rates as PostgreSQL's exact decimal texts (numeric(18,6); CLP = '1'), for the exact sums of
+ * the domain's ConvertedSum (Surtido's values).
+ */
+export async function selectClpRateTexts(db: Queryable, asOf: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ currency: string; clp_per_unit: string }>(
+    'select currency, clp_per_unit::text as clp_per_unit from vigia_fx_rates_on($1::date)',
     [asOf],
   );
-  return clpMap(rows.map((r) => [r.currency, Number(r.clp_per_unit)]));
+  const clp = new Map<string, string>([['CLP', '1']]);
+  for (const r of rows) if (r.currency !== 'CLP') clp.set(r.currency, r.clp_per_unit);
+  return clp;
 }
 
 /** A CLP-per-unit table from (currency, rate) pairs, CLP = 1. */
@@ -46,6 +56,8 @@ export async function selectRates(db: Queryable, target: string, asOf: string): 
 export interface FxTable {
   /** CLP per unit of `currency` on `day` (latest rate on or before it); null when none. */
   rate(currency: string, day: string): number | null;
+  /** The same rate as PostgreSQL's exact text (numeric(18,6); CLP '1'), for the domain's ConvertedSum. */
+  rateText(currency: string, day: string): string | null;
   /** `price` in `from` converted to `to` on `day`, rounded to cents; null when a rate is missing. */
   convert(price: number | null | undefined, from: string, to: string, day: string): number | null;
 }
@@ -61,10 +73,10 @@ export async function loadFx(
   toDay: string,
 ): Promise<FxTable> {
   const wanted = [...new Set(currencies.filter((c) => c !== 'CLP'))];
-  const byCurrency = new Map<string, { day: string; rate: number }[]>();
+  const byCurrency = new Map<string, { day: string; rate: number; text: string }[]>();
   if (wanted.length) {
-    const { rows } = await db.query<{ currency: string; day: string; clp_per_unit: number }>(
-      `select currency, day, clp_per_unit from (
+    const { rows } = await db.query<{ currency: string; day: string; clp_per_unit: string }>(
+      `select currency, day, clp_per_unit::text as clp_per_unit from (
          (select currency, day, clp_per_unit from fx_rates
            where currency = any($1) and day between $2::date and $3::date)
          union all
@@ -75,11 +87,12 @@ export async function loadFx(
     for (const r of rows) {
       const list = byCurrency.get(r.currency) ?? [];
       if (!byCurrency.has(r.currency)) byCurrency.set(r.currency, list);
-      list.push({ day: r.day, rate: Number(r.clp_per_unit) });
+      list.push({ day: r.day, rate: Number(r.clp_per_unit), text: r.clp_per_unit });
     }
   }
-  const rate = (currency: string, day: string): number | null => {
-    if (currency === 'CLP') return 1;
+  const rate = (currency: string, day: string): number | null =>
+    currency === 'CLP' ? 1 : (entry(currency, day)?.rate ?? null);
+  const entry = (currency: string, day: string) => {
     const list = byCurrency.get(currency);
     if (!list?.length) return null;
     // latest on or before `day` (binary search)
@@ -93,10 +106,11 @@ export async function loadFx(
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    return found < 0 ? null : list[found].rate;
+    return found < 0 ? null : list[found];
   };
   return {
     rate,
+    rateText: (currency, day) => (currency === 'CLP' ? '1' : (entry(currency, day)?.text ?? null)),
     convert(price, from, to, day) {
       if (price === null || price === undefined) return null;
       if (from === to) return price;

@@ -13,6 +13,7 @@ export {
   type Rates,
   ratesTo,
   selectClpRates,
+  selectClpRateTexts,
   selectRates,
 } from './fx.js';
 export { categoryPaths, lastSeenSql } from './listing.js';

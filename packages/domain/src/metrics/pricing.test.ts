@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ConvertedSum,
   computeHeadToHead,
   computePriceSplit,
   computePricingKpis,
   convertPrice,
+  decimalUnits,
   differencePct,
   effectivePriceFor,
   mpiBucket,
@@ -36,6 +38,36 @@ describe('currency conversion through CLP', () => {
     expect(convertPrice(1000, 1, 900)).toBeCloseTo(1.1111, 4); // CLP → USD
     expect(convertPrice(4, 260, 900)).toBeCloseTo(1.1556, 4); // PEN → USD
     expect(convertPrice(4, null, 900)).toBeNull();
+  });
+});
+
+describe('exact converted sums (Surtido values)', () => {
+  it('reads decimal texts as integer units, refusing what would not be exact', () => {
+    expect(decimalUnits('1234.5', 2)).toBe(123450n);
+    expect(decimalUnits('-0.25', 2)).toBe(-25n);
+    expect(decimalUnits('12', 6)).toBe(12000000n);
+    expect(decimalUnits('250.500000', 6)).toBe(250500000n);
+    expect(decimalUnits('.5', 2)).toBe(50n);
+    expect(() => decimalUnits('1.234', 2)).toThrow(/more than 2 decimals/);
+    expect(() => decimalUnits('1e3', 2)).toThrow(/not a decimal/);
+    expect(() => decimalUnits('', 2)).toThrow(/not a decimal/);
+  });
+  it('Σ amount × rate(from) / rate(to), rounded once to cents, halves away from zero', () => {
+    const s = new ConvertedSum();
+    s.add('3.47', '250.5'); // 869,235 CLP
+    expect(s.rounded('1')).toBe(869.24);
+    s.add('1990', '1');
+    expect(s.rounded('1')).toBe(2859.24);
+    expect(s.rounded('1', 2)).toBe(1429.62); // 2.859,235 / 2 = 1.429,6175
+    expect(s.rounded('900')).toBe(3.18); // 2.859,235 / 900 = 3,17692…
+    expect(s.approximate('1')).toBeCloseTo(2859.235, 9);
+    const neg = new ConvertedSum();
+    neg.add('-0.35', '0.1'); // −0,035 → −0,04
+    expect(neg.rounded('1')).toBe(-0.04);
+    const other = new ConvertedSum();
+    other.add('0.35', '0.1');
+    other.merge(neg);
+    expect(other.rounded('1')).toBe(0);
   });
 });
 

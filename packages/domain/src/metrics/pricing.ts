@@ -58,6 +58,74 @@ export function convertPrice(
   return (price * fromClpPerUnit) / toClpPerUnit;
 }
 
+/** Decimals of stored money (prices numeric(14,2), their sums numeric(16,2)) and of rates (numeric(18,6)). */
+export const MONEY_DECIMALS = 2;
+export const RATE_DECIMALS = 6;
+
+/**
+ * A decimal text (PostgreSQL numeric, DuckDB DECIMAL: '1234.5', '-0.25', '12') as the integer count of
+ * its units at `decimals` places (`'1234.5'`, 2 → 123450n). Refuses a text with more decimals (that
+ * would not be exact) or that is not a decimal.
+ */
+export function decimalUnits(text: string, decimals: number): bigint {
+  // the usual text (PostgreSQL's numeric of that scale: '-1234.50'): digits around one point
+  const point = text.indexOf('.');
+  if (point > 0 && text.length - point - 1 === decimals && /^-?\d+\.\d+$/.test(text))
+    return BigInt(text.slice(0, point) + text.slice(point + 1));
+  const m = /^([-+]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (!m || !(m[2] || m[3])) throw new Error(`not a decimal: '${text}'`);
+  const fraction = (m[3] ?? '').replace(/0+$/, '');
+  if (fraction.length > decimals) throw new Error(`'${text}' has more than ${decimals} decimals`);
+  const units = BigInt((m[2] || '0') + fraction.padEnd(decimals, '0'));
+  return m[1] === '-' ? -units : units;
+}
+
+/** a / b rounded to the nearest integer, halves away from zero (b > 0). */
+function divideRounded(a: bigint, b: bigint): bigint {
+  if (b <= 0n) throw new Error('divideRounded: divisor must be positive');
+  const q = (2n * (a < 0n ? -a : a) + b) / (2n * b);
+  return a < 0n ? -q : q;
+}
+
+/**
+ * An exact sum of money converted to one currency (docs/metrics.md "Currency conversion"):
+ * Σ amountᵢ × clp_per_unit(currencyᵢ) / clp_per_unit(target) — convertPrice's formula — kept as the
+ * integer Σ centsᵢ × rate millionthsᵢ, so that it does not depend on the order of addition; the
+ * division by the target's rate and the rounding to cents (halves away from zero) happen once, when the
+ * figure is read. Surtido's values (total and average) are these sums.
+ */
+export class ConvertedSum {
+  /** per rate (CLP per unit, its text): Σ amounts in cents */
+  private readonly byRate = new Map<string, bigint>();
+
+  /** Adds an amount (a decimal text with ≤ 2 decimals) in a currency worth `clpPerUnit` (≤ 6 decimals). */
+  add(amount: string, clpPerUnit: string): void {
+    this.byRate.set(clpPerUnit, (this.byRate.get(clpPerUnit) ?? 0n) + decimalUnits(amount, MONEY_DECIMALS));
+  }
+
+  merge(other: ConvertedSum): void {
+    for (const [rate, cents] of other.byRate) this.byRate.set(rate, (this.byRate.get(rate) ?? 0n) + cents);
+  }
+
+  /** Σ amount in cents × CLP per unit of its currency in millionths */
+  private scaled(): bigint {
+    let sum = 0n;
+    for (const [rate, cents] of this.byRate) sum += cents * decimalUnits(rate, RATE_DECIMALS);
+    return sum;
+  }
+
+  /** The sum in `target` (its CLP per unit, ≤ 6 decimals) divided by `n` (an average), rounded to cents. */
+  rounded(targetClpPerUnit: string, n = 1): number {
+    const divisor = decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n);
+    return Number(divideRounded(this.scaled(), divisor)) / 100;
+  }
+
+  /** The same unrounded, as a double (for ratios between sums: a variation). */
+  approximate(targetClpPerUnit: string, n = 1): number {
+    return Number(this.scaled()) / Number(decimalUnits(targetClpPerUnit, RATE_DECIMALS) * BigInt(n)) / 100;
+  }
+}
+
 /** Price index (MPI) = 100 × my price / lowest comparable competitor price; null without both. */
 export function priceIndex(myPrice: number | null, lowestCompetitor: number | null): number | null {
   if (!positive(myPrice) || !positive(lowestCompetitor)) return null;

@@ -46,12 +46,12 @@ export interface AssortmentFigureRow {
   cur_published: number;
   cur_in_stock: number;
   cur_priced: number;
-  /** in the seller's currency */
-  cur_value: number;
+  /** in the seller's currency: the exact numeric sum as text (domain ConvertedSum adds it) */
+  cur_value: string;
   prev_published: number;
   prev_in_stock: number;
   prev_priced: number;
-  prev_value: number;
+  prev_value: string;
   went_out: number;
   back_in: number;
   prev_went_out: number;
@@ -127,9 +127,9 @@ export async function selectAssortmentFigures(
     )
     select seller_id, brand_id,
            sum(cp)::int as cur_published, sum(ci)::int as cur_in_stock, sum(cpr)::int as cur_priced,
-           sum(cv)::float8 as cur_value,
+           sum(cv)::text as cur_value,
            sum(pp)::int as prev_published, sum(pi)::int as prev_in_stock, sum(ppr)::int as prev_priced,
-           sum(pv)::float8 as prev_value,
+           sum(pv)::text as prev_value,
            sum(wo)::int as went_out, sum(bk)::int as back_in, sum(pwo)::int as prev_went_out,
            sum(pbk)::int as prev_back_in
       from parts

@@ -25,6 +25,7 @@ import {
   resolvePeriod,
   resolvePivot,
   resolveSellers,
+  selectClpRateTexts,
   selectRates,
   today,
 } from '../../market/index.js';
@@ -123,9 +124,19 @@ async function resolveScope(req: FastifyRequest, pool: pg.Pool, f: Filters): Pro
   };
 }
 
+const noRate = (currency: string) =>
+  badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+
 async function ratesAt(pool: pg.Pool, currency: string, day: string): Promise<Map<string, number>> {
   const rates = await selectRates(pool, currency, day);
-  if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
+  if (!rates) throw noRate(currency);
+  return rates;
+}
+
+/** CLP per unit of every currency on `day` as exact texts (the values' exact sums); the currency's too. */
+async function clpRatesAt(pool: pg.Pool, currency: string, day: string): Promise<Map<string, string>> {
+  const rates = await selectClpRateTexts(pool, day);
+  if (!rates.has(currency)) throw noRate(currency);
   return rates;
 }
 
@@ -143,11 +154,11 @@ async function computeAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller')
   const [figures, sellerList, current, previous] = await Promise.all([
     selectAssortmentFigures(pool, s.selection, s.periods),
     selectSellers(pool, s.sellers),
-    ratesAt(pool, s.currency, s.periods.to),
-    ratesAt(pool, s.currency, s.periods.previousTo),
+    clpRatesAt(pool, s.currency, s.periods.to),
+    clpRatesAt(pool, s.currency, s.periods.previousTo),
   ]);
   const sellers = new Map(sellerList.map((x) => [x.id, x]));
-  const rates: Rates = { current, previous };
+  const rates: Rates = { currency: s.currency, current, previous };
   const rows =
     group === 'brand'
       ? brandRows(

@@ -2,8 +2,9 @@ import {
   ASSORTMENT_ALL_BRANDS,
   ASSORTMENT_ALL_SELLERS,
   type AssortmentRow,
+  ConvertedSum,
   NO_BRAND_NAME,
-  periodChange,
+  periodChangeRounded,
   round2,
   SELLER_NOT_FOUND,
   share,
@@ -13,21 +14,25 @@ import type { AssortmentFigureRow, SellerRow } from './queries.js';
 // Assortment figures (docs/metrics.md "Assortment") from the roll-up rows of a selection: one row per
 // brand or per seller, the summary row first. Pure functions: the tests work them out by hand.
 
-/** Variations keep three decimals: the seed's display shows three when |v| ≤ 10 (formatVariation). */
-const round3 = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 1000);
+/**
+ * The assortment's variations: domain periodChange (100 × (current − previous) / previous), kept to three
+ * decimals (the seed's display shows three when |v| ≤ 10: formatVariation).
+ */
+const variation = periodChangeRounded;
 
-/** The assortment's variations: domain periodChange (100 × (current − previous) / previous). */
-const variation = periodChange;
-
-/** Sums of one group (a brand, a seller or all), values already in the requested currency. */
+/**
+ * Sums of one group (a brand, a seller or all). Values are exact (domain ConvertedSum: the roll-up's
+ * numeric sums in cents times the rate of their currency, divided by the requested currency's once when
+ * read), so that a total does not depend on the order its rows are added in.
+ */
 export interface Sums {
   published: number;
   inStock: number;
   priced: number;
-  value: number;
+  value: ConvertedSum;
   prevPublished: number;
   prevPriced: number;
-  prevValue: number;
+  prevValue: ConvertedSum;
   wentOut: number;
   backIn: number;
   prevWentOut: number;
@@ -38,10 +43,10 @@ const emptySums = (): Sums => ({
   published: 0,
   inStock: 0,
   priced: 0,
-  value: 0,
+  value: new ConvertedSum(),
   prevPublished: 0,
   prevPriced: 0,
-  prevValue: 0,
+  prevValue: new ConvertedSum(),
   wentOut: 0,
   backIn: 0,
   prevWentOut: 0,
@@ -49,20 +54,21 @@ const emptySums = (): Sums => ({
 });
 
 /**
- * Adds a roll-up row: its value sums are in the seller's currency, converted with `rate` (end of the
- * period) and `prevRate` (end of the previous period). A value without a rate counts as unpriced.
+ * Adds a roll-up row: its value sums are in the seller's currency, worth `rate` CLP per unit at the end
+ * of the period and `prevRate` at the end of the previous period. A value without a rate counts as
+ * unpriced.
  */
-export function addFigures(s: Sums, r: AssortmentFigureRow, rate: number | null, prevRate: number | null) {
+export function addFigures(s: Sums, r: AssortmentFigureRow, rate: string | null, prevRate: string | null) {
   s.published += r.cur_published;
   s.inStock += r.cur_in_stock;
   if (rate !== null) {
     s.priced += r.cur_priced;
-    s.value += r.cur_value * rate;
+    s.value.add(r.cur_value, rate);
   }
   s.prevPublished += r.prev_published;
   if (prevRate !== null) {
     s.prevPriced += r.prev_priced;
-    s.prevValue += r.prev_value * prevRate;
+    s.prevValue.add(r.prev_value, prevRate);
   }
   s.wentOut += r.went_out;
   s.backIn += r.back_in;
@@ -70,23 +76,28 @@ export function addFigures(s: Sums, r: AssortmentFigureRow, rate: number | null,
   s.prevBackIn += r.prev_back_in;
 }
 
-/** The API figures of a group; `base` = the summary's total_products (participation's denominator). */
+/**
+ * The API figures of a group; `base` = the summary's total_products (participation's denominator). The
+ * values in the requested currency rounded once to cents; the variations from their unrounded values.
+ */
 export function figuresOf(
   s: Sums,
   base: number,
+  rates: Rates,
 ): Omit<AssortmentRow, 'id' | 'name' | 'color' | 'summary' | 'own'> {
-  const average = s.priced ? s.value / s.priced : null;
-  const prevAverage = s.prevPriced ? s.prevValue / s.prevPriced : null;
+  const [to, prevTo] = targetRates(rates);
+  const average = s.priced ? s.value.approximate(to, s.priced) : null;
+  const prevAverage = s.prevPriced ? s.prevValue.approximate(prevTo, s.prevPriced) : null;
   return {
     total_products: s.published,
     previous_total_products: s.prevPublished,
-    products_variation: round3(variation(s.published, s.prevPublished)),
-    total_value: round2(s.value) ?? 0,
-    previous_total_value: round2(s.prevValue) ?? 0,
-    total_variation: round3(variation(s.value, s.prevValue)),
-    average_value: round2(average),
-    previous_average_value: round2(prevAverage),
-    average_variation: round3(variation(average, prevAverage)),
+    products_variation: variation(s.published, s.prevPublished),
+    total_value: s.value.rounded(to),
+    previous_total_value: s.prevValue.rounded(prevTo),
+    total_variation: variation(s.value.approximate(to), s.prevValue.approximate(prevTo)),
+    average_value: s.priced ? s.value.rounded(to, s.priced) : null,
+    previous_average_value: s.prevPriced ? s.prevValue.rounded(prevTo, s.prevPriced) : null,
+    average_variation: variation(average, prevAverage),
     participation: base ? round2(share(s.published, base)) : null,
     out_of_stock: s.published - s.inStock,
     availability: round2(share(s.inStock, s.published)),
@@ -98,9 +109,22 @@ export function figuresOf(
 }
 
 export interface Rates {
-  /** seller currency → factor to the requested currency, at the end of the period / previous period */
-  current: Map<string, number>;
-  previous: Map<string, number>;
+  /** the requested currency */
+  currency: string;
+  /**
+   * CLP per unit of every currency with a rate (exact decimal texts, CLP '1': market/fx.ts
+   * selectClpRateTexts) at the end of the period / of the previous period; both hold `currency`
+   */
+  current: Map<string, string>;
+  previous: Map<string, string>;
+}
+
+/** The requested currency's CLP per unit at the end of the period and of the previous one. */
+function targetRates(rates: Rates): [string, string] {
+  const to = rates.current.get(rates.currency);
+  const prevTo = rates.previous.get(rates.currency);
+  if (to === undefined || prevTo === undefined) throw new Error(`no rate for ${rates.currency}`);
+  return [to, prevTo];
 }
 
 function groupRows(
@@ -148,7 +172,7 @@ export function brandRows(
       color: null,
       summary: false,
       own: id !== null && own.has(id),
-      ...figuresOf(s, base),
+      ...figuresOf(s, base, rates),
     }))
     .sort(byProducts);
   return [
@@ -158,7 +182,7 @@ export function brandRows(
       color: null,
       summary: true,
       own: false,
-      ...figuresOf(all, base),
+      ...figuresOf(all, base, rates),
     },
     ...list,
   ];
@@ -183,7 +207,7 @@ export function sellerRows(
         color: s?.color ?? null,
         summary: false,
         own: id === pivot,
-        ...figuresOf(groups.get(id) ?? emptySums(), base),
+        ...figuresOf(groups.get(id) ?? emptySums(), base, rates),
       };
     })
     .sort((a, b) => Number(b.own) - Number(a.own) || byProducts(a, b));
@@ -194,7 +218,7 @@ export function sellerRows(
       color: null,
       summary: true,
       own: false,
-      ...figuresOf(all, base),
+      ...figuresOf(all, base, rates),
     },
     ...list,
   ];

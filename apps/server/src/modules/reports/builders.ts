@@ -1,5 +1,5 @@
 import {
-  convertPrice,
+  ConvertedSum,
   DEFAULT_PRICE_MODE,
   DEFAULT_TIMEZONE,
   discountPercent,
@@ -430,17 +430,20 @@ async function assortmentBuilder(db: Queryable, p: ReportParams): Promise<Report
     async *batches() {
       for (let i = 0; i < rows.length; i += BATCH_SIZE) {
         yield rows.slice(i, i + BATCH_SIZE).map((r) => {
-          const f = fx.rate(r.currency, r.day);
-          const to = fx.rate(p.currency, r.day);
-          const value = f === null || to === null ? null : convertPrice(r.effective_price_sum, f, to);
+          // Surtido's value (docs/metrics.md "Assortment"): the exact sum converted, rounded to cents once
+          const f = fx.rateText(r.currency, r.day);
+          const to = fx.rateText(p.currency, r.day);
+          const converted = f !== null && to !== null;
+          const value = new ConvertedSum();
+          if (converted) value.add(r.effective_price_sum, f);
           return [
             names.get(r.seller_id) ?? String(r.seller_id),
             r.brand ?? 'Sin marca',
             r.day,
             r.published,
             r.in_stock,
-            cents(value),
-            value === null || r.priced === 0 ? null : cents(value / r.priced),
+            converted ? value.rounded(to) : null,
+            !converted || r.priced === 0 ? null : value.rounded(to, r.priced),
             round2(share(r.published, totals.get(r.seller_id) ?? 0)) ?? 0,
             r.new_listings,
             r.unpublished,

@@ -271,7 +271,8 @@ export interface AssortmentRow {
   published: number;
   in_stock: number;
   priced: number;
-  effective_price_sum: number;
+  /** the exact numeric sum as text (domain ConvertedSum converts it) */
+  effective_price_sum: string;
   new_listings: number;
   unpublished: number;
   went_out_of_stock: number;
@@ -295,7 +296,7 @@ export async function selectAssortment(
      state as (
        select r.seller_id, r.brand_id, l.day, r.currency, sum(r.published)::int as published,
               sum(r.in_stock)::int as in_stock, sum(r.priced)::int as priced,
-              sum(r.effective_price_sum)::float8 as effective_price_sum
+              sum(r.effective_price_sum)::text as effective_price_sum
          from rollup_daily_brand r join last_day l on r.zone = $5 and l.seller_id = r.seller_id and l.day = r.day
          left join classifications c on c.id = r.classification_id
         where ${inRoots(2)}

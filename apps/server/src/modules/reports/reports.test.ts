@@ -404,12 +404,18 @@ describe('other report types', () => {
     const rows = readCsv(assort.file);
     expect(rows[0][3]).toBe('Productos publicados');
     expect(rows[0].slice(5, 7)).toEqual(['Valor total (CLP)', 'Precio promedio (CLP)']);
-    // the pivot carries 6 listings: Colun 3, Omo 2, Soprole 1 (participation 50 / 33.33 / 16.67 %)
-    const pivot = rows.filter((r) => r[0] === 'Pivote').map((r) => [r[1], r[3], r[7]]);
+    // the pivot carries 6 listings: Colun 3, Omo 2, Soprole 1 (participation 50 / 33.33 / 16.67 %);
+    // values (effective prices): Colun P1 1000 + P2 850 (sale) + P6 800 = 2650, average 883.33; Omo
+    // 10000 + 5000 = 15000, 7500; Soprole P3 400 (exclusive)
+    const pivot = rows.filter((r) => r[0] === 'Pivote').map((r) => [r[1], r[3], r[5], r[6], r[7]]);
     expect(pivot).toEqual([
-      ['Colun', '3', '50'],
-      ['Omo', '2', '33,33'],
-      ['Soprole', '1', '16,67'],
+      ['Colun', '3', '2650', '883,33', '50'],
+      ['Omo', '2', '15000', '7500', '33,33'],
+      ['Soprole', '1', '400', '400', '16,67'],
+    ]);
+    // Perú (PEN): e1 at 4 PEN × 260 CLP = 1040
+    expect(rows.filter((r) => r[0] === 'Rival Perú').map((r) => [r[3], r[5], r[6]])).toEqual([
+      ['1', '1040', '1040'],
     ]);
   });
 });
