@@ -107,6 +107,8 @@ const FORMULAS: Formula[] = [
       'apps/server/migrations/480_assortment_zones.sql',
       // the image checks stored before 481 have days of the deployment's zone (their instants' backfill)
       'apps/server/migrations/481_image_checks_at_their_instant.sql',
+      // the deployment's zone is zone id 1, the Surtido spans' default (those written before 490)
+      'apps/server/migrations/490_assortment_spans_compact.sql',
     ],
     patterns: [/'America\/[A-Za-z_]+'/],
   },
