@@ -19,8 +19,8 @@ const r = routes.assortment;
 type Def = (typeof assortmentRoutes)[keyof typeof assortmentRoutes];
 
 const TARGET = 'p95 ≤ 100 ms at c1, ≤ 400 ms at c16';
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
+/** The day `offset` days before today in the market's zone (a UTC date is tomorrow there from 00:00 to 03:00 UTC). */
+const day = (offset: number) => isoDateInZone(new Date(Date.now() - offset * 86_400_000), DEFAULT_TIMEZONE);
 
 /** Request `i` of the "last 30 days" rows: every licensed seller, the pivots in turn, CLP. */
 export const assortmentBase = (pivots: readonly number[], sellers: readonly number[], i: number) => ({

@@ -3,14 +3,14 @@
 // periods). Used by assortment.ts's bench (the same target and request budget). Every row compares with
 // every licensed competitor (the screen's default); the pivot alternates; "period varies" shifts the
 // 180-day window by a day per request so most requests miss any answer memo.
-import { routes } from '@vigia/domain';
+import { DEFAULT_TIMEZONE, isoDateInZone, routes } from '@vigia/domain';
 import { type BenchEndpoint, type BenchTarget, callRoute, type QueryValue, rowName } from './http.js';
 
 const COMPARATOR = routes.brandComparator.comparator;
 const get = (target: BenchTarget, query: Record<string, QueryValue>) =>
   callRoute(target, COMPARATOR, { query });
-const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-const day = (offset: number) => isoDay(new Date(Date.now() - offset * 86_400_000));
+/** The day `offset` days before today in the market's zone (a UTC date is tomorrow there from 00:00 to 03:00 UTC). */
+const day = (offset: number) => isoDateInZone(new Date(Date.now() - offset * 86_400_000), DEFAULT_TIMEZONE);
 
 /** The comparator's rows: default selection, 180 days, own brands, picked brands, shifted periods. */
 export async function brandComparatorEndpoints(
