@@ -55,8 +55,13 @@ export async function ensureDatabase(url: string): Promise<void> {
 export const DB_TIMEOUTS = {
   /** Opening a connection, or waiting for a free one of the pool. */
   connectMs: 5_000,
-  /** Server-side cap of one statement (sessions doing long work raise it for themselves). */
+  /** Server-side cap of one statement (sessions doing long work raise it for themselves: longStatementMs). */
   statementMs: 30_000,
+  /**
+   * The cap of one statement inside a transaction of long work (an ingest run and its roll-ups, a pivot's
+   * first pricing build, the dashboard's index history load): set with `set local` (allowLongStatements).
+   */
+  longStatementMs: 600_000,
   /** A session left idle inside a transaction is ended by the server after this. */
   idleInTransactionMs: 60_000,
   /**
@@ -67,6 +72,11 @@ export const DB_TIMEOUTS = {
   /** How long that question (a fresh connection and `select 1`) may take before the database counts as hung. */
   probeMs: 5_000,
 };
+
+/** Raises the statement timeout of the open transaction on `client` to DB_TIMEOUTS.longStatementMs. */
+export async function allowLongStatements(client: pg.PoolClient): Promise<void> {
+  await client.query(`set local statement_timeout = ${DB_TIMEOUTS.longStatementMs}`);
+}
 
 export interface PoolOptions {
   /** statement_timeout of the pool's sessions (ms); default DB_TIMEOUTS.statementMs. */

@@ -1,6 +1,6 @@
 import { addDays, daysInclusive } from '@vigia/domain';
 import type pg from 'pg';
-import { withTransaction } from '../../db/database.js';
+import { allowLongStatements, withTransaction } from '../../db/database.js';
 import { today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
@@ -262,7 +262,7 @@ export function loadIndexHistory(
   // long work on a large market (every matched listing's intervals over the window: more than the
   // requests' 30 s under load, issue 30): its own transaction with a longer statement timeout
   slot.loading = withTransaction(pool, async (client) => {
-    await client.query("set local statement_timeout = '10min'");
+    await allowLongStatements(client);
     return selectIndexHistory(client, { from, to, pivot, zone });
   })
     .then((rows) => {
@@ -295,7 +295,8 @@ export function heldIndexHistory(
 ): IndexHistory | null {
   const held = slotsOf(pool).get(`${pivot} ${zone}`);
   if (held?.to === to && held.history) return held.history;
-  if (!(held?.to === to && held.loading)) loadIndexHistory(pool, pivot, zone, from, to).catch(() => {});
+  // joins a load in flight (loadIndexHistory); a failed one is tried again by the next request
+  loadIndexHistory(pool, pivot, zone, from, to).catch(() => {});
   return null;
 }
 

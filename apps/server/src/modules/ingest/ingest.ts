@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { DB_TIMEOUTS } from '../../db/database.js';
 import { bumpChanges } from '../../platform/change-signal.js';
 import { type Candidate, RunDiff, slimCandidate } from './diff.js';
 import { categoryCacheOf, clearCategoryCaches } from './dimensions.js';
@@ -95,7 +96,7 @@ export async function ingestObservations(
     // statements may take longer than the pool's statement_timeout (db/database.ts DB_TIMEOUTS), and a run
     // handed over in parts waits for each part inside its transaction (a feed being downloaded and read).
     await client.query(
-      `begin; set local random_page_cost = 1.1; set local statement_timeout = '10min'${parts.streamed ? "; set local idle_in_transaction_session_timeout = '10min'" : ''}${options.durable === false ? '; set local synchronous_commit = off' : ''}`,
+      `begin; set local random_page_cost = 1.1; set local statement_timeout = ${DB_TIMEOUTS.longStatementMs}${parts.streamed ? "; set local idle_in_transaction_session_timeout = '10min'" : ''}${options.durable === false ? '; set local synchronous_commit = off' : ''}`,
     );
     const { result, next } = await applyRun(
       client,

@@ -86,8 +86,8 @@ export interface BestGroup {
 }
 
 /**
- * Word sets, each word a number (shared by every title of the run), sorted: two titles' shared words by
- * one merge instead of a set built per comparison.
+ * Word sets (trigrams or words), each word a number shared by the titles of one brand, sorted: two titles'
+ * shared words by one merge instead of a set built per comparison.
  */
 class WordSets {
   private readonly ids = new Map<string, number>();
@@ -147,7 +147,7 @@ function similarityOf(method: 'trgm' | 'jaccard', a: Int32Array, b: Int32Array):
  * of the candidate's seller, nor one the candidate was rejected from): the highest similarity of any of
  * the group's titles, ties to the lowest group id; only similarities ≥ `min`.
  */
-export function bestGroups(
+function bestGroups(
   method: 'trgm' | 'jaccard',
   min: number,
   candidates: readonly Candidate[],

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { withTransaction } from '../../db/database.js';
+import { allowLongStatements, withTransaction } from '../../db/database.js';
 import type { RollupUpdater } from '../ingest/registry.js';
 
 // Maintenance of the pricing read model (migrations/020_pricing.sql): pricing_rows (one per listing of
@@ -229,7 +229,7 @@ export async function ensurePricingPivot(pool: pg.Pool, pivot: number): Promise<
       await client.query('select pg_advisory_xact_lock($1)', [LOCK_KEY]);
       // a pivot's first build is long work on a large market (~120k listings and their offers: more than
       // the requests' 30 s under load, issue 30), done once and shared by every request after it
-      await client.query("set local statement_timeout = '10min'");
+      await allowLongStatements(client);
       const again = await client.query('select 1 from pricing_pivots where seller_id = $1', [pivot]);
       if (again.rowCount) return;
       await client.query('insert into pricing_pivots (seller_id) values ($1)', [pivot]);
