@@ -6,11 +6,10 @@
 // → each first answer (ms), and the server's resident memory (VmRSS) at the first answer, when its
 // start-up jobs are done, and its peak (VmHWM) then. Nothing else may run on DIR (no server of its own).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { routes } from '@vigia/domain';
 import { callRoute } from './http.js';
 import { PRICING_PIVOTS } from './pricing.js';
-import { database, marketUrl, rssMiB, SERVER_MAIN, serverEnv } from './server.js';
+import { cpuSeconds, database, marketUrl, peakRssMiB, rssMiB, SERVER_MAIN, serverEnv } from './server.js';
 
 const { clusterLayout, clusterPassword, freePort, startEmbeddedPostgres } = database;
 const args = process.argv.slice(2);
@@ -26,16 +25,6 @@ if (!dataDir) {
 const runs = Number(arg('runs') ?? 3);
 /** The longest wait for the start-up work to settle (a worker with a backlog never does). */
 const settleMaxMs = Number(arg('settle-max') ?? 600) * 1000;
-
-/** Peak resident memory (VmHWM) of a process, MiB; NaN when it is gone. */
-function peakMiB(pid: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : Number.NaN;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -100,15 +89,11 @@ async function oneRun(url: string, dir: string): Promise<Run> {
     const rssFirst = rssMiB(pid);
     // the start-up work behind (models loading, the dashboard warm-up): settled when the CPU of the
     // process stays under 5 % for 3 s, at most --settle-max seconds
-    const cpu = () => {
-      const rest = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop()?.split(' ') ?? [];
-      return (Number(rest[11]) + Number(rest[12])) / 100;
-    };
     let quiet = 0;
-    let last = cpu();
+    let last = cpuSeconds(pid);
     while (quiet < 3 && performance.now() - t0 < settleMaxMs) {
       await sleep(1000);
-      const now = cpu();
+      const now = cpuSeconds(pid);
       quiet = now - last < 0.05 ? quiet + 1 : 0;
       last = now;
     }
@@ -122,7 +107,7 @@ async function oneRun(url: string, dir: string): Promise<Run> {
       rssFirst,
       jobsDone,
       rssSettled: rssMiB(pid),
-      peak: peakMiB(pid),
+      peak: peakRssMiB(pid),
     };
   } finally {
     child.kill('SIGTERM');

@@ -12,12 +12,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_TIMEZONE } from '@vigia/domain';
+import { built, database } from './server.js'; // (it refuses to run without a build)
 
-const built = (path: string) => new URL(`../../apps/server/dist/${path}`, import.meta.url).href;
-if (!existsSync(new URL(built('main.js')))) {
-  console.error('Falta el servidor compilado: ejecute primero npm run build');
-  process.exit(2);
-}
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) {
   console.error('Ejecute con node --expose-gc (npm run memory -w @vigia/bench lo hace)');
@@ -25,7 +21,7 @@ if (!gc) {
 }
 type Mod<T> = Promise<T>;
 const load = <T>(path: string) => import(built(path)) as Mod<T>;
-const { openDatabase } = await load<typeof import('../../apps/server/src/db/database.js')>('db/database.js');
+const { openDatabase } = database;
 const { getPivotModel, licensedPivots } =
   await load<typeof import('../../apps/server/src/modules/pricing/model.js')>('modules/pricing/model.js');
 const { warmHistory, historySettled, stopHistory } = await load<

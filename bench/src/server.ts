@@ -220,12 +220,18 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
-/** Resident memory (VmRSS) of a process, MiB; NaN when it is gone. */
-export function rssMiB(pid: number): number {
+/** A memory field of a process's /proc status (VmRSS, VmHWM, …), MiB; NaN when it is gone. */
+function statusMiB(pid: number, field: string): number {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : Number.NaN;
   } catch {
     return Number.NaN;
   }
 }
+
+/** Resident memory (VmRSS) of a process, MiB; NaN when it is gone. */
+export const rssMiB = (pid: number): number => statusMiB(pid, 'VmRSS');
+
+/** Peak resident memory (VmHWM) of a process, MiB; NaN when it is gone. */
+export const peakRssMiB = (pid: number): number => statusMiB(pid, 'VmHWM');
