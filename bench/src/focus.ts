@@ -1,8 +1,10 @@
-// npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT)
+// npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT[,…])
 //   [--only REGEX] [--c1 N] [--c16 N]
 //   [--features pricing,promotions,assortment,detail,images,reports,browser,duckdb]
 // `duckdb` (issue 30): the API's answers against DuckDB's from the raw tables (duckdb.ts), `--c1 N`
 // repetitions a row; with `--url` it needs `--data DIR` too (the running server's data dir: its database).
+// `--url A,B`: several API processes already running on one database (`--role api`, issue 30 part 5): each
+// call goes to the next one in turn (round-robin, as a proxy in front of them would; http.ts nextBase).
 // A few endpoints of an already seeded bench database (run.ts seeds one; a copy of it is fine), without
 // the rest of the bench and without writing docs/benchmarks.md: for iterating on the promotions,
 // assortment and brand-comparator rows. The server applies pending migrations on start (a migration
@@ -111,12 +113,13 @@ function writeSection(title: string, load: number, lines: string[], duck: string
   );
 }
 
-if (running)
+if (running) {
+  const baseUrls = running.split(',');
   await measureAll(
-    { baseUrl: running, token: await login(running, 'demo@example.com') },
+    { baseUrl: baseUrls[0], baseUrls, token: await login(baseUrls[0], 'demo@example.com') },
     dataDir ? runningMarketUrl(dataDir) : null,
   );
-else {
+} else {
   const dir = dataDir as string;
   const layout = clusterLayout(dir, (m) => console.log(m));
   const pgServer = await startEmbeddedPostgres(layout.dir, { layout, password: clusterPassword(dir) });
