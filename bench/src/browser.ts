@@ -66,8 +66,10 @@ async function firstAnswer(page: Page, timeout = 30_000): Promise<void> {
       const row = Array.from(main.querySelectorAll('table tbody tr td')).some(
         (td) => (td.textContent ?? '').trim() !== '',
       );
+      // (Reportes: its tasks' section settled — tasks, or the message that there are none yet, as on a
+      // market where nobody asked for a report; without it the large market's run waited 30 s for rows)
       const drawn = main.querySelector(
-        'canvas, article, [data-testid="heat-map"], [data-testid="notification"], [data-testid="report-task"]',
+        'canvas, article, [data-testid="heat-map"], [data-testid="notification"], [data-testid="report-task"], section[aria-labelledby="report-tasks-title"]',
       );
       return row || !!drawn;
     },
