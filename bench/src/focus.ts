@@ -1,5 +1,5 @@
 // npm run focus -w @vigia/bench -- (--data DIR [--server other/dist/main.js] | --url http://127.0.0.1:PORT[,…])
-//   [--only REGEX] [--c1 N] [--c16 N]
+//   [--only REGEX] [--c1 N] [--c16 N] [--only-c16]
 //   [--features pricing,promotions,assortment,detail,images,reports,browser,duckdb]
 // `duckdb` (issue 30): the API's answers against DuckDB's from the raw tables (duckdb.ts), `--c1 N`
 // repetitions a row; with `--url` it needs `--data DIR` too (the running server's data dir: its database).
@@ -43,6 +43,8 @@ const opts = {
   only,
   requestsC1: arg('c1') ? Number(arg('c1')) : undefined,
   requestsC16: arg('c16') ? Number(arg('c16')) : undefined,
+  // `--only-c16`: the c16 rows only (several API processes: what the second core buys is at c16)
+  concurrencies: args.includes('--only-c16') ? ([16] as const) : undefined,
 };
 
 const HEAD = [
