@@ -277,6 +277,8 @@ function fitted<T extends Float64Array | Int32Array>(a: T, n: number): T {
 }
 
 let storeIds = 0;
+/** A listing's slots being made (put), before they are compared with those held. */
+const scratch = { from: new Float64Array(64), state: new Int32Array(64) };
 
 /**
  * The intervals of many listings. A put appends (a re-read listing that changed points at its new
@@ -392,10 +394,13 @@ export class HistoryStore {
       const r0 = at.get(id) ?? rows.length;
       let r1 = r0;
       while (r1 < rows.length && rows[r1][0] === id) r1++;
-      this.ensure(this.size + 2 * (r1 - r0)); // an interval and at most one gap after it
-      const { from, state } = this;
-      const start = this.size;
-      let k = start;
+      // the listing's slots, first in a scratch area: an interval and at most one gap after it
+      if (scratch.from.length < 2 * (r1 - r0)) {
+        scratch.from = new Float64Array(4 * (r1 - r0));
+        scratch.state = new Int32Array(4 * (r1 - r0));
+      }
+      const { from, state } = scratch;
+      let k = 0;
       let gapAt = Number.NaN; // where the previous interval ended (NaN: open, or none)
       for (let r = r0; r < r1; r++) {
         const [, valid, to, normal, sale, exclusive, stockOut, currency, priceType] = rows[r];
@@ -419,19 +424,25 @@ export class HistoryStore {
         from[k] = gapAt;
         state[k++] = GAP;
       }
-      const n = k - start;
+      const n = k;
       const e = this.index.get(id);
       if (e >= 0) {
         const f = this.index.first[e];
         let same = this.index.count[e] === n;
         for (let j = 0; same && j < n; j++)
-          same = Object.is(from[f + j], from[start + j]) && state[f + j] === state[start + j];
-        if (same) continue; // the slots written past the end are left to the next put
+          same = Object.is(this.from[f + j], from[j]) && this.state[f + j] === state[j];
+        if (same) continue;
+      }
+      const start = this.size;
+      this.ensure(start + n);
+      this.from.set(from.subarray(0, n), start);
+      this.state.set(state.subarray(0, n), start);
+      this.size += n;
+      if (e >= 0) {
         this.garbage += this.index.count[e];
         this.index.first[e] = start;
         this.index.count[e] = n;
       } else this.index.add(id, start, n);
-      this.size = k;
       changed = true;
     }
     if (changed) this.generation++;
