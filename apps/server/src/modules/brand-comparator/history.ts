@@ -34,11 +34,15 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // (listed prices, stock, currency, price type: most intervals repeat a state another interval has);
 // valid_to is not stored — a slot lasts until the next slot of its listing begins, and an interval
 // that ended before the next one began (or the last one, closed) is followed by a gap slot (state −1:
-// no interval from its instant on). So 12 bytes a slot, ~0.4 % of them gaps. The listing index is an
-// open-addressing table over typed arrays. Loads append (arrays growing 1.5×) and a finished load or
-// refresh seals the store: exact-size arrays, without the slots of re-read listings nor the states
-// no slot uses. A re-read listing whose intervals are unchanged keeps its slots (the second pivot's
-// load re-reads the competitor listings the first one stored: they are stored once).
+// no interval from its instant on). So 12 bytes a slot, ~0.4 % of them gaps. valid_from stays a double:
+// the ingest's instants carry milliseconds (not whole seconds), and the instants asked ('now' among
+// them) are compared with it as read. The listing index is an open-addressing table over typed arrays.
+// Loads append (arrays growing 1.5×) and a finished load or refresh seals the store: exact-size arrays,
+// without the slots of re-read listings nor the states no slot uses. A re-read listing whose intervals
+// are unchanged keeps its slots, so a listing two pivots share (a competitor's listing matched to both)
+// is stored once: the second pivot's load finds it as stored; after a change, the first pivot's
+// refresh to read it moves it for both, and the other's refresh (its change log names it too) reads
+// it again and finds it unchanged.
 
 /**
  * The store's columns at one moment: a listing's slots are contiguous and sorted by `from`. Arrays are
