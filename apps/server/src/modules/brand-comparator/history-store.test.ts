@@ -1,6 +1,7 @@
 import { effectivePriceFor, PRICE_MODES } from '@vigia/domain';
 import { describe, expect, it } from 'vitest';
-import { HistoryStore } from './history.js';
+import { mulberry32 as random } from '../demo/random.js';
+import { HistoryStore, type IntervalRow } from './history.js';
 
 // The history's compact layout (history.ts HistoryStore: valid_from and a state index per slot, valid_to
 // implicit with gap slots, distinct states in a table, sealed to exact-size arrays) against the plain
@@ -8,28 +9,7 @@ import { HistoryStore } from './history.js';
 // the last interval that began before an instant, on pseudo-random histories with gaps, closed ends,
 // repeated and decimal prices, at every boundary, a millisecond either side and instants between.
 
-type Row = [
-  number,
-  number,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-  boolean,
-  string,
-  string,
-];
-
-/** A deterministic pseudo-random generator (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+type Row = IntervalRow;
 
 const T0 = Date.UTC(2026, 5, 1);
 const PRICES = [990, 1290, 12345.67, 0.1, 19.99, 7, 100000.05];

@@ -101,7 +101,8 @@ export interface SlotState {
   currency: string;
 }
 
-type IntervalRow = [
+/** A price_intervals row as loadIntervals reads it: listing, valid_from, valid_to (epoch ms), prices, stock, currency, type. */
+export type IntervalRow = [
   number,
   number,
   number | null,
