@@ -532,9 +532,22 @@ export class HistoryStore {
   }
 
   /**
-   * The effective prices (mode, converted with `rateOf`) of one listing's slots [first, first + count) of
-   * columns `c` at instants `ts` into `out` (NaN: no interval covers the instant, no price, or —
-   * `inStockOnly` — out of stock). With ascending instants each search starts at the previous one's slot.
+   * Each state's effective price of a mode, converted with `rateOf` (NaN: no price, no rate, or —
+   * `inStockOnly` — out of stock): made once per request, so that reading a listing's day is a search
+   * and one load from a table that stays in the CPU's caches.
+   */
+  static statePrices(c: Columns, mode: PriceMode, rateOf: Float64Array, inStockOnly: boolean): Float64Array {
+    const { stockOut, currency } = c;
+    const out = new Float64Array(stockOut.length);
+    for (let s = 0; s < out.length; s++)
+      out[s] = inStockOnly && stockOut[s] === 1 ? Number.NaN : effectiveAt(c, s, mode) * rateOf[currency[s]];
+    return out;
+  }
+
+  /**
+   * The values (`prices`, one per state of `c`: statePrices) of one listing's slots [first, first + count)
+   * of columns `c` at instants `ts` into `out` (NaN: no interval covers the instant). With ascending
+   * instants each search starts at the previous one's slot.
    */
   static pricesAt(
     c: Columns,
@@ -542,21 +555,16 @@ export class HistoryStore {
     count: number,
     ts: Float64Array,
     ascending: boolean,
-    inStockOnly: boolean,
-    mode: PriceMode,
-    rateOf: Float64Array,
+    prices: Float64Array,
     out: Float64Array,
   ): void {
-    const { from, state, stockOut, currency } = c;
+    const { from, state } = c;
     const end = first + count;
     let lo = first;
     for (let d = 0; d < ts.length; d++) {
       const k = lastStarted(from, lo, end, ts[d], false);
       const s = k < first ? GAP : state[k];
-      out[d] =
-        s === GAP || (inStockOnly && stockOut[s] === 1)
-          ? Number.NaN
-          : effectiveAt(c, s, mode) * rateOf[currency[s]];
+      out[d] = s === GAP ? Number.NaN : prices[s];
       if (ascending && k > lo) lo = k;
     }
   }
@@ -928,6 +936,11 @@ export async function pricesAt(
   const s = slotsOf(store, model);
   const cols = s.columns;
   const rateOf = store.rates(rates);
+  // the states' prices for this mode and these rates (the pivot's own listings; the offers in stock)
+  let allPrices: Float64Array | null = null;
+  let inStockPrices: Float64Array | null = null;
+  const all = () => (allPrices ??= HistoryStore.statePrices(cols, mode, rateOf, false));
+  const inStock = () => (inStockPrices ??= HistoryStore.statePrices(cols, mode, rateOf, true));
   const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(
     '|',
   );
@@ -936,10 +949,9 @@ export async function pricesAt(
     return {
       days: ts.length,
       dayKeys,
-      mine: (i, out) =>
-        HistoryStore.pricesAt(cols, s.rowFirst[i], s.rowCount[i], ts, ascending, false, mode, rateOf, out),
+      mine: (i, out) => HistoryStore.pricesAt(cols, s.rowFirst[i], s.rowCount[i], ts, ascending, all(), out),
       theirs: (k, out) =>
-        HistoryStore.pricesAt(cols, s.offerFirst[k], s.offerCount[k], ts, ascending, true, mode, rateOf, out),
+        HistoryStore.pricesAt(cols, s.offerFirst[k], s.offerCount[k], ts, ascending, inStock(), out),
       only: (picked) =>
         read(
           Float64Array.from(picked, (d) => ts[d]),
