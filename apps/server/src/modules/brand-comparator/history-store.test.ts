@@ -207,6 +207,17 @@ describe('brand comparator history store (compact layout)', () => {
     const before = held.prices[3 * handed[0]];
     expect(before).toBe(firstRow[3] ?? Number.NaN);
 
+    // a refresh of two listings: its lazy seal keeps their old slots (under 1/16 of the store)
+    const two = changedIds.slice(-2);
+    const refreshed = (id: number) =>
+      (byId.get(id) ?? []).map((r): Row => [r[0], r[1], r[2], r[3], 1.5, r[5], r[6], r[7], r[8]]);
+    store.put(two, two.flatMap(refreshed));
+    store.seal(false);
+    expect(store.stats().garbage).toBeGreaterThan(0);
+    expect(store.stateAt(two[0], (byId.get(two[0]) ?? [])[0][1])?.effective.NORMAL_SALE_PRICE).toBe(1.5);
+    for (const id of two) byId.set(id, refreshed(id));
+    expect(expectAnswers(store, byId)).toBeGreaterThan(300);
+
     // some listings change (every interval's normal price moves): garbage until the seal
     for (const id of changedIds)
       byId.set(

@@ -356,7 +356,8 @@ export class HistoryStore {
   private ensure(min: number) {
     if (min <= this.from.length) return;
     let cap = this.from.length;
-    while (cap < min) cap = Math.max(1024, Math.ceil(cap * 1.5));
+    // by half while small, by an eighth once large (a refresh's appends after a seal, a copy's peak)
+    while (cap < min) cap = Math.max(1024, Math.ceil(cap * (cap < 1 << 22 ? 1.5 : 1.125)));
     this.from = fitted(this.from, cap);
     this.state = fitted(this.state, cap);
   }
@@ -456,37 +457,64 @@ export class HistoryStore {
   /**
    * Exact-size arrays holding only what the listings point at: their slots (laid out in the order the
    * listings were first stored) and the states those use. Columns handed out before keep their arrays.
+   * `exact` false (after a refresh): only when the slots of re-read listings exceed 1/16 of the slots or
+   * the spare room 1/8 of the arrays, so that a few changed listings do not copy the whole store.
    */
-  seal() {
+  seal(exact = true) {
     const ix = this.index;
     const t = this.states;
     if (this.garbage === 0 && this.from.length === this.size && t.capacity === t.size && ix.slack === 0)
       return;
+    if (
+      !exact &&
+      this.garbage <= this.size / 16 &&
+      this.from.length - this.size <= this.from.length / 8 + 1024
+    )
+      return;
+    if (this.garbage === 0) {
+      // every slot is live and every state used (a state is new only with a listing that changed): trim
+      this.from = this.from.slice(0, this.size);
+      this.state = this.state.slice(0, this.size);
+      t.resize(t.size);
+      ix.resize(ix.size);
+      this.generation++;
+      return;
+    }
     let live = 0;
     for (let e = 0; e < ix.size; e++) live += ix.count[e];
+    const oldFrom = this.from;
+    const oldState = this.state;
     const from = new Float64Array(live);
     const state = new Int32Array(live);
     const remap = new Int32Array(t.size).fill(-1);
     const next = new StateTable(0);
     next.resize(t.size);
+    const { prices, stockOut, currency, priceType } = t;
+    const firsts = ix.first;
+    const counts = ix.count;
     let k = 0;
     for (let e = 0; e < ix.size; e++) {
-      const f = ix.first[e];
-      const n = ix.count[e];
-      ix.first[e] = k;
-      for (let j = f; j < f + n; j++, k++) {
-        from[k] = this.from[j];
-        const s = this.state[j];
-        if (s !== GAP && remap[s] < 0)
-          remap[s] = next.append(
-            t.prices[3 * s],
-            t.prices[3 * s + 1],
-            t.prices[3 * s + 2],
-            t.stockOut[s],
-            t.currency[s],
-            t.priceType[s],
+      const f = firsts[e];
+      const end = f + counts[e];
+      firsts[e] = k;
+      for (let j = f; j < end; j++, k++) {
+        from[k] = oldFrom[j];
+        const s = oldState[j];
+        if (s === GAP) {
+          state[k] = GAP;
+          continue;
+        }
+        let r = remap[s];
+        if (r < 0)
+          r = remap[s] = next.append(
+            prices[3 * s],
+            prices[3 * s + 1],
+            prices[3 * s + 2],
+            stockOut[s],
+            currency[s],
+            priceType[s],
           );
-        state[k] = s === GAP ? GAP : remap[s];
+        state[k] = r;
       }
     }
     next.resize(next.size);
@@ -641,13 +669,13 @@ export class HistoryStore {
 
 /**
  * Reads the intervals of `ids` into `store`, in batches, laid out in the order of `ids`; then seals the
- * store (exact-size arrays, nothing a listing does not point at).
+ * store (exact-size arrays, nothing a listing does not point at; a `refresh`, only past its bounds).
  */
 export async function loadIntervals(
   db: Queryable,
   store: HistoryStore,
   ids: number[],
-  { batch = 20_000, stopped = (): boolean => false } = {},
+  { batch = 20_000, stopped = (): boolean => false, refresh = false } = {},
 ) {
   const order = [...new Set(ids)];
   try {
@@ -668,7 +696,7 @@ export async function loadIntervals(
       store.put(part, rows);
     }
   } finally {
-    store.seal();
+    store.seal(!refresh);
   }
 }
 
@@ -752,7 +780,7 @@ export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<Hist
         ph.version = null; // the log was pruned: load the pivot again
         return;
       }
-      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)));
+      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)), { refresh: true });
       ph.version = model.version;
     })()
       .catch(() => {
