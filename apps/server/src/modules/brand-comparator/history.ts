@@ -37,8 +37,9 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // no interval from its instant on). So 12 bytes a slot, ~0.4 % of them gaps. valid_from stays a double:
 // the ingest's instants carry milliseconds (not whole seconds), and the instants asked ('now' among
 // them) are compared with it as read. The listing index is an open-addressing table over typed arrays.
-// Loads append (arrays growing 1.5×) and a finished load or refresh seals the store: exact-size arrays,
-// without the slots of re-read listings nor the states no slot uses. A re-read listing whose intervals
+// Loads append (arrays growing 1.5×, 1.125× once large) and a finished load seals the store: exact-size
+// arrays, without the slots of re-read listings nor the states no slot uses; a refresh seals only once
+// those slots pass 1/16 of the store or the spare room 1/8 (a few changed listings copy nothing). A re-read listing whose intervals
 // are unchanged keeps its slots, so a listing two pivots share (a competitor's listing matched to both)
 // is stored once: the second pivot's load finds it as stored; after a change, the first pivot's
 // refresh to read it moves it for both, and the other's refresh (its change log names it too) reads
