@@ -26,21 +26,38 @@ import { type ListingState, selectStatesAt } from './queries.js';
 // so the log names every listing whose intervals changed. A log that was pruned reloads the pivot.
 // The history is a store of the read-model holder (platform/read-model.ts): loaded after start-up for
 // every licensed pivot, brought forward when the change signal names a change (comparatorReadModels).
-// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (slotsBefore):
+// The pricing screens' prices at the end of a closed day (pricing/as-of.ts) read it too (statesBefore):
 // hence the listed prices and the price type per interval, not only the trend's effective prices.
+//
+// Layout (issue 30: 58 bytes per market interval on large before, 699 MiB): per slot, valid_from
+// (Float64, exact as read) and a state index (Int32) into a table of the store's distinct states
+// (listed prices, stock, currency, price type: most intervals repeat a state another interval has);
+// valid_to is not stored — a slot lasts until the next slot of its listing begins, and an interval
+// that ended before the next one began (or the last one, closed) is followed by a gap slot (state −1:
+// no interval from its instant on). So 12 bytes a slot, ~0.4 % of them gaps. valid_from stays a double:
+// the ingest's instants carry milliseconds (not whole seconds), and the instants asked ('now' among
+// them) are compared with it as read. The listing index is an open-addressing table over typed arrays.
+// Loads append (arrays growing 1.5×, 1.125× once large) and a finished load seals the store: exact-size
+// arrays, without the slots of re-read listings nor the states no slot uses; a refresh seals only once
+// those slots pass 1/16 of the store or the spare room 1/8 (a few changed listings copy nothing). A re-read listing whose intervals
+// are unchanged keeps its slots, so a listing two pivots share (a competitor's listing matched to both)
+// is stored once: the second pivot's load finds it as stored; after a change, the first pivot's
+// refresh to read it moves it for both, and the other's refresh (its change log names it too) reads
+// it again and finds it unchanged.
 
 /**
- * Columns of the stored intervals; a listing's are contiguous and sorted by valid_from. Prices are kept
- * as listed (NaN = none); a price mode's effective price is computed from them when read (effectiveAt,
- * the rule of effectivePriceFor), so that the pricing screens' closing prices of a closed day (pricing
- * as-of.ts) can be read from the same store, with the price type.
+ * The store's columns at one moment: a listing's slots are contiguous and sorted by `from`. Arrays are
+ * never rewritten below the sizes they had when handed out (a put appends, a seal makes new arrays), so
+ * slot ranges and state indexes read together with a Columns object stay true for it.
  */
 interface Columns {
+  /** slot's valid_from (epoch ms) */
   from: Float64Array;
-  to: Float64Array; // +Infinity = open
+  /** slot's state, or GAP: no interval from `from` until the listing's next slot */
+  state: Int32Array;
   /**
-   * listed prices, three per slot side by side (normal, sale, exclusive at 3k, 3k + 1, 3k + 2): a
-   * closed day's state or a trend's effective price reads one cache line, not three arrays
+   * state's listed prices, three side by side (normal, sale, exclusive at 3s, 3s + 1, 3s + 2; NaN =
+   * none): a closed day's state or a trend's effective price reads one cache line, not three arrays
    */
   prices: Float64Array;
   stockOut: Uint8Array;
@@ -48,33 +65,34 @@ interface Columns {
   priceType: Uint8Array;
 }
 
-function allocate(capacity: number): Columns {
-  return {
-    from: new Float64Array(capacity),
-    to: new Float64Array(capacity),
-    prices: new Float64Array(capacity * 3),
-    stockOut: new Uint8Array(capacity),
-    currency: new Uint8Array(capacity),
-    priceType: new Uint8Array(capacity),
-  };
-}
-
-function copyInto(to: Columns, from: Columns, n: number) {
-  for (const key of Object.keys(to) as (keyof Columns)[])
-    (to[key] as Float64Array).set((from[key] as Float64Array).subarray(0, key === 'prices' ? n * 3 : n));
-}
+const GAP = -1;
 
 /** effectivePriceFor on stored prices (NaN = none): the lowest positive of the mode's prices, NaN when none. */
-function effectiveAt(c: Columns, k: number, mode: PriceMode): number {
+function effectiveAt(c: Columns, s: number, mode: PriceMode): number {
   const p = c.prices;
-  let r = p[3 * k] > 0 ? p[3 * k] : Number.NaN;
+  let r = p[3 * s] > 0 ? p[3 * s] : Number.NaN;
   if (mode === 'NORMAL_PRICE') return r;
-  const sale = p[3 * k + 1];
+  const sale = p[3 * s + 1];
   if (sale > 0 && !(sale >= r)) r = sale;
   if (mode === 'NORMAL_SALE_PRICE') return r;
-  const exclusive = p[3 * k + 2];
+  const exclusive = p[3 * s + 2];
   if (exclusive > 0 && !(exclusive >= r)) r = exclusive;
   return r;
+}
+
+/** The last slot in [lo, end) whose `from` is ≤ t (`strict`: < t); lo − 1 when none. */
+function lastStarted(from: Float64Array, lo: number, end: number, t: number, strict: boolean): number {
+  let a = lo;
+  let b = end - 1;
+  let k = lo - 1;
+  while (a <= b) {
+    const mid = (a + b) >> 1;
+    if (strict ? from[mid] < t : from[mid] <= t) {
+      k = mid;
+      a = mid + 1;
+    } else b = mid - 1;
+  }
+  return k;
 }
 
 /** A listing's state at an instant, as the trend reads it. */
@@ -84,7 +102,8 @@ export interface SlotState {
   currency: string;
 }
 
-type IntervalRow = [
+/** A price_intervals row as loadIntervals reads it: listing, valid_from, valid_to (epoch ms), prices, stock, currency, type. */
+export type IntervalRow = [
   number,
   number,
   number | null,
@@ -96,42 +115,252 @@ type IntervalRow = [
   string,
 ];
 
-let storeIds = 0;
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+/** A 32-bit hash step over a double's bits. */
+function mix(h: number, v: number): number {
+  f64[0] = v;
+  h = Math.imul(h ^ u32[0], 0x9e3779b1);
+  h = Math.imul(h ^ u32[1], 0x85ebca6b);
+  return h ^ (h >>> 15);
+}
 
-/** The intervals of many listings, append-only (a re-read listing points at its new slots). */
+/** The smallest power of two ≥ 2n (an open-addressing table at most half full), at least 16. */
+const tableSize = (n: number) => 2 ** Math.max(4, Math.ceil(Math.log2(2 * n + 1)));
+
+/** The store's distinct states, interned (open addressing over typed arrays). */
+class StateTable {
+  size = 0;
+  prices: Float64Array;
+  stockOut: Uint8Array;
+  currency: Uint8Array;
+  priceType: Uint8Array;
+  private table: Int32Array;
+
+  constructor(capacity: number) {
+    this.prices = new Float64Array(3 * capacity);
+    this.stockOut = new Uint8Array(capacity);
+    this.currency = new Uint8Array(capacity);
+    this.priceType = new Uint8Array(capacity);
+    this.table = new Int32Array(tableSize(capacity)).fill(-1);
+  }
+
+  get capacity(): number {
+    return this.stockOut.length;
+  }
+
+  private hash(n: number, s: number, e: number, stockOut: number, currency: number, type: number): number {
+    return mix(mix(mix(stockOut | (currency << 1) | (type << 9), n), s), e);
+  }
+
+  private place(j: number) {
+    const p = this.prices;
+    const mask = this.table.length - 1;
+    let i =
+      this.hash(p[3 * j], p[3 * j + 1], p[3 * j + 2], this.stockOut[j], this.currency[j], this.priceType[j]) &
+      mask;
+    while (this.table[i] >= 0) i = (i + 1) & mask;
+    this.table[i] = j;
+  }
+
+  /** The index of this state (added when new). Prices compare with Object.is (NaN = none). */
+  intern(n: number, s: number, e: number, stockOut: number, currency: number, type: number): number {
+    const p = this.prices;
+    const mask = this.table.length - 1;
+    for (let i = this.hash(n, s, e, stockOut, currency, type) & mask; ; i = (i + 1) & mask) {
+      const j = this.table[i];
+      if (j < 0) break;
+      if (
+        Object.is(p[3 * j], n) &&
+        Object.is(p[3 * j + 1], s) &&
+        Object.is(p[3 * j + 2], e) &&
+        this.stockOut[j] === stockOut &&
+        this.currency[j] === currency &&
+        this.priceType[j] === type
+      )
+        return j;
+    }
+    const j = this.append(n, s, e, stockOut, currency, type);
+    if (2 * this.size > this.table.length) this.rehash(tableSize(this.size));
+    else this.place(j);
+    return j;
+  }
+
+  /** Adds a state known to be new, without placing it in the table (rehash places them all). */
+  append(n: number, s: number, e: number, stockOut: number, currency: number, type: number): number {
+    if (this.size === this.capacity) this.resize(Math.max(16, Math.ceil(this.size * 1.5)));
+    const j = this.size++;
+    this.prices[3 * j] = n;
+    this.prices[3 * j + 1] = s;
+    this.prices[3 * j + 2] = e;
+    this.stockOut[j] = stockOut;
+    this.currency[j] = currency;
+    this.priceType[j] = type;
+    return j;
+  }
+
+  /** New arrays of `capacity` states (a Columns object handed out keeps the old ones). */
+  resize(capacity: number) {
+    const fit = <T extends Float64Array | Uint8Array>(a: T, n: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a.subarray(0, Math.min(n, a.length)));
+      return b;
+    };
+    this.prices = fit(this.prices, 3 * capacity);
+    this.stockOut = fit(this.stockOut, capacity);
+    this.currency = fit(this.currency, capacity);
+    this.priceType = fit(this.priceType, capacity);
+  }
+
+  rehash(size: number) {
+    this.table = new Int32Array(size).fill(-1);
+    for (let j = 0; j < this.size; j++) this.place(j);
+  }
+}
+
+/** Listing id → its slots [first, first + count): open addressing over typed arrays. */
+class ListingIndex {
+  size = 0;
+  ids = new Float64Array(16);
+  first = new Int32Array(16);
+  count = new Int32Array(16);
+  /** entry index, −1 = empty */
+  private table = new Int32Array(32).fill(-1);
+
+  private slot(id: number): number {
+    const lo = id >>> 0;
+    const hi = Math.floor(id / 4294967296) >>> 0;
+    return Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1) >>> 0;
+  }
+
+  /** The entry of listing `id`, −1 when it has none. */
+  get(id: number): number {
+    const mask = this.table.length - 1;
+    for (let i = this.slot(id) & mask; ; i = (i + 1) & mask) {
+      const e = this.table[i];
+      if (e < 0 || this.ids[e] === id) return e;
+    }
+  }
+
+  add(id: number, first: number, count: number): void {
+    if (this.size === this.ids.length) this.resize(Math.max(16, Math.ceil(this.size * 1.5)));
+    const e = this.size++;
+    this.ids[e] = id;
+    this.first[e] = first;
+    this.count[e] = count;
+    if (2 * this.size > this.table.length) this.rehash();
+    else this.place(e);
+  }
+
+  private place(e: number) {
+    const mask = this.table.length - 1;
+    let i = this.slot(this.ids[e]) & mask;
+    while (this.table[i] >= 0) i = (i + 1) & mask;
+    this.table[i] = e;
+  }
+
+  private rehash() {
+    this.table = new Int32Array(tableSize(this.size)).fill(-1);
+    for (let e = 0; e < this.size; e++) this.place(e);
+  }
+
+  /** Entries in exact-size arrays (the table keeps its size: a power of two at most half full). */
+  resize(capacity: number) {
+    this.ids = fitted(this.ids, capacity);
+    this.first = fitted(this.first, capacity);
+    this.count = fitted(this.count, capacity);
+  }
+
+  get slack(): number {
+    return this.ids.length - this.size;
+  }
+}
+
+function fitted<T extends Float64Array | Int32Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a.subarray(0, Math.min(n, a.length)));
+  return b;
+}
+
+let storeIds = 0;
+/** A listing's slots being made (put), before they are compared with those held. */
+const scratch = { from: new Float64Array(64), state: new Int32Array(64) };
+
+/**
+ * The intervals of many listings. A put appends (a re-read listing that changed points at its new
+ * slots); seal() drops what no listing points at and the arrays' spare room.
+ */
 export class HistoryStore {
   readonly id = ++storeIds;
-  private cols = allocate(1024);
+  private from = new Float64Array(1024);
+  private state = new Int32Array(1024);
   private size = 0;
+  /** slots no listing points at any more (re-read listings that changed) */
   private garbage = 0;
-  /** listing id → [first slot, count] */
-  private readonly listings = new Map<number, [number, number]>();
-  /** bumped by every put: slot ranges read before are stale */
+  private readonly index = new ListingIndex();
+  private states = new StateTable(256);
+  private view: Columns | null = null;
+  /** bumped by every put that changed a listing's slots and by every seal that moved them */
   generation = 0;
+  /** listings given to put since the store was made (each one read from the database) */
+  listingsRead = 0;
   private readonly currencies: string[] = [];
   private readonly currencyIndex = new Map<string, number>();
   private readonly priceTypes: string[] = [];
 
+  /** Slots in use (live ones and, until the next seal, those of re-read listings). */
   get slots(): number {
     return this.size;
   }
 
-  /** Share of the slots that no listing points at any more (re-read listings). */
-  get waste(): number {
-    return this.size ? this.garbage / this.size : 0;
+  /** What the store holds, and its spare room (none after a seal). */
+  stats() {
+    return {
+      slots: this.size,
+      gaps: this.state.subarray(0, this.size).reduce((n, s) => n + (s === GAP ? 1 : 0), 0),
+      garbage: this.garbage,
+      spareSlots: this.from.length - this.size,
+      states: this.states.size,
+      spareStates: this.states.capacity - this.states.size,
+      listings: this.index.size,
+      spareListings: this.index.slack,
+    };
   }
 
   has(id: number): boolean {
-    return this.listings.has(id);
+    return this.index.get(id) >= 0;
   }
 
-  private grow(min: number) {
-    if (min <= this.cols.from.length) return;
-    let cap = this.cols.from.length;
-    while (cap < min) cap = Math.ceil(cap * 1.5); // ~43 bytes a slot: little slack on millions
-    const next = allocate(cap);
-    copyInto(next, this.cols, this.size);
-    this.cols = next;
+  /** The columns now (slot ranges read now stay true for them). */
+  columns(): Columns {
+    const t = this.states;
+    const v = this.view;
+    if (
+      v &&
+      v.from === this.from &&
+      v.state === this.state &&
+      v.prices === t.prices &&
+      v.stockOut === t.stockOut
+    )
+      return v;
+    this.view = {
+      from: this.from,
+      state: this.state,
+      prices: t.prices,
+      stockOut: t.stockOut,
+      currency: t.currency,
+      priceType: t.priceType,
+    };
+    return this.view;
+  }
+
+  private ensure(min: number) {
+    if (min <= this.from.length) return;
+    let cap = this.from.length;
+    // by half while small, by an eighth once large (a refresh's appends after a seal, a copy's peak)
+    while (cap < min) cap = Math.max(1024, Math.ceil(cap * (cap < 1 << 22 ? 1.5 : 1.125)));
+    this.from = fitted(this.from, cap);
+    this.state = fitted(this.state, cap);
   }
 
   private currencyOf(code: string): number {
@@ -145,113 +374,226 @@ export class HistoryStore {
     return i;
   }
 
+  private priceTypeOf(code: string): number {
+    let i = this.priceTypes.indexOf(code);
+    if (i < 0) {
+      if (this.priceTypes.length > 255)
+        throw new Error('brand comparator history: more than 256 price types');
+      i = this.priceTypes.push(code) - 1;
+    }
+    return i;
+  }
+
   /**
    * Stores rows sorted by (listing, valid_from): each listing named in `ids` gets exactly the rows given
    * for it (none = no interval), its slots placed in the order of `ids` (the listings a request reads
-   * together — a pivot row's and its offers' — lie side by side in memory).
+   * together — a pivot row's and its offers' — lie side by side in memory). A listing already held with
+   * the same intervals keeps its slots.
    */
   put(ids: Iterable<number>, rows: IntervalRow[]) {
-    this.grow(this.size + rows.length);
-    const c = this.cols;
     const at = new Map<number, number>(); // listing → its first row
     rows.forEach((row, r) => {
       if (r === 0 || rows[r - 1][0] !== row[0]) at.set(row[0], r);
     });
+    let changed = false;
     for (const id of new Set(ids)) {
-      const start = this.size;
-      for (let r = at.get(id) ?? rows.length; r < rows.length && rows[r][0] === id; r++) {
-        const [, from, to, normal, sale, exclusive, stockOut, currency, priceType] = rows[r];
-        const k = this.size++;
-        c.from[k] = from;
-        c.to[k] = to ?? Number.POSITIVE_INFINITY;
-        c.prices[3 * k] = normal ?? Number.NaN;
-        c.prices[3 * k + 1] = sale ?? Number.NaN;
-        c.prices[3 * k + 2] = exclusive ?? Number.NaN;
-        c.stockOut[k] = stockOut ? 1 : 0;
-        c.currency[k] = this.currencyOf(currency);
-        let pt = this.priceTypes.indexOf(priceType);
-        if (pt < 0) pt = this.priceTypes.push(priceType) - 1;
-        c.priceType[k] = pt;
+      this.listingsRead++;
+      const r0 = at.get(id) ?? rows.length;
+      let r1 = r0;
+      while (r1 < rows.length && rows[r1][0] === id) r1++;
+      // the listing's slots, first in a scratch area: an interval and at most one gap after it
+      if (scratch.from.length < 2 * (r1 - r0)) {
+        scratch.from = new Float64Array(4 * (r1 - r0));
+        scratch.state = new Int32Array(4 * (r1 - r0));
       }
-      const old = this.listings.get(id);
-      if (old) this.garbage += old[1];
-      this.listings.set(id, [start, this.size - start]);
+      const { from, state } = scratch;
+      let k = 0;
+      let gapAt = Number.NaN; // where the previous interval ended (NaN: open, or none)
+      for (let r = r0; r < r1; r++) {
+        const [, valid, to, normal, sale, exclusive, stockOut, currency, priceType] = rows[r];
+        if (gapAt < valid) {
+          from[k] = gapAt;
+          state[k++] = GAP;
+        }
+        from[k] = valid;
+        state[k++] = this.states.intern(
+          normal ?? Number.NaN,
+          sale ?? Number.NaN,
+          exclusive ?? Number.NaN,
+          stockOut ? 1 : 0,
+          this.currencyOf(currency),
+          this.priceTypeOf(priceType),
+        );
+        // an interval ended at or before its start (none is) covers no instant: its gap starts with it
+        gapAt = to === null ? Number.NaN : Math.max(to, valid);
+      }
+      if (!Number.isNaN(gapAt)) {
+        from[k] = gapAt;
+        state[k++] = GAP;
+      }
+      const n = k;
+      const e = this.index.get(id);
+      if (e >= 0) {
+        const f = this.index.first[e];
+        let same = this.index.count[e] === n;
+        for (let j = 0; same && j < n; j++)
+          same = Object.is(this.from[f + j], from[j]) && this.state[f + j] === state[j];
+        if (same) continue;
+      }
+      const start = this.size;
+      this.ensure(start + n);
+      this.from.set(from.subarray(0, n), start);
+      this.state.set(state.subarray(0, n), start);
+      this.size += n;
+      if (e >= 0) {
+        this.garbage += this.index.count[e];
+        this.index.first[e] = start;
+        this.index.count[e] = n;
+      } else this.index.add(id, start, n);
+      changed = true;
     }
+    if (changed) this.generation++;
+  }
+
+  /**
+   * Exact-size arrays holding only what the listings point at: their slots (laid out in the order the
+   * listings were first stored) and the states those use. Columns handed out before keep their arrays.
+   * `exact` false (after a refresh): only when the slots of re-read listings exceed 1/16 of the slots or
+   * the spare room 1/8 of the arrays, so that a few changed listings do not copy the whole store.
+   */
+  seal(exact = true) {
+    const ix = this.index;
+    const t = this.states;
+    if (this.garbage === 0 && this.from.length === this.size && t.capacity === t.size && ix.slack === 0)
+      return;
+    if (
+      !exact &&
+      this.garbage <= this.size / 16 &&
+      this.from.length - this.size <= this.from.length / 8 + 1024
+    )
+      return;
+    if (this.garbage === 0) {
+      // every slot is live and every state used (a state is new only with a listing that changed): trim
+      this.from = this.from.slice(0, this.size);
+      this.state = this.state.slice(0, this.size);
+      t.resize(t.size);
+      ix.resize(ix.size);
+      this.generation++;
+      return;
+    }
+    let live = 0;
+    for (let e = 0; e < ix.size; e++) live += ix.count[e];
+    const oldFrom = this.from;
+    const oldState = this.state;
+    const from = new Float64Array(live);
+    const state = new Int32Array(live);
+    const remap = new Int32Array(t.size).fill(-1);
+    const next = new StateTable(0);
+    next.resize(t.size);
+    const { prices, stockOut, currency, priceType } = t;
+    const firsts = ix.first;
+    const counts = ix.count;
+    let k = 0;
+    for (let e = 0; e < ix.size; e++) {
+      const f = firsts[e];
+      const end = f + counts[e];
+      firsts[e] = k;
+      for (let j = f; j < end; j++, k++) {
+        from[k] = oldFrom[j];
+        const s = oldState[j];
+        if (s === GAP) {
+          state[k] = GAP;
+          continue;
+        }
+        let r = remap[s];
+        if (r < 0)
+          r = remap[s] = next.append(
+            prices[3 * s],
+            prices[3 * s + 1],
+            prices[3 * s + 2],
+            stockOut[s],
+            currency[s],
+            priceType[s],
+          );
+        state[k] = r;
+      }
+    }
+    next.resize(next.size);
+    next.rehash(tableSize(next.size));
+    ix.resize(ix.size);
+    this.from = from;
+    this.state = state;
+    this.size = live;
+    this.garbage = 0;
+    this.states = next;
     this.generation++;
   }
 
   /** A listing's slots: [first, count] (count 0 when the listing is not stored). */
   range(id: number): [number, number] {
-    return this.listings.get(id) ?? [0, 0];
-  }
-
-  /** valid_from of the last of the slots [first, first + count) (−∞ when none). */
-  lastFrom(first: number, count: number): number {
-    return count ? this.cols.from[first + count - 1] : Number.NEGATIVE_INFINITY;
-  }
-
-  /** The slot of the interval covering instant `t` among [first, first + count): −1 when none. */
-  slotAt(first: number, count: number, t: number): number {
-    const c = this.cols;
-    let lo = first;
-    let hi = first + count - 1;
-    let k = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (c.from[mid] <= t) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return k >= 0 && c.to[k] > t ? k : -1;
-  }
-
-  /** Effective price of a slot for a mode, converted with `rateOf` (by currency index): NaN when none. */
-  price(slot: number, mode: PriceMode, rateOf: Float64Array): number {
-    return effectiveAt(this.cols, slot, mode) * rateOf[this.cols.currency[slot]];
-  }
-
-  stockOutAt(slot: number): boolean {
-    return this.cols.stockOut[slot] === 1;
+    const e = this.index.get(id);
+    return e < 0 ? [0, 0] : [this.index.first[e], this.index.count[e]];
   }
 
   /**
-   * The effective prices (mode, converted with `rateOf`) of one listing's slots [first, first + count) at
-   * instants `ts` into `out` (NaN: no interval covers the instant, no price, or — `inStockOnly` — out of
-   * stock), as slotAt and price would give them one instant at a time. With ascending instants each
-   * search starts at the previous one's slot.
+   * For each listing of `ids`, its slots in the columns of now [first[j], first[j] + count[j]) and the
+   * valid_from of its last interval last[j] (−∞ when none); the listings not held are pushed to `missing`.
    */
-  pricesAt(
+  ranges(
+    ids: ArrayLike<number>,
+    first: Int32Array,
+    count: Int32Array,
+    last: Float64Array,
+    missing: number[],
+  ): void {
+    const { from, state } = this;
+    const ix = this.index;
+    for (let j = 0; j < ids.length; j++) {
+      const e = ix.get(ids[j]);
+      if (e < 0) missing.push(ids[j]);
+      const n = e < 0 ? 0 : ix.count[e];
+      const k = e < 0 ? 0 : ix.first[e];
+      first[j] = k;
+      count[j] = n;
+      // a gap always follows an interval
+      last[j] = n === 0 ? Number.NEGATIVE_INFINITY : from[state[k + n - 1] === GAP ? k + n - 2 : k + n - 1];
+    }
+  }
+
+  /**
+   * Each state's effective price of a mode, converted with `rateOf` (NaN: no price, no rate, or —
+   * `inStockOnly` — out of stock): made once per request, so that reading a listing's day is a search
+   * and one load from a table that stays in the CPU's caches.
+   */
+  static statePrices(c: Columns, mode: PriceMode, rateOf: Float64Array, inStockOnly: boolean): Float64Array {
+    const { stockOut, currency } = c;
+    const out = new Float64Array(stockOut.length);
+    for (let s = 0; s < out.length; s++)
+      out[s] = inStockOnly && stockOut[s] === 1 ? Number.NaN : effectiveAt(c, s, mode) * rateOf[currency[s]];
+    return out;
+  }
+
+  /**
+   * The values (`prices`, one per state of `c`: statePrices) of one listing's slots [first, first + count)
+   * of columns `c` at instants `ts` into `out` (NaN: no interval covers the instant). With ascending
+   * instants each search starts at the previous one's slot.
+   */
+  static pricesAt(
+    c: Columns,
     first: number,
     count: number,
     ts: Float64Array,
     ascending: boolean,
-    inStockOnly: boolean,
-    mode: PriceMode,
-    rateOf: Float64Array,
+    prices: Float64Array,
     out: Float64Array,
   ): void {
-    const c = this.cols;
-    const { from, to, stockOut, currency } = c;
+    const { from, state } = c;
     const end = first + count;
     let lo = first;
     for (let d = 0; d < ts.length; d++) {
-      const t = ts[d];
-      // the last slot in [lo, end) that starts at or before t (lo − 1 when none)
-      let a = lo;
-      let b = end - 1;
-      let k = lo - 1;
-      while (a <= b) {
-        const mid = (a + b) >> 1;
-        if (from[mid] <= t) {
-          k = mid;
-          a = mid + 1;
-        } else b = mid - 1;
-      }
-      out[d] =
-        k < first || !(to[k] > t) || (inStockOnly && stockOut[k] === 1)
-          ? Number.NaN
-          : effectiveAt(c, k, mode) * rateOf[currency[k]];
+      const k = lastStarted(from, lo, end, ts[d], false);
+      const s = k < first ? GAP : state[k];
+      out[d] = s === GAP ? Number.NaN : prices[s];
       if (ascending && k > lo) lo = k;
     }
   }
@@ -263,40 +605,38 @@ export class HistoryStore {
 
   /**
    * The states at instant `t` of many listings, as the pricing screens take a closed day's (pricing
-   * as-of.ts): for listing j, whose slots are [first[j], first[j] + count[j]) and whose last interval
-   * began at last[j], out[j] = its last slot that began before `t`, even when it ended earlier
-   * (unpublished: its last known state); −1 when none began before `t`, and when its last interval did
-   * (its state then is its current one, the model's: as as-of.ts selectStatesAt, which reads only
-   * listings whose current interval began after the day). One tight loop: no object per listing.
+   * as-of.ts): for listing j, whose slots in `c` are [first[j], first[j] + count[j]) and whose last
+   * interval began at last[j], out[j] = the state of its last interval that began before `t`, even when
+   * it ended earlier (unpublished: its last known state); −1 when none began before `t`, and when its
+   * last interval did (its state then is its current one, the model's: as as-of.ts selectStatesAt,
+   * which reads only listings whose current interval began after the day). One tight loop: no object
+   * per listing.
    */
-  slotsBefore(first: Int32Array, count: Int32Array, last: Float64Array, t: number, out: Int32Array): void {
-    const from = this.cols.from;
+  static statesBefore(
+    c: Columns,
+    first: Int32Array,
+    count: Int32Array,
+    last: Float64Array,
+    t: number,
+    out: Int32Array,
+  ): void {
+    const { from, state } = c;
     for (let j = 0; j < out.length; j++) {
       if (last[j] < t || count[j] === 0) {
         out[j] = -1;
         continue;
       }
-      let lo = first[j];
-      let hi = lo + count[j] - 1;
-      let k = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (from[mid] < t) {
-          k = mid;
-          lo = mid + 1;
-        } else hi = mid - 1;
-      }
-      out[j] = k;
+      const k = lastStarted(from, first[j], first[j] + count[j], t, true);
+      // a gap began before t: the interval before it (a gap always follows one)
+      out[j] = k < first[j] ? -1 : state[k] === GAP ? state[k - 1] : state[k];
     }
   }
 
   /**
-   * The stored states as pricing's ClosingStates columns (a slot is a state), for the slots given per
-   * row and offer. Slots are never rewritten (a re-read listing gets new ones) and a growing store copies
-   * them into larger arrays, so the arrays handed out stay true for the slots named now.
+   * Pricing's ClosingStates for the states given per row and offer (indexes into `c`'s states). The
+   * arrays are `c`'s own: states are never rewritten (a seal makes new arrays), so they stay true.
    */
-  closingStates(rowState: Int32Array, offerState: Int32Array): ClosingStates {
-    const c = this.cols;
+  closingStates(c: Columns, rowState: Int32Array, offerState: Int32Array): ClosingStates {
     return {
       rowState,
       offerState,
@@ -312,44 +652,52 @@ export class HistoryStore {
   /** The listing's state at instant `t` (epoch ms): undefined when no interval covers it (as selectStatesAt). */
   stateAt(id: number, t: number): SlotState | undefined {
     const [first, count] = this.range(id);
-    const k = this.slotAt(first, count, t);
-    if (k < 0) return undefined;
-    const c = this.cols;
+    const c = this.columns();
+    const k = lastStarted(c.from, first, first + count, t, false);
+    const s = k < first ? GAP : c.state[k];
+    if (s === GAP) return undefined;
     const nn = (v: number) => (Number.isNaN(v) ? null : v);
     return {
-      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(effectiveAt(c, k, m))])) as Record<
+      effective: Object.fromEntries(PRICE_MODES.map((m) => [m, nn(effectiveAt(c, s, m))])) as Record<
         PriceMode,
         number | null
       >,
-      stockOut: c.stockOut[k] === 1,
-      currency: this.currencies[c.currency[k]],
+      stockOut: c.stockOut[s] === 1,
+      currency: this.currencies[c.currency[s]],
     };
   }
 }
 
-/** Reads the intervals of `ids` into `store`, in batches, laid out in the order of `ids`. */
+/**
+ * Reads the intervals of `ids` into `store`, in batches, laid out in the order of `ids`; then seals the
+ * store (exact-size arrays, nothing a listing does not point at; a `refresh`, only past its bounds).
+ */
 export async function loadIntervals(
   db: Queryable,
   store: HistoryStore,
   ids: number[],
-  { batch = 20_000, stopped = (): boolean => false } = {},
+  { batch = 20_000, stopped = (): boolean => false, refresh = false } = {},
 ) {
   const order = [...new Set(ids)];
-  for (let i = 0; i < order.length; i += batch) {
-    if (stopped()) throw new Error('brand comparator history: stopped');
-    const part = order.slice(i, i + batch);
-    const { rows } = await db.query<IntervalRow>({
-      text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
-                    (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
-                    pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency,
-                    pi.price_type
-               from price_intervals pi
-              where pi.product_id = any($1::bigint[])
-              order by pi.product_id, pi.valid_from`,
-      values: [part],
-      rowMode: 'array',
-    });
-    store.put(part, rows);
+  try {
+    for (let i = 0; i < order.length; i += batch) {
+      if (stopped()) throw new Error('brand comparator history: stopped');
+      const part = order.slice(i, i + batch);
+      const { rows } = await db.query<IntervalRow>({
+        text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
+                      (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
+                      pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency,
+                      pi.price_type
+                 from price_intervals pi
+                where pi.product_id = any($1::bigint[])
+                order by pi.product_id, pi.valid_from`,
+        values: [part],
+        rowMode: 'array',
+      });
+      store.put(part, rows);
+    }
+  } finally {
+    store.seal(!refresh);
   }
 }
 
@@ -391,11 +739,6 @@ const poolHistory = (pool: pg.Pool): PoolHistory =>
 function startLoad(pool: pg.Pool, h: PoolHistory, p: PivotHistory, model: PivotModel) {
   if (p.busy) return;
   p.busy = (async () => {
-    // when the waste of re-read listings outweighs the live slots, start over
-    if (h.store.waste > 0.5) {
-      h.store = new HistoryStore();
-      for (const other of h.pivots.values()) if (other !== p) other.version = null;
-    }
     await loadIntervals(pool, h.store, modelListings(model), { stopped: () => h.closed });
     p.version = model.version;
   })()
@@ -438,7 +781,7 @@ export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<Hist
         ph.version = null; // the log was pruned: load the pivot again
         return;
       }
-      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)));
+      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)), { refresh: true });
       ph.version = model.version;
     })()
       .catch(() => {
@@ -495,6 +838,8 @@ export interface TrendPrices {
 interface Slots {
   generation: number;
   store: HistoryStore;
+  /** the store's columns the ranges are in */
+  columns: Columns;
   /** the model's listings the store does not hold */
   missing: number[];
   rowFirst: Int32Array;
@@ -522,6 +867,7 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
   const s: Slots = {
     generation: store.generation,
     store,
+    columns: store.columns(),
     rowFirst: new Int32Array(model.rows.length),
     rowCount: new Int32Array(model.rows.length),
     offerFirst: new Int32Array(nOffers),
@@ -530,16 +876,9 @@ function slotsOf(store: HistoryStore, model: PivotModel): Slots {
     offerLast: new Float64Array(nOffers),
     missing: [],
   };
-  model.rows.forEach((row, i) => {
-    [s.rowFirst[i], s.rowCount[i]] = store.range(row.productId);
-    s.rowLast[i] = store.lastFrom(s.rowFirst[i], s.rowCount[i]);
-    if (!store.has(row.productId)) s.missing.push(row.productId);
-  });
-  for (let k = 0; k < nOffers; k++) {
-    [s.offerFirst[k], s.offerCount[k]] = store.range(c.offerProductId[k]);
-    s.offerLast[k] = store.lastFrom(s.offerFirst[k], s.offerCount[k]);
-    if (!store.has(c.offerProductId[k])) s.missing.push(c.offerProductId[k]);
-  }
+  const rowIds = Float64Array.from(model.rows, (row) => row.productId);
+  store.ranges(rowIds, s.rowFirst, s.rowCount, s.rowLast, s.missing);
+  store.ranges(c.offerProductId, s.offerFirst, s.offerCount, s.offerLast, s.missing);
   slotCache.set(model.cols.offerProductId, s);
   return s;
 }
@@ -556,9 +895,9 @@ export function closingStatesOf(
   const s = slotsOf(store, model);
   const rowState = new Int32Array(s.rowFirst.length);
   const offerState = new Int32Array(s.offerFirst.length);
-  store.slotsBefore(s.rowFirst, s.rowCount, s.rowLast, endTs, rowState);
-  store.slotsBefore(s.offerFirst, s.offerCount, s.offerLast, endTs, offerState);
-  return { missing: s.missing, states: store.closingStates(rowState, offerState) };
+  HistoryStore.statesBefore(s.columns, s.rowFirst, s.rowCount, s.rowLast, endTs, rowState);
+  HistoryStore.statesBefore(s.columns, s.offerFirst, s.offerCount, s.offerLast, endTs, offerState);
+  return { missing: s.missing, states: store.closingStates(s.columns, rowState, offerState) };
 }
 
 /** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */
@@ -624,7 +963,13 @@ export async function pricesAt(
   }
   const ends = await dayEnds(pool, days, zone);
   const s = slotsOf(store, model);
+  const cols = s.columns;
   const rateOf = store.rates(rates);
+  // the states' prices for this mode and these rates (the pivot's own listings; the offers in stock)
+  let allPrices: Float64Array | null = null;
+  let inStockPrices: Float64Array | null = null;
+  const all = () => (allPrices ??= HistoryStore.statePrices(cols, mode, rateOf, false));
+  const inStock = () => (inStockPrices ??= HistoryStore.statePrices(cols, mode, rateOf, true));
   const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(
     '|',
   );
@@ -633,9 +978,9 @@ export async function pricesAt(
     return {
       days: ts.length,
       dayKeys,
-      mine: (i, out) => store.pricesAt(s.rowFirst[i], s.rowCount[i], ts, ascending, false, mode, rateOf, out),
+      mine: (i, out) => HistoryStore.pricesAt(cols, s.rowFirst[i], s.rowCount[i], ts, ascending, all(), out),
       theirs: (k, out) =>
-        store.pricesAt(s.offerFirst[k], s.offerCount[k], ts, ascending, true, mode, rateOf, out),
+        HistoryStore.pricesAt(cols, s.offerFirst[k], s.offerCount[k], ts, ascending, inStock(), out),
       only: (picked) =>
         read(
           Float64Array.from(picked, (d) => ts[d]),

@@ -36,7 +36,7 @@ export interface ClosingState {
  * `offerState[k]` (offer k's) index the state arrays, −1 when the model's state stays (the listing had
  * no interval before the day's end, or its current one began before it). Prices as listed, NaN = none;
  * currency and price type as indexes into `currencies` and `priceTypes`. The in-memory history hands its
- * own columns (a state is one of its interval slots), so a day's states copy nothing.
+ * own table of distinct states (many listings and intervals share one), so a day's states copy nothing.
  */
 export interface ClosingStates {
   rowState: Int32Array;
