@@ -156,7 +156,6 @@ function rowWithState(
     sku: r.sku,
     ean: r.ean,
     name: r.name,
-    search: r.search,
     brandId: r.brandId,
     brandName: r.brandName,
     classificationId: r.classificationId,

@@ -14,7 +14,16 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import { nameRank, type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row, rowAt } from './model.js';
+import {
+  nameRank,
+  type Offer,
+  offerAt,
+  type PivotModel,
+  ROW_PRICE_TYPES,
+  type Row,
+  rowAt,
+  searchTexts,
+} from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -99,7 +108,8 @@ function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => 
   }
   if (f.words?.length) {
     const words = f.words;
-    tests.push((r) => words.every((w) => r.search.includes(w)));
+    const texts = searchTexts(model);
+    tests.push((_r, i) => words.every((w) => texts[i].includes(w)));
   }
   if (f.priceTypes?.length) {
     const types = new Set(f.priceTypes);

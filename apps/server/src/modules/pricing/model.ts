@@ -43,7 +43,8 @@ export interface Offer {
 
 /**
  * A pivot listing. What only a page shows (URL, image) is not held (queries.ts selectListingTexts); the
- * effective prices per mode are in the columns (`rowPrice`); the name order is `nameRank`. Repeated
+ * effective prices per mode are in the columns (`rowPrice`); the name order is `nameRank` and the
+ * folded text metaSearch reads is `searchTexts`, both made on first use. Repeated
  * values are one shared string or array per model: brand name, price type, currency, and the
  * classification and category paths (the same frozen array for every row of a leaf — never mutate).
  */
@@ -54,8 +55,6 @@ export interface Row {
   sku: string | null;
   ean: string | null;
   name: string;
-  /** normalised name, brand, sku, seller id and EAN: metaSearch */
-  search: string;
   brandId: number | null;
   brandName: string | null;
   classificationId: number | null;
@@ -198,7 +197,6 @@ function toRow(r: RowRecord, sh: Shared): Row {
     sku,
     ean,
     name,
-    search: foldText([name, brandName, sku, ref, ean].filter(Boolean).join(' ')),
     brandId,
     brandName: sharedString(sh, brandName),
     classificationId,
@@ -214,6 +212,21 @@ function toRow(r: RowRecord, sh: Shared): Row {
     firstSeen: r[18],
     lastSeen: r[19],
   };
+}
+
+/**
+ * Each row's text for metaSearch: name, brand, SKU, the seller's id and EAN, lower case and accents
+ * removed. Made on the first search and kept per row array (a closed day's overlay shares it).
+ */
+const searchTextsOf = new WeakMap<Row[], string[]>();
+export function searchTexts(model: PivotModel): string[] {
+  const rows = model.rows;
+  let texts = searchTextsOf.get(rows);
+  if (!texts) {
+    texts = rows.map((r) => foldText([r.name, r.brandName, r.sku, r.ref, r.ean].filter(Boolean).join(' ')));
+    searchTextsOf.set(rows, texts);
+  }
+  return texts;
 }
 
 /**
