@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { queryOwnClient } from '../../db/database.js';
 import { clpMap } from '../../market/index.js';
 
 // SQL of the pricing screens. Requests never read price history: they read the pivot's read model
@@ -62,7 +63,7 @@ export async function selectPivotModel(
   const filter = onlyIds ? 'and r.product_id = any($2::bigint[])' : '';
   const values = onlyIds ? [pivot, onlyIds] : [pivot];
   const [rows, offers] = await Promise.all([
-    db.query<RowRecord>({
+    queryOwnClient<RowRecord>(db, {
       text: `select r.product_id, r.group_id, r.listing_ref, r.sku, r.ean, r.name, r.brand_id, r.brand_name,
                     r.classification_id, r.class_path::text, r.category_path::text, r.normal_price,
                     r.sale_price, r.exclusive_price, r.price_type, r.stock_out, r.currency, r.published,
@@ -71,7 +72,7 @@ export async function selectPivotModel(
       values,
       rowMode: 'array',
     }),
-    db.query<OfferRecord>({
+    queryOwnClient<OfferRecord>(db, {
       text: `select o.pivot_product_id, o.product_id, o.seller_id, o.normal_price, o.sale_price,
                     o.exclusive_price, o.price_type, o.stock_out, o.currency, o.published,
                     ${ms('o.first_seen')}, ${ms('o.last_seen')}
