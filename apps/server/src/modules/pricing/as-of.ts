@@ -2,7 +2,7 @@ import type { PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { type Columns, coder, type PivotModel, priceTypeCode, type Row } from './model.js';
+import { type Columns, coder, effectiveListed, type PivotModel, priceTypeCode, type Row } from './model.js';
 
 // A period in the pricing screens means the prices of that period (issue 31 item 1): when `to_date`
 // (Hasta) is a closed day, every pivot listing and matched competitor listing of the model takes its
@@ -230,16 +230,12 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       if (j < 0) continue;
       rowFrom[i] = from;
       rowSlot[i] = j;
-      // effectivePriceFor's rule (listed prices, NaN = none) for the three modes at once
       const n = prices[3 * j];
       const sl = prices[3 * j + 1];
       const ex = prices[3 * j + 2];
-      let e = n > 0 ? n : Number.NaN;
-      rN[i] = e;
-      if (sl > 0 && !(sl >= e)) e = sl;
-      rNs[i] = e;
-      if (ex > 0 && !(ex >= e)) e = ex;
-      rNse[i] = e;
+      rN[i] = effectiveListed(n, sl, ex, false, false);
+      rNs[i] = effectiveListed(n, sl, ex, true, false);
+      rNse[i] = effectiveListed(n, sl, ex, true, true);
       rowCurrency[i] = curOf[currency[j]];
       rowStockOut[i] = stockOut[j];
       rowPriceType[i] = typeOf[priceType[j]];
@@ -263,18 +259,13 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
         for (let k = 0; k < offerState.length; k++) {
           const j = offerState[k];
           if (j < 0) continue;
-          // effectivePriceFor's rule for the mode, its tests hoisted
-          const n = prices[3 * j];
-          let e = n > 0 ? n : Number.NaN;
-          if (withSale) {
-            const sl = prices[3 * j + 1];
-            if (sl > 0 && !(sl >= e)) e = sl;
-          }
-          if (withExclusive) {
-            const ex = prices[3 * j + 2];
-            if (ex > 0 && !(ex >= e)) e = ex;
-          }
-          out[k] = e;
+          out[k] = effectiveListed(
+            prices[3 * j],
+            prices[3 * j + 1],
+            prices[3 * j + 2],
+            withSale,
+            withExclusive,
+          );
         }
       return out;
     });

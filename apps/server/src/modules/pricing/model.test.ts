@@ -1,6 +1,7 @@
-import { PricingTally } from '@vigia/domain';
+import { effectivePriceFor, PricingTally } from '@vigia/domain';
 import { describe, expect, it } from 'vitest';
 import {
+  lazyModePrices,
   nameRank,
   newShared,
   type PivotModel,
@@ -56,5 +57,38 @@ describe('what the model shares and what it ranks instead of holding', () => {
     expect([...rank]).toEqual([4, 2, 1, 3, 1, 0]);
     // kept per row array
     expect(nameRank({ rows } as PivotModel)).toBe(rank);
+  });
+});
+
+describe("offers' effective prices per mode, made on first read", () => {
+  it('equal effectivePriceFor for every mode, and each mode is made once, when read', () => {
+    const listed: [number | null, number | null, number | null][] = [
+      [1000, null, null],
+      [1000, 900, null],
+      [1000, 1100, 800],
+      [null, 700, null],
+      [0, -5, 600],
+      [null, null, null],
+      [500, 500, 450],
+    ];
+    const col = (j: number) => Float64Array.from(listed, (l) => l[j] ?? Number.NaN);
+    const prices = lazyModePrices(col(0), col(1), col(2));
+    // nothing made before a mode is read
+    expect(Object.getOwnPropertyDescriptor(prices, 'NORMAL_PRICE')?.get).toBeTypeOf('function');
+    for (const mode of ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'] as const) {
+      const made = prices[mode];
+      expect(prices[mode]).toBe(made);
+      expect(Array.from(made, (v) => (Number.isNaN(v) ? null : v))).toEqual(
+        listed.map(([normal, sale, exclusive]) => effectivePriceFor({ normal, sale, exclusive }, mode)),
+      );
+    }
+    // by hand: 1000/1100/800 → 800, 1000, 1000; 0/−5/600 → 600, none, none
+    expect([
+      prices.NORMAL_SALE_EXCLUSIVE_PRICE[2],
+      prices.NORMAL_SALE_PRICE[2],
+      prices.NORMAL_PRICE[2],
+    ]).toEqual([800, 1000, 1000]);
+    expect(prices.NORMAL_SALE_EXCLUSIVE_PRICE[4]).toBe(600);
+    expect(prices.NORMAL_SALE_PRICE[4]).toBeNaN();
   });
 });

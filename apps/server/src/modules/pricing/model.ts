@@ -95,6 +95,10 @@ export interface Columns {
   rowLastSeen: Float64Array;
   offerStart: Int32Array;
   offerSeller: Int32Array;
+  /**
+   * Per price mode, the offers' effective prices: each made from the listed prices (offerNormal, …) when
+   * first read (`lazyModePrices`) — a request scores one mode, most often the default.
+   */
   offerPrice: Record<PriceMode, Float64Array>;
   offerCurrency: Uint8Array;
   offerStockOut: Uint8Array;
@@ -155,6 +159,51 @@ const modePrices = (normal: number | null, sale: number | null, exclusive: numbe
 
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 const nul = (v: number) => (Number.isNaN(v) ? null : v);
+
+/**
+ * effectivePriceFor's rule on listed prices as column values (NaN = none): the lowest positive finite of
+ * normal, sale (modes with sale) and exclusive (NORMAL_SALE_EXCLUSIVE_PRICE); NaN when none.
+ */
+export function effectiveListed(
+  n: number,
+  sl: number,
+  ex: number,
+  withSale: boolean,
+  withExclusive: boolean,
+) {
+  let e = n > 0 && n < Number.POSITIVE_INFINITY ? n : Number.NaN;
+  if (withSale && sl > 0 && sl < Number.POSITIVE_INFINITY && !(sl >= e)) e = sl;
+  if (withExclusive && ex > 0 && ex < Number.POSITIVE_INFINITY && !(ex >= e)) e = ex;
+  return e;
+}
+
+/**
+ * Effective prices per mode of listed prices as columns, each mode's array made on its first read and
+ * kept (a getter replaced by the array).
+ */
+export function lazyModePrices(
+  normal: Float64Array,
+  sale: Float64Array,
+  exclusive: Float64Array,
+): Record<PriceMode, Float64Array> {
+  const out = {} as Record<PriceMode, Float64Array>;
+  for (const mode of MODES) {
+    Object.defineProperty(out, mode, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const withSale = mode !== 'NORMAL_PRICE';
+        const withExclusive = mode === 'NORMAL_SALE_EXCLUSIVE_PRICE';
+        const prices = new Float64Array(normal.length);
+        for (let k = 0; k < prices.length; k++)
+          prices[k] = effectiveListed(normal[k], sale[k], exclusive[k], withSale, withExclusive);
+        Object.defineProperty(out, mode, { value: prices, enumerable: true });
+        return prices;
+      },
+    });
+  }
+  return out;
+}
 
 /**
  * One copy of each repeated value of a model: the database hands a new string per field and a new
@@ -298,7 +347,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowLastSeen: new Float64Array(n),
     offerStart: new Int32Array(n + 1),
     offerSeller: new Int32Array(m),
-    offerPrice: price(m),
+    offerPrice: {} as Columns['offerPrice'], // below, once the listed prices are in
     offerCurrency: new Uint8Array(m),
     offerStockOut: new Uint8Array(m),
     offerPublished: new Uint8Array(m),
@@ -312,7 +361,6 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     priceTypes,
   };
   const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
-  const [oNse, oNs, oN] = MODES.map((mode) => c.offerPrice[mode]);
   let k = 0;
   for (let i = 0; i < n; i++) {
     const e = entries[i];
@@ -333,11 +381,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     if ('offers' in e) {
       for (const o of e.offers) {
         const [, productId, sellerId, normal, sale, exclusive, priceType] = o;
-        const eff = modePrices(normal, sale, exclusive);
         c.offerSeller[k] = seller(sellerId);
-        oNse[k] = nan(eff.NORMAL_SALE_EXCLUSIVE_PRICE);
-        oNs[k] = nan(eff.NORMAL_SALE_PRICE);
-        oN[k] = nan(eff.NORMAL_PRICE);
         c.offerCurrency[k] = cur(o[8]);
         c.offerStockOut[k] = o[7] ? 1 : 0;
         c.offerPublished[k] = o[9] ? 1 : 0;
@@ -354,9 +398,6 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
       const p = prev as Columns;
       for (let j = p.offerStart[e.pos], end = p.offerStart[e.pos + 1]; j < end; j++) {
         c.offerSeller[k] = p.offerSeller[j];
-        oNse[k] = p.offerPrice.NORMAL_SALE_EXCLUSIVE_PRICE[j];
-        oNs[k] = p.offerPrice.NORMAL_SALE_PRICE[j];
-        oN[k] = p.offerPrice.NORMAL_PRICE[j];
         c.offerCurrency[k] = p.offerCurrency[j];
         c.offerStockOut[k] = p.offerStockOut[j];
         c.offerPublished[k] = p.offerPublished[j];
@@ -372,6 +413,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     }
   }
   c.offerStart[n] = k;
+  c.offerPrice = lazyModePrices(c.offerNormal, c.offerSale, c.offerExclusive);
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
   if (priceTypes.length > 255) throw new Error('demasiados tipos de precio en el modelo de precios');
   return c;
