@@ -98,20 +98,25 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
+const nn = (v: number) => (Number.isNaN(v) ? null : v);
+
 /** What an overlay says of a listing: its row (pivot listing) or its offer (competitor listing). */
 function stateIn(model: PivotModel, id: number) {
   const i = model.rows.findIndex((r) => r.productId === id);
   if (i >= 0) {
     const r = rowAt(model, i);
-    return { normal: r.normal, sale: r.sale, priceType: r.priceType, stockOut: r.stockOut, eff: r.eff };
+    // the effective prices per mode are the columns'
+    const eff = Object.fromEntries(
+      Object.entries(model.cols.rowPrice).map(([mode, prices]) => [mode, nn(prices[i])]),
+    );
+    return { normal: r.normal, sale: r.sale, priceType: r.priceType, stockOut: r.stockOut, eff };
   }
   const c = model.cols;
   const k = c.offerProductId.indexOf(id);
-  const nn = (v: number) => (Number.isNaN(v) ? null : v);
   return {
     normal: nn(c.offerNormal[k]),
     sale: nn(c.offerSale[k]),
-    priceType: c.offerPriceType[k],
+    priceType: c.priceTypes[c.offerPriceType[k]],
     stockOut: c.offerStockOut[k] === 1,
     eff: nn(c.offerPrice.NORMAL_SALE_EXCLUSIVE_PRICE[k]),
   };
@@ -123,7 +128,7 @@ function replaced(model: PivotModel) {
   return {
     rows: model.rows
       .map((_, i) => rowAt(model, i))
-      .map((r) => [r.productId, r.normal, r.sale, r.exclusive, r.eff, r.priceType, r.stockOut, r.currency]),
+      .map((r) => [r.productId, r.normal, r.sale, r.exclusive, r.priceType, r.stockOut, r.currency]),
     cols: [
       c.rowPrice,
       c.rowCurrency,
@@ -135,7 +140,7 @@ function replaced(model: PivotModel) {
       c.offerNormal,
       c.offerSale,
       c.offerExclusive,
-      c.offerPriceType,
+      Array.from(c.offerPriceType, (t) => c.priceTypes[t]),
       c.currencies,
     ],
   };

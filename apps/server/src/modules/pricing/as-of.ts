@@ -2,7 +2,7 @@ import type { PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { type Columns, type PivotModel, priceTypeCode, type Row } from './model.js';
+import { type Columns, coder, effectiveListed, type PivotModel, priceTypeCode, type Row } from './model.js';
 
 // A period in the pricing screens means the prices of that period (issue 31 item 1): when `to_date`
 // (Hasta) is a closed day, every pivot listing and matched competitor listing of the model takes its
@@ -145,7 +145,6 @@ function rowWithState(
   normal: number | null,
   sale: number | null,
   exclusive: number | null,
-  eff: Row['eff'],
   priceType: string,
   stockOut: boolean,
   currency: string,
@@ -157,19 +156,14 @@ function rowWithState(
     sku: r.sku,
     ean: r.ean,
     name: r.name,
-    sortName: r.sortName,
-    search: r.search,
     brandId: r.brandId,
     brandName: r.brandName,
     classificationId: r.classificationId,
     classPath: r.classPath,
     categoryPath: r.categoryPath,
-    url: r.url,
-    imageUrl: r.imageUrl,
     normal,
     sale,
     exclusive,
-    eff,
     priceType,
     stockOut,
     currency,
@@ -202,11 +196,10 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const list = Array.isArray(states) ? states : [states];
   const c = model.cols;
   const currencies = [...c.currencies];
-  const cur = (code: string) => {
-    let i = currencies.indexOf(code);
-    if (i < 0) i = currencies.push(code) - 1;
-    return i;
-  };
+  const cur = coder(currencies);
+  const priceTypes = [...c.priceTypes];
+  // each states' price type indexes → the overlay's priceTypes
+  const offerTypeOf = list.map((st) => Uint8Array.from(st.priceTypes, coder(priceTypes)));
   const rowPrice = Object.fromEntries(MODES.map((m) => [m, c.rowPrice[m].slice()])) as Columns['rowPrice'];
   const rowCurrency = c.rowCurrency.slice();
   const rowStockOut = c.rowStockOut.slice();
@@ -237,16 +230,12 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       if (j < 0) continue;
       rowFrom[i] = from;
       rowSlot[i] = j;
-      // effectivePriceFor's rule (listed prices, NaN = none) for the three modes at once
       const n = prices[3 * j];
       const sl = prices[3 * j + 1];
       const ex = prices[3 * j + 2];
-      let e = n > 0 ? n : Number.NaN;
-      rN[i] = e;
-      if (sl > 0 && !(sl >= e)) e = sl;
-      rNs[i] = e;
-      if (ex > 0 && !(ex >= e)) e = ex;
-      rNse[i] = e;
+      rN[i] = effectiveListed(n, sl, ex, false, false);
+      rNs[i] = effectiveListed(n, sl, ex, true, false);
+      rNse[i] = effectiveListed(n, sl, ex, true, true);
       rowCurrency[i] = curOf[currency[j]];
       rowStockOut[i] = stockOut[j];
       rowPriceType[i] = typeOf[priceType[j]];
@@ -258,7 +247,8 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       offerStockOut[k] = stockOut[j];
     }
   });
-  if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
+  if (currencies.length > 255 || priceTypes.length > 255)
+    throw new Error('demasiadas divisas o tipos de precio en el modelo de precios');
   /** One mode's effective offer prices: the model's, with each state's where it has one. */
   const modePrices = (mode: PriceMode) =>
     lazily(() => {
@@ -269,18 +259,13 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
         for (let k = 0; k < offerState.length; k++) {
           const j = offerState[k];
           if (j < 0) continue;
-          // effectivePriceFor's rule for the mode, its tests hoisted
-          const n = prices[3 * j];
-          let e = n > 0 ? n : Number.NaN;
-          if (withSale) {
-            const sl = prices[3 * j + 1];
-            if (sl > 0 && !(sl >= e)) e = sl;
-          }
-          if (withExclusive) {
-            const ex = prices[3 * j + 2];
-            if (ex > 0 && !(ex >= e)) e = ex;
-          }
-          out[k] = e;
+          out[k] = effectiveListed(
+            prices[3 * j],
+            prices[3 * j + 1],
+            prices[3 * j + 2],
+            withSale,
+            withExclusive,
+          );
         }
       return out;
     });
@@ -291,15 +276,17 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       exclusive: c.offerExclusive.slice(),
       priceType: c.offerPriceType.slice(),
     };
-    for (const st of list)
+    list.forEach((st, from) => {
+      const typeOf = offerTypeOf[from];
       for (let k = 0; k < st.offerState.length; k++) {
         const j = st.offerState[k];
         if (j < 0) continue;
         out.normal[k] = st.prices[3 * j];
         out.sale[k] = st.prices[3 * j + 1];
         out.exclusive[k] = st.prices[3 * j + 2];
-        out.priceType[k] = st.priceTypes[st.priceType[j]];
+        out.priceType[k] = typeOf[st.priceType[j]];
       }
+    });
     return out;
   });
   const offerPrice = {} as Columns['offerPrice'];
@@ -307,6 +294,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
   const cols = {
     ...c,
     currencies,
+    priceTypes,
     rowPrice,
     rowCurrency,
     rowStockOut,
@@ -325,9 +313,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     const r = model.rows[i];
     if (rowFrom[i] < 0) return r;
     const s = listed(list[rowFrom[i]], rowSlot[i]);
-    const eff = {} as Row['eff'];
-    for (const m of MODES) eff[m] = nul(rowPrice[m][i]);
-    return rowWithState(r, s.normal, s.sale, s.exclusive, eff, s.priceType, s.stockOut, s.currency);
+    return rowWithState(r, s.normal, s.sale, s.exclusive, s.priceType, s.stockOut, s.currency);
   };
   return { ...model, cols, stateRow };
 }

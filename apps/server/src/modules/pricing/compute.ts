@@ -14,7 +14,16 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row, rowAt } from './model.js';
+import {
+  nameRank,
+  type Offer,
+  offerAt,
+  type PivotModel,
+  ROW_PRICE_TYPES,
+  type Row,
+  rowAt,
+  searchTexts,
+} from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -99,7 +108,8 @@ function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => 
   }
   if (f.words?.length) {
     const words = f.words;
-    tests.push((r) => words.every((w) => r.search.includes(w)));
+    const texts = searchTexts(model);
+    tests.push((_r, i) => words.every((w) => texts[i].includes(w)));
   }
   if (f.priceTypes?.length) {
     const types = new Set(f.priceTypes);
@@ -490,22 +500,25 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
   return tallies;
 }
 
-type Key = number | string | null;
-const SORT_KEY: Record<PricingSortField, (set: ScoredSet, i: number) => Key> = {
-  index: (set, i) => nn(set.index[i]),
-  difference: (set, i) => (Number.isNaN(set.index[i]) ? null : set.my[i] - set.min[i]),
-  name: (set, i) => set.model.rows[i].sortName,
-  price: (set, i) => nn(set.my[i]),
+type Key = number | null;
+const SORT_KEY: Record<PricingSortField, (set: ScoredSet) => (i: number) => Key> = {
+  index: (set) => (i) => nn(set.index[i]),
+  difference: (set) => (i) => (Number.isNaN(set.index[i]) ? null : set.my[i] - set.min[i]),
+  name: (set) => {
+    const rank = nameRank(set.model);
+    return (i) => rank[i];
+  },
+  price: (set) => (i) => nn(set.my[i]),
 };
 
 /** Order of the items: by the key (nulls last whatever the direction), ties by id in the same direction. */
 function comparator(set: ScoredSet, by: PricingSortField, dir: SortDirection) {
-  const key = SORT_KEY[by];
+  const key = SORT_KEY[by](set);
   const sign = dir === 'asc' ? 1 : -1;
   const rows = set.model.rows;
   return (a: number, b: number): number => {
-    const ka = key(set, a);
-    const kb = key(set, b);
+    const ka = key(a);
+    const kb = key(b);
     if (ka === null || kb === null) {
       if (ka !== kb) return ka === null ? 1 : -1;
     } else if (ka !== kb) return (ka < kb ? -1 : 1) * sign;

@@ -24,13 +24,12 @@ export type ModePrices = Record<PriceMode, number | null>;
 
 /**
  * A competitor listing matched with a pivot product, as the page rendering reads it (`offerAt`): the
- * model keeps offers only as columns, so that a pivot's hundred thousand offers cost no objects.
+ * model keeps offers only as columns, so that a pivot's hundred thousand offers cost no objects. Its
+ * reference and URL are not held: a page reads them (queries.ts selectListingTexts).
  */
 export interface Offer {
   productId: number;
   sellerId: number;
-  ref: string;
-  url: string | null;
   normal: number | null;
   sale: number | null;
   exclusive: number | null;
@@ -42,6 +41,13 @@ export interface Offer {
   lastSeen: number;
 }
 
+/**
+ * A pivot listing. What only a page shows (URL, image) is not held (queries.ts selectListingTexts); the
+ * effective prices per mode are in the columns (`rowPrice`); the name order is `nameRank` and the
+ * folded text metaSearch reads is `searchTexts`, both made on first use. Repeated
+ * values are one shared string or array per model: brand name, price type, currency, and the
+ * classification and category paths (the same frozen array for every row of a leaf — never mutate).
+ */
 export interface Row {
   productId: number;
   groupId: number | null;
@@ -49,21 +55,14 @@ export interface Row {
   sku: string | null;
   ean: string | null;
   name: string;
-  /** lower case, accents removed: name ordering */
-  sortName: string;
-  /** normalised name, brand, sku, seller id and EAN: metaSearch */
-  search: string;
   brandId: number | null;
   brandName: string | null;
   classificationId: number | null;
   classPath: number[];
   categoryPath: number[];
-  url: string | null;
-  imageUrl: string | null;
   normal: number | null;
   sale: number | null;
   exclusive: number | null;
-  eff: ModePrices;
   priceType: string;
   stockOut: boolean;
   currency: string;
@@ -96,6 +95,10 @@ export interface Columns {
   rowLastSeen: Float64Array;
   offerStart: Int32Array;
   offerSeller: Int32Array;
+  /**
+   * Per price mode, the offers' effective prices: each made from the listed prices (offerNormal, …) when
+   * first read (`lazyModePrices`) — a request scores one mode, most often the default.
+   */
   offerPrice: Record<PriceMode, Float64Array>;
   offerCurrency: Uint8Array;
   offerStockOut: Uint8Array;
@@ -106,9 +109,9 @@ export interface Columns {
   offerNormal: Float64Array;
   offerSale: Float64Array;
   offerExclusive: Float64Array;
-  offerRef: string[];
-  offerUrl: (string | null)[];
-  offerPriceType: string[];
+  /** the offer's listed price type, an index into priceTypes (which only grows, as currencies) */
+  offerPriceType: Uint8Array;
+  priceTypes: string[];
 }
 
 /**
@@ -132,6 +135,8 @@ export interface PivotModel {
    */
   rows: Row[];
   cols: Columns;
+  /** The model's shared strings and paths (an incremental reload's new rows share them too). */
+  shared: Shared;
   /** A closed day's overlay: row i with its state at the end of that day (made on each call). */
   stateRow?: (i: number) => Row;
 }
@@ -143,12 +148,8 @@ export function rowAt(model: PivotModel, i: number): Row {
 
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
 
-const modePrices = (p: {
-  normal_price: number | null;
-  sale_price: number | null;
-  exclusive_price: number | null;
-}) => {
-  const prices = { normal: p.normal_price, sale: p.sale_price, exclusive: p.exclusive_price };
+const modePrices = (normal: number | null, sale: number | null, exclusive: number | null): ModePrices => {
+  const prices = { normal, sale, exclusive };
   return {
     NORMAL_SALE_EXCLUSIVE_PRICE: effectivePriceFor(prices, 'NORMAL_SALE_EXCLUSIVE_PRICE'),
     NORMAL_SALE_PRICE: effectivePriceFor(prices, 'NORMAL_SALE_PRICE'),
@@ -159,34 +160,146 @@ const modePrices = (p: {
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 const nul = (v: number) => (Number.isNaN(v) ? null : v);
 
-function toRow(r: RowRecord): Row {
+/**
+ * effectivePriceFor's rule on listed prices as column values (NaN = none): the lowest positive finite of
+ * normal, sale (modes with sale) and exclusive (NORMAL_SALE_EXCLUSIVE_PRICE); NaN when none.
+ */
+export function effectiveListed(
+  n: number,
+  sl: number,
+  ex: number,
+  withSale: boolean,
+  withExclusive: boolean,
+) {
+  let e = n > 0 && n < Number.POSITIVE_INFINITY ? n : Number.NaN;
+  if (withSale && sl > 0 && sl < Number.POSITIVE_INFINITY && !(sl >= e)) e = sl;
+  if (withExclusive && ex > 0 && ex < Number.POSITIVE_INFINITY && !(ex >= e)) e = ex;
+  return e;
+}
+
+/**
+ * Effective prices per mode of listed prices as columns, each mode's array made on its first read and
+ * kept (a getter replaced by the array).
+ */
+export function lazyModePrices(
+  normal: Float64Array,
+  sale: Float64Array,
+  exclusive: Float64Array,
+): Record<PriceMode, Float64Array> {
+  const out = {} as Record<PriceMode, Float64Array>;
+  for (const mode of MODES) {
+    Object.defineProperty(out, mode, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const withSale = mode !== 'NORMAL_PRICE';
+        const withExclusive = mode === 'NORMAL_SALE_EXCLUSIVE_PRICE';
+        const prices = new Float64Array(normal.length);
+        for (let k = 0; k < prices.length; k++)
+          prices[k] = effectiveListed(normal[k], sale[k], exclusive[k], withSale, withExclusive);
+        Object.defineProperty(out, mode, { value: prices, enumerable: true });
+        return prices;
+      },
+    });
+  }
+  return out;
+}
+
+/**
+ * One copy of each repeated value of a model: the database hands a new string per field and a new
+ * array per path, while a pivot has a few brands, price types and currencies, and a path per leaf.
+ */
+export interface Shared {
+  strings: Map<string, string>;
+  paths: Map<string, number[]>;
+}
+
+export const newShared = (): Shared => ({ strings: new Map(), paths: new Map() });
+
+function sharedString(sh: Shared, v: string): string;
+function sharedString(sh: Shared, v: string | null): string | null;
+function sharedString(sh: Shared, v: string | null): string | null {
+  if (v === null) return null;
+  const kept = sh.strings.get(v);
+  if (kept !== undefined) return kept;
+  sh.strings.set(v, v);
+  return v;
+}
+
+/** A path from PostgreSQL's array text ('{1,2,3}', '{}'), one frozen array per distinct path. */
+export function sharedPath(sh: Shared, text: string): number[] {
+  let path = sh.paths.get(text);
+  if (!path) {
+    const inner = text.slice(1, -1);
+    path = Object.freeze(inner ? inner.split(',').map(Number) : []) as number[];
+    sh.paths.set(text, path);
+  }
+  return path;
+}
+
+function toRow(r: RowRecord, sh: Shared): Row {
+  const [productId, groupId, ref, sku, ean, name, brandId, brandName, classificationId] = r;
   return {
-    productId: r.product_id,
-    groupId: r.group_id,
-    ref: r.listing_ref,
-    sku: r.sku,
-    ean: r.ean,
-    name: r.name,
-    sortName: foldText(r.name),
-    search: foldText([r.name, r.brand_name, r.sku, r.listing_ref, r.ean].filter(Boolean).join(' ')),
-    brandId: r.brand_id,
-    brandName: r.brand_name,
-    classificationId: r.classification_id,
-    classPath: r.class_path,
-    categoryPath: r.category_path,
-    url: r.url,
-    imageUrl: r.image_url,
-    normal: r.normal_price,
-    sale: r.sale_price,
-    exclusive: r.exclusive_price,
-    eff: modePrices(r),
-    priceType: r.price_type,
-    stockOut: r.stock_out,
-    currency: r.currency,
-    published: r.published,
-    firstSeen: r.first_seen,
-    lastSeen: r.last_seen,
+    productId,
+    groupId,
+    ref,
+    sku,
+    ean,
+    name,
+    brandId,
+    brandName: sharedString(sh, brandName),
+    classificationId,
+    classPath: sharedPath(sh, r[9]),
+    categoryPath: sharedPath(sh, r[10]),
+    normal: r[11],
+    sale: r[12],
+    exclusive: r[13],
+    priceType: sharedString(sh, r[14]),
+    stockOut: r[15],
+    currency: sharedString(sh, r[16]),
+    published: r[17],
+    firstSeen: r[18],
+    lastSeen: r[19],
   };
+}
+
+/**
+ * Each row's text for metaSearch: name, brand, SKU, the seller's id and EAN, lower case and accents
+ * removed. Made on the first search and kept per row array (a closed day's overlay shares it).
+ */
+const searchTextsOf = new WeakMap<Row[], string[]>();
+export function searchTexts(model: PivotModel): string[] {
+  const rows = model.rows;
+  let texts = searchTextsOf.get(rows);
+  if (!texts) {
+    texts = rows.map((r) => foldText([r.name, r.brandName, r.sku, r.ref, r.ean].filter(Boolean).join(' ')));
+    searchTextsOf.set(rows, texts);
+  }
+  return texts;
+}
+
+/**
+ * The rank of each row's name in the name order (lower case, accents removed; equal names, equal rank):
+ * made on the first request sorted by name and kept per row array (a closed day's overlay shares it).
+ */
+const nameRanks = new WeakMap<Row[], Int32Array>();
+export function nameRank(model: PivotModel): Int32Array {
+  const rows = model.rows;
+  let rank = nameRanks.get(rows);
+  if (!rank) {
+    const keys = rows.map((r) => foldText(r.name));
+    const order = Array.from(keys, (_k, i) => i).sort((a, b) =>
+      keys[a] === keys[b] ? 0 : keys[a] < keys[b] ? -1 : 1,
+    );
+    rank = new Int32Array(rows.length);
+    let r = 0;
+    order.forEach((i, k) => {
+      if (k > 0 && keys[i] !== keys[order[k - 1]]) r++;
+      (rank as Int32Array)[i] = r;
+    });
+    nameRanks.set(rows, rank);
+  }
+  return rank;
 }
 
 /** A row of the new model: fresh from the database with its offers, or kept from the previous model. */
@@ -205,16 +318,9 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
   const sellerIds = prev ? [...prev.sellerIds] : [];
   const sellerIndex = new Map(sellerIds.map((id, i) => [id, i]));
   const currencies = prev ? [...prev.currencies] : [];
-  const currencyIndex = new Map(currencies.map((c, i) => [c, i]));
-  const cur = (c: string) => {
-    let i = currencyIndex.get(c);
-    if (i === undefined) {
-      i = currencies.length;
-      currencies.push(c);
-      currencyIndex.set(c, i);
-    }
-    return i;
-  };
+  const cur = coder(currencies);
+  const priceTypes = prev ? [...prev.priceTypes] : [];
+  const type = coder(priceTypes);
   const seller = (id: number) => {
     let i = sellerIndex.get(id);
     if (i === undefined) {
@@ -241,7 +347,7 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowLastSeen: new Float64Array(n),
     offerStart: new Int32Array(n + 1),
     offerSeller: new Int32Array(m),
-    offerPrice: price(m),
+    offerPrice: {} as Columns['offerPrice'], // below, once the listed prices are in
     offerCurrency: new Uint8Array(m),
     offerStockOut: new Uint8Array(m),
     offerPublished: new Uint8Array(m),
@@ -251,19 +357,18 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     offerNormal: new Float64Array(m),
     offerSale: new Float64Array(m),
     offerExclusive: new Float64Array(m),
-    offerRef: new Array<string>(m),
-    offerUrl: new Array<string | null>(m),
-    offerPriceType: new Array<string>(m),
+    offerPriceType: new Uint8Array(m),
+    priceTypes,
   };
   const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
-  const [oNse, oNs, oN] = MODES.map((mode) => c.offerPrice[mode]);
   let k = 0;
   for (let i = 0; i < n; i++) {
     const e = entries[i];
     const r = e.row;
-    rNse[i] = nan(r.eff.NORMAL_SALE_EXCLUSIVE_PRICE);
-    rNs[i] = nan(r.eff.NORMAL_SALE_PRICE);
-    rN[i] = nan(r.eff.NORMAL_PRICE);
+    const reff = modePrices(r.normal, r.sale, r.exclusive);
+    rNse[i] = nan(reff.NORMAL_SALE_EXCLUSIVE_PRICE);
+    rNs[i] = nan(reff.NORMAL_SALE_PRICE);
+    rN[i] = nan(reff.NORMAL_PRICE);
     c.rowCurrency[i] = cur(r.currency);
     c.rowStockOut[i] = r.stockOut ? 1 : 0;
     c.rowPriceType[i] = priceTypeCode(r.priceType);
@@ -275,32 +380,24 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     c.offerStart[i] = k;
     if ('offers' in e) {
       for (const o of e.offers) {
-        const eff = modePrices(o);
-        c.offerSeller[k] = seller(o.seller_id);
-        oNse[k] = nan(eff.NORMAL_SALE_EXCLUSIVE_PRICE);
-        oNs[k] = nan(eff.NORMAL_SALE_PRICE);
-        oN[k] = nan(eff.NORMAL_PRICE);
-        c.offerCurrency[k] = cur(o.currency);
-        c.offerStockOut[k] = o.stock_out ? 1 : 0;
-        c.offerPublished[k] = o.published ? 1 : 0;
-        c.offerFirstSeen[k] = o.first_seen;
-        c.offerLastSeen[k] = o.last_seen;
-        c.offerProductId[k] = o.product_id;
-        c.offerNormal[k] = nan(o.normal_price);
-        c.offerSale[k] = nan(o.sale_price);
-        c.offerExclusive[k] = nan(o.exclusive_price);
-        c.offerRef[k] = o.listing_ref;
-        c.offerUrl[k] = o.url;
-        c.offerPriceType[k] = o.price_type;
+        const [, productId, sellerId, normal, sale, exclusive, priceType] = o;
+        c.offerSeller[k] = seller(sellerId);
+        c.offerCurrency[k] = cur(o[8]);
+        c.offerStockOut[k] = o[7] ? 1 : 0;
+        c.offerPublished[k] = o[9] ? 1 : 0;
+        c.offerFirstSeen[k] = o[10];
+        c.offerLastSeen[k] = o[11];
+        c.offerProductId[k] = productId;
+        c.offerNormal[k] = nan(normal);
+        c.offerSale[k] = nan(sale);
+        c.offerExclusive[k] = nan(exclusive);
+        c.offerPriceType[k] = type(priceType);
         k++;
       }
     } else {
       const p = prev as Columns;
       for (let j = p.offerStart[e.pos], end = p.offerStart[e.pos + 1]; j < end; j++) {
         c.offerSeller[k] = p.offerSeller[j];
-        oNse[k] = p.offerPrice.NORMAL_SALE_EXCLUSIVE_PRICE[j];
-        oNs[k] = p.offerPrice.NORMAL_SALE_PRICE[j];
-        oN[k] = p.offerPrice.NORMAL_PRICE[j];
         c.offerCurrency[k] = p.offerCurrency[j];
         c.offerStockOut[k] = p.offerStockOut[j];
         c.offerPublished[k] = p.offerPublished[j];
@@ -310,16 +407,29 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
         c.offerNormal[k] = p.offerNormal[j];
         c.offerSale[k] = p.offerSale[j];
         c.offerExclusive[k] = p.offerExclusive[j];
-        c.offerRef[k] = p.offerRef[j];
-        c.offerUrl[k] = p.offerUrl[j];
         c.offerPriceType[k] = p.offerPriceType[j];
         k++;
       }
     }
   }
   c.offerStart[n] = k;
+  c.offerPrice = lazyModePrices(c.offerNormal, c.offerSale, c.offerExclusive);
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
+  if (priceTypes.length > 255) throw new Error('demasiados tipos de precio en el modelo de precios');
   return c;
+}
+
+/** The code of a value in `table` (appended when new): currencies and price types as small indexes. */
+export function coder(table: string[]): (v: string) => number {
+  const index = new Map(table.map((v, i) => [v, i]));
+  return (v) => {
+    let i = index.get(v);
+    if (i === undefined) {
+      i = table.push(v) - 1;
+      index.set(v, i);
+    }
+    return i;
+  };
 }
 
 /** The offer at column position k, as an object (page rendering). */
@@ -327,12 +437,10 @@ export function offerAt(c: Columns, k: number): Offer {
   return {
     productId: c.offerProductId[k],
     sellerId: c.sellerIds[c.offerSeller[k]],
-    ref: c.offerRef[k],
-    url: c.offerUrl[k],
     normal: nul(c.offerNormal[k]),
     sale: nul(c.offerSale[k]),
     exclusive: nul(c.offerExclusive[k]),
-    priceType: c.offerPriceType[k],
+    priceType: c.priceTypes[c.offerPriceType[k]],
     stockOut: c.offerStockOut[k] === 1,
     currency: c.currencies[c.offerCurrency[k]],
     published: c.offerPublished[k] === 1,
@@ -341,14 +449,14 @@ export function offerAt(c: Columns, k: number): Offer {
   };
 }
 
-function freshEntries(rows: RowRecord[], offers: OfferRecord[]): Entry[] {
+function freshEntries(rows: RowRecord[], offers: OfferRecord[], sh: Shared): Entry[] {
   const byRow = new Map<number, OfferRecord[]>();
   for (const o of offers) {
-    const list = byRow.get(o.pivot_product_id);
+    const list = byRow.get(o[0]);
     if (list) list.push(o);
-    else byRow.set(o.pivot_product_id, [o]);
+    else byRow.set(o[0], [o]);
   }
-  return rows.map((r) => ({ row: toRow(r), offers: byRow.get(r.product_id) ?? [] }));
+  return rows.map((r) => ({ row: toRow(r, sh), offers: byRow.get(r[0]) ?? [] }));
 }
 
 const slotsOf = (pool: pg.Pool) =>
@@ -364,8 +472,9 @@ async function load(
   const byId = (a: Entry, b: Entry) => a.row.productId - b.row.productId;
   if (!current || !changed) {
     const { rows, offers } = await selectPivotModel(pool, pivot);
-    const entries = freshEntries(rows, offers).sort(byId);
-    return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries) };
+    const shared = newShared();
+    const entries = freshEntries(rows, offers, shared).sort(byId);
+    return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries), shared };
   }
   const { rows, offers } = await selectPivotModel(pool, pivot, changed);
   const gone = new Set(changed);
@@ -373,8 +482,14 @@ async function load(
   current.rows.forEach((row, pos) => {
     if (!gone.has(row.productId)) kept.push({ row, pos });
   });
-  const entries = [...kept, ...freshEntries(rows, offers)].sort(byId);
-  return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries, current.cols) };
+  const entries = [...kept, ...freshEntries(rows, offers, current.shared)].sort(byId);
+  return {
+    pivot,
+    version,
+    rows: entries.map((e) => e.row),
+    cols: buildColumns(entries, current.cols),
+    shared: current.shared,
+  };
 }
 
 /**

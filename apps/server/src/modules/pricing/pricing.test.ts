@@ -79,6 +79,12 @@ describe('GET /v2/navigation/dpm/kpi', () => {
     expect((await k('mpi_range=cheapest')).total).toBe(2);
     expect((await k('metaSearch=LÉCHE')).total).toBe(3);
     expect((await k('metaSearch=leche%20choc')).total).toBe(1);
+    // the folded search text holds name, brand, SKU, the seller's id and EAN
+    expect((await k('metaSearch=liquido')).total).toBe(1); // 'Detergente Líquido 3L', accentless
+    expect((await k('metaSearch=SOPROLE')).total).toBe(1); // P3's brand
+    expect((await k('metaSearch=sku-004')).total).toBe(1); // P4's SKU
+    expect((await k('metaSearch=e3')).total).toBe(1); // P3's EAN
+    expect((await k('metaSearch=p6%20colun')).total).toBe(1); // P6's own id and brand
     expect((await k('SKUs=SKU-001%20p3,bad$')).total).toBe(2); // 'bad$' is dropped
     expect((await k('minPrice=800&maxPrice=1000')).total).toBe(3); // P1 1000, P2 850, P6 800
     expect((await k('SKUs=SKU-001%20p3,bad$')).skus_not_found).toEqual([]);
@@ -430,6 +436,53 @@ describe('navigation by e-commerce', () => {
 });
 
 describe('read model maintenance', () => {
+  it("a page's URLs, image and competitors' ids are read for the page: the read model's, changed ones too", async () => {
+    const pool = ctx.db.pool;
+    const { rows: listings } = await pool.query<{ id: number; product_id: string }>(
+      `select id, product_id from products where product_id in ('p1', 'a1', 'b1', 'pe1')`,
+    );
+    await pool.query(
+      `update products set url = 'https://tienda.example/' || product_id || '?v=2',
+                           image_url = 'https://img.example/' || product_id || '.jpg'
+        where id = any($1::bigint[])`,
+      [listings.map((l) => l.id)],
+    );
+    await refreshPricingForListings(
+      pool,
+      listings.map((l) => l.id),
+    );
+    const item = (await get('/v2/navigation/dpm/items?SKUs=SKU-001')).body.items[0];
+    expect(item).toMatchObject({
+      id: String(fx.listings.p1),
+      product_id: 'p1',
+      url: 'https://tienda.example/p1?v=2',
+      image_url: 'https://img.example/p1.jpg',
+    });
+    const shown = item.competitors.map(
+      (c: { listing_id: string; product_id: string; url: string | null }) => [c.product_id, c.url],
+    );
+    expect(shown).toEqual([
+      ['b1', 'https://tienda.example/b1?v=2'],
+      ['a1', 'https://tienda.example/a1?v=2'],
+      ['pe1', 'https://tienda.example/pe1?v=2'],
+    ]);
+    // the same as the read model's copies (maintain.ts), which the model no longer holds
+    const { rows: copies } = await pool.query<{ product_id: string; url: string }>(
+      `select o.listing_ref as product_id, o.url from pricing_offers o
+        where o.pivot_product_id = $1 and o.seller_id = any('{7,8,9}'::int[]) order by o.seller_id desc`,
+      [fx.listings.p1],
+    );
+    expect(copies.map((c) => [c.product_id, c.url])).toEqual([
+      ['pe1', 'https://tienda.example/pe1?v=2'],
+      ['b1', 'https://tienda.example/b1?v=2'],
+      ['a1', 'https://tienda.example/a1?v=2'],
+    ]);
+    const row = await pool.query('select url, image_url from pricing_rows where product_id = $1', [
+      fx.listings.p1,
+    ]);
+    expect(row.rows[0]).toEqual({ url: item.url, image_url: item.image_url });
+  });
+
   it('an ingest updates what the screens read (roll-up in the ingest transaction)', async () => {
     // Rival A lowers P1 to 900 (partial run): index 1000/900 = 111.11 → dearer
     await observe(ctx.db.pool, 7, new Date(), [{ productId: 'a1', ean: 'E1', normalPrice: 900 }], 'partial');

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { queryOwnClient } from '../../db/database.js';
 import { clpMap } from '../../market/index.js';
 
 // SQL of the pricing screens. Requests never read price history: they read the pivot's read model
@@ -7,49 +8,51 @@ import { clpMap } from '../../market/index.js';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
-export interface RowRecord {
-  product_id: number;
-  group_id: number | null;
-  listing_ref: string;
-  sku: string | null;
-  ean: string | null;
-  name: string;
-  brand_id: number | null;
-  brand_name: string | null;
-  classification_id: number | null;
-  class_path: number[];
-  category_path: number[];
-  url: string | null;
-  image_url: string | null;
-  normal_price: number | null;
-  sale_price: number | null;
-  exclusive_price: number | null;
-  price_type: string;
-  stock_out: boolean;
-  currency: string;
-  published: boolean;
-  first_seen: number; // epoch ms
-  last_seen: number;
-}
+/**
+ * A pricing_rows row as the model loads it (rowMode 'array': no object per row), in this column order.
+ * The paths come as PostgreSQL's text ('{1,2,3}'): every row of a leaf has the same one, parsed once
+ * (model.ts). URLs and image URLs are not loaded: a page reads them (selectListingTexts).
+ */
+export type RowRecord = [
+  productId: number,
+  groupId: number | null,
+  listingRef: string,
+  sku: string | null,
+  ean: string | null,
+  name: string,
+  brandId: number | null,
+  brandName: string | null,
+  classificationId: number | null,
+  classPath: string,
+  categoryPath: string,
+  normal: number | null,
+  sale: number | null,
+  exclusive: number | null,
+  priceType: string,
+  stockOut: boolean,
+  currency: string,
+  published: boolean,
+  firstSeen: number, // epoch ms
+  lastSeen: number,
+];
 
-export interface OfferRecord {
-  pivot_product_id: number;
-  product_id: number;
-  seller_id: number;
-  listing_ref: string;
-  url: string | null;
-  normal_price: number | null;
-  sale_price: number | null;
-  exclusive_price: number | null;
-  price_type: string;
-  stock_out: boolean;
-  currency: string;
-  published: boolean;
-  first_seen: number;
-  last_seen: number;
-}
+/** A pricing_offers row as the model loads it (rowMode 'array'); its reference and URL are not loaded. */
+export type OfferRecord = [
+  pivotProductId: number,
+  productId: number,
+  sellerId: number,
+  normal: number | null,
+  sale: number | null,
+  exclusive: number | null,
+  priceType: string,
+  stockOut: boolean,
+  currency: string,
+  published: boolean,
+  firstSeen: number,
+  lastSeen: number,
+];
 
-const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${col.replace(/^\w+\./, '')}`;
+const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8`;
 
 /** Rows and offers of a pivot's read model: all of them, or only the given pivot listings. */
 export async function selectPivotModel(
@@ -58,26 +61,49 @@ export async function selectPivotModel(
   onlyIds?: number[],
 ): Promise<{ rows: RowRecord[]; offers: OfferRecord[] }> {
   const filter = onlyIds ? 'and r.product_id = any($2::bigint[])' : '';
-  const params = onlyIds ? [pivot, onlyIds] : [pivot];
+  const values = onlyIds ? [pivot, onlyIds] : [pivot];
   const [rows, offers] = await Promise.all([
-    db.query<RowRecord>(
-      `select r.product_id, r.group_id, r.listing_ref, r.sku, r.ean, r.name, r.brand_id, r.brand_name,
-              r.classification_id, r.class_path, r.category_path, r.url, r.image_url, r.normal_price,
-              r.sale_price, r.exclusive_price, r.price_type, r.stock_out, r.currency, r.published,
-              ${ms('r.first_seen')}, ${ms('r.last_seen')}
-         from pricing_rows r where r.pivot_id = $1 ${filter}`,
-      params,
-    ),
-    db.query<OfferRecord>(
-      `select o.pivot_product_id, o.product_id, o.seller_id, o.listing_ref, o.url, o.normal_price, o.sale_price,
-              o.exclusive_price, o.price_type, o.stock_out, o.currency, o.published,
-              ${ms('o.first_seen')}, ${ms('o.last_seen')}
-         from pricing_offers o
-        where o.pivot_id = $1 ${onlyIds ? 'and o.pivot_product_id = any($2::bigint[])' : ''}`,
-      params,
-    ),
+    queryOwnClient<RowRecord>(db, {
+      text: `select r.product_id, r.group_id, r.listing_ref, r.sku, r.ean, r.name, r.brand_id, r.brand_name,
+                    r.classification_id, r.class_path::text, r.category_path::text, r.normal_price,
+                    r.sale_price, r.exclusive_price, r.price_type, r.stock_out, r.currency, r.published,
+                    ${ms('r.first_seen')}, ${ms('r.last_seen')}
+               from pricing_rows r where r.pivot_id = $1 ${filter}`,
+      values,
+      rowMode: 'array',
+    }),
+    queryOwnClient<OfferRecord>(db, {
+      text: `select o.pivot_product_id, o.product_id, o.seller_id, o.normal_price, o.sale_price,
+                    o.exclusive_price, o.price_type, o.stock_out, o.currency, o.published,
+                    ${ms('o.first_seen')}, ${ms('o.last_seen')}
+               from pricing_offers o
+              where o.pivot_id = $1 ${onlyIds ? 'and o.pivot_product_id = any($2::bigint[])' : ''}`,
+      values,
+      rowMode: 'array',
+    }),
   ]);
   return { rows: rows.rows, offers: offers.rows };
+}
+
+/** What a page shows of a listing and the model does not hold: the seller's own id, URL and image. */
+export interface ListingText {
+  ref: string;
+  url: string | null;
+  imageUrl: string | null;
+}
+
+/**
+ * The texts of the given listings (a page's pivot listings and their competitor listings), from
+ * products — the columns pricing_rows and pricing_offers copy (maintain.ts: listing_ref, url, image_url).
+ */
+export async function selectListingTexts(db: Queryable, ids: number[]): Promise<Map<number, ListingText>> {
+  if (!ids.length) return new Map();
+  const { rows } = await db.query<[number, string, string | null, string | null]>({
+    text: 'select id, product_id, url, image_url from products where id = any($1::bigint[])',
+    values: [ids],
+    rowMode: 'array',
+  });
+  return new Map(rows.map(([id, ref, url, imageUrl]) => [id, { ref, url, imageUrl }]));
 }
 
 /** Current version of a pivot's read model (null when it is not built). */

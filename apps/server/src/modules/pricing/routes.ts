@@ -22,7 +22,7 @@ import { getPivotModel, pricingReadModels } from './model.js';
 import { selectClassificationNodes } from './queries.js';
 import {
   groupOut,
-  itemOut,
+  itemsOut,
   kpiResponse,
   type Resolved,
   resolveScope,
@@ -45,14 +45,14 @@ export default async function pricingRoutes(app: FastifyInstance) {
   // (model.ts pricingReadModels, in the process's read-model holder).
   pricingReadModels(pool);
 
-  function page(
+  async function page(
     resolved: Resolved,
     q: { cursor?: string; page_size: number; sort: SortDirection; sort_by: PricingSortField },
   ) {
     const set = scored(resolved);
     const p = pageOf(set, { cursor: q.cursor, size: q.page_size, sortBy: q.sort_by, sort: q.sort });
     if (!p) throw badRequest(CURSOR_ERROR, 'cursor');
-    const items = p.positions.map((i) => itemOut(set, i, resolved));
+    const items = await itemsOut(pool, set, p.positions, resolved);
     return {
       items,
       next_cursor: p.hasMore && items.length ? items[items.length - 1].id : null,
@@ -72,7 +72,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   const items = async (req: FastifyRequest, q: PageQuery) => {
     const resolved = await resolveScope(requesterOf(req), pool, q);
     return {
-      ...page(resolved, q),
+      ...(await page(resolved, q)),
       page_size: q.page_size,
       currency: resolved.scope.currency,
       mpi_value: resolved.scope.mpiValue,
@@ -196,7 +196,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   registerRoute(app, defs.newNavigationPrices, async (req) => {
     const q = req.body;
     const resolved = await resolveScope(requesterOf(req), pool, q);
-    const p = page(resolved, q);
+    const p = await page(resolved, q);
     const sellers = resolved.scope.competitors.map((id) => {
       const s = resolved.sellers.get(id);
       return { id, name: s?.name ?? 'eCommerce no encontrado', color: s?.color ?? '#9e9e9e' };

@@ -26,6 +26,7 @@ import { type ReadModels, readModelsOf } from '../../platform/read-model.js';
 import { modelAsOf } from './as-of.js';
 import {
   type BaseScore,
+  type CompetitorOffer,
   competitorOffers,
   computeBaseScore,
   filterScore,
@@ -36,7 +37,7 @@ import {
 } from './compute.js';
 import { ensurePricingPivot } from './maintain.js';
 import { getPivotModel, type PivotModel, rowAt } from './model.js';
-import { type SellerInfo, selectRequestLookups } from './queries.js';
+import { type ListingText, type SellerInfo, selectListingTexts, selectRequestLookups } from './queries.js';
 
 // Turns a request's Filters into a license-checked PricingScope with its pivot model, and computed
 // values into API shapes (packages/domain/src/pricing.ts).
@@ -186,15 +187,42 @@ export function sellerGroupOut(
 const PRICE_TYPES_SET = new Set(['NORMAL', 'SALE', 'EXCLUSIVE', 'BYQUANTITY']);
 const priceType = (t: string) => (PRICE_TYPES_SET.has(t) ? t : 'NORMAL') as PricingItem['price_type'];
 
-/** API row of a scored product (position `i` in the model), with each selected competitor's offer. */
-export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
+/**
+ * API rows of scored products (positions in the model: a page), with each selected competitor's offer;
+ * the URLs, image and competitors' references, which the model does not hold, in one read for the page.
+ */
+export async function itemsOut(
+  db: pg.Pool,
+  set: ScoredSet,
+  positions: number[],
+  r: Resolved,
+): Promise<PricingItem[]> {
+  const offers = positions.map((i) => competitorOffers(set, i));
+  const ids = new Set<number>();
+  positions.forEach((i, n) => {
+    ids.add(set.model.rows[i].productId);
+    for (const o of offers[n]) ids.add(o.offer.productId);
+  });
+  const texts = await selectListingTexts(db, [...ids]);
+  return positions.map((i, n) => itemOut(set, i, r, offers[n], texts));
+}
+
+function itemOut(
+  set: ScoredSet,
+  i: number,
+  r: Resolved,
+  offers: CompetitorOffer[],
+  texts: Map<number, ListingText>,
+): PricingItem {
   const { scope } = r;
   const row = rowAt(set.model, i);
   const f = scope.rates.get(row.currency);
   const conv = (p: number | null) => (p === null || f === undefined ? null : round2(p * f));
   const pivotCrawl = scope.crawl.get(scope.pivot);
-  const competitors = competitorOffers(set, i).map(({ offer: o, price, comparable, difference }) => {
+  const competitors = offers.map(({ offer: o, price, comparable, difference }) => {
     const s = r.sellers.get(o.sellerId);
+    // (a listing deleted since the model was loaded has no text: its reference reads as '')
+    const text = texts.get(o.productId);
     const of = scope.rates.get(o.currency);
     const oconv = (p: number | null) => (p === null || of === undefined ? null : round2(p * of));
     const crawl = scope.crawl.get(o.sellerId);
@@ -203,8 +231,8 @@ export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
       seller_name: s?.name ?? SELLER_NOT_FOUND,
       color: s?.color ?? DEFAULT_COLOR,
       listing_id: String(o.productId),
-      product_id: o.ref,
-      url: o.url,
+      product_id: text?.ref ?? '',
+      url: text?.url ?? null,
       price: round2(price),
       normal_price: oconv(o.normal),
       sale_price: oconv(o.sale),
@@ -230,8 +258,8 @@ export function itemOut(set: ScoredSet, i: number, r: Resolved): PricingItem {
     name: row.name,
     brand: row.brandId !== null && row.brandName !== null ? { id: row.brandId, name: row.brandName } : null,
     classification_id: row.classificationId,
-    url: row.url,
-    image_url: row.imageUrl,
+    url: texts.get(row.productId)?.url ?? null,
+    image_url: texts.get(row.productId)?.imageUrl ?? null,
     price_type: priceType(row.priceType),
     stock_out: row.stockOut,
     last_seen: new Date(lastSeenAt(row.published, row.lastSeen, pivotCrawl)).toISOString(),
