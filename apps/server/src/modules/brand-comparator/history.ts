@@ -1,6 +1,6 @@
 import { effectivePriceFor, PRICE_MODES, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
-import type { Queryable } from '../../db/database.js';
+import { type Queryable, queryOwnClient } from '../../db/database.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import {
   type ClosingStates,
@@ -683,7 +683,9 @@ export async function loadIntervals(
     for (let i = 0; i < order.length; i += batch) {
       if (stopped()) throw new Error('brand comparator history: stopped');
       const part = order.slice(i, i + batch);
-      const { rows } = await db.query<IntervalRow>({
+      // (on a client of its own: a batch through pool.query on a connection the pool opened for it would
+      // stay reachable as long as that connection lives, db/database.ts queryOwnClient)
+      const { rows } = await queryOwnClient<IntervalRow>(db, {
         text: `select pi.product_id::float8, (extract(epoch from pi.valid_from) * 1000)::float8,
                       (extract(epoch from pi.valid_to) * 1000)::float8, pi.normal_price::float8,
                       pi.sale_price::float8, pi.exclusive_price::float8, pi.stock_out, pi.currency,
