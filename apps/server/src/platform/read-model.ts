@@ -157,6 +157,11 @@ export class ReadModels {
   private paused: (() => void)[] = [];
   /** when the last request arrived (ms) */
   private lastRequest = 0;
+  private quietReached = () => {};
+  /** Resolves when the warm-ups begin (the first requests after the start answered: `quiet`). */
+  readonly warmUpsBegin = new Promise<void>((r) => {
+    this.quietReached = r;
+  });
   /** Counters (tests, diagnostics). */
   readonly stats = { notified: 0, batches: 0, remade: 0, listening: false };
 
@@ -314,6 +319,7 @@ export class ReadModels {
     const tests = !!process.env.VITEST;
     this.warming = (async () => {
       await this.quiet();
+      this.quietReached();
       for (const [name, w] of this.warmUps) {
         if (tests && !w.inTests) continue;
         // between warm-ups: the requests first
