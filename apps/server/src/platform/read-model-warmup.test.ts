@@ -125,7 +125,7 @@ describe('requests while a warm-up runs', () => {
     await ctx?.close();
   });
 
-  it('answers /health and a sign-in, loads the pivot a screen asks for, and warms the rest afterwards', async () => {
+  it("answers /health, a sign-in and a screen (its pivot loaded by the request); the rest is warmed after the requests' loads", async () => {
     const pool = ctx.db.pool;
     for (let t = Date.now(); !started; await new Promise((r) => setTimeout(r, 20)))
       if (Date.now() - t > 10_000) throw new Error('the warm-up did not start');
@@ -149,10 +149,22 @@ describe('requests while a warm-up runs', () => {
     expect(heldPivots(pool)).toEqual([SELLERS.pivot]);
     expect(started).toBe(true);
 
-    // the gate lifted, the queued warm-ups load every licensed pivot
+    // the gate lifted while a request's own load is in flight: the queued warm-ups wait for it …
     const licensed = await licensedPivots(pool);
     expect(licensed).toEqual([SELLERS.pivot, SELLERS.a]);
+    let loaded = () => {};
+    const requestLoad = readModelsOf(pool).forRequest(
+      () =>
+        new Promise<void>((r) => {
+          loaded = r;
+        }),
+    );
     release();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(heldPivots(pool)).toEqual([SELLERS.pivot]);
+    // … and load every licensed pivot once it is done
+    loaded();
+    await requestLoad;
     for (let t = Date.now(); heldPivots(pool).length < licensed.length; ) {
       if (Date.now() - t > 20_000) throw new Error('the pricing warm-up did not run');
       await new Promise((r) => setTimeout(r, 50));
