@@ -158,7 +158,10 @@ export class ReadModels {
   /** when the last request arrived (ms) */
   private lastRequest = 0;
   private quietReached = () => {};
-  /** Resolves when the warm-ups begin (the first requests after the start answered: `quiet`). */
+  /**
+   * Resolves when the warm-ups begin (the first requests after the start answered: `quiet`); never when
+   * the holder closed before.
+   */
   readonly warmUpsBegin = new Promise<void>((r) => {
     this.quietReached = r;
   });
@@ -319,6 +322,7 @@ export class ReadModels {
     const tests = !!process.env.VITEST;
     this.warming = (async () => {
       await this.quiet();
+      if (this.closing) return;
       this.quietReached();
       for (const [name, w] of this.warmUps) {
         if (tests && !w.inTests) continue;
