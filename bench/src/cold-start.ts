@@ -1,10 +1,11 @@
-// npm run cold-start -w @vigia/bench -- --data DIR [--runs N] [--settle-max SECONDS]
+// npm run cold-start -w @vigia/bench -- --data DIR [--runs N] [--settle-max SECONDS] [--cpu-prof DIR]
 // Cold start of the built server on a seeded market (issue 30: "cold start to first answer ≤ 2 s"): the
 // embedded PostgreSQL of DIR is started first (not counted), then the server is spawned and, as soon as it
 // answers /health, the demo user logs in and asks the first DPM KPIs, the first DPM page and the
 // dashboard's cards — each asked again until it answers 200. Reported per run: spawn → health, → login,
 // → each first answer (ms), and the server's resident memory (VmRSS) at the first answer, when its
 // start-up jobs are done, and its peak (VmHWM) then. Nothing else may run on DIR (no server of its own).
+// --cpu-prof DIR: each server writes a CPU profile of its whole run (spawn to stop) into DIR.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { routes } from '@vigia/domain';
 import { callRoute } from './http.js';
@@ -25,6 +26,8 @@ if (!dataDir) {
 const runs = Number(arg('runs') ?? 3);
 /** The longest wait for the start-up work to settle (a worker with a backlog never does). */
 const settleMaxMs = Number(arg('settle-max') ?? 600) * 1000;
+const profileDir = arg('cpu-prof');
+const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -60,7 +63,7 @@ async function oneRun(url: string, dir: string): Promise<Run> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
     env: serverEnv(url, dir, port),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -110,8 +113,10 @@ async function oneRun(url: string, dir: string): Promise<Run> {
       peak: peakRssMiB(pid),
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   }
 }
 

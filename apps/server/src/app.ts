@@ -109,6 +109,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  // The requests being answered (every route's, added before any is registered), for the read models'
+  // warm-ups to give way to them (platform/read-model.ts ReadModels.pause).
+  const readModels = readModelsOf(deps.db.pool);
+  const counted = new WeakSet<object>();
+  const ended = (req: object) => {
+    if (counted.delete(req)) readModels.requestEnded();
+  };
+  app.addHook('onRequest', async (req) => {
+    counted.add(req);
+    readModels.requestStarted();
+  });
+  app.addHook('onResponse', async (req) => ended(req));
+  app.addHook('onRequestAbort', async (req) => ended(req));
 
   // Security headers on every answer (issue 26, finding 10; docs/architecture.md "Security headers").
   await app.register(fastifyHelmet, {
@@ -165,7 +178,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // The read models the features registered (platform/read-model.ts): the change signal is listened to
   // and the warm-ups start once the app is ready; both stop when it closes.
-  const readModels = readModelsOf(deps.db.pool);
   app.addHook('onReady', async () => {
     await readModels.start(app.log);
   });

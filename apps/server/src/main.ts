@@ -72,10 +72,12 @@ async function main() {
   const applied = await migrate(db.pool);
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(', ')}`);
 
-  const { rows } = await db.pool.query<{ n: number }>('select count(*)::int as n from sellers');
-  // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts).
+  // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts). An
+  // API process never seeds: it asks nothing before listening but the migrations.
   const unfinished = role === 'api' ? null : await unfinishedDemoSeed(db.pool);
-  if (role !== 'api' && (unfinished || (rows[0].n === 0 && config.DEMO_DATA !== 'none'))) {
+  const empty = async () =>
+    (await db.pool.query<{ n: number }>('select count(*)::int as n from sellers')).rows[0].n === 0;
+  if (role !== 'api' && (unfinished || (config.DEMO_DATA !== 'none' && (await empty())))) {
     const size = unfinished?.size ?? (config.DEMO_DATA as Exclude<typeof config.DEMO_DATA, 'none'>);
     console.log(
       unfinished

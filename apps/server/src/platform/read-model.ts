@@ -18,7 +18,11 @@ import {
 //   - in-memory memos keyed by a model's own version (`memo().remember`: synchronous, O(1));
 //   - column stores (`state`): per key, a value loaded and refreshed by its feature's loader
 //     (lib/versioned-slot.ts freshValue), refreshed in the background when the signal names a change;
-//   - warm-ups: loads run in the background once the app is ready.
+//   - warm-ups: loads run in the background once the app is ready, one after another, each giving way to
+//     the requests (`pause`): between its steps it lets the event loop turn, waits while a request's own
+//     load is in flight (`forRequest`: a pivot asked for before its warm-up reached it) and, for at most
+//     PAUSE_MAX_MS, while requests are being answered — so a login or a screen whose data is in the
+//     database never waits for a warm-up's next step.
 // One LISTEN connection per holder receives the notifications of every process's commits; changes are
 // handed to the subscribers in batches (a burst of ingest runs refreshes each store once).
 
@@ -37,6 +41,18 @@ const ANSWER_ATTEMPTS = 4;
 const BATCH_MS = 50;
 /** Wait before opening the listening connection again after it failed. */
 const RECONNECT_MS = 1_000;
+/**
+ * The longest a warm-up step waits for the requests in flight to be answered (then it runs beside them:
+ * under a steady load the warm-ups still progress, one step per PAUSE_MAX_MS at least).
+ */
+export const PAUSE_MAX_MS = 250;
+/**
+ * The warm-ups start once no request has arrived for START_QUIET_MS (so the first requests after a start
+ * — a sign-in, the first screens and the pivots they load — go alone), START_MAX_MS after the app is
+ * ready at the latest.
+ */
+export const START_QUIET_MS = 200;
+export const START_MAX_MS = 2_000;
 
 export class Memo<V extends NonNullable<unknown>> {
   private readonly cache: LRUCache<string, V, () => Promise<V>>;
@@ -134,6 +150,21 @@ export class ReadModels {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private delivering: Promise<void> = Promise.resolve();
   private warming: Promise<void> = Promise.resolve();
+  /** requests being answered (app.ts counts them) and requests' own loads in flight (`forRequest`) */
+  private requests = 0;
+  private requestLoads = 0;
+  /** warm-up steps waiting in `pause`, woken when the count they wait on falls to 0 */
+  private paused: (() => void)[] = [];
+  /** when the last request arrived (ms) */
+  private lastRequest = 0;
+  private quietReached = () => {};
+  /**
+   * Resolves when the warm-ups begin (the first requests after the start answered: `quiet`); never when
+   * the holder closed before.
+   */
+  readonly warmUpsBegin = new Promise<void>((r) => {
+    this.quietReached = r;
+  });
   /** Counters (tests, diagnostics). */
   readonly stats = { notified: 0, batches: 0, remade: 0, listening: false };
 
@@ -190,6 +221,94 @@ export class ReadModels {
     this.warmUps.set(name, { fn, stop: opts.stop, inTests: opts.inTests ?? false });
   }
 
+  /** A request is being answered (app.ts: from onRequest to its answer sent or aborted). */
+  requestStarted(): void {
+    this.requests++;
+    this.lastRequest = Date.now();
+  }
+
+  requestEnded(): void {
+    this.requests = Math.max(0, this.requests - 1);
+    if (this.requests === 0) this.wake();
+  }
+
+  /**
+   * Runs a load a request waits for (its pivot's model not loaded yet): the warm-ups pause at their next
+   * step until it is done, so that it has the process (and the database) to itself as far as they go.
+   */
+  async forRequest<T>(load: () => Promise<T>): Promise<T> {
+    this.requestLoads++;
+    try {
+      return await load();
+    } finally {
+      this.requestLoads--;
+      if (this.requestLoads === 0) this.wake();
+    }
+  }
+
+  /**
+   * Where a warm-up gives way (between its steps: a pivot, a seller, a batch): after one turn of the
+   * event loop (the I/O and the requests that arrived meanwhile go first), it waits while a request's own
+   * load is in flight, and at most PAUSE_MAX_MS while requests are being answered. Resolves at once when
+   * the holder is closing (the warm-up then sees it is stopped).
+   */
+  async pause(): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    const deadline = Date.now() + PAUSE_MAX_MS;
+    for (;;) {
+      if (this.closing) return;
+      if (this.requestLoads > 0) await this.change();
+      else if (this.requests > 0 && Date.now() < deadline) await this.change(deadline - Date.now());
+      else return;
+    }
+  }
+
+  /**
+   * Before the first warm-up: waits until no request has arrived for START_QUIET_MS and none is being
+   * answered (START_MAX_MS at most), and then while a request's own load is in flight (`pause`).
+   */
+  private async quiet(): Promise<void> {
+    const latest = Date.now() + START_MAX_MS;
+    this.lastRequest = Math.max(this.lastRequest, Date.now());
+    for (;;) {
+      if (this.closing) return;
+      const now = Date.now();
+      const wait = this.requests > 0 ? PAUSE_MAX_MS : this.lastRequest + START_QUIET_MS - now;
+      if (wait <= 0 || now >= latest) break;
+      await this.change(Math.min(wait, latest - now));
+    }
+    await this.pause();
+  }
+
+  /** Whether the warm-ups would pause now (tests, diagnostics). */
+  get yielding(): boolean {
+    return this.requestLoads > 0 || this.requests > 0;
+  }
+
+  /** Resolves at the next wake (a count fell to 0, or closing), or after `ms` when given. */
+  private change(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const woken = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer =
+        ms === undefined
+          ? undefined
+          : setTimeout(() => {
+              this.paused = this.paused.filter((w) => w !== woken);
+              resolve();
+            }, ms);
+      this.paused.push(woken);
+    });
+  }
+
+  private wake() {
+    const waiting = this.paused;
+    this.paused = [];
+    for (const r of waiting) r();
+  }
+
   /** Opens the listening connection and starts the warm-ups (once per holder, however many apps share it). */
   async start(log: HolderLog): Promise<void> {
     this.users++;
@@ -202,9 +321,14 @@ export class ReadModels {
     });
     const tests = !!process.env.VITEST;
     this.warming = (async () => {
+      await this.quiet();
+      if (this.closing) return;
+      this.quietReached();
       for (const [name, w] of this.warmUps) {
-        if (this.closing) return;
         if (tests && !w.inTests) continue;
+        // between warm-ups: the requests first
+        await this.pause();
+        if (this.closing) return;
         await w.fn().catch((err) => log.warn({ err, name }, 'read models: warm-up failed'));
       }
     })();
@@ -220,6 +344,7 @@ export class ReadModels {
     const l = this.listener;
     this.listener = null;
     this.stats.listening = false;
+    this.wake();
     if (l) await l.end().catch(() => {});
     for (const w of this.warmUps.values()) await w.stop?.().catch(() => {});
     await this.warming;

@@ -1036,8 +1036,9 @@ export function comparatorReadModels(pool: pg.Pool): void {
     'comparator-history',
     async () => {
       for (const pivot of await licensedPivots(pool)) {
+        await holder.pause(); // the requests first (platform/read-model.ts)
         if (poolHistory(pool).closed) return;
-        await warmHistory(pool, await getPivotModel(pool, pivot));
+        await warmHistory(pool, await getPivotModel(pool, pivot, null, true));
       }
     },
     { stop: () => stopHistory(pool), inTests: true },

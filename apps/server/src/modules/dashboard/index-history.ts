@@ -310,7 +310,8 @@ export function historyWindow(todayDay: string, days: number): { from: string; t
  * background once the API is ready.
  */
 export function dashboardReadModels(pool: pg.Pool): void {
-  readModelsOf(pool).warmUp('dashboard-index-history', async () => {
+  const holder = readModelsOf(pool);
+  holder.warmUp('dashboard-index-history', async () => {
     const { rows } = await pool.query<{ pivot: number; zone: string }>(
       `select distinct lp.seller_id as pivot, o.market_zone as zone
          from license_pivots lp join licenses l on l.id = lp.license_id join organisations o on o.id = l.org_id
@@ -318,6 +319,7 @@ export function dashboardReadModels(pool: pg.Pool): void {
     );
     const zones = new Map<string, string>();
     for (const r of rows) {
+      await holder.pause(); // the requests first (platform/read-model.ts)
       const zone = zones.get(r.zone) ?? (await dayZone(pool, r.zone));
       zones.set(r.zone, zone);
       const w = historyWindow(today(new Date(), zone), WARM_DAYS);

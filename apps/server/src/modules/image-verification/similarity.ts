@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { round2 } from '@vigia/domain';
-import sharp from 'sharp';
+import { sharpOf } from '../../lib/sharp.js';
 
 // The similarity of a seller's picture to the brand's reference picture, in [0, 1], from the pixels
 // (docs/metrics.md "Image verification"). Steps, each a function below:
@@ -45,7 +45,7 @@ interface Planes {
 
 /** Step 1: decoded, flattened on white, resized to side×side, as YCbCr (BT.601) planes. */
 export async function normalise(bytes: Buffer, side: number): Promise<Planes> {
-  const raw = await sharp(bytes, { failOn: 'none', limitInputPixels: 50_000_000 })
+  const raw = await sharpOf()(bytes, { failOn: 'none', limitInputPixels: 50_000_000 })
     .flatten({ background: '#ffffff' })
     .resize(side, side, { fit: 'fill', kernel: 'mitchell' })
     .toColourspace('srgb')

@@ -494,12 +494,14 @@ async function load(
 
 /**
  * The pivot's model at `version` (the caller read it with the request's lookups) or newer.
- * Builds the read model on first use.
+ * Builds the read model on first use. A request's first load of a pivot (not `background`: the warm-ups
+ * and refreshes are) goes ahead of the warm-ups, which pause until it is done (ReadModels.forRequest).
  */
 export async function getPivotModel(
   pool: pg.Pool,
   pivot: number,
   version?: number | null,
+  background = false,
 ): Promise<PivotModel> {
   let v = version ?? null;
   if (v === null) {
@@ -513,10 +515,14 @@ export async function getPivotModel(
     slots.set(pivot, slot);
   }
   const target = v;
+  const holder = readModelsOf(pool);
   return freshValue(
     slot,
     (m) => m.version >= target,
-    (previous) => load(pool, pivot, previous, target),
+    (previous) =>
+      previous || background
+        ? load(pool, pivot, previous, target)
+        : holder.forRequest(() => load(pool, pivot, previous, target)),
   );
 }
 
@@ -541,12 +547,16 @@ export function pricingReadModels(pool: pg.Pool): void {
   holder.warmUp(
     'pricing-models',
     async () => {
-      for (const pivot of await licensedPivots(pool)) await getPivotModel(pool, pivot);
+      for (const pivot of await licensedPivots(pool)) {
+        // a pivot a request asked for meanwhile is loaded first (getPivotModel); then the next one
+        await holder.pause();
+        await getPivotModel(pool, pivot, null, true);
+      }
     },
     { inTests: true },
   );
   holder.subscribe('pricing-models', async (changes) => {
     if (!touches(changes, ['listings', 'matches', 'products'])) return;
-    for (const pivot of heldPivots(pool)) await getPivotModel(pool, pivot);
+    for (const pivot of heldPivots(pool)) await getPivotModel(pool, pivot, null, true);
   });
 }

@@ -308,7 +308,10 @@ export function promotionsReadModels(pool: pg.Pool): void {
   const holder = readModelsOf(pool);
   holder.warmUp('promotion-spans', async () => {
     const { rows } = await pool.query<{ id: number }>('select id from sellers order by id');
-    for (const r of rows) await sellerSpans(pool, [r.id], DEFAULT_TIMEZONE);
+    for (const r of rows) {
+      await holder.pause(); // the requests first (platform/read-model.ts)
+      await sellerSpans(pool, [r.id], DEFAULT_TIMEZONE);
+    }
   });
   holder.subscribe('promotion-spans', async (changes) => {
     const byZone = new Map<string, number[]>();

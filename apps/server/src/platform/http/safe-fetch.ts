@@ -1,9 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { createRequire } from 'node:module';
 import { BlockList, isIP } from 'node:net';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { Agent, request } from 'undici';
+import type Undici from 'undici';
 
 // The one way the server fetches a URL an outside party gave it (feed sources now, crawled pages next):
 // http(s) only; no private, loopback, link-local or otherwise internal address — checked on the address
@@ -128,8 +129,23 @@ function guardedLookup(hostname: string, options: object, callback: LookupCallba
   });
 }
 
-const publicAgent = new Agent({ connect: { lookup: guardedLookup as never }, connections: 16 });
-const openAgent = new Agent({ connections: 16 });
+/**
+ * undici and its two connection pools, loaded on the first fetch rather than at the server's start
+ * (module loading that no first request needs: docs/architecture.md, cold start), as ExcelJS.
+ */
+let client: { request: typeof Undici.request; publicAgent: Undici.Agent; openAgent: Undici.Agent } | null =
+  null;
+function undiciClient() {
+  if (!client) {
+    const { Agent, request } = createRequire(import.meta.url)('undici') as typeof Undici;
+    client = {
+      request,
+      publicAgent: new Agent({ connect: { lookup: guardedLookup as never }, connections: 16 }),
+      openAgent: new Agent({ connections: 16 }),
+    };
+  }
+  return client;
+}
 
 function checkUrl(raw: string, allowPrivate: boolean): URL {
   let u: URL;
@@ -178,6 +194,7 @@ export async function safeFetch(url: string, opts: SafeFetchOptions = {}): Promi
   if (opts.etag) headers['if-none-match'] = opts.etag;
   if (opts.lastModified) headers['if-modified-since'] = opts.lastModified;
   let current = checkUrl(url, allowPrivate);
+  const { request, publicAgent, openAgent } = undiciClient();
   for (let hop = 0; ; hop++) {
     let res: Awaited<ReturnType<typeof request>>;
     try {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { emitToUser } from '../exporter/index.js';
+import { readModelsOf } from '../read-model.js';
 import { JobRunner } from './queue.js';
 
 declare module 'fastify' {
@@ -40,8 +41,19 @@ async function jobsPlugin(app: FastifyInstance, opts: { role?: 'api' | 'worker' 
         });
   app.decorate('jobRunner', runner);
   if (runner) {
-    app.addHook('onReady', async () => runner.start());
-    app.addHook('onClose', async () => runner.stop());
+    let closed = false;
+    // Role 'all' (one process answers and works): the jobs and the start-up work start with the read
+    // models' warm-ups, once the first requests after the start are answered (platform/read-model.ts),
+    // not before listening. The tests start it at once (they run jobs right after ready).
+    const later = role === 'all' && !process.env.VITEST;
+    app.addHook('onReady', async () => {
+      if (!later) return runner.start();
+      void readModelsOf(db.pool).warmUpsBegin.then(() => (closed ? undefined : runner.start()));
+    });
+    app.addHook('onClose', async () => {
+      closed = true;
+      await runner.stop();
+    });
   }
 }
 

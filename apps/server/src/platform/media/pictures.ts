@@ -1,5 +1,6 @@
 import { routePath, routes } from '@vigia/domain';
-import sharp from 'sharp';
+import type sharp from 'sharp';
+import { sharpOf } from '../../lib/sharp.js';
 import { MEDIA_KEY, renderProductSvg } from './svg.js';
 
 // Raster product pictures of the demo market (issue 15): the brand's reference picture of an item and
@@ -108,7 +109,7 @@ export interface RenderedPicture {
 function drawing(key: string): ReturnType<typeof sharp> {
   const svg = renderProductSvg(key, { reference: true });
   if (!svg) throw new Error(`clave de imagen inválida: ${key}`);
-  return sharp(Buffer.from(svg)).resize(SIZE, SIZE);
+  return sharpOf()(Buffer.from(svg)).resize(SIZE, SIZE);
 }
 
 async function referenceRaster(key: string): Promise<Buffer> {
@@ -144,36 +145,36 @@ async function sellerRaster(key: string, kind: PictureKind): Promise<Buffer> {
     case 'identical':
       return ref;
     case 'recompressed':
-      return sharp(ref)
+      return sharpOf()(ref)
         .jpeg({ quality: Math.round(spread(s, 'q', 65, 90)) })
         .toBuffer();
     case 'resized': {
       const side = Math.round(spread(s, 'side', 200, 320));
-      return sharp(ref).resize(side, side).webp({ quality: 80 }).toBuffer();
+      return sharpOf()(ref).resize(side, side).webp({ quality: 80 }).toBuffer();
     }
     case 'cropped': {
       const cut = spread(s, 'cut', 0.07, 0.12);
       const left = Math.round(SIZE * cut * spread(s, 'left', 0.3, 0.7));
       const top = Math.round(SIZE * cut * spread(s, 'top', 0.3, 0.7));
       const side = Math.round(SIZE * (1 - cut));
-      return sharp(ref)
+      return sharpOf()(ref)
         .extract({ left, top, width: side, height: side })
         .resize(SIZE, SIZE)
         .jpeg({ quality: 85 })
         .toBuffer();
     }
     case 'watermarked':
-      return sharp(ref)
+      return sharpOf()(ref)
         .composite([{ input: watermarkSvg(s) }])
         .webp({ quality: 85 })
         .toBuffer();
     case 'recoloured':
-      return sharp(ref)
+      return sharpOf()(ref)
         .modulate({ hue: Math.round(spread(s, 'hue', 70, 290)) })
         .png()
         .toBuffer();
     case 'different':
-      return sharp(await referenceRaster(otherKey(key)))
+      return sharpOf()(await referenceRaster(otherKey(key)))
         .jpeg({ quality: 85 })
         .toBuffer();
   }
