@@ -1,4 +1,4 @@
-// npm run cold-start -w @vigia/bench -- --data DIR [--runs N] [--settle-max SECONDS] [--cpu-prof DIR]
+// npm run cold-start -w @vigia/bench -- --data DIR [--runs N] [--settle-max SECONDS] [--role api] [--cpu-prof DIR]
 // Cold start of the built server on a seeded market (issue 30: "cold start to first answer ≤ 2 s"): the
 // embedded PostgreSQL of DIR is started first (not counted), then the server is spawned and, as soon as it
 // answers /health, the demo user logs in and asks the first DPM KPIs, the first DPM page and the
@@ -24,6 +24,16 @@ if (!dataDir) {
   process.exit(2);
 }
 const runs = Number(arg('runs') ?? 3);
+/**
+ * `--role api`: the API process alone, as a deployment restarts it beside a running worker (on the large
+ * market the role `all` process also starts the worker's backlog of pictures to measure, which shares
+ * the cores with the first answers); default: every role in one process, as `npm start`.
+ */
+const role = arg('role');
+if (role !== undefined && role !== 'api') {
+  console.error('--role: api (sin --role: todos los roles en un proceso)');
+  process.exit(2);
+}
 /** The longest wait for the start-up work to settle (a worker with a backlog never does). */
 const settleMaxMs = Number(arg('settle-max') ?? 600) * 1000;
 const profileDir = arg('cpu-prof');
@@ -63,7 +73,7 @@ async function oneRun(url: string, dir: string): Promise<Run> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_MAIN, ...(role ? ['--role', role] : [])], {
     env: serverEnv(url, dir, port),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -133,6 +143,9 @@ try {
     rows.push(r);
   }
   const f = (v: number) => Math.round(v).toLocaleString('en-US');
+  console.log(
+    `\n${role ? 'An API process (--role api)' : 'Every role in one process (npm start)'}, ${dataDir}:`,
+  );
   console.log(
     '\n| run | spawn → health ms | → login ms | → first DPM KPIs ms | → first DPM page ms | → first dashboard cards ms | RSS at first answer MiB | start-up work settled s | RSS settled MiB | peak RSS MiB |',
   );
