@@ -310,6 +310,11 @@ export class ReadModels {
   }
 
   /** Opens the listening connection and starts the warm-ups (once per holder, however many apps share it). */
+  /** Logs a warning with the server's logger (none before start: tests' holders stay silent). */
+  warn(obj: unknown, msg: string): void {
+    this.log?.warn(obj, msg);
+  }
+
   async start(log: HolderLog): Promise<void> {
     this.users++;
     if (this.users > 1) return;

@@ -10,6 +10,7 @@ import {
   selectModelVersion,
   selectPivotModel,
 } from './queries.js';
+import { readSavedModel, type SavedModel, saveModel } from './snapshot.js';
 
 // In-memory copy of a pivot's pricing read model (pricing_rows + pricing_offers), per API process.
 // Requests compute every KPI from it (compute.ts) instead of aggregating tens of thousands of rows in
@@ -462,34 +463,79 @@ function freshEntries(rows: RowRecord[], offers: OfferRecord[], sh: Shared): Ent
 const slotsOf = (pool: pg.Pool) =>
   readModelsOf(pool).state('pricing-models', () => new Map<number, VersionedSlot<PivotModel>>());
 
+/** A saved model (snapshot.ts) as the model it was: its rows, their columns, the offers' columns. */
+function savedToModel(saved: SavedModel): PivotModel {
+  const shared = newShared();
+  const rows = saved.rows.map((r) => toRow(r, shared));
+  // the saved offers' columns are the previous model's: each row keeps its offers (buildColumns)
+  const prev = saved.offers as Columns;
+  const entries: Entry[] = rows.map((row, pos) => ({ row, pos }));
+  return { pivot: saved.pivot, version: saved.version, rows, cols: buildColumns(entries, prev), shared };
+}
+
+/**
+ * Pivot listings re-read since each pivot's model was last saved, per pool: past a tenth of its rows the
+ * model is saved again, so that a start does not re-read a whole day's changes.
+ */
+const unsaved = new WeakMap<pg.Pool, Map<number, number>>();
+
+function unsavedOf(pool: pg.Pool): Map<number, number> {
+  let counts = unsaved.get(pool);
+  if (!counts) {
+    counts = new Map();
+    unsaved.set(pool, counts);
+  }
+  return counts;
+}
+
+/** Saves the model behind the request (snapshot.ts): once the event loop is free, never failing it. */
+function saveBehind(pool: pg.Pool, m: PivotModel) {
+  unsavedOf(pool).set(m.pivot, 0);
+  setImmediate(() => void saveModel(pool, m));
+}
+
 async function load(
   pool: pg.Pool,
   pivot: number,
   current: PivotModel | null,
   version: number,
 ): Promise<PivotModel> {
-  const changed = current ? await selectChangedIds(pool, pivot, current.version, version) : null;
+  // a process's first load of the pivot starts from its saved model when there is one (a cold start reads
+  // one value instead of every row and offer), then reads what changed since, as any refresh
+  let base = current;
+  if (!base) {
+    const saved = await readSavedModel(pool, pivot);
+    if (saved) base = savedToModel(saved);
+    if (base && base.version >= version) return base;
+  }
+  const changed = base ? await selectChangedIds(pool, pivot, base.version, version) : null;
   const byId = (a: Entry, b: Entry) => a.row.productId - b.row.productId;
-  if (!current || !changed) {
+  if (!base || !changed) {
     const { rows, offers } = await selectPivotModel(pool, pivot);
     const shared = newShared();
     const entries = freshEntries(rows, offers, shared).sort(byId);
-    return { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries), shared };
+    const m = { pivot, version, rows: entries.map((e) => e.row), cols: buildColumns(entries), shared };
+    saveBehind(pool, m);
+    return m;
   }
   const { rows, offers } = await selectPivotModel(pool, pivot, changed);
   const gone = new Set(changed);
   const kept: Entry[] = [];
-  current.rows.forEach((row, pos) => {
+  base.rows.forEach((row, pos) => {
     if (!gone.has(row.productId)) kept.push({ row, pos });
   });
-  const entries = [...kept, ...freshEntries(rows, offers, current.shared)].sort(byId);
-  return {
+  const entries = [...kept, ...freshEntries(rows, offers, base.shared)].sort(byId);
+  const m = {
     pivot,
     version,
     rows: entries.map((e) => e.row),
-    cols: buildColumns(entries, current.cols),
-    shared: current.shared,
+    cols: buildColumns(entries, base.cols),
+    shared: base.shared,
   };
+  const since = (unsavedOf(pool).get(pivot) ?? 0) + changed.length;
+  if (base !== current || since > m.rows.length / 10) saveBehind(pool, m);
+  else unsavedOf(pool).set(pivot, since);
+  return m;
 }
 
 /**
