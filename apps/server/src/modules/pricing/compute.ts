@@ -135,29 +135,145 @@ export function skusNotFound(set: ScoredSet): string[] {
 export const nn = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
+ * What a pivot's products and offers are worth for one price mode, currency and window, whatever the
+ * competitors chosen: which pivot listings count, my price, each offer's counted flag and comparable
+ * price, and per product one entry per seller with a counted offer there (that seller's lowest and
+ * highest comparable price). A new competitor selection then walks these few entries per product
+ * (`computeBaseScore`) instead of every offer with its window test and currency conversion. Memoised per
+ * (model, mode, rates, window) in service.ts; the window's crawl times are part of its key (they name
+ * the pivot and the selected competitors only), so with a period each competitor set has its own.
+ * Size: 13 bytes per product and 29 per offer (~4.2 MB for medium's pivot 116, ~14 MB for large's
+ * pivot 5).
+ */
+export interface PricedModel {
+  model: PivotModel;
+  /** 1 when the pivot listing itself was seen in the window (default: published at the latest crawl) */
+  rowIn: Uint8Array;
+  /** my effective price in the requested currency (NaN: none) */
+  my: Float64Array;
+  /** per offer: 1 when it was seen in the window (any stock, any seller) */
+  offerSeen: Uint8Array;
+  /** per offer: its comparable price (NaN when not seen, out of stock, absent or without rate) */
+  offerPrice: Float64Array;
+  /** entries of row i: entryStart[i] … entryStart[i+1] − 1, one per seller with a seen offer */
+  entryStart: Int32Array;
+  entrySeller: Int32Array;
+  /** the seller's lowest / highest comparable price for the product (NaN: none comparable) */
+  entryMin: Float64Array;
+  entryMax: Float64Array;
+}
+
+/** The selection-free part of a score: one pass over the model's columns (see PricedModel). */
+export function computePriced(model: PivotModel, s: PricingScope): PricedModel {
+  const c = model.cols;
+  const n = model.rows.length;
+  const m = c.offerSeller.length;
+  const S = c.sellerIds.length;
+  const crawl = new Float64Array(S);
+  for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
+  const factor = new Float64Array(c.currencies.length);
+  for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
+  const byWindow = s.window !== null;
+  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
+  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
+  const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
+  const rowPrice = c.rowPrice[s.mode];
+  const offerPrice = c.offerPrice[s.mode];
+  const {
+    offerStart,
+    offerSeller,
+    offerCurrency,
+    offerStockOut,
+    offerPublished,
+    offerFirstSeen,
+    offerLastSeen,
+  } = c;
+  const { rowCurrency, rowPublished, rowFirstSeen, rowLastSeen } = c;
+  const rowIn = new Uint8Array(n);
+  const my = new Float64Array(n);
+  const offerSeen = new Uint8Array(m);
+  const price = new Float64Array(m);
+  const entryStart = new Int32Array(n + 1);
+  const entrySeller = new Int32Array(m);
+  const entryMin = new Float64Array(m);
+  const entryMax = new Float64Array(m);
+  // per seller while a row's offers are read: its entry (−1: none yet)
+  const entryOf = new Int32Array(S).fill(-1);
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    entryStart[i] = e;
+    const start = offerStart[i];
+    const end = offerStart[i + 1];
+    for (let k = start; k < end; k++) price[k] = Number.NaN;
+    if (byWindow) {
+      const seen = lastSeenAt(rowPublished[i] === 1, rowLastSeen[i], pivotCrawl);
+      if (!seenInWindow(seen, rowFirstSeen[i], fromTs, toEndTs)) {
+        my[i] = Number.NaN;
+        continue;
+      }
+    } else if (rowPublished[i] !== 1) {
+      my[i] = Number.NaN;
+      continue;
+    }
+    rowIn[i] = 1;
+    const myRaw = rowPrice[i] * factor[rowCurrency[i]];
+    my[i] = myRaw > 0 ? myRaw : Number.NaN;
+    const first = e;
+    for (let k = start; k < end; k++) {
+      const si = offerSeller[k];
+      if (byWindow) {
+        const seen = lastSeenAt(offerPublished[k] === 1, offerLastSeen[k], crawl[si]);
+        if (!seenInWindow(seen, offerFirstSeen[k], fromTs, toEndTs)) continue;
+      } else if (offerPublished[k] !== 1) continue;
+      offerSeen[k] = 1;
+      let at = entryOf[si];
+      if (at < 0) {
+        at = e++;
+        entryOf[si] = at;
+        entrySeller[at] = si;
+        entryMin[at] = Number.NaN;
+        entryMax[at] = Number.NaN;
+      }
+      if (offerStockOut[k] === 1) continue;
+      const p = offerPrice[k] * factor[offerCurrency[k]];
+      if (!(p > 0)) continue;
+      price[k] = p;
+      if (!(p >= entryMin[at])) entryMin[at] = p;
+      if (!(p <= entryMax[at])) entryMax[at] = p;
+    }
+    for (let t = first; t < e; t++) entryOf[entrySeller[t]] = -1;
+  }
+  entryStart[n] = e;
+  return { model, rowIn, my, offerSeen, offerPrice: price, entryStart, entrySeller, entryMin, entryMax };
+}
+
+/**
  * The competitive position of every pivot product for one choice of competitors, price mode, currency
  * and window — what does not depend on the descriptive filters, mpi_value or the price range. Arrays are
- * indexed by row position in the model (NaN / 0 = none). Memoised (`baseScore`), so requests that only
- * change filters reuse it.
+ * indexed by row position in the model (NaN / 0 = none); rowIn, my and offerPrice are the PricedModel's
+ * (shared by every selection). Memoised (service.ts `scored`), so requests that only change filters
+ * reuse it.
  */
 export interface BaseScore {
   model: PivotModel;
+  priced: PricedModel;
+  /** per seller column: 1 when selected */
+  selected: Uint8Array;
   /** 1 when the pivot listing itself was seen in the window */
   rowIn: Uint8Array;
   /** my effective price in the requested currency */
   my: Float64Array;
-  /** lowest / highest comparable competitor price */
+  /** lowest comparable competitor price */
   min: Float64Array;
-  max: Float64Array;
   index: Float64Array;
   /** ≥ 1 confirmed-matched listing of a selected competitor seen in the window (any stock) */
   matched: Uint8Array;
   /** ranking position (0 = none) and sellers ranked (comparable competitors + the pivot) */
-  position: Int32Array;
-  ranked: Int32Array;
+  position: Uint16Array | Int32Array;
+  ranked: Uint16Array | Int32Array;
   /**
    * Per offer: 1 when it counts for the request (selected competitor, seen in the window), and its
-   * comparable price (NaN when out of stock, absent or without rate).
+   * comparable price (NaN when out of stock, absent or without rate; read it only where offerIn is 1).
    */
   offerIn: Uint8Array;
   offerPrice: Float64Array;
@@ -182,8 +298,15 @@ export function memoOn<T>(set: ScoredSet, key: string, fn: () => T): T {
   return v;
 }
 
-/** Scores every pivot product against the selected competitors (one pass over the model's columns). */
-export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore {
+/**
+ * Scores every pivot product against the selected competitors: per product, its priced entries of the
+ * selected sellers (no offer is read), then each offer's counted flag (one pass over a byte column).
+ */
+export function computeBaseScore(
+  model: PivotModel,
+  s: PricingScope,
+  priced: PricedModel = computePriced(model, s),
+): BaseScore {
   const c = model.cols;
   const n = model.rows.length;
   const m = c.offerSeller.length;
@@ -193,96 +316,71 @@ export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore 
     const i = c.sellerIndex.get(id);
     if (i !== undefined) selected[i] = 1;
   }
-  const crawl = new Float64Array(S);
-  for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
-  const factor = new Float64Array(c.currencies.length);
-  for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
-  const byWindow = s.window !== null;
-  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
-  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
-  const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
-  const rowPrice = c.rowPrice[s.mode];
-  const offerPrice = c.offerPrice[s.mode];
-  const {
-    offerStart,
-    offerSeller,
-    offerCurrency,
-    offerStockOut,
-    offerPublished,
-    offerFirstSeen,
-    offerLastSeen,
-  } = c;
-
-  const b: BaseScore = {
-    model,
-    rowIn: new Uint8Array(n),
-    my: new Float64Array(n).fill(Number.NaN),
-    min: new Float64Array(n).fill(Number.NaN),
-    max: new Float64Array(n).fill(Number.NaN),
-    index: new Float64Array(n).fill(Number.NaN),
-    matched: new Uint8Array(n),
-    position: new Int32Array(n),
-    ranked: new Int32Array(n),
-    offerIn: new Uint8Array(m),
-    offerPrice: new Float64Array(m).fill(Number.NaN),
-  };
-  const sellerMin = new Float64Array(S).fill(Number.NaN);
-  const touched = new Int32Array(S);
+  const { rowIn, my, entryStart, entrySeller, entryMin } = priced;
+  const min = new Float64Array(n);
+  const index = new Float64Array(n);
+  const matchedOut = new Uint8Array(n);
+  const small = S < 0xffff;
+  const position = small ? new Uint16Array(n) : new Int32Array(n);
+  const ranked = small ? new Uint16Array(n) : new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    // the pivot listing itself must be seen in the window (default: published at the latest crawl)
-    if (byWindow) {
-      const last = c.rowLastSeen[i];
-      const seen = lastSeenAt(c.rowPublished[i] === 1, last, pivotCrawl);
-      if (!seenInWindow(seen, c.rowFirstSeen[i], fromTs, toEndTs)) continue;
-    } else if (c.rowPublished[i] !== 1) continue;
-    b.rowIn[i] = 1;
-    const myRaw = rowPrice[i] * factor[c.rowCurrency[i]];
-    const my = myRaw > 0 ? myRaw : Number.NaN;
-    let matched = 0;
-    let min = Number.NaN;
-    let max = Number.NaN;
-    let nTouched = 0;
-    for (let k = offerStart[i], end = offerStart[i + 1]; k < end; k++) {
-      const si = offerSeller[k];
-      if (selected[si] !== 1) continue;
-      if (byWindow) {
-        const last = offerLastSeen[k];
-        const sc = crawl[si];
-        const seen = lastSeenAt(offerPublished[k] === 1, last, sc);
-        if (!seenInWindow(seen, offerFirstSeen[k], fromTs, toEndTs)) continue;
-      } else if (offerPublished[k] !== 1) continue;
-      matched = 1;
-      b.offerIn[k] = 1;
-      if (offerStockOut[k] === 1) continue;
-      const p = offerPrice[k] * factor[offerCurrency[k]];
-      if (!(p > 0)) continue;
-      b.offerPrice[k] = p;
-      const cur = sellerMin[si];
-      if (Number.isNaN(cur)) {
-        touched[nTouched++] = si;
-        sellerMin[si] = p;
-      } else if (p < cur) sellerMin[si] = p;
-      if (!(p >= min)) min = p;
-      if (!(p <= max)) max = p;
+    let lowest = Number.NaN;
+    let ix = Number.NaN;
+    if (rowIn[i] === 1) {
+      const mine = my[i];
+      let matched = 0;
+      let comparable = 0;
+      let cheaper = 0;
+      for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+        if (selected[entrySeller[e]] !== 1) continue;
+        matched = 1;
+        const p = entryMin[e];
+        if (Number.isNaN(p)) continue;
+        comparable++;
+        if (isCheaper(p, mine)) cheaper++;
+        if (!(p >= lowest)) lowest = p;
+      }
+      matchedOut[i] = matched;
+      const pi = priceIndex(nn(mine), nn(lowest));
+      if (pi !== null) {
+        ix = pi;
+        position[i] = 1 + cheaper;
+        ranked[i] = comparable + 1;
+      }
     }
-    let cheaper = 0;
-    for (let t = 0; t < nTouched; t++) {
-      const si = touched[t];
-      if (isCheaper(sellerMin[si], my)) cheaper++;
-      sellerMin[si] = Number.NaN;
-    }
-    b.my[i] = my;
-    b.min[i] = min;
-    b.max[i] = max;
-    b.matched[i] = matched;
-    const index = priceIndex(nn(my), nn(min));
-    if (index !== null) {
-      b.index[i] = index;
-      b.position[i] = 1 + cheaper;
-      b.ranked[i] = nTouched + 1;
-    }
+    min[i] = lowest;
+    index[i] = ix;
   }
-  return b;
+  const offerIn = new Uint8Array(m);
+  const { offerSeen } = priced;
+  const { offerSeller } = c;
+  for (let k = 0; k < m; k++) offerIn[k] = offerSeen[k] & selected[offerSeller[k]];
+  return {
+    model,
+    priced,
+    selected,
+    rowIn,
+    my,
+    min,
+    index,
+    matched: matchedOut,
+    position,
+    ranked,
+    offerIn,
+    offerPrice: priced.offerPrice,
+  };
+}
+
+/** The highest comparable price of the selected competitors for product `i` (NaN: none). */
+export function maxPriceOf(set: BaseScore, i: number): number {
+  const { entryStart, entrySeller, entryMax } = set.priced;
+  let max = Number.NaN;
+  for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+    if (set.selected[entrySeller[e]] !== 1) continue;
+    const p = entryMax[e];
+    if (!Number.isNaN(p) && !(p <= max)) max = p;
+  }
+  return max;
 }
 
 /**
@@ -367,10 +465,50 @@ function addProduct(
   t.add(ROW_PRICE_TYPES[c.rowPriceType[i]], c.rowStockOut[i] === 1, matched, index);
 }
 
-/** Pricing KPIs and index split of some scored products. */
-export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
+/**
+ * Pricing KPIs and index split of some scored products: PricingTally.add's counts, summed in local
+ * variables over the columns (the same counts, and the index sum added in the same order).
+ */
+export function tallyOf(set: ScoredSet, positions: readonly number[]): PricingTally {
   const t = new PricingTally(set.scope.mpiValue);
-  for (const i of positions) addProduct(t, set, i);
+  const { rowPriceType, rowStockOut } = set.model.cols;
+  const { matched, index } = set;
+  const cheapUpTo = 100 + INDEX_EPSILON;
+  const rangeUpTo = 100 + t.mpiValue + INDEX_EPSILON;
+  const types = [0, 0, 0, 0];
+  let match = 0;
+  let stockOut = 0;
+  let withoutIndex = 0;
+  let cheapest = 0;
+  let inRange = 0;
+  let dearer = 0;
+  let indexSum = 0;
+  for (let j = 0; j < positions.length; j++) {
+    const i = positions[j];
+    if (matched[i] === 1) match++;
+    types[rowPriceType[i]]++;
+    if (rowStockOut[i] === 1) stockOut++;
+    const ix = index[i];
+    if (Number.isNaN(ix)) withoutIndex++;
+    else {
+      indexSum += ix;
+      if (ix <= cheapUpTo) cheapest++;
+      else if (ix <= rangeUpTo) inRange++;
+      else dearer++;
+    }
+  }
+  t.total = positions.length;
+  t.match = match;
+  t.publishedMatch = positions.length - withoutIndex;
+  t.normal = types[0];
+  t.sale = types[1];
+  t.exclusive = types[2];
+  t.stockOut = stockOut;
+  t.cheapest = cheapest;
+  t.inRange = inRange;
+  t.dearer = dearer;
+  t.withoutIndex = withoutIndex;
+  t.indexSum = indexSum;
   return t;
 }
 
@@ -458,33 +596,19 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
     const si = c.sellerIndex.get(t.sellerId);
     if (si !== undefined) bySellerIndex[si] = t;
   }
-  const sellerMin = new Float64Array(S).fill(Number.NaN);
-  const seen = new Uint8Array(S);
-  const touched = new Int32Array(S);
+  // the priced entries: one per seller with a counted offer, its lowest comparable price
+  const { entryStart, entrySeller, entryMin } = set.priced;
+  const { selected } = set;
   for (const i of set.filtered) {
-    let nTouched = 0;
-    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
-      if (!set.offerIn[k]) continue;
-      const si = c.offerSeller[k];
-      if (!seen[si]) {
-        seen[si] = 1;
-        touched[nTouched++] = si;
-      }
-      const p = set.offerPrice[k];
-      if (!Number.isNaN(p) && !(p >= sellerMin[si])) sellerMin[si] = p;
-    }
     const my = nn(set.my[i]);
-    for (let t0 = 0; t0 < nTouched; t0++) {
-      const si = touched[t0];
-      const theirs = nn(sellerMin[si]);
+    for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+      const si = entrySeller[e];
+      if (selected[si] !== 1) continue;
       const t = bySellerIndex[si];
-      if (t) {
-        const index = priceIndex(my, theirs);
-        addProduct(t.tally, set, i, true, index);
-        t.headToHead.addDifference(index === null ? null : index - 100);
-      }
-      seen[si] = 0;
-      sellerMin[si] = Number.NaN;
+      if (!t) continue;
+      const index = priceIndex(my, nn(entryMin[e]));
+      addProduct(t.tally, set, i, true, index);
+      t.headToHead.addDifference(index === null ? null : index - 100);
     }
   }
   return tallies;

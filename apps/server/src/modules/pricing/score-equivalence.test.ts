@@ -1,0 +1,413 @@
+import {
+  HeadToHeadTally,
+  isCheaper,
+  lastSeenAt,
+  type PriceMode,
+  PricingTally,
+  priceIndex,
+  seenInWindow,
+} from '@vigia/domain';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { readModelsOf } from '../../platform/read-model.js';
+import {
+  computeBaseScore,
+  computePriced,
+  filterScore,
+  maxPriceOf,
+  nn,
+  type PricingScope,
+  type ScoredSet,
+  tallyBySeller,
+  tallyOf,
+} from './compute.js';
+import { buildColumns, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
+import type { OfferRecord } from './queries.js';
+import { type Resolved, scored } from './service.js';
+
+// The scoring of a new competitor selection from the priced model (compute.ts PricedModel: per product
+// one entry per seller with its lowest / highest comparable price, made once per price mode, currency and
+// window) gives the same answers as the pass over every offer it replaced (kept here as the reference,
+// as it was in compute.ts), on a random model with duplicate sellers per product, stock-outs, missing
+// prices, two currencies, unpublished listings and windows; and the memoised levels of service.ts
+// `scored` answer a refreshed model's rows, never the previous model's.
+
+const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
+const SELLERS = [11, 12, 13, 14, 15, 16];
+const PIVOT = 5;
+const DAY = 86_400_000;
+const NOW = Date.UTC(2026, 10, 20);
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number) {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function price(rnd: () => number): number | null {
+  return rnd() < 0.1 ? null : Math.round(500 + rnd() * 1500);
+}
+
+function eff(normal: number | null, sale: number | null, exclusive: number | null) {
+  const low = (...ps: (number | null)[]) => {
+    const xs = ps.filter((p): p is number => p !== null && p > 0);
+    return xs.length ? Math.min(...xs) : null;
+  };
+  return {
+    NORMAL_SALE_EXCLUSIVE_PRICE: low(normal, sale, exclusive),
+    NORMAL_SALE_PRICE: low(normal, sale),
+    NORMAL_PRICE: low(normal),
+  };
+}
+
+function randomModel(seed: number, n: number, version = 1): PivotModel {
+  const rnd = random(seed);
+  const entries = [];
+  let offerId = 100_000;
+  for (let i = 0; i < n; i++) {
+    const normal = price(rnd);
+    const sale = rnd() < 0.3 ? price(rnd) : null;
+    const exclusive = rnd() < 0.1 ? price(rnd) : null;
+    const firstSeen = NOW - Math.floor(rnd() * 30) * DAY;
+    const row: Row = {
+      productId: i + 1,
+      groupId: null,
+      ref: `p${i + 1}`,
+      sku: null,
+      ean: null,
+      name: `Producto ${i + 1}`,
+      sortName: `producto ${i + 1}`,
+      search: `producto ${i + 1}`,
+      brandId: 1 + (i % 7),
+      brandName: `Marca ${1 + (i % 7)}`,
+      classificationId: null,
+      classPath: [],
+      categoryPath: [],
+      url: null,
+      imageUrl: null,
+      normal,
+      sale,
+      exclusive,
+      eff: eff(normal, sale, exclusive),
+      priceType: sale !== null ? 'SALE' : exclusive !== null ? 'EXCLUSIVE' : 'NORMAL',
+      stockOut: rnd() < 0.1,
+      currency: rnd() < 0.15 ? 'USD' : 'CLP',
+      published: rnd() < 0.85,
+      firstSeen,
+      lastSeen: firstSeen + Math.floor(rnd() * 30) * DAY,
+    };
+    const offers: OfferRecord[] = [];
+    const count = Math.floor(rnd() * 7);
+    for (let j = 0; j < count; j++) {
+      const first = NOW - Math.floor(rnd() * 30) * DAY;
+      offers.push({
+        pivot_product_id: row.productId,
+        product_id: offerId++,
+        // a few sellers, so that a product often has two listings of one seller
+        seller_id: SELLERS[Math.floor(rnd() * SELLERS.length)],
+        listing_ref: `o${offerId}`,
+        url: null,
+        normal_price: price(rnd),
+        sale_price: rnd() < 0.3 ? price(rnd) : null,
+        exclusive_price: rnd() < 0.1 ? price(rnd) : null,
+        price_type: 'NORMAL',
+        stock_out: rnd() < 0.15,
+        currency: rnd() < 0.15 ? 'USD' : rnd() < 0.05 ? 'EUR' : 'CLP',
+        published: rnd() < 0.8,
+        first_seen: first,
+        last_seen: first + Math.floor(rnd() * 30) * DAY,
+      });
+    }
+    entries.push({ row, offers });
+  }
+  return { pivot: PIVOT, version, rows: entries.map((e) => e.row), cols: buildColumns(entries) };
+}
+
+function scope(over: Partial<PricingScope> = {}): PricingScope {
+  return {
+    pivot: PIVOT,
+    competitors: SELLERS,
+    currency: 'CLP',
+    // EUR has no rate: its offers are never comparable
+    rates: new Map([
+      ['CLP', 1],
+      ['USD', 950.5],
+    ]),
+    mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
+    mpiValue: 5,
+    window: null,
+    crawl: new Map([PIVOT, ...SELLERS].map((id, k) => [id, NOW - (k % 3) * DAY])),
+    todayTs: NOW,
+    rows: { licenseRoots: [] },
+    post: {},
+    ...over,
+  };
+}
+
+/** The pass over every offer that computeBaseScore was before the priced model (the reference). */
+function referenceBase(model: PivotModel, s: PricingScope) {
+  const c = model.cols;
+  const n = model.rows.length;
+  const m = c.offerSeller.length;
+  const S = c.sellerIds.length;
+  const selected = new Uint8Array(S);
+  for (const id of s.competitors) {
+    const i = c.sellerIndex.get(id);
+    if (i !== undefined) selected[i] = 1;
+  }
+  const crawl = new Float64Array(S);
+  for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
+  const factor = new Float64Array(c.currencies.length);
+  for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
+  const byWindow = s.window !== null;
+  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
+  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
+  const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
+  const rowPrice = c.rowPrice[s.mode];
+  const offerPrice = c.offerPrice[s.mode];
+  const b = {
+    rowIn: new Uint8Array(n),
+    my: new Float64Array(n).fill(Number.NaN),
+    min: new Float64Array(n).fill(Number.NaN),
+    max: new Float64Array(n).fill(Number.NaN),
+    index: new Float64Array(n).fill(Number.NaN),
+    matched: new Uint8Array(n),
+    position: new Int32Array(n),
+    ranked: new Int32Array(n),
+    offerIn: new Uint8Array(m),
+    offerPrice: new Float64Array(m).fill(Number.NaN),
+  };
+  const sellerMin = new Float64Array(S).fill(Number.NaN);
+  const touched = new Int32Array(S);
+  for (let i = 0; i < n; i++) {
+    if (byWindow) {
+      const seen = lastSeenAt(c.rowPublished[i] === 1, c.rowLastSeen[i], pivotCrawl);
+      if (!seenInWindow(seen, c.rowFirstSeen[i], fromTs, toEndTs)) continue;
+    } else if (c.rowPublished[i] !== 1) continue;
+    b.rowIn[i] = 1;
+    const myRaw = rowPrice[i] * factor[c.rowCurrency[i]];
+    const my = myRaw > 0 ? myRaw : Number.NaN;
+    let matched = 0;
+    let min = Number.NaN;
+    let max = Number.NaN;
+    let nTouched = 0;
+    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
+      const si = c.offerSeller[k];
+      if (selected[si] !== 1) continue;
+      if (byWindow) {
+        const seen = lastSeenAt(c.offerPublished[k] === 1, c.offerLastSeen[k], crawl[si]);
+        if (!seenInWindow(seen, c.offerFirstSeen[k], fromTs, toEndTs)) continue;
+      } else if (c.offerPublished[k] !== 1) continue;
+      matched = 1;
+      b.offerIn[k] = 1;
+      if (c.offerStockOut[k] === 1) continue;
+      const p = offerPrice[k] * factor[c.offerCurrency[k]];
+      if (!(p > 0)) continue;
+      b.offerPrice[k] = p;
+      const cur = sellerMin[si];
+      if (Number.isNaN(cur)) {
+        touched[nTouched++] = si;
+        sellerMin[si] = p;
+      } else if (p < cur) sellerMin[si] = p;
+      if (!(p >= min)) min = p;
+      if (!(p <= max)) max = p;
+    }
+    let cheaper = 0;
+    for (let t = 0; t < nTouched; t++) {
+      const si = touched[t];
+      if (isCheaper(sellerMin[si], my)) cheaper++;
+      sellerMin[si] = Number.NaN;
+    }
+    b.my[i] = my;
+    b.min[i] = min;
+    b.max[i] = max;
+    b.matched[i] = matched;
+    const index = priceIndex(nn(my), nn(min));
+    if (index !== null) {
+      b.index[i] = index;
+      b.position[i] = 1 + cheaper;
+      b.ranked[i] = nTouched + 1;
+    }
+  }
+  return b;
+}
+
+/** The per-offer tally by seller it replaced (reference). */
+function referenceBySeller(set: ScoredSet, ref: ReturnType<typeof referenceBase>) {
+  const c = set.model.cols;
+  const out = new Map<number, { tally: PricingTally; h2h: HeadToHeadTally }>();
+  for (const id of set.scope.competitors) {
+    out.set(id, { tally: new PricingTally(set.scope.mpiValue), h2h: new HeadToHeadTally() });
+  }
+  for (const i of set.filtered) {
+    const lowest = new Map<number, number>();
+    for (let k = c.offerStart[i]; k < c.offerStart[i + 1]; k++) {
+      if (!ref.offerIn[k]) continue;
+      const id = c.sellerIds[c.offerSeller[k]];
+      const p = ref.offerPrice[k];
+      const cur = lowest.get(id);
+      if (cur === undefined || (!Number.isNaN(p) && !(p >= cur))) lowest.set(id, p);
+    }
+    for (const [id, low] of lowest) {
+      const t = out.get(id);
+      if (!t) continue;
+      const index = priceIndex(nn(ref.my[i]), nn(low));
+      t.tally.add(ROW_PRICE_TYPES[c.rowPriceType[i]], c.rowStockOut[i] === 1, true, index);
+      t.h2h.addDifference(index === null ? null : index - 100);
+    }
+  }
+  return out;
+}
+
+/** Equal numbers position by position (NaN equal to NaN). */
+function expectSameNumbers(actual: ArrayLike<number>, expected: ArrayLike<number>, what: string) {
+  const plain = (xs: ArrayLike<number>) => Array.from(xs, (x) => (Number.isNaN(x) ? 'NaN' : x));
+  expect(plain(actual), what).toEqual(plain(expected));
+}
+
+function expectSameScore(model: PivotModel, s: PricingScope, priced = computePriced(model, s)) {
+  const ref = referenceBase(model, s);
+  const base = computeBaseScore(model, s, priced);
+  for (const k of ['rowIn', 'my', 'min', 'index', 'matched', 'position', 'ranked', 'offerIn'] as const)
+    expectSameNumbers(base[k], ref[k], k);
+  const n = model.rows.length;
+  expectSameNumbers(
+    Float64Array.from({ length: n }, (_, i) => maxPriceOf(base, i)),
+    ref.max,
+    'max',
+  );
+  const counted = (prices: Float64Array) => prices.map((p, k) => (ref.offerIn[k] === 1 ? p : 0));
+  expectSameNumbers(counted(base.offerPrice), counted(ref.offerPrice), 'offerPrice of counted offers');
+  // the tallies over the filtered products
+  const set = filterScore(base, s);
+  const t = tallyOf(set, set.filtered);
+  const reference = new PricingTally(s.mpiValue);
+  const c = model.cols;
+  for (const i of set.filtered)
+    reference.add(
+      ROW_PRICE_TYPES[c.rowPriceType[i]],
+      c.rowStockOut[i] === 1,
+      ref.matched[i] === 1,
+      nn(ref.index[i]),
+    );
+  expect({ ...t }).toEqual({ ...reference });
+  const bySeller = tallyBySeller(set);
+  const refBySeller = referenceBySeller(set, ref);
+  expect(bySeller.map((g) => g.sellerId)).toEqual(s.competitors);
+  for (const g of bySeller) {
+    const r = refBySeller.get(g.sellerId);
+    expect({ ...g.tally }, `seller ${g.sellerId}`).toEqual({ ...r?.tally });
+    expect(g.headToHead.values(), `seller ${g.sellerId}`).toEqual(r?.h2h.values());
+  }
+  return { base, set, ref };
+}
+
+const SUBSETS = [SELLERS, [11], [12, 14], [13, 15, 16], [16, 11, 12, 13], [99], []];
+
+describe('scoring a competitor selection from the priced model', () => {
+  const model = randomModel(7, 1500);
+
+  it('the random model has what the test needs', () => {
+    const c = model.cols;
+    let twoOfOneSeller = 0;
+    for (let i = 0; i < model.rows.length; i++) {
+      const seen = new Set<number>();
+      for (let k = c.offerStart[i]; k < c.offerStart[i + 1]; k++) {
+        if (seen.has(c.offerSeller[k])) twoOfOneSeller++;
+        seen.add(c.offerSeller[k]);
+      }
+    }
+    expect(twoOfOneSeller).toBeGreaterThan(100);
+    expect(c.offerSeller.length).toBeGreaterThan(3000);
+  });
+
+  it('gives the reference answers for every competitor subset, price mode and currency', () => {
+    let ranked = 0;
+    for (const mode of MODES)
+      for (const competitors of SUBSETS) {
+        const { base } = expectSameScore(model, scope({ mode, competitors }));
+        ranked += base.position.filter((p) => p > 1).length;
+      }
+    const usd = new Map([
+      ['CLP', 1 / 950.5],
+      ['USD', 1],
+      ['EUR', 0.00105],
+    ]);
+    for (const competitors of SUBSETS)
+      expectSameScore(model, scope({ currency: 'USD', rates: usd, competitors, mpiValue: 2.5 }));
+    expect(ranked).toBeGreaterThan(1000); // products behind a cheaper competitor, in most selections
+  });
+
+  it('gives the reference answers with a window (crawl times and first / last seen)', () => {
+    const windows = [
+      { fromTs: NOW - 10 * DAY, toEndTs: NOW - 3 * DAY },
+      { fromTs: NOW - 40 * DAY, toEndTs: null },
+      { fromTs: null, toEndTs: NOW - 20 * DAY },
+    ];
+    for (const window of windows)
+      for (const competitors of SUBSETS) expectSameScore(model, scope({ window, competitors }));
+  });
+
+  it('one priced model serves every selection of its mode, currency and window', () => {
+    const priced = computePriced(model, scope());
+    for (const competitors of SUBSETS) expectSameScore(model, scope({ competitors }), priced);
+  });
+
+  it('with the filters: match, market ranges and the price range', () => {
+    for (const competitors of SUBSETS.slice(0, 4))
+      expectSameScore(
+        model,
+        scope({
+          competitors,
+          post: { match: true, minPrice: 700, maxPrice: 1800, mpiRanges: ['cheapest', 'in_range'] },
+        }),
+      );
+  });
+});
+
+describe('the memoised levels of scored() (service.ts)', () => {
+  const models = readModelsOf({} as pg.Pool);
+  const resolved = (model: PivotModel, s: PricingScope): Resolved => ({
+    scope: s,
+    model,
+    sellers: new Map(),
+    models,
+  });
+
+  it('a new selection, new filters and a refreshed model each answer their own rows', () => {
+    const v1 = randomModel(11, 600, 1);
+    const a = scored(resolved(v1, scope({ competitors: [11, 12] })));
+    const b = scored(resolved(v1, scope({ competitors: [13] })));
+    // the same priced model under both selections, each with its own base score
+    expect(b.priced).toBe(a.priced);
+    expect(b.index).not.toBe(a.index);
+    expectSameNumbers(b.index, referenceBase(v1, scope({ competitors: [13] })).index, 'index');
+    // the same selection again: the memoised set
+    expect(scored(resolved(v1, scope({ competitors: [11, 12] })))).toBe(a);
+    // new filters on the same selection: the same base score, other positions
+    const f = scored(resolved(v1, scope({ competitors: [11, 12], post: { minPrice: 1200 } })));
+    expect(f.index).toBe(a.index);
+    expect(f.filtered.length).toBeLessThan(a.filtered.length);
+    expect(f.filtered.every((i) => a.my[i] >= 1200 - 1e-9)).toBe(true);
+
+    // the model refreshed (a new version with other rows): nothing of v1's is reused
+    const v2 = randomModel(12, 800, 2);
+    const c = scored(resolved(v2, scope({ competitors: [11, 12] })));
+    expect(c.priced).not.toBe(a.priced);
+    expect(c.rowIn.length).toBe(800);
+    expectSameScore(v2, scope({ competitors: [11, 12] }));
+    const ref = referenceBase(v2, scope({ competitors: [11, 12] }));
+    expectSameNumbers(c.index, ref.index, 'index');
+    expectSameNumbers(c.my, ref.my, 'my');
+    // another model object under the same pivot and version (a closed day's overlay): its own values
+    const overlay: PivotModel = { ...v2, cols: randomModel(13, 800, 2).cols };
+    const d = scored(resolved(overlay, scope({ competitors: [11, 12] })));
+    expect(d.priced.model).toBe(overlay);
+    expectSameNumbers(d.index, referenceBase(overlay, scope({ competitors: [11, 12] })).index, 'index');
+  });
+});
