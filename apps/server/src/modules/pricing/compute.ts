@@ -413,35 +413,71 @@ export function rowPasses(model: PivotModel, s: PricingScope): Uint8Array | null
   return flags;
 }
 
+/**
+ * The products a priced model counts (seen in the window) that pass the descriptive row filters, in
+ * model order: they depend on neither the competitors nor the post filters, so every selection and
+ * market or price range of one priced model shares them (a few lists per priced model, the most recent
+ * kept: ≤ 8 bytes a product each). Read-only: answers copy before sorting.
+ */
+const CANDIDATES_KEPT = 4;
+const candidatesOf = new WeakMap<PricedModel, Map<string, number[]>>();
+function candidates(priced: PricedModel, s: PricingScope): number[] {
+  let kept = candidatesOf.get(priced);
+  if (!kept) {
+    kept = new Map();
+    candidatesOf.set(priced, kept);
+  }
+  const key = JSON.stringify(s.rows);
+  let list = kept.get(key);
+  if (list) {
+    // most recently used last
+    kept.delete(key);
+    kept.set(key, list);
+    return list;
+  }
+  const passes = rowPasses(priced.model, s);
+  const { rowIn } = priced;
+  const n = rowIn.length;
+  let count = 0;
+  for (let i = 0; i < n; i++) if (rowIn[i] === 1 && (!passes || passes[i] === 1)) count++;
+  list = new Array<number>(count);
+  for (let i = 0, j = 0; i < n; i++) if (rowIn[i] === 1 && (!passes || passes[i] === 1)) list[j++] = i;
+  if (kept.size >= CANDIDATES_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, list);
+  return list;
+}
+
 /** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
 export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
-  const rows = base.model.rows;
-  const passes = rowPasses(base.model, s);
+  const from = candidates(base.priced, s);
   const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
   const match = s.post.match === true;
-  const pre: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (base.rowIn[i] !== 1) continue;
-    if (match && base.matched[i] !== 1) continue;
-    if (passes && passes[i] !== 1) continue;
-    if (ranges) {
-      const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
-      if (bucket === null || !ranges.has(bucket)) continue;
+  let pre = from;
+  if (match || ranges) {
+    pre = [];
+    for (let j = 0; j < from.length; j++) {
+      const i = from[j];
+      if (match && base.matched[i] !== 1) continue;
+      if (ranges) {
+        const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
+        if (bucket === null || !ranges.has(bucket)) continue;
+      }
+      pre.push(i);
     }
-    pre.push(i);
   }
   const { minPrice, maxPrice } = s.post;
-  const filtered =
-    minPrice === undefined && maxPrice === undefined
-      ? pre
-      : pre.filter((i) => {
-          const my = base.my[i];
-          return (
-            !Number.isNaN(my) &&
-            (minPrice === undefined || my >= minPrice - INDEX_EPSILON) &&
-            (maxPrice === undefined || my <= maxPrice + INDEX_EPSILON)
-          );
-        });
+  let filtered = pre;
+  if (minPrice !== undefined || maxPrice !== undefined) {
+    const low = minPrice === undefined ? Number.NEGATIVE_INFINITY : minPrice - INDEX_EPSILON;
+    const high = maxPrice === undefined ? Number.POSITIVE_INFINITY : maxPrice + INDEX_EPSILON;
+    const { my } = base;
+    filtered = [];
+    for (let j = 0; j < pre.length; j++) {
+      const i = pre[j];
+      const p = my[i];
+      if (p >= low && p <= high) filtered.push(i);
+    }
+  }
   return { ...base, scope: s, pre, filtered, memo: new Map() };
 }
 

@@ -1,7 +1,9 @@
 import {
   HeadToHeadTally,
+  INDEX_EPSILON,
   isCheaper,
   lastSeenAt,
+  mpiBucket,
   type PriceMode,
   PricingTally,
   priceIndex,
@@ -17,6 +19,7 @@ import {
   maxPriceOf,
   nn,
   type PricingScope,
+  rowPasses,
   type ScoredSet,
   tallyBySeller,
   tallyOf,
@@ -237,6 +240,33 @@ function referenceBase(model: PivotModel, s: PricingScope) {
   return b;
 }
 
+/** The filters as filterScore applied them before the priced model's candidate lists (reference). */
+function referenceFilter(model: PivotModel, s: PricingScope, ref: ReturnType<typeof referenceBase>) {
+  const passes = rowPasses(model, s);
+  const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
+  const pre: number[] = [];
+  for (let i = 0; i < model.rows.length; i++) {
+    if (ref.rowIn[i] !== 1) continue;
+    if (s.post.match && ref.matched[i] !== 1) continue;
+    if (passes && passes[i] !== 1) continue;
+    if (ranges) {
+      const bucket = mpiBucket(nn(ref.index[i]), s.mpiValue);
+      if (bucket === null || !ranges.has(bucket)) continue;
+    }
+    pre.push(i);
+  }
+  const { minPrice, maxPrice } = s.post;
+  const filtered = pre.filter((i) => {
+    const my = ref.my[i];
+    return (
+      !Number.isNaN(my) &&
+      (minPrice === undefined || my >= minPrice - INDEX_EPSILON) &&
+      (maxPrice === undefined || my <= maxPrice + INDEX_EPSILON)
+    );
+  });
+  return { pre, filtered: minPrice === undefined && maxPrice === undefined ? pre : filtered };
+}
+
 /** The per-offer tally by seller it replaced (reference). */
 function referenceBySeller(set: ScoredSet, ref: ReturnType<typeof referenceBase>) {
   const c = set.model.cols;
@@ -285,6 +315,9 @@ function expectSameScore(model: PivotModel, s: PricingScope, priced = computePri
   expectSameNumbers(counted(base.offerPrice), counted(ref.offerPrice), 'offerPrice of counted offers');
   // the tallies over the filtered products
   const set = filterScore(base, s);
+  const refSets = referenceFilter(model, s, ref);
+  expect(set.pre).toEqual(refSets.pre);
+  expect(set.filtered).toEqual(refSets.filtered);
   const t = tallyOf(set, set.filtered);
   const reference = new PricingTally(s.mpiValue);
   const c = model.cols;
@@ -358,15 +391,23 @@ describe('scoring a competitor selection from the priced model', () => {
     for (const competitors of SUBSETS) expectSameScore(model, scope({ competitors }), priced);
   });
 
-  it('with the filters: match, market ranges and the price range', () => {
-    for (const competitors of SUBSETS.slice(0, 4))
-      expectSameScore(
-        model,
-        scope({
-          competitors,
-          post: { match: true, minPrice: 700, maxPrice: 1800, mpiRanges: ['cheapest', 'in_range'] },
-        }),
-      );
+  it('with the filters: row filters, match, market ranges and the price range', () => {
+    const priced = computePriced(model, scope());
+    const filters: Partial<PricingScope>[] = [
+      { post: { match: true, minPrice: 700, maxPrice: 1800, mpiRanges: ['cheapest', 'in_range'] } },
+      { post: { minPrice: 900 } },
+      { post: { maxPrice: 1000 }, rows: { licenseRoots: [], brands: [2, 3] } },
+      { rows: { licenseRoots: [], stockOut: true, priceTypes: ['SALE'] }, post: { match: true } },
+      { rows: { licenseRoots: [], words: ['producto', '7'] }, post: { mpiRanges: ['dearer'] } },
+    ];
+    let filtered = 0;
+    for (const f of filters)
+      for (const competitors of SUBSETS.slice(0, 4)) {
+        // each filter set twice on one priced model: its kept candidate list answers the second time
+        filtered += expectSameScore(model, scope({ competitors, ...f }), priced).set.filtered.length;
+        expectSameScore(model, scope({ competitors, ...f }), priced);
+      }
+    expect(filtered).toBeGreaterThan(500);
   });
 });
 
