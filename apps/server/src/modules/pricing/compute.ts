@@ -268,15 +268,40 @@ export interface BaseScore {
   index: Float64Array;
   /** ≥ 1 confirmed-matched listing of a selected competitor seen in the window (any stock) */
   matched: Uint8Array;
-  /** ranking position (0 = none) and sellers ranked (comparable competitors + the pivot) */
-  position: Uint16Array | Int32Array;
-  ranked: Uint16Array | Int32Array;
   /**
-   * Per offer: 1 when it counts for the request (selected competitor, seen in the window), and its
-   * comparable price (NaN when out of stock, absent or without rate; read it only where offerIn is 1).
+   * ranking position (0 = none) and sellers ranked (comparable competitors + the pivot); bytes while
+   * the model has fewer than 255 sellers
    */
-  offerIn: Uint8Array;
+  position: Uint8Array | Int32Array;
+  ranked: Uint8Array | Int32Array;
+  /**
+   * Per offer: its comparable price (NaN when out of stock, absent or without rate); it counts for the
+   * request when seen in the window and of a selected competitor (offerCounted, offerInOf).
+   */
   offerPrice: Float64Array;
+}
+
+/** Whether offer k counts for the request: seen in the window, of a selected competitor. */
+export function offerCounted(set: BaseScore, k: number): boolean {
+  return set.priced.offerSeen[k] === 1 && set.selected[set.model.cols.offerSeller[k]] === 1;
+}
+
+/**
+ * Per offer, 1 when it counts (offerCounted) — made on first use for a base score (the brand comparator
+ * reads it; the DPM screens test the few offers they show), kept as long as the base score is.
+ */
+const offerInKept = new WeakMap<Uint8Array, Uint8Array>();
+export function offerInOf(set: BaseScore): Uint8Array {
+  let flags = offerInKept.get(set.selected);
+  if (!flags) {
+    const { offerSeen } = set.priced;
+    const { offerSeller } = set.model.cols;
+    const { selected } = set;
+    flags = new Uint8Array(offerSeen.length);
+    for (let k = 0; k < flags.length; k++) flags[k] = offerSeen[k] & selected[offerSeller[k]];
+    offerInKept.set(set.selected, flags);
+  }
+  return flags;
 }
 
 /** The scored products of a request: the base score, and the positions that pass the filters. */
@@ -300,7 +325,7 @@ export function memoOn<T>(set: ScoredSet, key: string, fn: () => T): T {
 
 /**
  * Scores every pivot product against the selected competitors: per product, its priced entries of the
- * selected sellers (no offer is read), then each offer's counted flag (one pass over a byte column).
+ * selected sellers (no offer is read).
  */
 export function computeBaseScore(
   model: PivotModel,
@@ -309,7 +334,6 @@ export function computeBaseScore(
 ): BaseScore {
   const c = model.cols;
   const n = model.rows.length;
-  const m = c.offerSeller.length;
   const S = c.sellerIds.length;
   const selected = new Uint8Array(S);
   for (const id of s.competitors) {
@@ -320,9 +344,9 @@ export function computeBaseScore(
   const min = new Float64Array(n);
   const index = new Float64Array(n);
   const matchedOut = new Uint8Array(n);
-  const small = S < 0xffff;
-  const position = small ? new Uint16Array(n) : new Int32Array(n);
-  const ranked = small ? new Uint16Array(n) : new Int32Array(n);
+  const small = S < 0xff;
+  const position = small ? new Uint8Array(n) : new Int32Array(n);
+  const ranked = small ? new Uint8Array(n) : new Int32Array(n);
   for (let i = 0; i < n; i++) {
     let lowest = Number.NaN;
     let ix = Number.NaN;
@@ -351,10 +375,6 @@ export function computeBaseScore(
     min[i] = lowest;
     index[i] = ix;
   }
-  const offerIn = new Uint8Array(m);
-  const { offerSeen } = priced;
-  const { offerSeller } = c;
-  for (let k = 0; k < m; k++) offerIn[k] = offerSeen[k] & selected[offerSeller[k]];
   return {
     model,
     priced,
@@ -366,7 +386,6 @@ export function computeBaseScore(
     matched: matchedOut,
     position,
     ranked,
-    offerIn,
     offerPrice: priced.offerPrice,
   };
 }
@@ -502,50 +521,129 @@ function addProduct(
 }
 
 /**
- * Pricing KPIs and index split of some scored products: PricingTally.add's counts, summed in local
- * variables over the columns (the same counts, and the index sum added in the same order).
+ * PricingTally's counts of many groups at once (slot = group) in typed arrays, for the tallies' loops
+ * over thousands of products: add() counts what PricingTally.add counts (price type and stock from the
+ * model's columns, no Row object read), the index sum of each slot added in the order of the adds; and
+ * HeadToHeadTally's per slot when asked (`headToHead`).
  */
-export function tallyOf(set: ScoredSet, positions: readonly number[]): PricingTally {
-  const t = new PricingTally(set.scope.mpiValue);
-  const { rowPriceType, rowStockOut } = set.model.cols;
-  const { matched, index } = set;
-  const cheapUpTo = 100 + INDEX_EPSILON;
-  const rangeUpTo = 100 + t.mpiValue + INDEX_EPSILON;
-  const types = [0, 0, 0, 0];
-  let match = 0;
-  let stockOut = 0;
-  let withoutIndex = 0;
-  let cheapest = 0;
-  let inRange = 0;
-  let dearer = 0;
-  let indexSum = 0;
-  for (let j = 0; j < positions.length; j++) {
-    const i = positions[j];
-    if (matched[i] === 1) match++;
-    types[rowPriceType[i]]++;
-    if (rowStockOut[i] === 1) stockOut++;
-    const ix = index[i];
-    if (Number.isNaN(ix)) withoutIndex++;
+class TallySlots {
+  readonly total: Int32Array;
+  readonly match: Int32Array;
+  readonly types: Int32Array; // 4 per slot: ROW_PRICE_TYPES
+  readonly stockOut: Int32Array;
+  readonly withoutIndex: Int32Array;
+  readonly cheapest: Int32Array;
+  readonly inRange: Int32Array;
+  readonly dearer: Int32Array;
+  readonly indexSum: Float64Array;
+  readonly h2h: {
+    common: Int32Array;
+    cheaper: Int32Array;
+    equal: Int32Array;
+    dearer: Int32Array;
+    sum: Float64Array;
+  } | null;
+  private readonly cheapUpTo: number;
+  private readonly rangeUpTo: number;
+  private readonly rowPriceType: Uint8Array;
+  private readonly rowStockOut: Uint8Array;
+
+  constructor(
+    size: number,
+    readonly mpiValue: number,
+    c: { rowPriceType: Uint8Array; rowStockOut: Uint8Array },
+    headToHead = false,
+  ) {
+    this.total = new Int32Array(size);
+    this.match = new Int32Array(size);
+    this.types = new Int32Array(4 * size);
+    this.stockOut = new Int32Array(size);
+    this.withoutIndex = new Int32Array(size);
+    this.cheapest = new Int32Array(size);
+    this.inRange = new Int32Array(size);
+    this.dearer = new Int32Array(size);
+    this.indexSum = new Float64Array(size);
+    this.h2h = headToHead
+      ? {
+          common: new Int32Array(size),
+          cheaper: new Int32Array(size),
+          equal: new Int32Array(size),
+          dearer: new Int32Array(size),
+          sum: new Float64Array(size),
+        }
+      : null;
+    // PricingTally.add's bounds, written as it writes them
+    this.cheapUpTo = 100 + INDEX_EPSILON;
+    this.rangeUpTo = 100 + mpiValue + INDEX_EPSILON;
+    this.rowPriceType = c.rowPriceType;
+    this.rowStockOut = c.rowStockOut;
+  }
+
+  /** Product `i` in `slot`: matched or not, its index (NaN: none). */
+  add(slot: number, i: number, matched: boolean, index: number): void {
+    this.total[slot]++;
+    if (matched) this.match[slot]++;
+    this.types[4 * slot + this.rowPriceType[i]]++;
+    if (this.rowStockOut[i] === 1) this.stockOut[slot]++;
+    if (Number.isNaN(index)) this.withoutIndex[slot]++;
     else {
-      indexSum += ix;
-      if (ix <= cheapUpTo) cheapest++;
-      else if (ix <= rangeUpTo) inRange++;
-      else dearer++;
+      this.indexSum[slot] += index;
+      if (index <= this.cheapUpTo) this.cheapest[slot]++;
+      else if (index <= this.rangeUpTo) this.inRange[slot]++;
+      else this.dearer[slot]++;
     }
   }
-  t.total = positions.length;
-  t.match = match;
-  t.publishedMatch = positions.length - withoutIndex;
-  t.normal = types[0];
-  t.sale = types[1];
-  t.exclusive = types[2];
-  t.stockOut = stockOut;
-  t.cheapest = cheapest;
-  t.inRange = inRange;
-  t.dearer = dearer;
-  t.withoutIndex = withoutIndex;
-  t.indexSum = indexSum;
-  return t;
+
+  /** HeadToHeadTally.addDifference for the difference index − 100 (nothing without an index). */
+  addHeadToHead(slot: number, index: number): void {
+    const h = this.h2h as NonNullable<TallySlots['h2h']>;
+    if (Number.isNaN(index)) return;
+    const d = index - 100;
+    h.common[slot]++;
+    h.sum[slot] += d;
+    if (Math.abs(d) <= INDEX_EPSILON * Math.min(100 + d, 100)) h.equal[slot]++;
+    else if (d < 0) h.cheaper[slot]++;
+    else h.dearer[slot]++;
+  }
+
+  tally(slot: number): PricingTally {
+    const t = new PricingTally(this.mpiValue);
+    t.total = this.total[slot];
+    t.match = this.match[slot];
+    t.publishedMatch = this.total[slot] - this.withoutIndex[slot];
+    t.normal = this.types[4 * slot];
+    t.sale = this.types[4 * slot + 1];
+    t.exclusive = this.types[4 * slot + 2];
+    t.stockOut = this.stockOut[slot];
+    t.cheapest = this.cheapest[slot];
+    t.inRange = this.inRange[slot];
+    t.dearer = this.dearer[slot];
+    t.withoutIndex = this.withoutIndex[slot];
+    t.indexSum = this.indexSum[slot];
+    return t;
+  }
+
+  headToHead(slot: number): HeadToHeadTally {
+    const h = this.h2h as NonNullable<TallySlots['h2h']>;
+    const t = new HeadToHeadTally();
+    t.common = h.common[slot];
+    t.cheaper = h.cheaper[slot];
+    t.equal = h.equal[slot];
+    t.moreExpensive = h.dearer[slot];
+    t.differenceSum = h.sum[slot];
+    return t;
+  }
+}
+
+/** Pricing KPIs and index split of some scored products. */
+export function tallyOf(set: ScoredSet, positions: readonly number[]): PricingTally {
+  const slots = new TallySlots(1, set.scope.mpiValue, set.model.cols);
+  const { matched, index } = set;
+  for (let j = 0; j < positions.length; j++) {
+    const i = positions[j];
+    slots.add(0, i, matched[i] === 1, index[i]);
+  }
+  return slots.tally(0);
 }
 
 /**
@@ -575,25 +673,28 @@ export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
  * into their ancestors. Products without classification go to node 0.
  */
 export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
-  const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
   const rows = set.model.rows;
   const { rowClassLeaf } = set.model.cols;
+  const { slotOf, leaves } = leafSlots(rowClassLeaf);
+  const slots = new TallySlots(leaves.length, set.scope.mpiValue, set.model.cols);
+  // the leaves in the order of their first product (the order their tallies are added into the nodes)
+  const order: number[] = [];
+  const firstRow = new Int32Array(leaves.length).fill(-1);
+  const { matched, index } = set;
   for (const i of set.filtered) {
-    // the leaf from the columns; the Row (its path) only for a leaf's first product
-    const leaf = rowClassLeaf[i];
-    let l = leaves.get(leaf);
-    if (!l) {
-      const r = rows[i];
-      l = {
-        path: r.classPath.length ? r.classPath : NO_CLASS_PATH,
-        tally: new PricingTally(set.scope.mpiValue),
-      };
-      leaves.set(leaf, l);
+    const slot = slotOf[i];
+    if (firstRow[slot] < 0) {
+      firstRow[slot] = i;
+      order.push(slot);
     }
-    addProduct(l.tally, set, i);
+    slots.add(slot, i, matched[i] === 1, index[i]);
   }
   const nodes = new Map<number, PricingTally>();
-  for (const { path, tally } of leaves.values()) {
+  for (const slot of order) {
+    // the path from the leaf's first product's Row (only one Row read per leaf)
+    const r = rows[firstRow[slot]];
+    const path = r.classPath.length ? r.classPath : NO_CLASS_PATH;
+    const tally = slots.tally(slot);
     for (const id of path) {
       let t = nodes.get(id);
       if (!t) {
@@ -604,6 +705,32 @@ export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
     }
   }
   return nodes;
+}
+
+/**
+ * Each row's classification leaf as a dense slot (and the leaf id of each slot), per leaf column (a
+ * model's, shared by its closed-day overlays): 4 bytes a product, kept as long as the column.
+ */
+const leafSlotsOf = new WeakMap<Int32Array, { slotOf: Int32Array; leaves: number[] }>();
+function leafSlots(rowClassLeaf: Int32Array) {
+  let kept = leafSlotsOf.get(rowClassLeaf);
+  if (!kept) {
+    const slotOf = new Int32Array(rowClassLeaf.length);
+    const slotOfLeaf = new Map<number, number>();
+    const leaves: number[] = [];
+    for (let i = 0; i < rowClassLeaf.length; i++) {
+      let slot = slotOfLeaf.get(rowClassLeaf[i]);
+      if (slot === undefined) {
+        slot = leaves.length;
+        leaves.push(rowClassLeaf[i]);
+        slotOfLeaf.set(rowClassLeaf[i], slot);
+      }
+      slotOf[i] = slot;
+    }
+    kept = { slotOf, leaves };
+    leafSlotsOf.set(rowClassLeaf, kept);
+  }
+  return kept;
 }
 
 const NO_CLASS_PATH = [0];
@@ -622,32 +749,35 @@ export interface SellerTally {
 export function tallyBySeller(set: ScoredSet): SellerTally[] {
   const c = set.model.cols;
   const S = c.sellerIds.length;
-  const tallies = set.scope.competitors.map((sellerId) => ({
-    sellerId,
-    tally: new PricingTally(set.scope.mpiValue),
-    headToHead: new HeadToHeadTally(),
-  }));
-  const bySellerIndex: (SellerTally | undefined)[] = new Array(S);
-  for (const t of tallies) {
-    const si = c.sellerIndex.get(t.sellerId);
-    if (si !== undefined) bySellerIndex[si] = t;
+  const slots = new TallySlots(S, set.scope.mpiValue, c, true);
+  // the competitors asked for, by seller column (a seller the model has no offer of: an empty tally)
+  const asked = new Uint8Array(S);
+  for (const id of set.scope.competitors) {
+    const si = c.sellerIndex.get(id);
+    if (si !== undefined) asked[si] = 1;
   }
   // the priced entries: one per seller with a counted offer, its lowest comparable price
   const { entryStart, entrySeller, entryMin } = set.priced;
-  const { selected } = set;
+  const { selected, my } = set;
   for (const i of set.filtered) {
-    const my = nn(set.my[i]);
+    const mine = my[i];
     for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
       const si = entrySeller[e];
-      if (selected[si] !== 1) continue;
-      const t = bySellerIndex[si];
-      if (!t) continue;
-      const index = priceIndex(my, nn(entryMin[e]));
-      addProduct(t.tally, set, i, true, index);
-      t.headToHead.addDifference(index === null ? null : index - 100);
+      if (selected[si] !== 1 || asked[si] !== 1) continue;
+      const pi = priceIndex(nn(mine), nn(entryMin[e]));
+      const index = pi === null ? Number.NaN : pi;
+      slots.add(si, i, true, index);
+      slots.addHeadToHead(si, index);
     }
   }
-  return tallies;
+  const { competitors } = set.scope;
+  return competitors.map((sellerId, k) => {
+    const si = c.sellerIndex.get(sellerId);
+    // a seller named twice counts once, in its last place (as the per-seller tallies always did)
+    return si === undefined || competitors.lastIndexOf(sellerId) !== k
+      ? { sellerId, tally: new PricingTally(set.scope.mpiValue), headToHead: new HeadToHeadTally() }
+      : { sellerId, tally: slots.tally(si), headToHead: slots.headToHead(si) };
+  });
 }
 
 type Key = number | string | null;
@@ -750,7 +880,7 @@ export function competitorOffers(set: ScoredSet, i: number): CompetitorOffer[] {
   const c = set.model.cols;
   const best = new Map<number, { k: number; price: number | null; comparable: boolean }>();
   for (let k = start, end = c.offerStart[i + 1]; k < end; k++) {
-    if (!set.offerIn[k]) continue;
+    if (!offerCounted(set, k)) continue;
     const comparable = !Number.isNaN(set.offerPrice[k]);
     const raw =
       c.offerPrice[scope.mode][k] * (scope.rates.get(c.currencies[c.offerCurrency[k]]) ?? Number.NaN);

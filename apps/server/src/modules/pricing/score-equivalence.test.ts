@@ -18,10 +18,13 @@ import {
   filterScore,
   maxPriceOf,
   nn,
+  offerCounted,
+  offerInOf,
   type PricingScope,
   rowPasses,
   type ScoredSet,
   tallyBySeller,
+  tallyByTree,
   tallyOf,
 } from './compute.js';
 import { buildColumns, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
@@ -77,6 +80,9 @@ function randomModel(seed: number, n: number, version = 1): PivotModel {
     const sale = rnd() < 0.3 ? price(rnd) : null;
     const exclusive = rnd() < 0.1 ? price(rnd) : null;
     const firstSeen = NOW - Math.floor(rnd() * 30) * DAY;
+    const root = 1 + Math.floor(rnd() * 3);
+    const mid = 10 * root + Math.floor(rnd() * 3);
+    const classPath = rnd() < 0.1 ? [] : [root, mid, 10 * mid + Math.floor(rnd() * 4)];
     const row: Row = {
       productId: i + 1,
       groupId: null,
@@ -88,8 +94,8 @@ function randomModel(seed: number, n: number, version = 1): PivotModel {
       search: `producto ${i + 1}`,
       brandId: 1 + (i % 7),
       brandName: `Marca ${1 + (i % 7)}`,
-      classificationId: null,
-      classPath: [],
+      classificationId: classPath.at(-1) ?? null,
+      classPath,
       categoryPath: [],
       url: null,
       imageUrl: null,
@@ -267,6 +273,38 @@ function referenceFilter(model: PivotModel, s: PricingScope, ref: ReturnType<typ
   return { pre, filtered: minPrice === undefined && maxPrice === undefined ? pre : filtered };
 }
 
+/** The per-leaf tallies by classification it replaced (reference): PricingTally per leaf, then merged. */
+function referenceTree(set: ScoredSet, ref: ReturnType<typeof referenceBase>) {
+  const c = set.model.cols;
+  const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
+  for (const i of set.filtered) {
+    const leaf = c.rowClassLeaf[i];
+    let l = leaves.get(leaf);
+    if (!l) {
+      const path = set.model.rows[i].classPath;
+      l = { path: path.length ? path : [0], tally: new PricingTally(set.scope.mpiValue) };
+      leaves.set(leaf, l);
+    }
+    l.tally.add(
+      ROW_PRICE_TYPES[c.rowPriceType[i]],
+      c.rowStockOut[i] === 1,
+      ref.matched[i] === 1,
+      nn(ref.index[i]),
+    );
+  }
+  const nodes = new Map<number, PricingTally>();
+  for (const { path, tally } of leaves.values())
+    for (const id of path) {
+      let t = nodes.get(id);
+      if (!t) {
+        t = new PricingTally(set.scope.mpiValue);
+        nodes.set(id, t);
+      }
+      t.merge(tally);
+    }
+  return nodes;
+}
+
 /** The per-offer tally by seller it replaced (reference). */
 function referenceBySeller(set: ScoredSet, ref: ReturnType<typeof referenceBase>) {
   const c = set.model.cols;
@@ -303,8 +341,14 @@ function expectSameNumbers(actual: ArrayLike<number>, expected: ArrayLike<number
 function expectSameScore(model: PivotModel, s: PricingScope, priced = computePriced(model, s)) {
   const ref = referenceBase(model, s);
   const base = computeBaseScore(model, s, priced);
-  for (const k of ['rowIn', 'my', 'min', 'index', 'matched', 'position', 'ranked', 'offerIn'] as const)
+  for (const k of ['rowIn', 'my', 'min', 'index', 'matched', 'position', 'ranked'] as const)
     expectSameNumbers(base[k], ref[k], k);
+  expectSameNumbers(offerInOf(base), ref.offerIn, 'offerIn');
+  expectSameNumbers(
+    Uint8Array.from(ref.offerIn, (_, k) => (offerCounted(base, k) ? 1 : 0)),
+    ref.offerIn,
+    'offerCounted',
+  );
   const n = model.rows.length;
   expectSameNumbers(
     Float64Array.from({ length: n }, (_, i) => maxPriceOf(base, i)),
@@ -329,6 +373,10 @@ function expectSameScore(model: PivotModel, s: PricingScope, priced = computePri
       nn(ref.index[i]),
     );
   expect({ ...t }).toEqual({ ...reference });
+  const tree = tallyByTree(set);
+  const refTree = referenceTree(set, ref);
+  expect([...tree.keys()]).toEqual([...refTree.keys()]);
+  for (const [id, r] of refTree) expect({ ...tree.get(id) }, `node ${id}`).toEqual({ ...r });
   const bySeller = tallyBySeller(set);
   const refBySeller = referenceBySeller(set, ref);
   expect(bySeller.map((g) => g.sellerId)).toEqual(s.competitors);
