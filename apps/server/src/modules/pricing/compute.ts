@@ -142,8 +142,8 @@ export const nn = (v: number) => (Number.isNaN(v) ? null : v);
  * (`computeBaseScore`) instead of every offer with its window test and currency conversion. Memoised per
  * (model, mode, rates, window) in service.ts; the window's crawl times are part of its key (they name
  * the pivot and the selected competitors only), so with a period each competitor set has its own.
- * Size: 13 bytes per product and 29 per offer (~4.2 MB for medium's pivot 116, ~14 MB for large's
- * pivot 5).
+ * Size: 25 bytes per product and 29 per offer (~4.5 MB for medium's pivot 116 — 26,933 products,
+ * 132,875 offers —, ~16 MB for a large pivot of 120k products and 440k offers).
  */
 export interface PricedModel {
   model: PivotModel;
@@ -158,9 +158,21 @@ export interface PricedModel {
   /** entries of row i: entryStart[i] … entryStart[i+1] − 1, one per seller with a seen offer */
   entryStart: Int32Array;
   entrySeller: Int32Array;
-  /** the seller's lowest / highest comparable price for the product (NaN: none comparable) */
+  /**
+   * the seller's lowest / highest comparable price for the product (NaN: none comparable); a row's
+   * entries in ascending order of entryMin (NaN last)
+   */
   entryMin: Float64Array;
   entryMax: Float64Array;
+  /**
+   * With at most 32 sellers in the model (`masks`), per row as bits of seller columns: the sellers with
+   * a counted offer, with a comparable price, and with one cheaper than mine (isCheaper) — so that a
+   * selection's matched flag, sellers ranked and position are a few bit operations.
+   */
+  masks: boolean;
+  inMask: Int32Array;
+  comparableMask: Int32Array;
+  cheaperMask: Int32Array;
 }
 
 /** The selection-free part of a score: one pass over the model's columns (see PricedModel). */
@@ -197,6 +209,10 @@ export function computePriced(model: PivotModel, s: PricingScope): PricedModel {
   const entrySeller = new Int32Array(m);
   const entryMin = new Float64Array(m);
   const entryMax = new Float64Array(m);
+  const masks = S <= 32;
+  const inMask = new Int32Array(masks ? n : 0);
+  const comparableMask = new Int32Array(masks ? n : 0);
+  const cheaperMask = new Int32Array(masks ? n : 0);
   // per seller while a row's offers are read: its entry (−1: none yet)
   const entryOf = new Int32Array(S).fill(-1);
   let e = 0;
@@ -242,9 +258,55 @@ export function computePriced(model: PivotModel, s: PricingScope): PricedModel {
       if (!(p <= entryMax[at])) entryMax[at] = p;
     }
     for (let t = first; t < e; t++) entryOf[entrySeller[t]] = -1;
+    // the row's entries by lowest price, NaN last (insertion sort: a product has a few sellers)
+    for (let t = first + 1; t < e; t++) {
+      const sv = entrySeller[t];
+      const lo = entryMin[t];
+      const hi = entryMax[t];
+      let u = t - 1;
+      while (u >= first && (Number.isNaN(entryMin[u]) ? !Number.isNaN(lo) : lo < entryMin[u])) {
+        entrySeller[u + 1] = entrySeller[u];
+        entryMin[u + 1] = entryMin[u];
+        entryMax[u + 1] = entryMax[u];
+        u--;
+      }
+      entrySeller[u + 1] = sv;
+      entryMin[u + 1] = lo;
+      entryMax[u + 1] = hi;
+    }
+    if (masks) {
+      let inBits = 0;
+      let comparableBits = 0;
+      let cheaperBits = 0;
+      for (let t = first; t < e; t++) {
+        const bit = 1 << entrySeller[t];
+        inBits |= bit;
+        const p = entryMin[t];
+        if (Number.isNaN(p)) continue;
+        comparableBits |= bit;
+        if (isCheaper(p, my[i])) cheaperBits |= bit;
+      }
+      inMask[i] = inBits;
+      comparableMask[i] = comparableBits;
+      cheaperMask[i] = cheaperBits;
+    }
   }
   entryStart[n] = e;
-  return { model, rowIn, my, offerSeen, offerPrice: price, entryStart, entrySeller, entryMin, entryMax };
+  return {
+    model,
+    rowIn,
+    my,
+    offerSeen,
+    offerPrice: price,
+    entryStart,
+    entrySeller,
+    entryMin,
+    entryMax,
+    masks,
+    inMask,
+    comparableMask,
+    cheaperMask,
+  };
 }
 
 /**
@@ -347,6 +409,46 @@ export function computeBaseScore(
   const small = S < 0xff;
   const position = small ? new Uint8Array(n) : new Int32Array(n);
   const ranked = small ? new Uint8Array(n) : new Int32Array(n);
+  if (priced.masks) {
+    let sel = 0;
+    for (let si = 0; si < S; si++) if (selected[si] === 1) sel |= 1 << si;
+    const { inMask, comparableMask, cheaperMask } = priced;
+    for (let i = 0; i < n; i++) {
+      let lowest = Number.NaN;
+      let ix = Number.NaN;
+      if (rowIn[i] === 1) {
+        matchedOut[i] = (inMask[i] & sel) !== 0 ? 1 : 0;
+        const comparable = comparableMask[i] & sel;
+        if (comparable !== 0) {
+          // the first selected entry in price order is the lowest comparable price
+          let e = entryStart[i];
+          while (selected[entrySeller[e]] !== 1) e++;
+          lowest = entryMin[e];
+          const pi = priceIndex(nn(my[i]), lowest);
+          if (pi !== null) {
+            ix = pi;
+            position[i] = 1 + bitCount(cheaperMask[i] & sel);
+            ranked[i] = bitCount(comparable) + 1;
+          }
+        }
+      }
+      min[i] = lowest;
+      index[i] = ix;
+    }
+    return {
+      model,
+      priced,
+      selected,
+      rowIn,
+      my,
+      min,
+      index,
+      matched: matchedOut,
+      position,
+      ranked,
+      offerPrice: priced.offerPrice,
+    };
+  }
   for (let i = 0; i < n; i++) {
     let lowest = Number.NaN;
     let ix = Number.NaN;
@@ -388,6 +490,13 @@ export function computeBaseScore(
     ranked,
     offerPrice: priced.offerPrice,
   };
+}
+
+/** The number of bits set in a 32-bit integer. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The highest comparable price of the selected competitors for product `i` (NaN: none). */

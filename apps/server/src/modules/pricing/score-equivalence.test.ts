@@ -71,7 +71,7 @@ function eff(normal: number | null, sale: number | null, exclusive: number | nul
   };
 }
 
-function randomModel(seed: number, n: number, version = 1): PivotModel {
+function randomModel(seed: number, n: number, version = 1, sellers = SELLERS): PivotModel {
   const rnd = random(seed);
   const entries = [];
   let offerId = 100_000;
@@ -118,7 +118,7 @@ function randomModel(seed: number, n: number, version = 1): PivotModel {
         pivot_product_id: row.productId,
         product_id: offerId++,
         // a few sellers, so that a product often has two listings of one seller
-        seller_id: SELLERS[Math.floor(rnd() * SELLERS.length)],
+        seller_id: sellers[Math.floor(rnd() * sellers.length)],
         listing_ref: `o${offerId}`,
         url: null,
         normal_price: price(rnd),
@@ -437,6 +437,20 @@ describe('scoring a competitor selection from the priced model', () => {
   it('one priced model serves every selection of its mode, currency and window', () => {
     const priced = computePriced(model, scope());
     for (const competitors of SUBSETS) expectSameScore(model, scope({ competitors }), priced);
+  });
+
+  it('with more than 32 sellers (no bit masks: the walk over each product entries)', () => {
+    const many = Array.from({ length: 40 }, (_, k) => 11 + k);
+    const wide = randomModel(9, 1500, 1, many);
+    expect(computePriced(wide, scope()).masks).toBe(false);
+    expect(computePriced(model, scope()).masks).toBe(true);
+    const crawl = new Map([PIVOT, ...many].map((id) => [id, NOW]));
+    for (const competitors of [many, many.slice(0, 3), many.filter((id) => id % 3 === 0), [50]])
+      expectSameScore(wide, scope({ competitors, crawl }));
+    expectSameScore(
+      wide,
+      scope({ competitors: many, crawl, window: { fromTs: NOW - 10 * DAY, toEndTs: null } }),
+    );
   });
 
   it('with the filters: row filters, match, market ranges and the price range', () => {

@@ -119,8 +119,10 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
  * reuses the base score, and a new competitor selection reuses the priced model. A new model version
  * makes new keys; a few recent entries of each are kept (memos of the read-model holder, keyed by the
  * model version: valid only for the very model object they were made from). Memory at most: 4 priced
- * models (13 B a product + 29 B an offer each: ~14 MB for large's pivot 5), 6 base scores (21 B a
- * product + 1 B an offer: ~3 MB there), 12 filtered sets (their position lists and memos).
+ * models (25 B a product + 29 B an offer each, with ≤ 4 kept candidate lists of ≤ 8 B a product: ~16 +
+ * 4 MB for a large pivot of 120k products and 440k offers), 6 base scores (19 B a product, + 1 B an
+ * offer once the brand comparator reads one: ~2.3 MB there), 12 filtered sets (their position lists
+ * and memos).
  */
 const PRICED_MEMO_SIZE = 4;
 const BASE_MEMO_SIZE = 6;
