@@ -5,8 +5,10 @@ import {
   lastSeenAt,
   mpiBucket,
   type PriceMode,
+  type PricingSortField,
   PricingTally,
   priceIndex,
+  type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
 import type pg from 'pg';
@@ -21,6 +23,7 @@ import {
   offerCounted,
   offerInOf,
   type PricingScope,
+  pageOf,
   rowPasses,
   type ScoredSet,
   tallyBySeller,
@@ -89,8 +92,9 @@ function randomModel(seed: number, n: number, version = 1, sellers = SELLERS): P
       ref: `p${i + 1}`,
       sku: null,
       ean: null,
-      name: `Producto ${i + 1}`,
-      sortName: `producto ${i + 1}`,
+      // names repeat: the name order's ties go by id
+      name: `Producto ${(i * 7) % 300}`,
+      sortName: `producto ${(i * 7) % 300}`,
       search: `producto ${i + 1}`,
       brandId: 1 + (i % 7),
       brandName: `Marca ${1 + (i % 7)}`,
@@ -470,6 +474,58 @@ describe('scoring a competitor selection from the priced model', () => {
         expectSameScore(model, scope({ competitors, ...f }), priced);
       }
     expect(filtered).toBeGreaterThan(500);
+  });
+});
+
+/** The page order as it was: each key read per comparison, names as strings, ties by product id. */
+function referenceOrder(set: ScoredSet, by: PricingSortField, dir: SortDirection): number[] {
+  const key = (i: number): number | string | null =>
+    by === 'index'
+      ? nn(set.index[i])
+      : by === 'difference'
+        ? Number.isNaN(set.index[i])
+          ? null
+          : set.my[i] - set.min[i]
+        : by === 'name'
+          ? set.model.rows[i].sortName
+          : nn(set.my[i]);
+  const sign = dir === 'asc' ? 1 : -1;
+  return [...set.filtered].sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka === null || kb === null) {
+      if (ka !== kb) return ka === null ? 1 : -1;
+    } else if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
+    return (set.model.rows[a].productId - set.model.rows[b].productId) * sign;
+  });
+}
+
+describe('pages in every order (numeric keys per row position, names as ranks)', () => {
+  it('the first page, a later page and the last one are the reference order', () => {
+    const model = randomModel(21, 1200);
+    let pages = 0;
+    for (const competitors of [SELLERS, [12, 14]]) {
+      const set = filterScore(computeBaseScore(model, scope({ competitors })), scope({ competitors }));
+      for (const by of ['index', 'difference', 'name', 'price'] as PricingSortField[])
+        for (const dir of ['asc', 'desc'] as SortDirection[])
+          for (const size of [10, 50, 2000]) {
+            const order = referenceOrder(set, by, dir);
+            const first = pageOf(set, { size, sortBy: by, sort: dir });
+            expect(first?.positions, `${by} ${dir} ${size}`).toEqual(order.slice(0, size));
+            expect(first?.hasMore).toBe(order.length > size);
+            const after = order[Math.min(size, order.length) - 1];
+            const next = pageOf(set, {
+              size,
+              sortBy: by,
+              sort: dir,
+              cursor: String(model.rows[after].productId),
+            });
+            const k = order.indexOf(after);
+            expect(next?.positions, `${by} ${dir} ${size} after`).toEqual(order.slice(k + 1, k + 1 + size));
+            pages += 2;
+          }
+    }
+    expect(pages).toBe(96);
   });
 });
 
