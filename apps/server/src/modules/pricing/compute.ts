@@ -14,7 +14,7 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import { type Offer, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row, rowAt } from './model.js';
+import { type Offer, offerAt, type PivotModel, type Row, rowAt } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
@@ -615,21 +615,6 @@ export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
 }
 
 /**
- * Counts product `i` of a scored set in a tally: its price type and stock from the model's columns (no
- * Row object is read), matched and index from the set unless the caller has its own (head to head).
- */
-function addProduct(
-  t: PricingTally,
-  set: ScoredSet,
-  i: number,
-  matched = set.matched[i] === 1,
-  index = nn(set.index[i]),
-): void {
-  const c = set.model.cols;
-  t.add(ROW_PRICE_TYPES[c.rowPriceType[i]], c.rowStockOut[i] === 1, matched, index);
-}
-
-/**
  * PricingTally's counts of many groups at once (slot = group) in typed arrays, for the tallies' loops
  * over thousands of products: add() counts what PricingTally.add counts (price type and stock from the
  * model's columns, no Row object read), the index sum of each slot added in the order of the adds; and
@@ -761,18 +746,21 @@ export function tallyOf(set: ScoredSet, positions: readonly number[]): PricingTa
  */
 export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
   return memoOn(set, 'brands', () => {
-    const groups = new Map<number, PricingTally>();
-    const { rowBrand } = set.model.cols;
+    const { slotOf, keys } = denseSlots(set.model.cols.rowBrand);
+    const slots = new TallySlots(keys.length, set.scope.mpiValue, set.model.cols);
+    // the brands in the order of their first product
+    const order: number[] = [];
+    const seen = new Uint8Array(keys.length);
+    const { matched, index } = set;
     for (const i of set.filtered) {
-      const k = rowBrand[i];
-      let t = groups.get(k);
-      if (!t) {
-        t = new PricingTally(set.scope.mpiValue);
-        groups.set(k, t);
+      const slot = slotOf[i];
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        order.push(slot);
       }
-      addProduct(t, set, i);
+      slots.add(slot, i, matched[i] === 1, index[i]);
     }
-    return groups;
+    return new Map(order.map((slot) => [keys[slot], slots.tally(slot)]));
   });
 }
 
@@ -784,7 +772,7 @@ export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
 export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
   const rows = set.model.rows;
   const { rowClassLeaf } = set.model.cols;
-  const { slotOf, leaves } = leafSlots(rowClassLeaf);
+  const { slotOf, keys: leaves } = denseSlots(rowClassLeaf);
   const slots = new TallySlots(leaves.length, set.scope.mpiValue, set.model.cols);
   // the leaves in the order of their first product (the order their tallies are added into the nodes)
   const order: number[] = [];
@@ -817,27 +805,28 @@ export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
 }
 
 /**
- * Each row's classification leaf as a dense slot (and the leaf id of each slot), per leaf column (a
- * model's, shared by its closed-day overlays): 4 bytes a product, kept as long as the column.
+ * Each row's value of an id column (classification leaf, brand) as a dense slot, and the value of each
+ * slot, per column (a model's, shared by its closed-day overlays): 4 bytes a product, kept as long as
+ * the column.
  */
-const leafSlotsOf = new WeakMap<Int32Array, { slotOf: Int32Array; leaves: number[] }>();
-function leafSlots(rowClassLeaf: Int32Array) {
-  let kept = leafSlotsOf.get(rowClassLeaf);
+const denseSlotsOf = new WeakMap<Int32Array, { slotOf: Int32Array; keys: number[] }>();
+function denseSlots(column: Int32Array) {
+  let kept = denseSlotsOf.get(column);
   if (!kept) {
-    const slotOf = new Int32Array(rowClassLeaf.length);
-    const slotOfLeaf = new Map<number, number>();
-    const leaves: number[] = [];
-    for (let i = 0; i < rowClassLeaf.length; i++) {
-      let slot = slotOfLeaf.get(rowClassLeaf[i]);
+    const slotOf = new Int32Array(column.length);
+    const slotOfKey = new Map<number, number>();
+    const keys: number[] = [];
+    for (let i = 0; i < column.length; i++) {
+      let slot = slotOfKey.get(column[i]);
       if (slot === undefined) {
-        slot = leaves.length;
-        leaves.push(rowClassLeaf[i]);
-        slotOfLeaf.set(rowClassLeaf[i], slot);
+        slot = keys.length;
+        keys.push(column[i]);
+        slotOfKey.set(column[i], slot);
       }
       slotOf[i] = slot;
     }
-    kept = { slotOf, leaves };
-    leafSlotsOf.set(rowClassLeaf, kept);
+    kept = { slotOf, keys };
+    denseSlotsOf.set(column, kept);
   }
   return kept;
 }

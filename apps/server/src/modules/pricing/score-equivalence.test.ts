@@ -26,6 +26,7 @@ import {
   pageOf,
   rowPasses,
   type ScoredSet,
+  tallyByBrand,
   tallyBySeller,
   tallyByTree,
   tallyOf,
@@ -377,6 +378,22 @@ function expectSameScore(model: PivotModel, s: PricingScope, priced = computePri
       nn(ref.index[i]),
     );
   expect({ ...t }).toEqual({ ...reference });
+  const brands = tallyByBrand(set);
+  const refBrands = new Map<number, PricingTally>();
+  for (const i of set.filtered) {
+    const b = c.rowBrand[i];
+    if (!refBrands.has(b)) refBrands.set(b, new PricingTally(s.mpiValue));
+    refBrands
+      .get(b)
+      ?.add(
+        ROW_PRICE_TYPES[c.rowPriceType[i]],
+        c.rowStockOut[i] === 1,
+        ref.matched[i] === 1,
+        nn(ref.index[i]),
+      );
+  }
+  expect([...brands.keys()]).toEqual([...refBrands.keys()]);
+  for (const [id, r] of refBrands) expect({ ...brands.get(id) }, `brand ${id}`).toEqual({ ...r });
   const tree = tallyByTree(set);
   const refTree = referenceTree(set, ref);
   expect([...tree.keys()]).toEqual([...refTree.keys()]);
