@@ -402,71 +402,82 @@ export function computeBaseScore(
     const i = c.sellerIndex.get(id);
     if (i !== undefined) selected[i] = 1;
   }
-  const { rowIn, my, entryStart, entrySeller, entryMin } = priced;
-  const min = new Float64Array(n);
-  const index = new Float64Array(n);
-  const matchedOut = new Uint8Array(n);
   const small = S < 0xff;
-  const position = small ? new Uint8Array(n) : new Int32Array(n);
-  const ranked = small ? new Uint8Array(n) : new Int32Array(n);
-  if (priced.masks) {
-    let sel = 0;
-    for (let si = 0; si < S; si++) if (selected[si] === 1) sel |= 1 << si;
-    const { inMask, comparableMask, cheaperMask } = priced;
-    for (let i = 0; i < n; i++) {
-      let lowest = Number.NaN;
-      let ix = Number.NaN;
-      if (rowIn[i] === 1) {
-        matchedOut[i] = (inMask[i] & sel) !== 0 ? 1 : 0;
-        const comparable = comparableMask[i] & sel;
-        if (comparable !== 0) {
-          // the first selected entry in price order is the lowest comparable price
-          let e = entryStart[i];
-          while (selected[entrySeller[e]] !== 1) e++;
-          lowest = entryMin[e];
-          const pi = priceIndex(nn(my[i]), lowest);
-          if (pi !== null) {
-            ix = pi;
-            position[i] = 1 + bitCount(cheaperMask[i] & sel);
-            ranked[i] = bitCount(comparable) + 1;
-          }
+  const out: Selection = {
+    min: new Float64Array(n),
+    index: new Float64Array(n),
+    matched: new Uint8Array(n),
+    position: small ? new Uint8Array(n) : new Int32Array(n),
+    ranked: small ? new Uint8Array(n) : new Int32Array(n),
+  };
+  if (priced.masks) scoreByMasks(priced, selected, out);
+  else scoreByEntries(priced, selected, out);
+  return {
+    model,
+    priced,
+    selected,
+    rowIn: priced.rowIn,
+    my: priced.my,
+    ...out,
+    offerPrice: priced.offerPrice,
+  };
+}
+
+/** What a competitor selection adds to its priced model (BaseScore's arrays of the same names). */
+type Selection = Pick<BaseScore, 'min' | 'index' | 'matched' | 'position' | 'ranked'>;
+
+/** At most 32 sellers: a product's matched flag, sellers ranked and position from its bit masks. */
+function scoreByMasks(priced: PricedModel, selected: Uint8Array, out: Selection): void {
+  const { rowIn, my, entryStart, entrySeller, entryMin, inMask, comparableMask, cheaperMask } = priced;
+  const { min, index, matched, position, ranked } = out;
+  let sel = 0;
+  for (let si = 0; si < selected.length; si++) if (selected[si] === 1) sel |= 1 << si;
+  for (let i = 0; i < rowIn.length; i++) {
+    let lowest = Number.NaN;
+    let ix = Number.NaN;
+    if (rowIn[i] === 1) {
+      matched[i] = (inMask[i] & sel) !== 0 ? 1 : 0;
+      const comparable = comparableMask[i] & sel;
+      if (comparable !== 0) {
+        // the first selected entry in price order is the lowest comparable price
+        let e = entryStart[i];
+        while (selected[entrySeller[e]] !== 1) e++;
+        lowest = entryMin[e];
+        const pi = priceIndex(nn(my[i]), lowest);
+        if (pi !== null) {
+          ix = pi;
+          position[i] = 1 + bitCount(cheaperMask[i] & sel);
+          ranked[i] = bitCount(comparable) + 1;
         }
       }
-      min[i] = lowest;
-      index[i] = ix;
     }
-    return {
-      model,
-      priced,
-      selected,
-      rowIn,
-      my,
-      min,
-      index,
-      matched: matchedOut,
-      position,
-      ranked,
-      offerPrice: priced.offerPrice,
-    };
+    min[i] = lowest;
+    index[i] = ix;
   }
-  for (let i = 0; i < n; i++) {
+}
+
+/** More than 32 sellers: the walk over each product's entries. */
+function scoreByEntries(priced: PricedModel, selected: Uint8Array, out: Selection): void {
+  const { rowIn, my, entryStart, entrySeller, entryMin } = priced;
+  const { min, index, matched, position, ranked } = out;
+  for (let i = 0; i < rowIn.length; i++) {
     let lowest = Number.NaN;
     let ix = Number.NaN;
     if (rowIn[i] === 1) {
       const mine = my[i];
-      let matched = 0;
+      let counted = 0;
       let comparable = 0;
       let cheaper = 0;
       for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
         if (selected[entrySeller[e]] !== 1) continue;
-        matched = 1;
+        counted = 1;
         const p = entryMin[e];
         if (Number.isNaN(p)) continue;
         comparable++;
         if (isCheaper(p, mine)) cheaper++;
         if (!(p >= lowest)) lowest = p;
       }
-      matchedOut[i] = matched;
+      matched[i] = counted;
       const pi = priceIndex(nn(mine), nn(lowest));
       if (pi !== null) {
         ix = pi;
@@ -477,19 +488,6 @@ export function computeBaseScore(
     min[i] = lowest;
     index[i] = ix;
   }
-  return {
-    model,
-    priced,
-    selected,
-    rowIn,
-    my,
-    min,
-    index,
-    matched: matchedOut,
-    position,
-    ranked,
-    offerPrice: priced.offerPrice,
-  };
 }
 
 /** The number of bits set in a 32-bit integer. */

@@ -14,6 +14,7 @@ import {
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { readModelsOf } from '../../platform/read-model.js';
+import { random } from '../../test/assortment-history.js';
 import {
   computeBaseScore,
   computePriced,
@@ -47,17 +48,6 @@ const SELLERS = [11, 12, 13, 14, 15, 16];
 const PIVOT = 5;
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 20);
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function price(rnd: () => number): number | null {
   return rnd() < 0.1 ? null : Math.round(500 + rnd() * 1500);
