@@ -857,11 +857,13 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
   const { selected, my } = set;
   for (const i of set.filtered) {
     const mine = my[i];
+    const priced = Number.isFinite(mine) && mine > 0;
     for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
       const si = entrySeller[e];
       if (selected[si] !== 1 || asked[si] !== 1) continue;
-      const pi = priceIndex(nn(mine), nn(entryMin[e]));
-      const index = pi === null ? Number.NaN : pi;
+      // priceIndex inlined (entryMin is NaN or a positive price)
+      const theirs = entryMin[e];
+      const index = priced && theirs > 0 ? (100 * mine) / theirs : Number.NaN;
       slots.add(si, i, true, index);
       slots.addHeadToHead(si, index);
     }
