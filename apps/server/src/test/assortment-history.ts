@@ -17,7 +17,7 @@ export interface AssortmentHistory {
 }
 
 /** mulberry32: a small deterministic generator. */
-function random(seed: number) {
+export function random(seed: number) {
   let a = seed;
   return () => {
     a = (a + 0x6d2b79f5) | 0;

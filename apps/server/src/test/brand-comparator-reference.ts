@@ -1,7 +1,7 @@
 import { DEFAULT_TIMEZONE, effectivePriceFor, type PriceMode, priceIndex } from '@vigia/domain';
 import type pg from 'pg';
 import { selectStatesAt } from '../modules/brand-comparator/queries.js';
-import type { ScoredSet } from '../modules/pricing/index.js';
+import { offerCounted, type ScoredSet } from '../modules/pricing/index.js';
 
 // The brand comparator's trend as it was first written (one day at a time, every listing's state read
 // from price_intervals by selectStatesAt): the reference the in-memory, all-days-at-once computation
@@ -41,7 +41,7 @@ export async function referenceTrend(
     for (const i of positions) {
       const lowest = new Map<number, number>();
       for (let k = c.offerStart[i]; k < c.offerStart[i + 1]; k++) {
-        if (!set.offerIn[k]) continue;
+        if (!offerCounted(set, k)) continue;
         const p = price(c.offerProductId[k], d, true);
         if (!(p > 0)) continue;
         const seller = c.offerSeller[k];

@@ -13,6 +13,8 @@ import type pg from 'pg';
 import type { ReadModels } from '../../platform/read-model.js';
 import {
   groupOut,
+  offerCounted,
+  offerInOf,
   type Resolved,
   type ScoredSet,
   sellerGroupOut,
@@ -75,9 +77,10 @@ export function averageIndexesByDay(
   const theirs = new Float64Array(nDays);
   const mine = new Float64Array(nDays);
   let nTouched = 0;
+  const offerIn = offerInOf(set);
   for (const i of positions) {
     for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
-      if (!set.offerIn[k]) continue;
+      if (!offerIn[k]) continue;
       prices.theirs(k, theirs);
       const seller = c.offerSeller[k];
       for (let d = 0, cell = seller; d < nDays; d++, cell += nSellers) {
@@ -124,9 +127,10 @@ function positionsDigest(set: ScoredSet, positions: number[]): string {
   let n = 0;
   for (const i of positions) n += c.offerStart[i + 1] - c.offerStart[i];
   const flags = new Uint8Array(n);
+  const offerIn = offerInOf(set);
   n = 0;
   for (const i of positions) {
-    flags.set(set.offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]), n);
+    flags.set(offerIn.subarray(c.offerStart[i], c.offerStart[i + 1]), n);
     n += c.offerStart[i + 1] - c.offerStart[i];
   }
   return createHash('sha1').update(Int32Array.from(positions)).update(flags).digest('base64');
@@ -194,7 +198,7 @@ export async function brandComparator(
       for (const i of positions) {
         ids.add(model.rows[i].productId);
         for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++)
-          if (set.offerIn[k]) ids.add(c.offerProductId[k]);
+          if (offerCounted(set, k)) ids.add(c.offerProductId[k]);
       }
     return [...ids];
   };

@@ -19,7 +19,6 @@ import {
   type Offer,
   offerAt,
   type PivotModel,
-  ROW_PRICE_TYPES,
   type Row,
   rowAt,
   searchTexts,
@@ -145,32 +144,235 @@ export function skusNotFound(set: ScoredSet): string[] {
 export const nn = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
+ * What a pivot's products and offers are worth for one price mode, currency and window, whatever the
+ * competitors chosen: which pivot listings count, my price, each offer's counted flag and comparable
+ * price, and per product one entry per seller with a counted offer there (that seller's lowest and
+ * highest comparable price). A new competitor selection then walks these few entries per product
+ * (`computeBaseScore`) instead of every offer with its window test and currency conversion. Memoised per
+ * (model, mode, rates, window) in service.ts; the window's crawl times are part of its key (they name
+ * the pivot and the selected competitors only), so with a period each competitor set has its own.
+ * Size: 25 bytes per product and 29 per offer (~4.5 MB for medium's pivot 116 — 26,933 products,
+ * 132,875 offers —, ~16 MB for a large pivot of 120k products and 440k offers).
+ */
+export interface PricedModel {
+  model: PivotModel;
+  /** 1 when the pivot listing itself was seen in the window (default: published at the latest crawl) */
+  rowIn: Uint8Array;
+  /** my effective price in the requested currency (NaN: none) */
+  my: Float64Array;
+  /** per offer: 1 when it was seen in the window (any stock, any seller) */
+  offerSeen: Uint8Array;
+  /** per offer: its comparable price (NaN when not seen, out of stock, absent or without rate) */
+  offerPrice: Float64Array;
+  /** entries of row i: entryStart[i] … entryStart[i+1] − 1, one per seller with a seen offer */
+  entryStart: Int32Array;
+  entrySeller: Int32Array;
+  /**
+   * the seller's lowest / highest comparable price for the product (NaN: none comparable); a row's
+   * entries in ascending order of entryMin (NaN last)
+   */
+  entryMin: Float64Array;
+  entryMax: Float64Array;
+  /**
+   * With at most 32 sellers in the model (`masks`), per row as bits of seller columns: the sellers with
+   * a counted offer, with a comparable price, and with one cheaper than mine (isCheaper) — so that a
+   * selection's matched flag, sellers ranked and position are a few bit operations.
+   */
+  masks: boolean;
+  inMask: Int32Array;
+  comparableMask: Int32Array;
+  cheaperMask: Int32Array;
+}
+
+/** The selection-free part of a score: one pass over the model's columns (see PricedModel). */
+export function computePriced(model: PivotModel, s: PricingScope): PricedModel {
+  const c = model.cols;
+  const n = model.rows.length;
+  const m = c.offerSeller.length;
+  const S = c.sellerIds.length;
+  const crawl = new Float64Array(S);
+  for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
+  const factor = new Float64Array(c.currencies.length);
+  for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
+  const byWindow = s.window !== null;
+  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
+  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
+  const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
+  const rowPrice = c.rowPrice[s.mode];
+  const offerPrice = c.offerPrice[s.mode];
+  const {
+    offerStart,
+    offerSeller,
+    offerCurrency,
+    offerStockOut,
+    offerPublished,
+    offerFirstSeen,
+    offerLastSeen,
+  } = c;
+  const { rowCurrency, rowPublished, rowFirstSeen, rowLastSeen } = c;
+  const rowIn = new Uint8Array(n);
+  const my = new Float64Array(n);
+  const offerSeen = new Uint8Array(m);
+  const price = new Float64Array(m);
+  const entryStart = new Int32Array(n + 1);
+  const entrySeller = new Int32Array(m);
+  const entryMin = new Float64Array(m);
+  const entryMax = new Float64Array(m);
+  const masks = S <= 32;
+  const inMask = new Int32Array(masks ? n : 0);
+  const comparableMask = new Int32Array(masks ? n : 0);
+  const cheaperMask = new Int32Array(masks ? n : 0);
+  // per seller while a row's offers are read: its entry (−1: none yet)
+  const entryOf = new Int32Array(S).fill(-1);
+  let e = 0;
+  for (let i = 0; i < n; i++) {
+    entryStart[i] = e;
+    const start = offerStart[i];
+    const end = offerStart[i + 1];
+    for (let k = start; k < end; k++) price[k] = Number.NaN;
+    if (byWindow) {
+      const seen = lastSeenAt(rowPublished[i] === 1, rowLastSeen[i], pivotCrawl);
+      if (!seenInWindow(seen, rowFirstSeen[i], fromTs, toEndTs)) {
+        my[i] = Number.NaN;
+        continue;
+      }
+    } else if (rowPublished[i] !== 1) {
+      my[i] = Number.NaN;
+      continue;
+    }
+    rowIn[i] = 1;
+    const myRaw = rowPrice[i] * factor[rowCurrency[i]];
+    my[i] = myRaw > 0 ? myRaw : Number.NaN;
+    const first = e;
+    for (let k = start; k < end; k++) {
+      const si = offerSeller[k];
+      if (byWindow) {
+        const seen = lastSeenAt(offerPublished[k] === 1, offerLastSeen[k], crawl[si]);
+        if (!seenInWindow(seen, offerFirstSeen[k], fromTs, toEndTs)) continue;
+      } else if (offerPublished[k] !== 1) continue;
+      offerSeen[k] = 1;
+      let at = entryOf[si];
+      if (at < 0) {
+        at = e++;
+        entryOf[si] = at;
+        entrySeller[at] = si;
+        entryMin[at] = Number.NaN;
+        entryMax[at] = Number.NaN;
+      }
+      if (offerStockOut[k] === 1) continue;
+      const p = offerPrice[k] * factor[offerCurrency[k]];
+      if (!(p > 0)) continue;
+      price[k] = p;
+      if (!(p >= entryMin[at])) entryMin[at] = p;
+      if (!(p <= entryMax[at])) entryMax[at] = p;
+    }
+    for (let t = first; t < e; t++) entryOf[entrySeller[t]] = -1;
+    // the row's entries by lowest price, NaN last (insertion sort: a product has a few sellers)
+    for (let t = first + 1; t < e; t++) {
+      const sv = entrySeller[t];
+      const lo = entryMin[t];
+      const hi = entryMax[t];
+      let u = t - 1;
+      while (u >= first && (Number.isNaN(entryMin[u]) ? !Number.isNaN(lo) : lo < entryMin[u])) {
+        entrySeller[u + 1] = entrySeller[u];
+        entryMin[u + 1] = entryMin[u];
+        entryMax[u + 1] = entryMax[u];
+        u--;
+      }
+      entrySeller[u + 1] = sv;
+      entryMin[u + 1] = lo;
+      entryMax[u + 1] = hi;
+    }
+    if (masks) {
+      let inBits = 0;
+      let comparableBits = 0;
+      let cheaperBits = 0;
+      for (let t = first; t < e; t++) {
+        const bit = 1 << entrySeller[t];
+        inBits |= bit;
+        const p = entryMin[t];
+        if (Number.isNaN(p)) continue;
+        comparableBits |= bit;
+        if (isCheaper(p, my[i])) cheaperBits |= bit;
+      }
+      inMask[i] = inBits;
+      comparableMask[i] = comparableBits;
+      cheaperMask[i] = cheaperBits;
+    }
+  }
+  entryStart[n] = e;
+  return {
+    model,
+    rowIn,
+    my,
+    offerSeen,
+    offerPrice: price,
+    entryStart,
+    entrySeller,
+    entryMin,
+    entryMax,
+    masks,
+    inMask,
+    comparableMask,
+    cheaperMask,
+  };
+}
+
+/**
  * The competitive position of every pivot product for one choice of competitors, price mode, currency
  * and window — what does not depend on the descriptive filters, mpi_value or the price range. Arrays are
- * indexed by row position in the model (NaN / 0 = none). Memoised (`baseScore`), so requests that only
- * change filters reuse it.
+ * indexed by row position in the model (NaN / 0 = none); rowIn, my and offerPrice are the PricedModel's
+ * (shared by every selection). Memoised (service.ts `scored`), so requests that only change filters
+ * reuse it.
  */
 export interface BaseScore {
   model: PivotModel;
+  priced: PricedModel;
+  /** per seller column: 1 when selected */
+  selected: Uint8Array;
   /** 1 when the pivot listing itself was seen in the window */
   rowIn: Uint8Array;
   /** my effective price in the requested currency */
   my: Float64Array;
-  /** lowest / highest comparable competitor price */
+  /** lowest comparable competitor price */
   min: Float64Array;
-  max: Float64Array;
   index: Float64Array;
   /** ≥ 1 confirmed-matched listing of a selected competitor seen in the window (any stock) */
   matched: Uint8Array;
-  /** ranking position (0 = none) and sellers ranked (comparable competitors + the pivot) */
-  position: Int32Array;
-  ranked: Int32Array;
   /**
-   * Per offer: 1 when it counts for the request (selected competitor, seen in the window), and its
-   * comparable price (NaN when out of stock, absent or without rate).
+   * ranking position (0 = none) and sellers ranked (comparable competitors + the pivot); bytes while
+   * the model has fewer than 255 sellers
    */
-  offerIn: Uint8Array;
+  position: Uint8Array | Int32Array;
+  ranked: Uint8Array | Int32Array;
+  /**
+   * Per offer: its comparable price (NaN when out of stock, absent or without rate); it counts for the
+   * request when seen in the window and of a selected competitor (offerCounted, offerInOf).
+   */
   offerPrice: Float64Array;
+}
+
+/** Whether offer k counts for the request: seen in the window, of a selected competitor. */
+export function offerCounted(set: BaseScore, k: number): boolean {
+  return set.priced.offerSeen[k] === 1 && set.selected[set.model.cols.offerSeller[k]] === 1;
+}
+
+/**
+ * Per offer, 1 when it counts (offerCounted) — made on first use for a base score (the brand comparator
+ * reads it; the DPM screens test the few offers they show), kept as long as the base score is.
+ */
+const offerInKept = new WeakMap<Uint8Array, Uint8Array>();
+export function offerInOf(set: BaseScore): Uint8Array {
+  let flags = offerInKept.get(set.selected);
+  if (!flags) {
+    const { offerSeen } = set.priced;
+    const { offerSeller } = set.model.cols;
+    const { selected } = set;
+    flags = new Uint8Array(offerSeen.length);
+    for (let k = 0; k < flags.length; k++) flags[k] = offerSeen[k] & selected[offerSeller[k]];
+    offerInKept.set(set.selected, flags);
+  }
+  return flags;
 }
 
 /** The scored products of a request: the base score, and the positions that pass the filters. */
@@ -192,107 +394,128 @@ export function memoOn<T>(set: ScoredSet, key: string, fn: () => T): T {
   return v;
 }
 
-/** Scores every pivot product against the selected competitors (one pass over the model's columns). */
-export function computeBaseScore(model: PivotModel, s: PricingScope): BaseScore {
+/**
+ * Scores every pivot product against the selected competitors: per product, its priced entries of the
+ * selected sellers (no offer is read).
+ */
+export function computeBaseScore(
+  model: PivotModel,
+  s: PricingScope,
+  priced: PricedModel = computePriced(model, s),
+): BaseScore {
   const c = model.cols;
   const n = model.rows.length;
-  const m = c.offerSeller.length;
   const S = c.sellerIds.length;
   const selected = new Uint8Array(S);
   for (const id of s.competitors) {
     const i = c.sellerIndex.get(id);
     if (i !== undefined) selected[i] = 1;
   }
-  const crawl = new Float64Array(S);
-  for (let i = 0; i < S; i++) crawl[i] = s.crawl.get(c.sellerIds[i]) ?? Number.NaN;
-  const factor = new Float64Array(c.currencies.length);
-  for (let i = 0; i < factor.length; i++) factor[i] = s.rates.get(c.currencies[i]) ?? Number.NaN;
-  const byWindow = s.window !== null;
-  const fromTs = s.window?.fromTs ?? Number.NEGATIVE_INFINITY;
-  const toEndTs = s.window?.toEndTs ?? Number.POSITIVE_INFINITY;
-  const pivotCrawl = s.crawl.get(s.pivot) ?? Number.NaN;
-  const rowPrice = c.rowPrice[s.mode];
-  const offerPrice = c.offerPrice[s.mode];
-  const {
-    offerStart,
-    offerSeller,
-    offerCurrency,
-    offerStockOut,
-    offerPublished,
-    offerFirstSeen,
-    offerLastSeen,
-  } = c;
-
-  const b: BaseScore = {
-    model,
-    rowIn: new Uint8Array(n),
-    my: new Float64Array(n).fill(Number.NaN),
-    min: new Float64Array(n).fill(Number.NaN),
-    max: new Float64Array(n).fill(Number.NaN),
-    index: new Float64Array(n).fill(Number.NaN),
+  const small = S < 0xff;
+  const out: Selection = {
+    min: new Float64Array(n),
+    index: new Float64Array(n),
     matched: new Uint8Array(n),
-    position: new Int32Array(n),
-    ranked: new Int32Array(n),
-    offerIn: new Uint8Array(m),
-    offerPrice: new Float64Array(m).fill(Number.NaN),
+    position: small ? new Uint8Array(n) : new Int32Array(n),
+    ranked: small ? new Uint8Array(n) : new Int32Array(n),
   };
-  const sellerMin = new Float64Array(S).fill(Number.NaN);
-  const touched = new Int32Array(S);
-  for (let i = 0; i < n; i++) {
-    // the pivot listing itself must be seen in the window (default: published at the latest crawl)
-    if (byWindow) {
-      const last = c.rowLastSeen[i];
-      const seen = lastSeenAt(c.rowPublished[i] === 1, last, pivotCrawl);
-      if (!seenInWindow(seen, c.rowFirstSeen[i], fromTs, toEndTs)) continue;
-    } else if (c.rowPublished[i] !== 1) continue;
-    b.rowIn[i] = 1;
-    const myRaw = rowPrice[i] * factor[c.rowCurrency[i]];
-    const my = myRaw > 0 ? myRaw : Number.NaN;
-    let matched = 0;
-    let min = Number.NaN;
-    let max = Number.NaN;
-    let nTouched = 0;
-    for (let k = offerStart[i], end = offerStart[i + 1]; k < end; k++) {
-      const si = offerSeller[k];
-      if (selected[si] !== 1) continue;
-      if (byWindow) {
-        const last = offerLastSeen[k];
-        const sc = crawl[si];
-        const seen = lastSeenAt(offerPublished[k] === 1, last, sc);
-        if (!seenInWindow(seen, offerFirstSeen[k], fromTs, toEndTs)) continue;
-      } else if (offerPublished[k] !== 1) continue;
-      matched = 1;
-      b.offerIn[k] = 1;
-      if (offerStockOut[k] === 1) continue;
-      const p = offerPrice[k] * factor[offerCurrency[k]];
-      if (!(p > 0)) continue;
-      b.offerPrice[k] = p;
-      const cur = sellerMin[si];
-      if (Number.isNaN(cur)) {
-        touched[nTouched++] = si;
-        sellerMin[si] = p;
-      } else if (p < cur) sellerMin[si] = p;
-      if (!(p >= min)) min = p;
-      if (!(p <= max)) max = p;
+  if (priced.masks) scoreByMasks(priced, selected, out);
+  else scoreByEntries(priced, selected, out);
+  return {
+    model,
+    priced,
+    selected,
+    rowIn: priced.rowIn,
+    my: priced.my,
+    ...out,
+    offerPrice: priced.offerPrice,
+  };
+}
+
+/** What a competitor selection adds to its priced model (BaseScore's arrays of the same names). */
+type Selection = Pick<BaseScore, 'min' | 'index' | 'matched' | 'position' | 'ranked'>;
+
+/** At most 32 sellers: a product's matched flag, sellers ranked and position from its bit masks. */
+function scoreByMasks(priced: PricedModel, selected: Uint8Array, out: Selection): void {
+  const { rowIn, my, entryStart, entrySeller, entryMin, inMask, comparableMask, cheaperMask } = priced;
+  const { min, index, matched, position, ranked } = out;
+  let sel = 0;
+  for (let si = 0; si < selected.length; si++) if (selected[si] === 1) sel |= 1 << si;
+  for (let i = 0; i < rowIn.length; i++) {
+    let lowest = Number.NaN;
+    let ix = Number.NaN;
+    if (rowIn[i] === 1) {
+      matched[i] = (inMask[i] & sel) !== 0 ? 1 : 0;
+      const comparable = comparableMask[i] & sel;
+      if (comparable !== 0) {
+        // the first selected entry in price order is the lowest comparable price
+        let e = entryStart[i];
+        while (selected[entrySeller[e]] !== 1) e++;
+        lowest = entryMin[e];
+        const pi = priceIndex(nn(my[i]), lowest);
+        if (pi !== null) {
+          ix = pi;
+          position[i] = 1 + bitCount(cheaperMask[i] & sel);
+          ranked[i] = bitCount(comparable) + 1;
+        }
+      }
     }
-    let cheaper = 0;
-    for (let t = 0; t < nTouched; t++) {
-      const si = touched[t];
-      if (isCheaper(sellerMin[si], my)) cheaper++;
-      sellerMin[si] = Number.NaN;
-    }
-    b.my[i] = my;
-    b.min[i] = min;
-    b.max[i] = max;
-    b.matched[i] = matched;
-    const index = priceIndex(nn(my), nn(min));
-    if (index !== null) {
-      b.index[i] = index;
-      b.position[i] = 1 + cheaper;
-      b.ranked[i] = nTouched + 1;
-    }
+    min[i] = lowest;
+    index[i] = ix;
   }
-  return b;
+}
+
+/** More than 32 sellers: the walk over each product's entries. */
+function scoreByEntries(priced: PricedModel, selected: Uint8Array, out: Selection): void {
+  const { rowIn, my, entryStart, entrySeller, entryMin } = priced;
+  const { min, index, matched, position, ranked } = out;
+  for (let i = 0; i < rowIn.length; i++) {
+    let lowest = Number.NaN;
+    let ix = Number.NaN;
+    if (rowIn[i] === 1) {
+      const mine = my[i];
+      let counted = 0;
+      let comparable = 0;
+      let cheaper = 0;
+      for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+        if (selected[entrySeller[e]] !== 1) continue;
+        counted = 1;
+        const p = entryMin[e];
+        if (Number.isNaN(p)) continue;
+        comparable++;
+        if (isCheaper(p, mine)) cheaper++;
+        if (!(p >= lowest)) lowest = p;
+      }
+      matched[i] = counted;
+      const pi = priceIndex(nn(mine), nn(lowest));
+      if (pi !== null) {
+        ix = pi;
+        position[i] = 1 + cheaper;
+        ranked[i] = comparable + 1;
+      }
+    }
+    min[i] = lowest;
+    index[i] = ix;
+  }
+}
+
+/** The number of bits set in a 32-bit integer. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The highest comparable price of the selected competitors for product `i` (NaN: none). */
+export function maxPriceOf(set: BaseScore, i: number): number {
+  const { entryStart, entrySeller, entryMax } = set.priced;
+  let max = Number.NaN;
+  for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+    if (set.selected[entrySeller[e]] !== 1) continue;
+    const p = entryMax[e];
+    if (!Number.isNaN(p) && !(p <= max)) max = p;
+  }
+  return max;
 }
 
 /**
@@ -325,35 +548,71 @@ export function rowPasses(model: PivotModel, s: PricingScope): Uint8Array | null
   return flags;
 }
 
+/**
+ * The products a priced model counts (seen in the window) that pass the descriptive row filters, in
+ * model order: they depend on neither the competitors nor the post filters, so every selection and
+ * market or price range of one priced model shares them (a few lists per priced model, the most recent
+ * kept: ≤ 8 bytes a product each). Read-only: answers copy before sorting.
+ */
+const CANDIDATES_KEPT = 4;
+const candidatesOf = new WeakMap<PricedModel, Map<string, number[]>>();
+function candidates(priced: PricedModel, s: PricingScope): number[] {
+  let kept = candidatesOf.get(priced);
+  if (!kept) {
+    kept = new Map();
+    candidatesOf.set(priced, kept);
+  }
+  const key = JSON.stringify(s.rows);
+  let list = kept.get(key);
+  if (list) {
+    // most recently used last
+    kept.delete(key);
+    kept.set(key, list);
+    return list;
+  }
+  const passes = rowPasses(priced.model, s);
+  const { rowIn } = priced;
+  const n = rowIn.length;
+  let count = 0;
+  for (let i = 0; i < n; i++) if (rowIn[i] === 1 && (!passes || passes[i] === 1)) count++;
+  list = new Array<number>(count);
+  for (let i = 0, j = 0; i < n; i++) if (rowIn[i] === 1 && (!passes || passes[i] === 1)) list[j++] = i;
+  if (kept.size >= CANDIDATES_KEPT) kept.delete(kept.keys().next().value as string);
+  kept.set(key, list);
+  return list;
+}
+
 /** Applies the filters to a base score: row filters, match, mpi_range, then the price range. */
 export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
-  const rows = base.model.rows;
-  const passes = rowPasses(base.model, s);
+  const from = candidates(base.priced, s);
   const ranges = s.post.mpiRanges?.length ? new Set(s.post.mpiRanges) : null;
   const match = s.post.match === true;
-  const pre: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    if (base.rowIn[i] !== 1) continue;
-    if (match && base.matched[i] !== 1) continue;
-    if (passes && passes[i] !== 1) continue;
-    if (ranges) {
-      const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
-      if (bucket === null || !ranges.has(bucket)) continue;
+  let pre = from;
+  if (match || ranges) {
+    pre = [];
+    for (let j = 0; j < from.length; j++) {
+      const i = from[j];
+      if (match && base.matched[i] !== 1) continue;
+      if (ranges) {
+        const bucket = mpiBucket(nn(base.index[i]), s.mpiValue);
+        if (bucket === null || !ranges.has(bucket)) continue;
+      }
+      pre.push(i);
     }
-    pre.push(i);
   }
   const { minPrice, maxPrice } = s.post;
-  const filtered =
-    minPrice === undefined && maxPrice === undefined
-      ? pre
-      : pre.filter((i) => {
-          const my = base.my[i];
-          return (
-            !Number.isNaN(my) &&
-            (minPrice === undefined || my >= minPrice - INDEX_EPSILON) &&
-            (maxPrice === undefined || my <= maxPrice + INDEX_EPSILON)
-          );
-        });
+  let filtered = pre;
+  if (minPrice !== undefined || maxPrice !== undefined) {
+    const low = minPrice === undefined ? Number.NEGATIVE_INFINITY : minPrice - INDEX_EPSILON;
+    const high = maxPrice === undefined ? Number.POSITIVE_INFINITY : maxPrice + INDEX_EPSILON;
+    const { my } = base;
+    filtered = [];
+    for (let j = 0; j < pre.length; j++) {
+      const i = pre[j];
+      const p = my[i];
+      if (p >= low && p <= high) filtered.push(i);
+    }
+  }
   return { ...base, scope: s, pre, filtered, memo: new Map() };
 }
 
@@ -363,25 +622,129 @@ export function scoreModel(model: PivotModel, s: PricingScope): ScoredSet {
 }
 
 /**
- * Counts product `i` of a scored set in a tally: its price type and stock from the model's columns (no
- * Row object is read), matched and index from the set unless the caller has its own (head to head).
+ * PricingTally's counts of many groups at once (slot = group) in typed arrays, for the tallies' loops
+ * over thousands of products: add() counts what PricingTally.add counts (price type and stock from the
+ * model's columns, no Row object read), the index sum of each slot added in the order of the adds; and
+ * HeadToHeadTally's per slot when asked (`headToHead`).
  */
-function addProduct(
-  t: PricingTally,
-  set: ScoredSet,
-  i: number,
-  matched = set.matched[i] === 1,
-  index = nn(set.index[i]),
-): void {
-  const c = set.model.cols;
-  t.add(ROW_PRICE_TYPES[c.rowPriceType[i]], c.rowStockOut[i] === 1, matched, index);
+class TallySlots {
+  readonly total: Int32Array;
+  readonly match: Int32Array;
+  readonly types: Int32Array; // 4 per slot: ROW_PRICE_TYPES
+  readonly stockOut: Int32Array;
+  readonly withoutIndex: Int32Array;
+  readonly cheapest: Int32Array;
+  readonly inRange: Int32Array;
+  readonly dearer: Int32Array;
+  readonly indexSum: Float64Array;
+  readonly h2h: {
+    common: Int32Array;
+    cheaper: Int32Array;
+    equal: Int32Array;
+    dearer: Int32Array;
+    sum: Float64Array;
+  } | null;
+  private readonly cheapUpTo: number;
+  private readonly rangeUpTo: number;
+  private readonly rowPriceType: Uint8Array;
+  private readonly rowStockOut: Uint8Array;
+
+  constructor(
+    size: number,
+    readonly mpiValue: number,
+    c: { rowPriceType: Uint8Array; rowStockOut: Uint8Array },
+    headToHead = false,
+  ) {
+    this.total = new Int32Array(size);
+    this.match = new Int32Array(size);
+    this.types = new Int32Array(4 * size);
+    this.stockOut = new Int32Array(size);
+    this.withoutIndex = new Int32Array(size);
+    this.cheapest = new Int32Array(size);
+    this.inRange = new Int32Array(size);
+    this.dearer = new Int32Array(size);
+    this.indexSum = new Float64Array(size);
+    this.h2h = headToHead
+      ? {
+          common: new Int32Array(size),
+          cheaper: new Int32Array(size),
+          equal: new Int32Array(size),
+          dearer: new Int32Array(size),
+          sum: new Float64Array(size),
+        }
+      : null;
+    // PricingTally.add's bounds, written as it writes them
+    this.cheapUpTo = 100 + INDEX_EPSILON;
+    this.rangeUpTo = 100 + mpiValue + INDEX_EPSILON;
+    this.rowPriceType = c.rowPriceType;
+    this.rowStockOut = c.rowStockOut;
+  }
+
+  /** Product `i` in `slot`: matched or not, its index (NaN: none). */
+  add(slot: number, i: number, matched: boolean, index: number): void {
+    this.total[slot]++;
+    if (matched) this.match[slot]++;
+    this.types[4 * slot + this.rowPriceType[i]]++;
+    if (this.rowStockOut[i] === 1) this.stockOut[slot]++;
+    if (Number.isNaN(index)) this.withoutIndex[slot]++;
+    else {
+      this.indexSum[slot] += index;
+      if (index <= this.cheapUpTo) this.cheapest[slot]++;
+      else if (index <= this.rangeUpTo) this.inRange[slot]++;
+      else this.dearer[slot]++;
+    }
+  }
+
+  /** HeadToHeadTally.addDifference for the difference index − 100 (nothing without an index). */
+  addHeadToHead(slot: number, index: number): void {
+    const h = this.h2h as NonNullable<TallySlots['h2h']>;
+    if (Number.isNaN(index)) return;
+    const d = index - 100;
+    h.common[slot]++;
+    h.sum[slot] += d;
+    if (Math.abs(d) <= INDEX_EPSILON * Math.min(100 + d, 100)) h.equal[slot]++;
+    else if (d < 0) h.cheaper[slot]++;
+    else h.dearer[slot]++;
+  }
+
+  tally(slot: number): PricingTally {
+    const t = new PricingTally(this.mpiValue);
+    t.total = this.total[slot];
+    t.match = this.match[slot];
+    t.publishedMatch = this.total[slot] - this.withoutIndex[slot];
+    t.normal = this.types[4 * slot];
+    t.sale = this.types[4 * slot + 1];
+    t.exclusive = this.types[4 * slot + 2];
+    t.stockOut = this.stockOut[slot];
+    t.cheapest = this.cheapest[slot];
+    t.inRange = this.inRange[slot];
+    t.dearer = this.dearer[slot];
+    t.withoutIndex = this.withoutIndex[slot];
+    t.indexSum = this.indexSum[slot];
+    return t;
+  }
+
+  headToHead(slot: number): HeadToHeadTally {
+    const h = this.h2h as NonNullable<TallySlots['h2h']>;
+    const t = new HeadToHeadTally();
+    t.common = h.common[slot];
+    t.cheaper = h.cheaper[slot];
+    t.equal = h.equal[slot];
+    t.moreExpensive = h.dearer[slot];
+    t.differenceSum = h.sum[slot];
+    return t;
+  }
 }
 
 /** Pricing KPIs and index split of some scored products. */
-export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
-  const t = new PricingTally(set.scope.mpiValue);
-  for (const i of positions) addProduct(t, set, i);
-  return t;
+export function tallyOf(set: ScoredSet, positions: readonly number[]): PricingTally {
+  const slots = new TallySlots(1, set.scope.mpiValue, set.model.cols);
+  const { matched, index } = set;
+  for (let j = 0; j < positions.length; j++) {
+    const i = positions[j];
+    slots.add(0, i, matched[i] === 1, index[i]);
+  }
+  return slots.tally(0);
 }
 
 /**
@@ -390,18 +753,21 @@ export function tallyOf(set: ScoredSet, positions: number[]): PricingTally {
  */
 export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
   return memoOn(set, 'brands', () => {
-    const groups = new Map<number, PricingTally>();
-    const { rowBrand } = set.model.cols;
+    const { slotOf, keys } = denseSlots(set.model.cols.rowBrand);
+    const slots = new TallySlots(keys.length, set.scope.mpiValue, set.model.cols);
+    // the brands in the order of their first product
+    const order: number[] = [];
+    const seen = new Uint8Array(keys.length);
+    const { matched, index } = set;
     for (const i of set.filtered) {
-      const k = rowBrand[i];
-      let t = groups.get(k);
-      if (!t) {
-        t = new PricingTally(set.scope.mpiValue);
-        groups.set(k, t);
+      const slot = slotOf[i];
+      if (seen[slot] === 0) {
+        seen[slot] = 1;
+        order.push(slot);
       }
-      addProduct(t, set, i);
+      slots.add(slot, i, matched[i] === 1, index[i]);
     }
-    return groups;
+    return new Map(order.map((slot) => [keys[slot], slots.tally(slot)]));
   });
 }
 
@@ -411,25 +777,28 @@ export function tallyByBrand(set: ScoredSet): Map<number, PricingTally> {
  * into their ancestors. Products without classification go to node 0.
  */
 export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
-  const leaves = new Map<number, { path: number[]; tally: PricingTally }>();
   const rows = set.model.rows;
   const { rowClassLeaf } = set.model.cols;
+  const { slotOf, keys: leaves } = denseSlots(rowClassLeaf);
+  const slots = new TallySlots(leaves.length, set.scope.mpiValue, set.model.cols);
+  // the leaves in the order of their first product (the order their tallies are added into the nodes)
+  const order: number[] = [];
+  const firstRow = new Int32Array(leaves.length).fill(-1);
+  const { matched, index } = set;
   for (const i of set.filtered) {
-    // the leaf from the columns; the Row (its path) only for a leaf's first product
-    const leaf = rowClassLeaf[i];
-    let l = leaves.get(leaf);
-    if (!l) {
-      const r = rows[i];
-      l = {
-        path: r.classPath.length ? r.classPath : NO_CLASS_PATH,
-        tally: new PricingTally(set.scope.mpiValue),
-      };
-      leaves.set(leaf, l);
+    const slot = slotOf[i];
+    if (firstRow[slot] < 0) {
+      firstRow[slot] = i;
+      order.push(slot);
     }
-    addProduct(l.tally, set, i);
+    slots.add(slot, i, matched[i] === 1, index[i]);
   }
   const nodes = new Map<number, PricingTally>();
-  for (const { path, tally } of leaves.values()) {
+  for (const slot of order) {
+    // the path from the leaf's first product's Row (only one Row read per leaf)
+    const r = rows[firstRow[slot]];
+    const path = r.classPath.length ? r.classPath : NO_CLASS_PATH;
+    const tally = slots.tally(slot);
     for (const id of path) {
       let t = nodes.get(id);
       if (!t) {
@@ -440,6 +809,33 @@ export function tallyByTree(set: ScoredSet): Map<number, PricingTally> {
     }
   }
   return nodes;
+}
+
+/**
+ * Each row's value of an id column (classification leaf, brand) as a dense slot, and the value of each
+ * slot, per column (a model's, shared by its closed-day overlays): 4 bytes a product, kept as long as
+ * the column.
+ */
+const denseSlotsOf = new WeakMap<Int32Array, { slotOf: Int32Array; keys: number[] }>();
+function denseSlots(column: Int32Array) {
+  let kept = denseSlotsOf.get(column);
+  if (!kept) {
+    const slotOf = new Int32Array(column.length);
+    const slotOfKey = new Map<number, number>();
+    const keys: number[] = [];
+    for (let i = 0; i < column.length; i++) {
+      let slot = slotOfKey.get(column[i]);
+      if (slot === undefined) {
+        slot = keys.length;
+        keys.push(column[i]);
+        slotOfKey.set(column[i], slot);
+      }
+      slotOf[i] = slot;
+    }
+    kept = { slotOf, keys };
+    denseSlotsOf.set(column, kept);
+  }
+  return kept;
 }
 
 const NO_CLASS_PATH = [0];
@@ -458,71 +854,85 @@ export interface SellerTally {
 export function tallyBySeller(set: ScoredSet): SellerTally[] {
   const c = set.model.cols;
   const S = c.sellerIds.length;
-  const tallies = set.scope.competitors.map((sellerId) => ({
-    sellerId,
-    tally: new PricingTally(set.scope.mpiValue),
-    headToHead: new HeadToHeadTally(),
-  }));
-  const bySellerIndex: (SellerTally | undefined)[] = new Array(S);
-  for (const t of tallies) {
-    const si = c.sellerIndex.get(t.sellerId);
-    if (si !== undefined) bySellerIndex[si] = t;
+  const slots = new TallySlots(S, set.scope.mpiValue, c, true);
+  // the competitors asked for, by seller column (a seller the model has no offer of: an empty tally)
+  const asked = new Uint8Array(S);
+  for (const id of set.scope.competitors) {
+    const si = c.sellerIndex.get(id);
+    if (si !== undefined) asked[si] = 1;
   }
-  const sellerMin = new Float64Array(S).fill(Number.NaN);
-  const seen = new Uint8Array(S);
-  const touched = new Int32Array(S);
+  // the priced entries: one per seller with a counted offer, its lowest comparable price
+  const { entryStart, entrySeller, entryMin } = set.priced;
+  const { selected, my } = set;
   for (const i of set.filtered) {
-    let nTouched = 0;
-    for (let k = c.offerStart[i], end = c.offerStart[i + 1]; k < end; k++) {
-      if (!set.offerIn[k]) continue;
-      const si = c.offerSeller[k];
-      if (!seen[si]) {
-        seen[si] = 1;
-        touched[nTouched++] = si;
-      }
-      const p = set.offerPrice[k];
-      if (!Number.isNaN(p) && !(p >= sellerMin[si])) sellerMin[si] = p;
-    }
-    const my = nn(set.my[i]);
-    for (let t0 = 0; t0 < nTouched; t0++) {
-      const si = touched[t0];
-      const theirs = nn(sellerMin[si]);
-      const t = bySellerIndex[si];
-      if (t) {
-        const index = priceIndex(my, theirs);
-        addProduct(t.tally, set, i, true, index);
-        t.headToHead.addDifference(index === null ? null : index - 100);
-      }
-      seen[si] = 0;
-      sellerMin[si] = Number.NaN;
+    const mine = my[i];
+    const priced = Number.isFinite(mine) && mine > 0;
+    for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+      const si = entrySeller[e];
+      if (selected[si] !== 1 || asked[si] !== 1) continue;
+      // priceIndex inlined (entryMin is NaN or a positive price)
+      const theirs = entryMin[e];
+      const index = priced && theirs > 0 ? (100 * mine) / theirs : Number.NaN;
+      slots.add(si, i, true, index);
+      slots.addHeadToHead(si, index);
     }
   }
-  return tallies;
+  const { competitors } = set.scope;
+  return competitors.map((sellerId, k) => {
+    const si = c.sellerIndex.get(sellerId);
+    // a seller named twice counts once, in its last place (as the per-seller tallies always did)
+    return si === undefined || competitors.lastIndexOf(sellerId) !== k
+      ? { sellerId, tally: new PricingTally(set.scope.mpiValue), headToHead: new HeadToHeadTally() }
+      : { sellerId, tally: slots.tally(si), headToHead: slots.headToHead(si) };
+  });
 }
 
-type Key = number | null;
-const SORT_KEY: Record<PricingSortField, (set: ScoredSet) => (i: number) => Key> = {
-  index: (set) => (i) => nn(set.index[i]),
-  difference: (set) => (i) => (Number.isNaN(set.index[i]) ? null : set.my[i] - set.min[i]),
-  name: (set) => {
-    const rank = nameRank(set.model);
-    return (i) => rank[i];
-  },
-  price: (set) => (i) => nn(set.my[i]),
-};
+/**
+ * Per row position, the products' ids, per row array (a model's, shared by its closed-day overlays): 8
+ * bytes a product; with the name ranks (model.ts nameRank) a name comparison is a number comparison.
+ */
+const idsOf = new WeakMap<Row[], Float64Array>();
+function productIds(rows: Row[]): Float64Array {
+  let ids = idsOf.get(rows);
+  if (!ids) {
+    ids = Float64Array.from(rows, (r) => r.productId);
+    idsOf.set(rows, ids);
+  }
+  return ids;
+}
+/** The sort key of every row position (NaN: none, sorted last). */
+function sortKeys(set: ScoredSet, by: PricingSortField): Float64Array | Int32Array {
+  switch (by) {
+    case 'index':
+      return set.index;
+    case 'price':
+      return set.my;
+    case 'name':
+      return nameRank(set.model);
+    case 'difference':
+      return memoOn(set, 'difference', () => {
+        const d = new Float64Array(set.index.length);
+        for (let i = 0; i < d.length; i++)
+          d[i] = Number.isNaN(set.index[i]) ? Number.NaN : set.my[i] - set.min[i];
+        return d;
+      });
+  }
+}
 
 /** Order of the items: by the key (nulls last whatever the direction), ties by id in the same direction. */
 function comparator(set: ScoredSet, by: PricingSortField, dir: SortDirection) {
-  const key = SORT_KEY[by](set);
+  const key = sortKeys(set, by);
   const sign = dir === 'asc' ? 1 : -1;
-  const rows = set.model.rows;
+  const ids = productIds(set.model.rows);
   return (a: number, b: number): number => {
-    const ka = key(a);
-    const kb = key(b);
-    if (ka === null || kb === null) {
-      if (ka !== kb) return ka === null ? 1 : -1;
+    const ka = key[a];
+    const kb = key[b];
+    const noA = Number.isNaN(ka);
+    const noB = Number.isNaN(kb);
+    if (noA || noB) {
+      if (noA !== noB) return noA ? 1 : -1;
     } else if (ka !== kb) return (ka < kb ? -1 : 1) * sign;
-    return (rows[a].productId - rows[b].productId) * sign;
+    return (ids[a] - ids[b]) * sign;
   };
 }
 
@@ -603,7 +1013,7 @@ export function competitorOffers(set: ScoredSet, i: number): CompetitorOffer[] {
   const c = set.model.cols;
   const best = new Map<number, { k: number; price: number | null; comparable: boolean }>();
   for (let k = start, end = c.offerStart[i + 1]; k < end; k++) {
-    if (!set.offerIn[k]) continue;
+    if (!offerCounted(set, k)) continue;
     const comparable = !Number.isNaN(set.offerPrice[k]);
     const raw =
       c.offerPrice[scope.mode][k] * (scope.rates.get(c.currencies[c.offerCurrency[k]]) ?? Number.NaN);

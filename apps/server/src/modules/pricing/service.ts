@@ -29,8 +29,11 @@ import {
   type CompetitorOffer,
   competitorOffers,
   computeBaseScore,
+  computePriced,
   filterScore,
+  maxPriceOf,
   nn,
+  type PricedModel,
   type PricingScope,
   type ScoredSet,
   type SellerTally,
@@ -109,36 +112,51 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
 }
 
 /**
- * The scored products of a request, memoised at two levels: the base score per (model version,
- * competitors, currency, price mode, window) — the only full pass over the pivot's offers — and the
- * filtered set per whole selection. The screens ask for items, KPIs and the price range of one selection
- * at once and then page through it; changing a filter, the market range or the price range reuses the
- * base score. A new model version makes new keys; a few recent entries of each are kept (memos of the
- * read-model holder, keyed by the model version: valid only for the very model object they were made from).
+ * The scored products of a request, memoised at three levels: the priced model per (model version, price
+ * mode, currency and rates, window) — the only full pass over the pivot's offers (compute.ts PricedModel);
+ * the base score per competitor set on top of it — a pass over each product's few per-seller entries; and
+ * the filtered set per whole selection. The screens ask for items, KPIs and the price range of one
+ * selection at once and then page through it; changing a filter, the market range or the price range
+ * reuses the base score, and a new competitor selection reuses the priced model. A new model version
+ * makes new keys; a few recent entries of each are kept (memos of the read-model holder, keyed by the
+ * model version: valid only for the very model object they were made from). Memory at most: 4 priced
+ * models (25 B a product + 29 B an offer each, with ≤ 4 kept candidate lists of ≤ 8 B a product: ~16 +
+ * 4 MB for a large pivot of 120k products and 440k offers), 6 base scores (19 B a product, + 1 B an
+ * offer once the brand comparator reads one: ~2.3 MB there), 12 filtered sets (their position lists
+ * and memos).
  */
+const PRICED_MEMO_SIZE = 4;
 const BASE_MEMO_SIZE = 6;
 const SCORED_MEMO_SIZE = 12;
 
 export function scored(r: Resolved): ScoredSet {
   const { scope, model } = r;
-  const baseKey = JSON.stringify([
+  // the crawl times count only with a window (which listings were seen in it)
+  const pricedKey = JSON.stringify([
     model.pivot,
     model.version,
-    scope.competitors,
     scope.currency,
     [...scope.rates],
     scope.mode,
     scope.window,
-    [...scope.crawl],
+    scope.window ? [...scope.crawl] : null,
   ]);
+  const baseKey = JSON.stringify([pricedKey, scope.competitors]);
   const key = JSON.stringify([baseKey, scope.mpiValue, scope.rows, scope.post]);
   const ofModel = (v: { model: PivotModel }) => v.model === model;
   return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false).remember(
     key,
     () => {
-      const base = r.models
-        .memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false)
-        .remember(baseKey, () => computeBaseScore(model, scope), ofModel);
+      const base = r.models.memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false).remember(
+        baseKey,
+        () => {
+          const priced = r.models
+            .memo<PricedModel>('pricing-priced', PRICED_MEMO_SIZE, false)
+            .remember(pricedKey, () => computePriced(model, scope), ofModel);
+          return computeBaseScore(model, scope, priced);
+        },
+        ofModel,
+      );
       return filterScore(base, scope);
     },
     ofModel,
@@ -269,7 +287,7 @@ function itemOut(
     sale_price: conv(row.sale),
     exclusive_price: conv(row.exclusive),
     min_price: round2(min),
-    max_price: round2(nn(set.max[i])),
+    max_price: round2(nn(maxPriceOf(set, i))),
     difference: index === null ? null : round2((my as number) - (min as number)),
     difference_pct: index === null ? null : round2(index - 100),
     index: round2(index),
