@@ -14,15 +14,7 @@ import {
   type SortDirection,
   seenInWindow,
 } from '@vigia/domain';
-import {
-  nameRank,
-  type Offer,
-  offerAt,
-  type PivotModel,
-  type Row,
-  rowAt,
-  searchTexts,
-} from './model.js';
+import { nameRank, type Offer, offerAt, type PivotModel, type Row, rowAt, searchTexts } from './model.js';
 
 // The pricing questions over a pivot's in-memory model (model.ts), with the formulas of
 // packages/domain/src/metrics/pricing.ts (docs/metrics.md "Pricing"): effective price per price mode →
