@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { type PricingFixture, seedPricingFixture } from '../../test/pricing-fixture.js';
 import { getPivotModel, type PivotModel } from './model.js';
-import { decodeModel, encodeModel } from './snapshot.js';
+import { decodeModel, encodeModel, readSavedModel } from './snapshot.js';
 
 // The saved pricing model (snapshot.ts, migration 501): what a starting process reads instead of every
 // row and offer, then the change log since its version.
@@ -97,6 +97,12 @@ describe('the saved pricing model', () => {
     const p1 = fx.listings.p1;
     await db.pool.query(`update pricing_rows set name = 'escrito a escondidas' where product_id = $1`, [p1]);
     const fromSaved = await getPivotModel(process(), PIVOT);
+    // read in slices (1 MiB in the product; here 100 bytes: the fixture's model is small) as in one piece
+    const sliced = await readSavedModel(db.pool, PIVOT, 100);
+    const whole = await readSavedModel(db.pool, PIVOT, 1 << 30);
+    expect(whole?.rows.length).toBeGreaterThan(3);
+    expect(sliced?.rows).toEqual(whole?.rows);
+    expect(Array.from(sliced?.offers.offerNormal ?? [])).toEqual(Array.from(first.cols.offerNormal));
     expect(fromSaved.rows.find((r) => r.productId === p1)?.name).not.toBe('escrito a escondidas');
     expect(plain(fromSaved)).toEqual(plain(first));
     await db.pool.query('update pricing_rows set name = $2 where product_id = $1', [
