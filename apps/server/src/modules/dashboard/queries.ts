@@ -10,12 +10,16 @@ import type { Rates } from '../../market/index.js';
 
 /** Today's state: one row per published listing at `sellers`. */
 function currentStateSql(p: Params, sellers: number[]): string {
+  const ids = p.add(sellers, '::int[]');
+  // (the sellers on products too: the same listings — a listing's seller is its product's — but then
+  // PostgreSQL reads only those sellers' products instead of the market's; large market, one seller's
+  // discounts 0.7 s → 0.16–0.3 s)
   return `select lc.product_id, lc.seller_id, p.classification_id, lc.normal_price,
                  case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
                                     when 'BYQUANTITY' then lc.byquantity_price end as promo_price,
                  lc.effective_price, lc.price_type, lc.stock_out, lc.currency
             from listing_current lc join products p on p.id = lc.product_id
-           where lc.seller_id = any(${p.add(sellers, '::int[]')}) and p.published`;
+           where lc.seller_id = any(${ids}) and p.seller_id = any(${ids}) and p.published`;
 }
 
 const ratesSql = (p: Params, rates: Rates) =>
