@@ -858,13 +858,11 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
   const { selected, my } = set;
   for (const i of set.filtered) {
     const mine = my[i];
-    const priced = Number.isFinite(mine) && mine > 0;
     for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
       const si = entrySeller[e];
       if (selected[si] !== 1 || asked[si] !== 1) continue;
-      // priceIndex inlined (entryMin is NaN or a positive price)
-      const theirs = entryMin[e];
-      const index = priced && theirs > 0 ? (100 * mine) / theirs : Number.NaN;
+      // (entryMin is NaN or a positive price; priceIndex is null unless both prices are positive)
+      const index = priceIndex(mine, entryMin[e]) ?? Number.NaN;
       slots.add(si, i, true, index);
       slots.addHeadToHead(si, index);
     }
