@@ -477,16 +477,8 @@ function savedToModel(saved: SavedModel): PivotModel {
  * Pivot listings re-read since each pivot's model was last saved, per pool: past a tenth of its rows the
  * model is saved again, so that a start does not re-read a whole day's changes.
  */
-const unsaved = new WeakMap<pg.Pool, Map<number, number>>();
-
-function unsavedOf(pool: pg.Pool): Map<number, number> {
-  let counts = unsaved.get(pool);
-  if (!counts) {
-    counts = new Map();
-    unsaved.set(pool, counts);
-  }
-  return counts;
-}
+const unsavedOf = (pool: pg.Pool) =>
+  readModelsOf(pool).state('pricing-unsaved', () => new Map<number, number>());
 
 /** Saves the model behind the request (snapshot.ts): once the event loop is free, never failing it. */
 function saveBehind(pool: pg.Pool, m: PivotModel) {
