@@ -94,14 +94,27 @@ function expectAnswers(store: HistoryStore, byId: Map<number, Row[]>) {
       for (const m of PRICE_MODES) expect(s.effective[m]).toBe(effectivePriceFor(listed(r), m));
       // a closed day's state: the last interval that began before t, unless the last one did
       const out = new Int32Array(1);
+      const gap = new Float64Array(1);
       const last = new Float64Array(1);
       store.ranges([id], new Int32Array(1), new Int32Array(1), last, []);
-      HistoryStore.statesBefore(store.columns(), Int32Array.of(first), Int32Array.of(count), last, t, out);
+      HistoryStore.statesBefore(
+        store.columns(),
+        Int32Array.of(first),
+        Int32Array.of(count),
+        last,
+        t,
+        out,
+        gap,
+      );
       const before = lastBefore(rows, t);
       const expectState = before && before !== rows.at(-1);
       expect(out[0] >= 0, `closing state of ${id} at ${t}`).toBe(Boolean(expectState));
       if (!expectState || !before) continue;
-      const st = store.closingStates(store.columns(), out, new Int32Array(0));
+      // unpublished at t (the interval ended before it): the instant its removal was found
+      const ended = before[2] !== null && before[2] < t ? before[2] : Number.NaN;
+      expect(gap[0], `gap of ${id} at ${t}`).toBe(ended);
+      const none = new Float64Array(0);
+      const st = store.closingStates(store.columns(), out, new Int32Array(0), gap, none);
       const j = out[0];
       expect([st.prices[3 * j], st.prices[3 * j + 1], st.prices[3 * j + 2]]).toEqual(
         [before[3], before[4], before[5]].map((v) => v ?? Number.NaN),
@@ -202,8 +215,9 @@ describe('brand comparator history store (compact layout)', () => {
     const handed = new Int32Array(1);
     const last = new Float64Array(1);
     store.ranges([target], new Int32Array(1), new Int32Array(1), last, []);
-    HistoryStore.statesBefore(cols, Int32Array.of(f0), Int32Array.of(c0), last, firstRow[1] + 1, handed);
-    const held = store.closingStates(cols, handed, new Int32Array(0));
+    const gap = new Float64Array(1);
+    HistoryStore.statesBefore(cols, Int32Array.of(f0), Int32Array.of(c0), last, firstRow[1] + 1, handed, gap);
+    const held = store.closingStates(cols, handed, new Int32Array(0), gap, new Float64Array(0));
     const before = held.prices[3 * handed[0]];
     expect(before).toBe(firstRow[3] ?? Number.NaN);
 

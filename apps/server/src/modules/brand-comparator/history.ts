@@ -609,8 +609,9 @@ export class HistoryStore {
    * interval began at last[j], out[j] = the state of its last interval that began before `t`, even when
    * it ended earlier (unpublished: its last known state); −1 when none began before `t`, and when its
    * last interval did (its state then is its current one, the model's: as as-of.ts selectStatesAt,
-   * which reads only listings whose current interval began after the day). One tight loop: no object
-   * per listing.
+   * which reads only listings whose current interval began after the day). `gap[j]` = the instant that
+   * interval ended when it ended before `t` (the listing was unpublished at `t`: its removal found
+   * then), NaN otherwise. One tight loop: no object per listing.
    */
   static statesBefore(
     c: Columns,
@@ -619,16 +620,22 @@ export class HistoryStore {
     last: Float64Array,
     t: number,
     out: Int32Array,
+    gap: Float64Array,
   ): void {
     const { from, state } = c;
+    gap.fill(Number.NaN);
     for (let j = 0; j < out.length; j++) {
       if (last[j] < t || count[j] === 0) {
         out[j] = -1;
         continue;
       }
       const k = lastStarted(from, first[j], first[j] + count[j], t, true);
-      // a gap began before t: the interval before it (a gap always follows one)
-      out[j] = k < first[j] ? -1 : state[k] === GAP ? state[k - 1] : state[k];
+      if (k < first[j]) out[j] = -1;
+      else if (state[k] === GAP) {
+        // a gap began before t: the interval before it (a gap always follows one)
+        out[j] = state[k - 1];
+        gap[j] = from[k];
+      } else out[j] = state[k];
     }
   }
 
@@ -636,10 +643,18 @@ export class HistoryStore {
    * Pricing's ClosingStates for the states given per row and offer (indexes into `c`'s states). The
    * arrays are `c`'s own: states are never rewritten (a seal makes new arrays), so they stay true.
    */
-  closingStates(c: Columns, rowState: Int32Array, offerState: Int32Array): ClosingStates {
+  closingStates(
+    c: Columns,
+    rowState: Int32Array,
+    offerState: Int32Array,
+    rowGap: Float64Array,
+    offerGap: Float64Array,
+  ): ClosingStates {
     return {
       rowState,
       offerState,
+      rowRemovedAt: rowGap,
+      offerRemovedAt: offerGap,
       prices: c.prices,
       stockOut: c.stockOut,
       currency: c.currency,
@@ -897,9 +912,14 @@ export function closingStatesOf(
   const s = slotsOf(store, model);
   const rowState = new Int32Array(s.rowFirst.length);
   const offerState = new Int32Array(s.offerFirst.length);
-  HistoryStore.statesBefore(s.columns, s.rowFirst, s.rowCount, s.rowLast, endTs, rowState);
-  HistoryStore.statesBefore(s.columns, s.offerFirst, s.offerCount, s.offerLast, endTs, offerState);
-  return { missing: s.missing, states: store.closingStates(s.columns, rowState, offerState) };
+  const rowGap = new Float64Array(s.rowFirst.length);
+  const offerGap = new Float64Array(s.offerFirst.length);
+  HistoryStore.statesBefore(s.columns, s.rowFirst, s.rowCount, s.rowLast, endTs, rowState, rowGap);
+  HistoryStore.statesBefore(s.columns, s.offerFirst, s.offerCount, s.offerLast, endTs, offerState, offerGap);
+  return {
+    missing: s.missing,
+    states: store.closingStates(s.columns, rowState, offerState, rowGap, offerGap),
+  };
 }
 
 /** Trend prices from the database's states (selectStatesAt), for a store not loaded yet. */

@@ -22,10 +22,12 @@ async function fullLookup(listings: number[], endTs: number): Promise<Map<number
   const { rows } = await ctx.db.pool.query<ClosingState & { id: string }>(
     `select u.id::text as id, x.normal_price::float8 as normal, x.sale_price::float8 as sale,
             x.exclusive_price::float8 as exclusive, x.price_type as "priceType", x.stock_out as "stockOut",
-            x.currency
+            x.currency,
+            case when x.valid_to < to_timestamp($2::float8 / 1000)
+                 then (extract(epoch from x.valid_to) * 1000)::float8 end as "removedAt"
        from unnest($1::bigint[]) u(id)
        cross join lateral (
-         select normal_price, sale_price, exclusive_price, price_type, stock_out, currency
+         select normal_price, sale_price, exclusive_price, price_type, stock_out, currency, valid_to
            from price_intervals
           where product_id = u.id and valid_from < to_timestamp($2::float8 / 1000)
           order by valid_from desc limit 1) x`,
@@ -142,6 +144,10 @@ function replaced(model: PivotModel) {
       c.offerExclusive,
       Array.from(c.offerPriceType, (t) => c.priceTypes[t]),
       c.currencies,
+      c.rowPublished,
+      c.rowLastSeen,
+      c.offerPublished,
+      c.offerLastSeen,
     ],
   };
 }
@@ -244,6 +250,37 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
     expect(rowPasses(yesterday, sale)?.[i]).toBe(1);
     expect(rowPasses(model, sale)?.[i]).toBe(0);
     expect(rowPasses(model, scope({}))).toBeNull();
+  });
+
+  it('counts a listing republished after a gap only in windows where it was seen', async () => {
+    const pool = ctx.db.pool;
+    const model = await getPivotModel(pool, 5);
+    // p4: first seen five days ago at noon, missing from the crawl three days ago (its removal found
+    // then, last seen five days ago), published again today
+    const inWindow = async (from: number, to: number) => {
+      const fromTs = (await endOf(from + 1)) as number;
+      const toEndTs = await endOf(to);
+      const m = await modelAsOf(pool, model, `${from}..${to}`, toEndTs);
+      // both sellers crawled today (published listings: seen up to then)
+      const crawl = new Map([
+        [5, Date.now()],
+        [7, Date.now()],
+      ]);
+      const set = scoreModel(m, { ...scope({}), window: { fromTs, toEndTs }, crawl });
+      return set.filtered.map((i) => m.rows[i].productId).includes(ids.p4);
+    };
+    // yesterday, two days ago: unpublished all day (before, it counted: "published, seen up to the crawl")
+    expect(await inWindow(1, 1)).toBe(false);
+    expect(await inWindow(2, 2)).toBe(false);
+    // three days ago: its removal was found at noon, it was last seen two days before
+    expect(await inWindow(3, 3)).toBe(false);
+    // four and five days ago: listed at the day's end
+    expect(await inWindow(4, 4)).toBe(true);
+    expect(await inWindow(5, 5)).toBe(true);
+    // from five days ago to yesterday: seen on the window's first day
+    expect(await inWindow(5, 1)).toBe(true);
+    // from four days ago to yesterday: not seen in it (last seen five days ago, back only today)
+    expect(await inWindow(4, 1)).toBe(false);
   });
 
   it('builds one overlay for requests of the same day at once', async () => {

@@ -8,8 +8,14 @@ import { type Columns, coder, effectiveListed, type PivotModel, priceTypeCode, t
 // (Hasta) is a closed day, every pivot listing and matched competitor listing of the model takes its
 // state at the end of that day — the last price interval that began before the day's end (its last
 // known state when it was unpublished earlier) — instead of its latest one. Which listings count is
-// still the window's choice (seen in [Desde, Hasta]); only prices, price types, stock and currencies are
-// replaced. A closed day's state never changes (ingestion refuses older observations), so the overlay
+// still the window's choice (seen in [Desde, Hasta]); prices, price types, stock and currencies are
+// replaced, and one thing more: a listing that was unpublished at the day's end but is published again
+// now (its interval then ended before the day's end, the next one began after it) is not "seen up to
+// its seller's last crawl" — its products.last_seen is its last sighting before its latest removal,
+// and the overlay makes it an unpublished listing last seen then (an earlier removal: that sighting is
+// not kept, the listing does not count). Without it, a listing republished after a gap counted on the
+// gap's days with its last price before it (the dashboard's closed-day index, which takes the
+// intervals covering the day's end, then differed from DPM on that day). A closed day's state never changes (ingestion refuses older observations), so the overlay
 // is kept per (pivot, model version, day) for a few days at once, and requests for the same day while
 // it is being built wait for that build.
 //
@@ -29,6 +35,8 @@ export interface ClosingState {
   priceType: string;
   stockOut: boolean;
   currency: string;
+  /** when that interval ended before the instant (the listing was unpublished then): its end, epoch ms */
+  removedAt: number | null;
 }
 
 /**
@@ -41,6 +49,12 @@ export interface ClosingState {
 export interface ClosingStates {
   rowState: Int32Array;
   offerState: Int32Array;
+  /**
+   * per row and offer: the instant its removal was found (epoch ms) when the listing was unpublished at
+   * the day's end — its interval then ended before it — NaN otherwise
+   */
+  rowRemovedAt: Float64Array;
+  offerRemovedAt: Float64Array;
   /** state j's listed prices: normal, sale and exclusive at 3j, 3j + 1, 3j + 2 (NaN = none) */
   prices: Float64Array;
   stockOut: Uint8Array;
@@ -60,9 +74,12 @@ export function statesFromMap(model: PivotModel, states: Map<number, ClosingStat
   };
   const cur = codes(list.map((s) => s.currency));
   const types = codes(list.map((s) => s.priceType));
+  const removedAt = (id: number) => states.get(id)?.removedAt ?? Number.NaN;
   return {
     rowState: Int32Array.from(model.rows, (r) => index.get(r.productId) ?? -1),
     offerState: Int32Array.from(model.cols.offerProductId, (id) => index.get(id) ?? -1),
+    rowRemovedAt: Float64Array.from(model.rows, (r) => removedAt(r.productId)),
+    offerRemovedAt: Float64Array.from(model.cols.offerProductId, removedAt),
     prices: Float64Array.from(
       list.flatMap((s) => [s.normal, s.sale, s.exclusive]),
       nan,
@@ -100,8 +117,9 @@ const nul = (v: number) => (Number.isNaN(v) ? null : v);
 
 /**
  * The state at `endTs` (epoch ms) of each listing of `ids` whose current interval (listing_current.since)
- * began at or after `endTs`: its last interval that began before `endTs`. A listing absent from the
- * answer keeps its current state (or had none then).
+ * began at or after `endTs`: its last interval that began before `endTs`, and its end when that was
+ * before `endTs` (unpublished then). A listing absent from the answer keeps its current state (or had
+ * none then).
  */
 export async function selectStatesAt(
   db: Queryable,
@@ -111,10 +129,12 @@ export async function selectStatesAt(
   const { rows } = await db.query<ClosingState & { id: string }>(
     `select lc.product_id::text as id, x.normal_price::float8 as normal, x.sale_price::float8 as sale,
             x.exclusive_price::float8 as exclusive, x.price_type as "priceType", x.stock_out as "stockOut",
-            x.currency
+            x.currency,
+            case when x.valid_to < to_timestamp($2::float8 / 1000)
+                 then (extract(epoch from x.valid_to) * 1000)::float8 end as "removedAt"
        from listing_current lc
        cross join lateral (
-         select normal_price, sale_price, exclusive_price, price_type, stock_out, currency
+         select normal_price, sale_price, exclusive_price, price_type, stock_out, currency, valid_to
            from price_intervals
           where product_id = lc.product_id and valid_from < to_timestamp($2::float8 / 1000)
           order by valid_from desc limit 1) x
@@ -183,6 +203,54 @@ function lazily<T>(make: () => T): () => T {
 }
 
 /**
+ * The window columns of the listings unpublished at the day's end (removal found before it) that the
+ * model holds as seen later: unpublished then, last seen at their products.last_seen when that is before
+ * the removal (their last sighting before it), else never (an earlier removal: that sighting is not
+ * kept). Nothing when there is none (the model's columns stay).
+ */
+function unpublishedThen(
+  model: PivotModel,
+  list: ClosingStates[],
+): Partial<Pick<Columns, 'rowPublished' | 'rowLastSeen' | 'offerPublished' | 'offerLastSeen'>> {
+  const c = model.cols;
+  const out: Partial<Pick<Columns, 'rowPublished' | 'rowLastSeen' | 'offerPublished' | 'offerLastSeen'>> = {};
+  const apply = (
+    removedAt: Float64Array,
+    published: Uint8Array,
+    lastSeen: Float64Array,
+    set: (p: Uint8Array, l: Float64Array) => void,
+  ) => {
+    let p: Uint8Array | null = null;
+    let l: Float64Array | null = null;
+    for (let i = 0; i < removedAt.length; i++) {
+      const at = removedAt[i];
+      if (Number.isNaN(at)) continue;
+      p ??= published.slice();
+      l ??= lastSeen.slice();
+      p[i] = 0;
+      l[i] = lastSeen[i] < at ? lastSeen[i] : Number.NEGATIVE_INFINITY;
+    }
+    if (p && l) set(p, l);
+  };
+  for (const st of list) {
+    apply(st.rowRemovedAt, out.rowPublished ?? c.rowPublished, out.rowLastSeen ?? c.rowLastSeen, (p, l) => {
+      out.rowPublished = p;
+      out.rowLastSeen = l;
+    });
+    apply(
+      st.offerRemovedAt,
+      out.offerPublished ?? c.offerPublished,
+      out.offerLastSeen ?? c.offerLastSeen,
+      (p, l) => {
+        out.offerPublished = p;
+        out.offerLastSeen = l;
+      },
+    );
+  }
+  return out;
+}
+
+/**
  * A copy of `model` whose prices, price types, stock and currencies are the states of `states` (several:
  * each for its own listings, e.g. the history's and the database's for the listings it does not hold).
  * The rows stay the model's objects (no object per row: a day 40 days back changes ~17,000 rows of the
@@ -247,6 +315,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       offerStockOut[k] = stockOut[j];
     }
   });
+  const seen = unpublishedThen(model, list);
   if (currencies.length > 255 || priceTypes.length > 255)
     throw new Error('demasiadas divisas o tipos de precio en el modelo de precios');
   /** One mode's effective offer prices: the model's, with each state's where it has one. */
@@ -302,6 +371,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     offerPrice,
     offerCurrency,
     offerStockOut,
+    ...seen,
   } as Columns;
   Object.defineProperties(cols, {
     offerNormal: { get: () => offerListed().normal, enumerable: true },
