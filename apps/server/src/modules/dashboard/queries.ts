@@ -359,7 +359,9 @@ export interface SellerDiscountRow {
 /**
  * One seller's discounts now (the listings selectCurrentDiscounts counts), per listing currency and
  * discount bucket: how many and the sum of their amounts — a selection's figures are sums over its
- * sellers (service.ts currentDay), each seller's kept until its data changes.
+ * sellers (service.ts currentDay), each seller's kept until its data changes. From listing_current
+ * alone (its published flag and classification are the listing's: ingest keeps them with products),
+ * an index-only scan of the seller's promoted listings (migration 510).
  */
 export async function selectCurrentSellerDiscounts(
   db: Queryable,
@@ -368,10 +370,14 @@ export async function selectCurrentSellerDiscounts(
   const p = new Params();
   const sql = `
     select d.currency, vigia_discount_bucket(d.pct) as bucket, count(*)::int as n, sum(d.amount)::float8 as amount
-      from (select s.currency, (s.normal_price - s.promo_price)::float8 as amount,
-                   vigia_discount_pct(s.normal_price, s.promo_price) as pct
-              from (${currentStateSql(p, [q.seller])}) s
-             where s.price_type <> 'NORMAL' and ${rootsCond(p, 's.classification_id', q.roots)}) d
+      from (select lc.currency, (lc.normal_price - x.promo_price)::float8 as amount,
+                   vigia_discount_pct(lc.normal_price, x.promo_price) as pct
+              from listing_current lc
+             cross join lateral (
+               select case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
+                                         when 'BYQUANTITY' then lc.byquantity_price end as promo_price) x
+             where lc.seller_id = ${p.add(q.seller, '::int')} and lc.published and lc.price_type <> 'NORMAL'
+               and ${rootsCond(p, 'lc.classification_id', q.roots)}) d
      where d.pct is not null
      group by 1, 2`;
   const { rows } = await db.query<SellerDiscountRow>(sql, p.values);
