@@ -111,6 +111,8 @@ export function provideClosingStates(pool: pg.Pool, source: ClosingStateSource):
   sourceOf(pool).source = source;
 }
 
+const EMPTY_I32 = new Int32Array(0);
+const EMPTY_F64 = new Float64Array(0);
 const MODES: PriceMode[] = ['NORMAL_SALE_EXCLUSIVE_PRICE', 'NORMAL_SALE_PRICE', 'NORMAL_PRICE'];
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 const nul = (v: number) => (Number.isNaN(v) ? null : v);
@@ -261,7 +263,17 @@ function unpublishedThen(
  * tallies never read the listed prices.
  */
 export function overlayStates(model: PivotModel, states: ClosingStates | ClosingStates[]): PivotModel {
-  const list = Array.isArray(states) ? states : [states];
+  const given = Array.isArray(states) ? states : [states];
+  // what the overlay's lazy columns and rows read later: not the per-listing row states and removal
+  // instants (12 bytes a listing, ~7 MB a day on the large market), used only here
+  const list = given.map(
+    (st): ClosingStates => ({
+      ...st,
+      rowState: EMPTY_I32,
+      rowRemovedAt: EMPTY_F64,
+      offerRemovedAt: EMPTY_F64,
+    }),
+  );
   const c = model.cols;
   const currencies = [...c.currencies];
   const cur = coder(currencies);
@@ -288,7 +300,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     stockOut: st.stockOut[j] === 1,
     currency: st.currencies[st.currency[j]],
   });
-  list.forEach((st, from) => {
+  given.forEach((st, from) => {
     const { prices, stockOut, currency, priceType, rowState, offerState } = st;
     // the states' currency and price type indexes → the overlay's
     const curOf = Uint8Array.from(st.currencies, cur);
@@ -315,7 +327,7 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       offerStockOut[k] = stockOut[j];
     }
   });
-  const seen = unpublishedThen(model, list);
+  const seen = unpublishedThen(model, given);
   if (currencies.length > 255 || priceTypes.length > 255)
     throw new Error('demasiadas divisas o tipos de precio en el modelo de precios');
   /** One mode's effective offer prices: the model's, with each state's where it has one. */
