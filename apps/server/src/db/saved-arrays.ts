@@ -20,7 +20,7 @@ interface Place {
   length: number;
 }
 
-/** Slices of a saved value read at a time (readSavedBytes). */
+/** Slices of a saved value read at a time (readSaved). */
 export const SLICE = 1 << 20;
 
 /** `header` (JSON) and `arrays` (in their order) as saved bytes behind `magic` (4 latin-1 characters). */
@@ -79,25 +79,32 @@ export function decodeSaved<H, N extends string>(
 }
 
 /**
- * The saved value that `source` selects (one row, its one column `data`: a bytea stored uncompressed), read
- * in slices of `slice` bytes (PostgreSQL reads only each slice's part): one 48 MB value takes ~0.6 s
- * through the driver's one message, 1 MiB slices ~0.2 s (large market, 2026-11-29). `source`'s parameters
- * are `values`; null when it selects none.
+ * The saved value that `source` selects (one row, its one column `data`: a bytea stored uncompressed),
+ * decoded; null when `source` selects none, `decode` refuses it, or the read fails (`onError` told). Read in
+ * slices of `slice` bytes (PostgreSQL reads only each slice's part): one 48 MB value takes ~0.6 s through
+ * the driver's one message, 1 MiB slices ~0.2 s (large market, 2026-11-29). `source`'s parameters are
+ * `values`.
  */
-export async function readSavedBytes(
+export async function readSaved<T>(
   db: Queryable,
-  source: string,
-  values: unknown[],
-  slice = SLICE,
-): Promise<Buffer | null> {
-  const n = `$${values.length + 1}::int`;
-  const { rows } = await queryOwnClient<[Buffer]>(db, {
-    text: `select substring(s.data from k * ${n} + 1 for ${n})
-             from (${source}) s
-            cross join generate_series(0, (length(s.data) - 1) / ${n}) k
-            order by k`,
-    values: [...values, slice],
-    rowMode: 'array',
-  });
-  return rows.length ? Buffer.concat(rows.map((r) => r[0])) : null;
+  q: { source: string; values: unknown[]; slice?: number },
+  decode: (data: Buffer) => T | null,
+  onError: (err: unknown) => void,
+): Promise<T | null> {
+  const slice = q.slice ?? SLICE;
+  const n = `$${q.values.length + 1}::int`;
+  try {
+    const { rows } = await queryOwnClient<[Buffer]>(db, {
+      text: `select substring(s.data from k * ${n} + 1 for ${n})
+               from (${q.source}) s
+              cross join generate_series(0, (length(s.data) - 1) / ${n}) k
+              order by k`,
+      values: [...q.values, slice],
+      rowMode: 'array',
+    });
+    return rows.length ? decode(Buffer.concat(rows.map((r) => r[0]))) : null;
+  } catch (err) {
+    onError(err);
+    return null;
+  }
 }

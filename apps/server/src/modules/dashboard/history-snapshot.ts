@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { queryOwnClient } from '../../db/database.js';
-import { decodeSaved, encodeSaved, readSavedBytes, SLICE } from '../../db/saved-arrays.js';
+import { decodeSaved, encodeSaved, readSaved, SLICE } from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { IndexHistory } from './index-history.js';
 
@@ -94,22 +94,21 @@ export async function readSavedHistory(
   q: { pivot: number; zone: string; from: string; to: string },
   slice = SLICE,
 ): Promise<IndexHistory | null> {
-  try {
-    const data = await readSavedBytes(
-      pool,
-      `select s.data from dashboard_index_history_snapshots s
-        where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
-      [q.pivot, q.zone, q.from, q.to],
+  return readSaved(
+    pool,
+    {
+      source: `select s.data from dashboard_index_history_snapshots s
+                where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
+      values: [q.pivot, q.zone, q.from, q.to],
       slice,
-    );
-    return data ? decodeHistory(data, q) : null;
-  } catch (err) {
-    readModelsOf(pool).warn(
-      { err, ...q },
-      'dashboard: saved index history unreadable; loading from the tables',
-    );
-    return null;
-  }
+    },
+    (data) => decodeHistory(data, q),
+    (err) =>
+      readModelsOf(pool).warn(
+        { err, ...q },
+        'dashboard: saved index history unreadable; loading from the tables',
+      ),
+  );
 }
 
 /**

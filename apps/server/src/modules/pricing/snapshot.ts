@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { queryOwnClient } from '../../db/database.js';
-import { decodeSaved, encodeSaved, readSavedBytes, SLICE, type Typed } from '../../db/saved-arrays.js';
+import { decodeSaved, encodeSaved, readSaved, SLICE, type Typed } from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { Columns, PivotModel, Row } from './model.js';
 import type { RowRecord } from './queries.js';
@@ -125,20 +125,19 @@ export async function readSavedModel(
   pivot: number,
   slice = SLICE,
 ): Promise<SavedModel | null> {
-  try {
-    const data = await readSavedBytes(
-      pool,
-      `select s.data from pricing_model_snapshots s
-         join pricing_pivots p on p.seller_id = s.pivot_id and p.built_at = s.built_at
-        where s.pivot_id = $1`,
-      [pivot],
+  return readSaved(
+    pool,
+    {
+      source: `select s.data from pricing_model_snapshots s
+                 join pricing_pivots p on p.seller_id = s.pivot_id and p.built_at = s.built_at
+                where s.pivot_id = $1`,
+      values: [pivot],
       slice,
-    );
-    return data ? decodeModel(data, pivot) : null;
-  } catch (err) {
-    readModelsOf(pool).warn({ err, pivot }, 'pricing: saved model unreadable; loading from the tables');
-    return null;
-  }
+    },
+    (data) => decodeModel(data, pivot),
+    (err) =>
+      readModelsOf(pool).warn({ err, pivot }, 'pricing: saved model unreadable; loading from the tables'),
+  );
 }
 
 /** Saves `m` unless a model of the same or a later version is saved already. Never throws. */
