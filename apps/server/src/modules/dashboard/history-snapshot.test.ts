@@ -5,6 +5,7 @@ import { createPool, type Database } from '../../db/database.js';
 import { today } from '../../market/index.js';
 import { createTestDatabase } from '../../test/context.js';
 import { seedTestMarket, tDay } from '../../test/test-market.js';
+import { dropRollupZone } from '../ingest/zones.js';
 import { WARM_DAYS } from './days.js';
 import { decodeHistory, encodeHistory, readSavedHistory, saveHistory } from './history-snapshot.js';
 import {
@@ -211,6 +212,16 @@ describe('the saved index history', () => {
       expect(plain(again)).toEqual(plain(ref));
       expect((await savedRow())?.bytes).toBe(whole);
     }
+  });
+
+  it('a zone no organisation uses any more takes its saved histories with it', async () => {
+    const TOKYO = 'Asia/Tokyo';
+    await db.pool.query('insert into rollup_zones (zone, ready) values ($1, true)', [TOKYO]);
+    expect(await saveHistory(db.pool, { ...ref, zone: TOKYO })).toBe(true);
+    expect(await readSavedHistory(db.pool, { ...q, zone: TOKYO })).not.toBeNull();
+    expect(await dropRollupZone(db.pool, TOKYO)).toBe(true);
+    const { rows } = await db.pool.query('select zone from dashboard_index_history_snapshots order by zone');
+    expect(rows).toEqual([{ zone: ZONE }]);
   });
 
   it('processes loading and saving at once leave one whole history', async () => {
