@@ -30,6 +30,7 @@ import {
 export interface HolderLog {
   warn(obj: unknown, msg?: string): void;
   error(obj: unknown, msg?: string): void;
+  debug?(obj: unknown, msg?: string): void;
 }
 
 /** A batch of changes, or 'all' after the listening connection was (re)opened: anything may have changed. */
@@ -309,11 +310,17 @@ export class ReadModels {
     for (const r of waiting) r();
   }
 
-  /** Opens the listening connection and starts the warm-ups (once per holder, however many apps share it). */
   /** Logs a warning with the server's logger (none before start: tests' holders stay silent). */
   warn(obj: unknown, msg: string): void {
     this.log?.warn(obj, msg);
   }
+
+  /** Logs at debug level (LOG_LEVEL=debug), as warn. */
+  debug(obj: unknown, msg: string): void {
+    this.log?.debug?.(obj, msg);
+  }
+
+  /** Opens the listening connection and starts the warm-ups (once per holder, however many apps share it). */
 
   async start(log: HolderLog): Promise<void> {
     this.users++;

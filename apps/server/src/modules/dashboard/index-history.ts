@@ -5,6 +5,7 @@ import { today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { addGroupIndex, WARM_DAYS } from './days.js';
+import { readSavedHistory, saveHistory } from './history-snapshot.js';
 import { selectIndexHistory } from './queries.js';
 
 // The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
@@ -17,7 +18,9 @@ import { selectIndexHistory } from './queries.js';
 // medium market). Closed days never change (ingestion refuses older observations); the groups are those
 // of the load (the stored per-scope figures of the older path keep those of their computation). The days
 // are those of a market zone (the organisation's once its roll-up rows are ready, ingest zones.ts
-// dayZone): one history per (pivot, zone), its intervals cut at that zone's day ends.
+// dayZone): one history per (pivot, zone), its intervals cut at that zone's day ends. The first process to
+// load a window saves the history in the database (history-snapshot.ts, migration 511); a process that
+// starts later that day, or a second API process, reads it instead of the intervals.
 
 export interface IndexHistory {
   pivot: number;
@@ -243,7 +246,17 @@ interface Slot {
 const slotsOf = (pool: pg.Pool) =>
   readModelsOf(pool).state('dashboard-index-history', () => new Map<string, Slot>());
 
-/** Loads the pivot's history over [from, to] (days of `zone`) and holds it (replacing an older window's). */
+function logLoad(pool: pg.Pool, h: IndexHistory, from: 'saved' | 'tables', t0: number): void {
+  readModelsOf(pool).debug(
+    { pivot: h.pivot, zone: h.zone, from, ms: Math.round(performance.now() - t0), bytes: h.bytes },
+    'dashboard: index history loaded',
+  );
+}
+
+/**
+ * Loads the pivot's history over [from, to] (days of `zone`) and holds it (replacing an older window's):
+ * the one saved in the database for that window when there is one, else from the tables, then saved.
+ */
 export function loadIndexHistory(
   pool: pg.Pool,
   pivot: number,
@@ -259,14 +272,28 @@ export function loadIndexHistory(
     if (held.loading) return held.loading;
   }
   const slot: Slot = { to, history: null, loading: null };
-  // long work on a large market (every matched listing's intervals over the window: more than the
-  // requests' 30 s under load, issue 30): its own transaction with a longer statement timeout
-  slot.loading = withTransaction(pool, async (client) => {
-    await allowLongStatements(client);
-    return selectIndexHistory(client, { from, to, pivot, zone });
-  })
-    .then((rows) => {
-      const h = buildIndexHistory(pivot, zone, from, to, rows);
+  slot.loading = (async () => {
+    const t0 = performance.now();
+    // saved by the first process that loaded this window (history-snapshot.ts): ~0.x s instead of the
+    // statement below; a value of another window, or unreadable, is passed over
+    const saved = await readSavedHistory(pool, { pivot, zone, from, to });
+    if (saved) {
+      logLoad(pool, saved, 'saved', t0);
+      return saved;
+    }
+    // long work on a large market (every matched listing's intervals over the window: more than the
+    // requests' 30 s under load, issue 30): its own transaction with a longer statement timeout
+    const rows = await withTransaction(pool, async (client) => {
+      await allowLongStatements(client);
+      return selectIndexHistory(client, { from, to, pivot, zone });
+    });
+    const h = buildIndexHistory(pivot, zone, from, to, rows);
+    logLoad(pool, h, 'tables', t0);
+    // saved behind the answer (a failure is logged, the history held all the same)
+    setImmediate(() => void saveHistory(pool, h));
+    return h;
+  })()
+    .then((h) => {
       if (slots.get(key) === slot) {
         slot.history = h;
         slot.loading = null;

@@ -153,6 +153,7 @@ export async function dropRollupZone(pool: pg.Pool, zone: string): Promise<boole
     await c.query('delete from rollup_daily_brand where zone = $1', [zone]);
     await c.query('delete from dashboard_day_figures where zone = $1', [zone]);
     await c.query('delete from dashboard_seller_days where zone = $1', [zone]);
+    await c.query('delete from dashboard_index_history_snapshots where zone = $1', [zone]);
     for (const h of zoneRebuilds) await h.drop(c, zone);
     return true;
   });
