@@ -9,7 +9,7 @@ import { createSecondApp, createTestContext, type TestContext } from '../test/co
 import { observe } from '../test/fixtures.js';
 import { type PricingFixture, SELLERS, seedPricingFixture, tokenOf } from '../test/pricing-fixture.js';
 import { bumpChanges, type ChangeScope, selectMarketVersion } from './change-signal.js';
-import { readModelsOf } from './read-model.js';
+import { ownArrayBytes, readModelsOf } from './read-model.js';
 
 // The change signal and the read-model holder across two app instances on one database (each with its
 // own pool, so its own holder and LISTEN connection, as two API processes would have): a change
@@ -250,6 +250,30 @@ describe('answers of the holder', () => {
     expect(b).toBe(c);
     for (const k of ['k1', 'k2', 'k3', 'k4', 'k5']) await memo.answer([k], make);
     expect(memo.size).toBe(3);
+  });
+
+  it('a memo with a room in bytes keeps the most recent entries that fit, and uses but does not keep a larger one', () => {
+    const holder = readModelsOf(one.db.pool);
+    // entries of 40, 40, 40 bytes in a room of 100: the first leaves when the third comes
+    const memo = holder.memo<{ a: Float64Array }>('test-bytes', 10, false, {
+      maxBytes: 100,
+      bytes: (v) => ownArrayBytes(v),
+    });
+    const of = (n: number) => ({ a: new Float64Array(n) });
+    memo.remember('a', () => of(5));
+    memo.remember('b', () => of(5));
+    expect(memo.size).toBe(2);
+    memo.remember('c', () => of(5));
+    expect(memo.size).toBe(2);
+    expect(memo.get('a')).toBeUndefined();
+    expect(memo.get('b')?.a.length).toBe(5);
+    // 160 bytes: answered, not kept (and it does not push the others out)
+    const big = memo.remember('big', () => of(20));
+    expect(big.a.length).toBe(20);
+    expect(memo.get('big')).toBeUndefined();
+    expect(memo.size).toBe(2);
+    // number arrays count 8 bytes an element; other fields nothing
+    expect(ownArrayBytes({ x: [1, 2, 3], y: 'text', z: new Uint8Array(7) })).toBe(31);
   });
 
   it('a change rolled back is neither counted nor notified; an image check moves no answer', async () => {

@@ -55,15 +55,42 @@ export const PAUSE_MAX_MS = 250;
 export const START_QUIET_MS = 200;
 export const START_MAX_MS = 2_000;
 
+/**
+ * A memo's room in bytes besides its count of entries (issue 30, memory of an API process): `bytes`
+ * estimates what an entry holds (its typed arrays); the least recently used entries leave while the
+ * kept ones add up to more than `maxBytes`. An entry larger than that is used but not kept.
+ */
+export interface MemoBudget<V> {
+  maxBytes: number;
+  bytes: (v: V) => number;
+}
+
+/** The bytes of the typed arrays (and number arrays, 8 bytes an element) among `v`'s own fields. */
+export function ownArrayBytes(v: object): number {
+  let n = 0;
+  for (const x of Object.values(v)) {
+    if (ArrayBuffer.isView(x)) n += x.byteLength;
+    else if (Array.isArray(x) && typeof x[0] === 'number') n += 8 * x.length;
+  }
+  return n;
+}
+
 export class Memo<V extends NonNullable<unknown>> {
   private readonly cache: LRUCache<string, V, () => Promise<V>>;
 
   constructor(
     private readonly holder: ReadModels,
     max: number,
+    budget?: MemoBudget<V>,
   ) {
     this.cache = new LRUCache<string, V, () => Promise<V>>({
       max,
+      ...(budget
+        ? {
+            maxSize: budget.maxBytes,
+            sizeCalculation: (v: V) => Math.max(1, Math.ceil(budget.bytes(v))),
+          }
+        : {}),
       fetchMethod: (_key, _stale, { context }) => context(),
       // dropping an older version's answer being made must not fail the requests waiting for it
       ignoreFetchAbort: true,
@@ -180,12 +207,24 @@ export class ReadModels {
    * The memo named `name` (created with room for `max` entries on first use). `answers`: its entries
    * are answers keyed by the market version (`answer`), those of older versions dropped at every change
    * of ANSWER_SCOPES; otherwise its keys
-   * carry their own versions and entries leave only by age.
+   * carry their own versions and entries leave only by age. `budget`: room in bytes too (MemoBudget).
    */
-  memo<V extends NonNullable<unknown>>(name: string, max: number, answers = true): Memo<V> {
+  memo<V extends NonNullable<unknown>>(
+    name: string,
+    max: number,
+    answers = true,
+    budget?: MemoBudget<V>,
+  ): Memo<V> {
     let m = this.memos.get(name);
     if (!m) {
-      m = { memo: new Memo<NonNullable<unknown>>(this, max), answers };
+      m = {
+        memo: new Memo<NonNullable<unknown>>(
+          this,
+          max,
+          budget as MemoBudget<NonNullable<unknown>> | undefined,
+        ),
+        answers,
+      };
       this.memos.set(name, m);
     }
     return m.memo as unknown as Memo<V>;

@@ -292,6 +292,13 @@ describe('prices at the end of a closed day (as-of overlay)', () => {
       modelAsOf(pool, model, 'anteayer', endTs),
     ]);
     expect(a).toBe(b);
+    // its own copies counted for the memo's room: the listed prices add 8 + 8 + 8 + 1 bytes an offer
+    const m = model.cols.offerProductId.length;
+    const before = a.ownBytes?.() ?? 0;
+    expect(before).toBeGreaterThan(0);
+    expect(model.ownBytes).toBeUndefined();
+    a.cols.offerNormal;
+    expect(a.ownBytes?.()).toBe(before + 25 * m);
     expect(stateIn(a, ids.p1)).toMatchObject({ normal: 950 });
   });
 

@@ -195,13 +195,14 @@ function rowWithState(
   };
 }
 
-/** A value computed on first use. */
-function lazily<T>(make: () => T): () => T {
+/** A value computed on first use; `made()` says whether it was. */
+function lazily<T>(make: () => T): (() => T) & { made: () => T | undefined } {
   let made: { v: T } | null = null;
-  return () => {
+  const get = () => {
     made ??= { v: make() };
     return made.v;
   };
+  return Object.assign(get, { made: () => made?.v });
 }
 
 /**
@@ -371,7 +372,10 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     return out;
   });
   const offerPrice = {} as Columns['offerPrice'];
-  for (const m of MODES) Object.defineProperty(offerPrice, m, { get: modePrices(m), enumerable: true });
+  const modeGets = MODES.map(modePrices);
+  MODES.forEach((m, i) => {
+    Object.defineProperty(offerPrice, m, { get: modeGets[i], enumerable: true });
+  });
   const cols = {
     ...c,
     currencies,
@@ -397,7 +401,22 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     const s = listed(list[rowFrom[i]], rowSlot[i]);
     return rowWithState(r, s.normal, s.sale, s.exclusive, s.priceType, s.stockOut, s.currency);
   };
-  return { ...model, cols, stateRow };
+  const fixed =
+    Object.values(rowPrice).reduce((n, a) => n + a.byteLength, 0) +
+    [rowCurrency, rowStockOut, rowPriceType, offerCurrency, offerStockOut, rowFrom, rowSlot].reduce(
+      (n, a) => n + a.byteLength,
+      0,
+    ) +
+    Object.values(seen).reduce((n, a) => n + a.byteLength, 0) +
+    list.reduce((n, st) => n + st.offerState.byteLength, 0);
+  const ownBytes = () => {
+    let n = fixed;
+    for (const get of modeGets) n += get.made()?.byteLength ?? 0;
+    const l = offerListed.made();
+    if (l) n += l.normal.byteLength + l.sale.byteLength + l.exclusive.byteLength + l.priceType.byteLength;
+    return n;
+  };
+  return { ...model, cols, stateRow, ownBytes };
 }
 
 /**
@@ -406,16 +425,32 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
  * read (~3 MB for a comparator request's overlay).
  */
 const KEPT = 8;
+/** …and at most this many bytes of their own (large market: ~10–25 MB an overlay). */
+const KEPT_BYTES = 96 * 1024 * 1024;
+
+/** Overlays made (a kept promise's model, for its size in the memo's room). */
+const madeOf = new WeakMap<Promise<PivotModel>, PivotModel>();
 
 /** The model with every listing's state at the end of `day` (its end instant `endTs`, epoch ms). */
 export function modelAsOf(pool: pg.Pool, model: PivotModel, day: string, endTs: number): Promise<PivotModel> {
-  // kept in the read-model holder (platform/read-model.ts), keyed by the model's own version
-  const kept = readModelsOf(pool).memo<Promise<PivotModel>>('pricing-as-of', KEPT, false);
+  // kept in the read-model holder (platform/read-model.ts), keyed by the model's own version; at most
+  // KEPT, and KEPT_BYTES of their own copies (counted when made)
+  const kept = readModelsOf(pool).memo<Promise<PivotModel>>('pricing-as-of', KEPT, false, {
+    maxBytes: KEPT_BYTES,
+    bytes: (p) => madeOf.get(p)?.ownBytes?.() ?? 0,
+  });
   const key = `${model.pivot}:${model.version}:${day}`;
   const hit = kept.get(key);
   if (hit) return hit;
   const made = closingStates(pool, model, endTs).then((states) => overlayStates(model, states));
-  made.catch(() => kept.delete(key));
+  made.then(
+    (m) => {
+      madeOf.set(made, m);
+      // its size now known: set again (only if still the kept one)
+      if (kept.get(key) === made) kept.set(key, made);
+    },
+    () => kept.delete(key),
+  );
   kept.set(key, made);
   return made;
 }

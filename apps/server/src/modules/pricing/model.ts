@@ -140,6 +140,11 @@ export interface PivotModel {
   shared: Shared;
   /** A closed day's overlay: row i with its state at the end of that day (made on each call). */
   stateRow?: (i: number) => Row;
+  /**
+   * A closed day's overlay: the bytes of the arrays it holds of its own (its copies of the columns it
+   * replaces, those made so far), for the memos' room in bytes (platform/read-model.ts MemoBudget).
+   */
+  ownBytes?: () => number;
 }
 
 /** Row i of a model with its state in that model (a closed day's overlay: its state at that day). */

@@ -22,7 +22,7 @@ import {
   ratesTo,
   resolveMarketScope,
 } from '../../market/index.js';
-import { type ReadModels, readModelsOf } from '../../platform/read-model.js';
+import { ownArrayBytes, type ReadModels, readModelsOf } from '../../platform/read-model.js';
 import { modelAsOf } from './as-of.js';
 import {
   type BaseScore,
@@ -128,6 +128,20 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
 const PRICED_MEMO_SIZE = 4;
 const BASE_MEMO_SIZE = 6;
 const SCORED_MEMO_SIZE = 12;
+/**
+ * The filtered sets kept hold their base score, priced model and closed-day overlay too (a set keeps
+ * them alive after their own memos let them go): so their room is counted in bytes of that whole chain
+ * as well (issue 30, memory: on the large market twelve sets held ~305 MiB after a c16 run; a chain
+ * there is ~25–45 MB). Sets sharing a priced model count it each (the room is a bound, not a measure).
+ */
+const SCORED_MEMO_BYTES = 160 * 1024 * 1024;
+
+/** What a filtered set keeps alive: its own arrays, its base score's, its priced model's, its overlay's. */
+function chainBytes(set: ScoredSet): number {
+  let n = ownArrayBytes(set) + ownArrayBytes(set.priced) + (set.model.ownBytes?.() ?? 0);
+  for (const v of set.memo.values()) if (v && typeof v === 'object') n += ownArrayBytes(v);
+  return n;
+}
 
 export function scored(r: Resolved): ScoredSet {
   const { scope, model } = r;
@@ -144,7 +158,8 @@ export function scored(r: Resolved): ScoredSet {
   const baseKey = JSON.stringify([pricedKey, scope.competitors]);
   const key = JSON.stringify([baseKey, scope.mpiValue, scope.rows, scope.post]);
   const ofModel = (v: { model: PivotModel }) => v.model === model;
-  return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false).remember(
+  const budget = { maxBytes: SCORED_MEMO_BYTES, bytes: chainBytes };
+  return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false, budget).remember(
     key,
     () => {
       const base = r.models.memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false).remember(
