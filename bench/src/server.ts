@@ -121,6 +121,9 @@ export function namedUrl(url: string, name?: string): string {
 
 /** The environment of a bench server process (its DATA_DIR under the bench's, no demo seed, high rate limits). */
 export const serverEnv = (url: string, dataDir: string, port: number, name?: string): NodeJS.ProcessEnv => ({
+  // as `npm start` runs it (scripts/start.mjs; docs/operations.md "Memory")
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
   ...process.env,
   DATABASE_URL: namedUrl(url, name),
   PORT: String(port),
