@@ -149,6 +149,12 @@ interface MineDays {
   any: Uint8Array;
 }
 const MINE_KEPT = 4;
+/**
+ * …and at most this many bytes of them per history (issue 30, memory: on the large market one entry of
+ * the 7-day preset with its previous period is 104,592 groups × 13 days × 8 bytes, 10.9 MB; a 90-day
+ * one with its previous 150 MB, not kept — a new selection then computes the pivot's side again).
+ */
+const MINE_KEPT_BYTES = 24 * 1024 * 1024;
 const mineKept = new WeakMap<IndexHistory, MineDays[]>();
 
 function mineDays(
@@ -179,9 +185,15 @@ function mineDays(
     if (bounds[1] >= 0) any[g] = 1;
   }
   const made = { key: full ?? '', mine, any };
-  if (full !== undefined) {
+  if (full !== undefined && mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
     kept.unshift(made);
-    if (kept.length > MINE_KEPT) kept.pop();
+    let bytes = 0;
+    let i = 0;
+    for (; i < kept.length && i < MINE_KEPT; i++) {
+      bytes += kept[i].mine.byteLength + kept[i].any.byteLength;
+      if (bytes > MINE_KEPT_BYTES) break;
+    }
+    kept.length = i;
     mineKept.set(h, kept);
   }
   return made;
