@@ -132,13 +132,21 @@ const SCORED_MEMO_SIZE = 12;
  * The filtered sets kept hold their base score, priced model and closed-day overlay too (a set keeps
  * them alive after their own memos let them go): so their room is counted in bytes of that whole chain
  * as well (issue 30, memory: on the large market twelve sets held ~305 MiB after a c16 run; a chain
- * there is ~25–45 MB). Sets sharing a priced model count it each (the room is a bound, not a measure).
+ * there is ~25–45 MB; with 160 MiB for the sets alone, 168 MiB were held by the three memos). Sets sharing a priced model count it each (the room is a bound, not a measure).
  */
-const SCORED_MEMO_BYTES = 160 * 1024 * 1024;
+const SCORED_MEMO_BYTES = 128 * 1024 * 1024;
+/** Likewise the base scores (each keeps its priced model and overlay) and the priced models themselves. */
+const BASE_MEMO_BYTES = 64 * 1024 * 1024;
+const PRICED_MEMO_BYTES = 64 * 1024 * 1024;
 
-/** What a filtered set keeps alive: its own arrays, its base score's, its priced model's, its overlay's. */
+/** What a base score keeps alive: its own arrays, its priced model's, its overlay's. */
+function baseBytes(base: BaseScore): number {
+  return ownArrayBytes(base) + ownArrayBytes(base.priced) + (base.model.ownBytes?.() ?? 0);
+}
+
+/** What a filtered set keeps alive: its own arrays (its base score's among them), its priced model's, its overlay's. */
 function chainBytes(set: ScoredSet): number {
-  let n = ownArrayBytes(set) + ownArrayBytes(set.priced) + (set.model.ownBytes?.() ?? 0);
+  let n = baseBytes(set);
   for (const v of set.memo.values()) if (v && typeof v === 'object') n += ownArrayBytes(v);
   return n;
 }
@@ -162,16 +170,24 @@ export function scored(r: Resolved): ScoredSet {
   return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false, budget).remember(
     key,
     () => {
-      const base = r.models.memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false).remember(
-        baseKey,
-        () => {
-          const priced = r.models
-            .memo<PricedModel>('pricing-priced', PRICED_MEMO_SIZE, false)
-            .remember(pricedKey, () => computePriced(model, scope), ofModel);
-          return computeBaseScore(model, scope, priced);
-        },
-        ofModel,
-      );
+      const base = r.models
+        .memo<BaseScore>('pricing-base', BASE_MEMO_SIZE, false, {
+          maxBytes: BASE_MEMO_BYTES,
+          bytes: baseBytes,
+        })
+        .remember(
+          baseKey,
+          () => {
+            const priced = r.models
+              .memo<PricedModel>('pricing-priced', PRICED_MEMO_SIZE, false, {
+                maxBytes: PRICED_MEMO_BYTES,
+                bytes: ownArrayBytes,
+              })
+              .remember(pricedKey, () => computePriced(model, scope), ofModel);
+            return computeBaseScore(model, scope, priced);
+          },
+          ofModel,
+        );
       return filterScore(base, scope);
     },
     ofModel,
