@@ -11,7 +11,9 @@ import { type Queryable, queryOwnClient } from './database.js';
 
 export type Typed = Int32Array | Int16Array | Uint8Array | Float64Array;
 const KINDS = { Int32Array, Int16Array, Uint8Array, Float64Array } as const;
-type Kind = keyof typeof KINDS;
+/** An array's kind as saved (its constructor's name). */
+export type SavedKind = keyof typeof KINDS;
+type Kind = SavedKind;
 
 interface Place {
   name: string;
@@ -43,14 +45,16 @@ export function encodeSaved(magic: string, header: object, arrays: [string, Type
 }
 
 /**
- * Saved bytes → the header and every array of `names` (each in an ArrayBuffer of its own); null when they
- * are not a value saved behind `magic`, are cut short, or lack one of `names`.
+ * Saved bytes → the header and every array `kinds` names (each in an ArrayBuffer of its own); null when
+ * they are not a value saved behind `magic`, are cut short, lack one of those arrays, or hold an array
+ * `kinds` does not name or of another kind (a value saved by another version of the read model).
  */
 export function decodeSaved<H, N extends string>(
   buf: Buffer,
   magic: string,
-  names: readonly N[],
+  kinds: Readonly<Record<N, SavedKind>>,
 ): { header: H; arrays: Record<N, Typed> } | null {
+  const names = Object.keys(kinds) as N[];
   if (buf.length < 8 || buf.toString('latin1', 0, 4) !== magic) return null;
   const len = buf.readUInt32LE(4);
   if (8 + len > buf.length) return null;
@@ -64,8 +68,9 @@ export function decodeSaved<H, N extends string>(
   const start = Math.ceil((8 + len) / 8) * 8;
   const arrays = {} as Record<N, Typed>;
   for (const a of header.arrays) {
-    const Kind = Object.hasOwn(KINDS, a.kind) ? KINDS[a.kind] : undefined;
-    if (!Kind || !names.includes(a.name as N)) return null;
+    const expected = Object.hasOwn(kinds, a.name) ? kinds[a.name as N] : undefined;
+    if (expected === undefined || a.kind !== expected) return null;
+    const Kind = KINDS[expected];
     const from = start + a.offset;
     const bytes = a.length * Kind.BYTES_PER_ELEMENT;
     if (!(from >= start && from + bytes <= buf.length)) return null;

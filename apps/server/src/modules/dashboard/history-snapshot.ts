@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { queryOwnClient } from '../../db/database.js';
-import { decodeSaved, encodeSaved, readSaved, SLICE } from '../../db/saved-arrays.js';
+import { decodeSaved, encodeSaved, readSaved, type SavedKind, SLICE } from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { IndexHistory } from './index-history.js';
 
@@ -17,10 +17,8 @@ import type { IndexHistory } from './index-history.js';
 // that is a multiple of 8, little-endian (the byte order of the machines the server runs on).
 
 const MAGIC = 'VIH1';
-const ARRAYS = ['groupStart', 'seller', 'cls', 'start', 'cur', 'price', 'a', 'b'] as const;
-type HistoryArray = (typeof ARRAYS)[number];
-/** The kind each array must have (a value saved by another version of the history is not read). */
-const KIND: Record<HistoryArray, string> = {
+/** The history's arrays, with the kind each must have (a value saved by another version is not read). */
+const KIND = {
   groupStart: 'Int32Array',
   seller: 'Int32Array',
   cls: 'Int32Array',
@@ -29,7 +27,9 @@ const KIND: Record<HistoryArray, string> = {
   price: 'Float64Array',
   a: 'Int16Array',
   b: 'Int16Array',
-};
+} as const satisfies Record<string, SavedKind>;
+type HistoryArray = keyof typeof KIND;
+const ARRAYS = Object.keys(KIND) as HistoryArray[];
 
 interface Header {
   pivot: number;
@@ -57,11 +57,11 @@ export function decodeHistory(
   buf: Buffer,
   q: { pivot: number; zone: string; from: string; to: string },
 ): IndexHistory | null {
-  const saved = decodeSaved<Header, HistoryArray>(buf, MAGIC, ARRAYS);
+  const saved = decodeSaved<Header, HistoryArray>(buf, MAGIC, KIND);
   if (!saved) return null;
   const { header: x, arrays } = saved;
   if (x.pivot !== q.pivot || x.zone !== q.zone || x.from !== q.from || x.to !== q.to) return null;
-  if (!Array.isArray(x.currencies) || ARRAYS.some((n) => arrays[n].constructor.name !== KIND[n])) return null;
+  if (!Array.isArray(x.currencies)) return null;
   const h = {
     ...(arrays as { [K in HistoryArray]: IndexHistory[K] }),
     pivot: q.pivot,

@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { queryOwnClient } from '../../db/database.js';
-import { decodeSaved, encodeSaved, readSaved, SLICE, type Typed } from '../../db/saved-arrays.js';
+import {
+  decodeSaved,
+  encodeSaved,
+  readSaved,
+  type SavedKind,
+  SLICE,
+  type Typed,
+} from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { Columns, PivotModel, Row } from './model.js';
 import type { RowRecord } from './queries.js';
@@ -20,22 +27,23 @@ import type { RowRecord } from './queries.js';
 
 const MAGIC = 'VPM1';
 
-/** The offers' columns saved as they are (the rows' columns are rebuilt from the rows). */
-const OFFER_ARRAYS = [
-  'offerStart',
-  'offerSeller',
-  'offerCurrency',
-  'offerStockOut',
-  'offerPublished',
-  'offerFirstSeen',
-  'offerLastSeen',
-  'offerProductId',
-  'offerNormal',
-  'offerSale',
-  'offerExclusive',
-  'offerPriceType',
-] as const;
-type OfferArray = (typeof OFFER_ARRAYS)[number];
+/** The offers' columns saved as they are, with their kinds (the rows' columns are rebuilt from the rows). */
+const OFFER_KINDS = {
+  offerStart: 'Int32Array',
+  offerSeller: 'Int32Array',
+  offerCurrency: 'Uint8Array',
+  offerStockOut: 'Uint8Array',
+  offerPublished: 'Uint8Array',
+  offerFirstSeen: 'Float64Array',
+  offerLastSeen: 'Float64Array',
+  offerProductId: 'Float64Array',
+  offerNormal: 'Float64Array',
+  offerSale: 'Float64Array',
+  offerExclusive: 'Float64Array',
+  offerPriceType: 'Uint8Array',
+} as const satisfies Record<string, SavedKind>;
+type OfferArray = keyof typeof OFFER_KINDS;
+const OFFER_ARRAYS = Object.keys(OFFER_KINDS) as OfferArray[];
 
 interface Header {
   pivot: number;
@@ -103,7 +111,7 @@ export function encodeModel(m: PivotModel): Buffer {
 
 /** Saved bytes → the rows and offers' columns; null when they are not a saved model of `pivot`. */
 export function decodeModel(buf: Buffer, pivot: number): SavedModel | null {
-  const saved = decodeSaved<Header, OfferArray>(buf, MAGIC, OFFER_ARRAYS);
+  const saved = decodeSaved<Header, OfferArray>(buf, MAGIC, OFFER_KINDS);
   if (!saved || saved.header.pivot !== pivot) return null;
   const { header } = saved;
   const offers = {
