@@ -609,7 +609,7 @@ export class HistoryStore {
    * interval began at last[j], out[j] = the state of its last interval that began before `t`, even when
    * it ended earlier (unpublished: its last known state); −1 when none began before `t`, and when its
    * last interval did (its state then is its current one, the model's: as as-of.ts selectStatesAt,
-   * which reads only listings whose current interval began after the day). `gap[j]` = the instant that
+   * which reads only listings whose current interval began after the day). `removedAt[j]` = the instant that
    * interval ended when it ended before `t` (the listing was unpublished at `t`: its removal found
    * then), NaN otherwise. One tight loop: no object per listing.
    */
@@ -620,10 +620,10 @@ export class HistoryStore {
     last: Float64Array,
     t: number,
     out: Int32Array,
-    gap: Float64Array,
+    removedAt: Float64Array,
   ): void {
     const { from, state } = c;
-    gap.fill(Number.NaN);
+    removedAt.fill(Number.NaN);
     for (let j = 0; j < out.length; j++) {
       if (last[j] < t || count[j] === 0) {
         out[j] = -1;
@@ -634,7 +634,7 @@ export class HistoryStore {
       else if (state[k] === GAP) {
         // a gap began before t: the interval before it (a gap always follows one)
         out[j] = state[k - 1];
-        gap[j] = from[k];
+        removedAt[j] = from[k];
       } else out[j] = state[k];
     }
   }
@@ -647,14 +647,14 @@ export class HistoryStore {
     c: Columns,
     rowState: Int32Array,
     offerState: Int32Array,
-    rowGap: Float64Array,
-    offerGap: Float64Array,
+    rowRemovedAt: Float64Array,
+    offerRemovedAt: Float64Array,
   ): ClosingStates {
     return {
       rowState,
       offerState,
-      rowRemovedAt: rowGap,
-      offerRemovedAt: offerGap,
+      rowRemovedAt,
+      offerRemovedAt,
       prices: c.prices,
       stockOut: c.stockOut,
       currency: c.currency,
@@ -912,13 +912,21 @@ export function closingStatesOf(
   const s = slotsOf(store, model);
   const rowState = new Int32Array(s.rowFirst.length);
   const offerState = new Int32Array(s.offerFirst.length);
-  const rowGap = new Float64Array(s.rowFirst.length);
-  const offerGap = new Float64Array(s.offerFirst.length);
-  HistoryStore.statesBefore(s.columns, s.rowFirst, s.rowCount, s.rowLast, endTs, rowState, rowGap);
-  HistoryStore.statesBefore(s.columns, s.offerFirst, s.offerCount, s.offerLast, endTs, offerState, offerGap);
+  const rowRemovedAt = new Float64Array(s.rowFirst.length);
+  const offerRemovedAt = new Float64Array(s.offerFirst.length);
+  HistoryStore.statesBefore(s.columns, s.rowFirst, s.rowCount, s.rowLast, endTs, rowState, rowRemovedAt);
+  HistoryStore.statesBefore(
+    s.columns,
+    s.offerFirst,
+    s.offerCount,
+    s.offerLast,
+    endTs,
+    offerState,
+    offerRemovedAt,
+  );
   return {
     missing: s.missing,
-    states: store.closingStates(s.columns, rowState, offerState, rowGap, offerGap),
+    states: store.closingStates(s.columns, rowState, offerState, rowRemovedAt, offerRemovedAt),
   };
 }
 

@@ -1,7 +1,7 @@
 import type { PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
-import { readModelsOf } from '../../platform/read-model.js';
+import { ownArrayBytes, readModelsOf } from '../../platform/read-model.js';
 import { type Columns, coder, effectiveListed, type PivotModel, priceTypeCode, type Row } from './model.js';
 
 // A period in the pricing screens means the prices of that period (issue 31 item 1): when `to_date`
@@ -206,50 +206,24 @@ function lazily<T>(make: () => T): (() => T) & { made: () => T | undefined } {
 }
 
 /**
- * The window columns of the listings unpublished at the day's end (removal found before it) that the
- * model holds as seen later: unpublished then, last seen at their products.last_seen when that is before
- * the removal (their last sighting before it), else never (an earlier removal: that sighting is not
- * kept). Nothing when there is none (the model's columns stay).
+ * A model's window columns (published, last seen) for the listings unpublished at the day's end —
+ * `removedAt` (one array per states, each for its own listings) NaN elsewhere: unpublished then, last seen
+ * at their products.last_seen when that is before the removal (their last sighting before it), else never
+ * (an earlier removal: that sighting is not kept). null when there is none (the model's columns stay).
  */
 function unpublishedThen(
-  model: PivotModel,
-  list: ClosingStates[],
-): Partial<Pick<Columns, 'rowPublished' | 'rowLastSeen' | 'offerPublished' | 'offerLastSeen'>> {
-  const c = model.cols;
-  const out: Partial<Pick<Columns, 'rowPublished' | 'rowLastSeen' | 'offerPublished' | 'offerLastSeen'>> = {};
-  const apply = (
-    removedAt: Float64Array,
-    published: Uint8Array,
-    lastSeen: Float64Array,
-    set: (p: Uint8Array, l: Float64Array) => void,
-  ) => {
-    let p: Uint8Array | null = null;
-    let l: Float64Array | null = null;
-    for (let i = 0; i < removedAt.length; i++) {
-      const at = removedAt[i];
-      if (Number.isNaN(at)) continue;
-      p ??= published.slice();
-      l ??= lastSeen.slice();
-      p[i] = 0;
-      l[i] = lastSeen[i] < at ? lastSeen[i] : Number.NEGATIVE_INFINITY;
+  removedAt: Float64Array[],
+  published: Uint8Array,
+  lastSeen: Float64Array,
+): { published: Uint8Array; lastSeen: Float64Array } | null {
+  let out: { published: Uint8Array; lastSeen: Float64Array } | null = null;
+  for (const at of removedAt)
+    for (let i = 0; i < at.length; i++) {
+      if (Number.isNaN(at[i])) continue;
+      out ??= { published: published.slice(), lastSeen: lastSeen.slice() };
+      out.published[i] = 0;
+      out.lastSeen[i] = lastSeen[i] < at[i] ? lastSeen[i] : Number.NEGATIVE_INFINITY;
     }
-    if (p && l) set(p, l);
-  };
-  for (const st of list) {
-    apply(st.rowRemovedAt, out.rowPublished ?? c.rowPublished, out.rowLastSeen ?? c.rowLastSeen, (p, l) => {
-      out.rowPublished = p;
-      out.rowLastSeen = l;
-    });
-    apply(
-      st.offerRemovedAt,
-      out.offerPublished ?? c.offerPublished,
-      out.offerLastSeen ?? c.offerLastSeen,
-      (p, l) => {
-        out.offerPublished = p;
-        out.offerLastSeen = l;
-      },
-    );
-  }
   return out;
 }
 
@@ -328,7 +302,20 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
       offerStockOut[k] = stockOut[j];
     }
   });
-  const seen = unpublishedThen(model, given);
+  const rowsThen = unpublishedThen(
+    given.map((st) => st.rowRemovedAt),
+    c.rowPublished,
+    c.rowLastSeen,
+  );
+  const offersThen = unpublishedThen(
+    given.map((st) => st.offerRemovedAt),
+    c.offerPublished,
+    c.offerLastSeen,
+  );
+  const seen = {
+    ...(rowsThen && { rowPublished: rowsThen.published, rowLastSeen: rowsThen.lastSeen }),
+    ...(offersThen && { offerPublished: offersThen.published, offerLastSeen: offersThen.lastSeen }),
+  };
   if (currencies.length > 255 || priceTypes.length > 255)
     throw new Error('demasiadas divisas o tipos de precio en el modelo de precios');
   /** One mode's effective offer prices: the model's, with each state's where it has one. */
@@ -402,19 +389,23 @@ export function overlayStates(model: PivotModel, states: ClosingStates | Closing
     return rowWithState(r, s.normal, s.sale, s.exclusive, s.priceType, s.stockOut, s.currency);
   };
   const fixed =
-    Object.values(rowPrice).reduce((n, a) => n + a.byteLength, 0) +
-    [rowCurrency, rowStockOut, rowPriceType, offerCurrency, offerStockOut, rowFrom, rowSlot].reduce(
-      (n, a) => n + a.byteLength,
-      0,
-    ) +
-    Object.values(seen).reduce((n, a) => n + a.byteLength, 0) +
+    ownArrayBytes(rowPrice) +
+    ownArrayBytes({
+      rowCurrency,
+      rowStockOut,
+      rowPriceType,
+      offerCurrency,
+      offerStockOut,
+      rowFrom,
+      rowSlot,
+    }) +
+    ownArrayBytes(seen) +
     list.reduce((n, st) => n + st.offerState.byteLength, 0);
   const ownBytes = () => {
     let n = fixed;
     for (const get of modeGets) n += get.made()?.byteLength ?? 0;
     const l = offerListed.made();
-    if (l) n += l.normal.byteLength + l.sale.byteLength + l.exclusive.byteLength + l.priceType.byteLength;
-    return n;
+    return l ? n + ownArrayBytes(l) : n;
   };
   return { ...model, cols, stateRow, ownBytes };
 }
