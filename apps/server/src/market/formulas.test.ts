@@ -3,6 +3,7 @@ import {
   DISCOUNT_BUCKET,
   discountBucket,
   discountPercent,
+  discountPercentOrNaN,
   foldText,
   lastSeenAt,
   normalizeSearch,
@@ -79,6 +80,15 @@ describe('discount % and its bucket', () => {
 
   it('TypeScript discountPercent = SQL vigia_discount_pct = the hand-computed value', async () => {
     await sameAnswers('vigia_discount_pct($1::numeric, $2::numeric)', discountPercent, fixtures);
+  });
+
+  it('discountPercentOrNaN (the hot loops\' form) is the hand-computed value, NaN where it has none', () => {
+    for (const [normal, promo, expected] of fixtures) {
+      if (normal === null || promo === null) continue;
+      const d = discountPercentOrNaN(normal, promo);
+      if (expected === null) expect(d).toBeNaN();
+      else expect(d).toBe(expected);
+    }
   });
 
   it('TypeScript promotionPrice = SQL vigia_promo_price: a promotion priced at 0 (or below) has none', async () => {

@@ -73,18 +73,9 @@ const overlaps = (path: number[], ids: Set<number>) => path.some((id) => ids.has
 function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => boolean) | null {
   const f = s.rows;
   const tests: ((r: Row, i: number) => boolean)[] = [];
-  if (f.licenseRoots.length) {
-    const roots = new Set(f.licenseRoots);
-    tests.push((r) => overlaps(r.classPath, roots));
-  }
-  if (f.classificationsIds?.length) {
-    const ids = new Set(f.classificationsIds);
-    tests.push((r) => overlaps(r.classPath, ids));
-  }
-  if (f.categories?.length) {
-    const ids = new Set(f.categories);
-    tests.push((r) => overlaps(r.categoryPath, ids));
-  }
+  // a row passes every test (the order does not change the answer): the cheap and usually narrow ones
+  // first — a brand is one Set lookup and leaves few rows, a path test walks the row's classification
+  // path (issue 30: the comparator's picked brands read every row's path first, ~6 ms a request on large)
   if (f.brands?.length) {
     const ids = new Set(f.brands);
     tests.push((r) => r.brandId !== null && ids.has(r.brandId));
@@ -96,6 +87,18 @@ function rowFilter(s: PricingScope, model: PivotModel): ((r: Row, i: number) => 
   if (f.skus?.length) {
     const ids = new Set(f.skus);
     tests.push((r) => ids.has(r.ref) || (r.sku !== null && ids.has(r.sku)));
+  }
+  if (f.classificationsIds?.length) {
+    const ids = new Set(f.classificationsIds);
+    tests.push((r) => overlaps(r.classPath, ids));
+  }
+  if (f.categories?.length) {
+    const ids = new Set(f.categories);
+    tests.push((r) => overlaps(r.categoryPath, ids));
+  }
+  if (f.licenseRoots.length) {
+    const roots = new Set(f.licenseRoots);
+    tests.push((r) => overlaps(r.classPath, roots));
   }
   if (f.words?.length) {
     const words = f.words;

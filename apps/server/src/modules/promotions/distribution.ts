@@ -1,4 +1,4 @@
-import { discountPercent, PRICE_TYPES, round2 } from '@vigia/domain';
+import { discountPercentOrNaN, PRICE_TYPES, round2 } from '@vigia/domain';
 import { leafGroups, type SellerSpans } from './model.js';
 import type { TypePricesRow } from './queries.js';
 
@@ -608,6 +608,10 @@ export function niceStep(span: number, buckets = 20): number {
   return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * pow;
 }
 
+/** typeChart: a leaf under no asked classification, or under several. */
+const NONE = -1;
+const SEVERAL = -2;
+
 /**
  * The type screen's promotions and average prices per seller, asked classification (`scope.classes`,
  * aligned with `scope.leaves`) and price type over the window, each promotion's prices × its first-day
@@ -615,7 +619,9 @@ export function niceStep(span: number, buckets = 20): number {
  * computed them (the reference: promotions-model.test.ts). A promotion counts once per asked
  * classification containing its leaf; the averages leave out the prices it lacks and, when its first day
  * had no rate of its currency or of the asked one, all three (the count keeps it). The discount is the
- * domain's discountPercent of its normal and promotion prices (in its own currency, in cents).
+ * domain's discountPercent of its normal and promotion prices (in its own currency, in cents). One
+ * pass over the window's promotions per seller (on the large market ~4.7 M of them: ~50 ms in a chart
+ * thread, issue 30).
  */
 export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
   const ntypes = PRICE_TYPES.length;
@@ -628,6 +634,11 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
   scope.leaves.forEach((l, i) => {
     clsOf[l].push(slot.get(scope.classes[i]) as number);
   });
+  // per leaf its one asked classification (the common case: the hot loop reads a typed array, not an
+  // array of arrays); NONE: not asked; SEVERAL: read clsOf
+  const one = new Int32Array(maxLeaf + 1);
+  for (let l = 0; l <= maxLeaf; l++)
+    one[l] = clsOf[l].length === 0 ? NONE : clsOf[l].length === 1 ? clsOf[l][0] : SEVERAL;
   const cells = asked.length * ntypes;
   const { from, to, fx, day0, span } = scope;
   const out: TypePricesRow[] = [];
@@ -636,19 +647,25 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
     // per (asked classification, type): count, Σ normal, n normal, Σ promo, n promo, Σ discount, n discount
     const acc = new Float64Array(cells * 7);
     for (let i = 0; i < n; i++) {
-      if (first[i] > to || last[i] < from) continue;
+      const f0 = first[i];
+      if (f0 > to || last[i] < from) continue;
       const lf = leaf[i];
-      const into = lf <= maxLeaf ? clsOf[lf] : undefined;
-      if (!into?.length) continue;
-      const f = fx[cur[i] * span + first[i] - day0];
-      const rated = !Number.isNaN(f);
+      if (lf > maxLeaf) continue;
+      const c1 = one[lf];
+      if (c1 === NONE) continue;
+      const f = fx[cur[i] * span + f0 - day0];
       const nv = normal[i] * f;
       const pv = promo[i] * f;
       // in cents (exact integers; numeric(14,2) prices): the quotient is then the double nearest the exact
-      // discount, as the SQL's numeric one converted to float8 (the same ratio, the same rule)
-      const d = rated ? discountPercent(Math.round(normal[i] * 100), Math.round(promo[i] * 100)) : null;
-      for (const c of into) {
-        const o = (c * ntypes + type[i]) * 7;
+      // discount, as the SQL's numeric one converted to float8 (the same ratio, the same rule); NaN: none
+      // (no rate that day, or discountPercent has none)
+      const d = Number.isNaN(f)
+        ? Number.NaN
+        : discountPercentOrNaN(Math.round(normal[i] * 100), Math.round(promo[i] * 100));
+      const several = c1 === SEVERAL ? clsOf[lf] : null;
+      const times = several ? several.length : 1;
+      for (let j = 0; j < times; j++) {
+        const o = ((several ? several[j] : c1) * ntypes + type[i]) * 7;
         acc[o]++;
         if (!Number.isNaN(nv)) {
           acc[o + 1] += nv;
@@ -658,7 +675,7 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
           acc[o + 3] += pv;
           acc[o + 4]++;
         }
-        if (d !== null) {
+        if (!Number.isNaN(d)) {
           acc[o + 5] += d;
           acc[o + 6]++;
         }
