@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { queryOwnClient } from '../../db/database.js';
-import { decodeSaved, encodeSaved, readSaved, type SavedKind, SLICE } from '../../db/saved-arrays.js';
+import {
+  decodeSaved,
+  encodeSaved,
+  readSaved,
+  type SavedBytes,
+  type SavedKind,
+  SLICE,
+} from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { IndexHistory } from './index-history.js';
 
@@ -54,7 +61,7 @@ export function encodeHistory(h: IndexHistory): Buffer {
  * short, or their arrays do not fit together.
  */
 export function decodeHistory(
-  buf: Buffer,
+  buf: SavedBytes,
   q: { pivot: number; zone: string; from: string; to: string },
 ): IndexHistory | null {
   const saved = decodeSaved<Header, HistoryArray>(buf, MAGIC, KIND);
@@ -101,6 +108,7 @@ export async function readSavedHistory(
                 where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
       values: [q.pivot, q.zone, q.from, q.to],
       slice,
+      magic: MAGIC,
     },
     (data) => decodeHistory(data, q),
     (err) =>

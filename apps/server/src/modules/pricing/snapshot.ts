@@ -4,6 +4,7 @@ import {
   decodeSaved,
   encodeSaved,
   readSaved,
+  type SavedBytes,
   type SavedKind,
   SLICE,
   type Typed,
@@ -110,7 +111,7 @@ export function encodeModel(m: PivotModel): Buffer {
 }
 
 /** Saved bytes → the rows and offers' columns; null when they are not a saved model of `pivot`. */
-export function decodeModel(buf: Buffer, pivot: number): SavedModel | null {
+export function decodeModel(buf: SavedBytes, pivot: number): SavedModel | null {
   const saved = decodeSaved<Header, OfferArray>(buf, MAGIC, OFFER_KINDS);
   if (!saved || saved.header.pivot !== pivot) return null;
   const { header } = saved;
@@ -141,6 +142,7 @@ export async function readSavedModel(
                 where s.pivot_id = $1`,
       values: [pivot],
       slice,
+      magic: MAGIC,
     },
     (data) => decodeModel(data, pivot),
     (err) =>
