@@ -36,14 +36,25 @@ history as (${migrationSection(file, 'recompute-spans')})`;
 }
 
 /**
+ * The tables a migration names to vacuum once it is applied (lines `-- vacuum: table`): a table it rewrote
+ * has neither a visibility map (no index-only scans: PostgreSQL reads the heap instead) nor statistics until
+ * then, which autovacuum may not give it before the next ingest (issue 30: migration 520).
+ */
+export function vacuumsOf(sql: string): string[] {
+  return [...sql.matchAll(/^-- vacuum: ([a-z_][a-z0-9_]*)[ \t]*$/gm)].map((m) => m[1]);
+}
+
+/**
  * Applies every not-yet-applied `NNN_name.sql` in order, each inside a transaction, recorded in
- * schema_migrations. An advisory lock lets several server processes start at once.
+ * schema_migrations; then vacuums (and analyzes) the tables the applied ones name (vacuumsOf: VACUUM
+ * cannot run in a transaction). An advisory lock lets several server processes start at once.
  */
 export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<string[]> {
   const files = readdirSync(dir)
     .filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f))
     .sort();
   const applied: string[] = [];
+  const vacuums = new Set<string>();
   await withTransaction(pool, async (client) => {
     await client.query('select pg_advisory_xact_lock(727274)');
     // a migration may rewrite a large table: no statement timeout for it (DB_TIMEOUTS is for requests)
@@ -60,7 +71,9 @@ export async function migrate(pool: pg.Pool, dir = MIGRATIONS_DIR): Promise<stri
       await client.query(sql);
       await client.query('insert into schema_migrations (name) values ($1)', [file]);
       applied.push(file);
+      for (const t of vacuumsOf(sql)) vacuums.add(t);
     }
   });
+  for (const t of vacuums) await pool.query(`vacuum (analyze) ${t}`);
   return applied;
 }

@@ -361,7 +361,9 @@ export interface SellerDiscountRow {
  * discount bucket: how many and the sum of their amounts — a selection's figures are sums over its
  * sellers (service.ts currentDay), each seller's kept until its data changes. From listing_current
  * alone (its published flag and classification are the listing's: ingest keeps them with products),
- * an index-only scan of the seller's promoted listings (migration 510).
+ * an index-only scan of the seller's promoted listings (migration 510) with each one's discount bucket
+ * stored when it was written (migration 520: vigia_discount_bucket of vigia_discount_pct; null without a
+ * discount).
  */
 export async function selectCurrentSellerDiscounts(
   db: Queryable,
@@ -369,16 +371,14 @@ export async function selectCurrentSellerDiscounts(
 ): Promise<SellerDiscountRow[]> {
   const p = new Params();
   const sql = `
-    select d.currency, vigia_discount_bucket(d.pct) as bucket, count(*)::int as n, sum(d.amount)::float8 as amount
-      from (select lc.currency, (lc.normal_price - x.promo_price)::float8 as amount,
-                   vigia_discount_pct(lc.normal_price, x.promo_price) as pct
-              from listing_current lc
-             cross join lateral (
-               select case lc.price_type when 'SALE' then lc.sale_price when 'EXCLUSIVE' then lc.exclusive_price
-                                         when 'BYQUANTITY' then lc.byquantity_price end as promo_price) x
-             where lc.seller_id = ${p.add(q.seller, '::int')} and lc.published and lc.price_type <> 'NORMAL'
-               and ${rootsCond(p, 'lc.classification_id', q.roots)}) d
-     where d.pct is not null
+    select lc.currency, lc.discount_bucket as bucket, count(*)::int as n,
+           sum((lc.normal_price - case lc.price_type when 'SALE' then lc.sale_price
+                                                     when 'EXCLUSIVE' then lc.exclusive_price
+                                                     when 'BYQUANTITY' then lc.byquantity_price end)::float8)::float8 as amount
+      from listing_current lc
+     where lc.seller_id = ${p.add(q.seller, '::int')} and lc.published and lc.price_type <> 'NORMAL'
+       and lc.discount_bucket is not null
+       and ${rootsCond(p, 'lc.classification_id', q.roots)}
      group by 1, 2`;
   const { rows } = await db.query<SellerDiscountRow>(sql, p.values);
   return rows.map((r) => ({ ...r, bucket: Number(r.bucket) }));

@@ -294,20 +294,18 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
   };
 }
 
-/** The days of [from, to] in order (closed ones from `closed`), today's from the current state. */
-async function periodDays(
-  pool: pg.Pool,
-  s: Scope,
-  resolved: Resolved,
+/** The days of [from, to] in order: closed ones from `closed`, today (when in it) `today`. */
+function periodDays(
   closed: Map<string, DayFigures>,
   from: string,
   to: string,
   todayDay: string,
-): Promise<DayFigures[]> {
+  today: DayFigures | null,
+): DayFigures[] {
   const lastClosed = to < todayDay ? to : addDays(todayDay, -1);
   const days: DayFigures[] = [];
   for (let d = from; d <= lastClosed; d = addDays(d, 1)) days.push(closed.get(d) as DayFigures);
-  if (to === todayDay) days.push(await currentDay(pool, s, resolved, todayDay));
+  if (to === todayDay) days.push(today as DayFigures);
   return days;
 }
 
@@ -381,6 +379,21 @@ export async function dashboardPre(
       // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
       // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
       // would mislead).
+      // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
+      // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
+      // start: twelve sellers' discounts now, their events and their closed days). Awaited below; the
+      // catch only keeps a failure from being unhandled while another read is awaited.
+      const todayFigures = period.to === todayDay ? currentDay(pool, s, q.resolved, todayDay) : null;
+      const eventsRead = eventCounts(pool, {
+        sellers: [s.pivot, ...s.competitors],
+        roots: s.roots,
+        from: period.from,
+        to: period.to,
+        previousFrom,
+        zone,
+      });
+      todayFigures?.catch(() => {});
+      eventsRead.catch(() => {});
       const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
       // Both periods' closed days in one computation.
@@ -390,19 +403,12 @@ export async function dashboardPre(
         closedFrom <= lastClosed
           ? await closedFigures(pool, s, closedFrom, lastClosed, todayDay)
           : new Map<string, DayFigures>();
-      const currentDays = await periodDays(pool, s, q.resolved, closed, period.from, period.to, todayDay);
+      const currentDays = periodDays(closed, period.from, period.to, todayDay, await todayFigures);
       const current = periodFigures(currentDays);
       const previous = comparable
-        ? periodFigures(await periodDays(pool, s, q.resolved, closed, previousFrom, previousTo, todayDay))
+        ? periodFigures(periodDays(closed, previousFrom, previousTo, todayDay, null))
         : null;
-      const events = await eventCounts(pool, {
-        sellers: [s.pivot, ...s.competitors],
-        roots: s.roots,
-        from: period.from,
-        to: period.to,
-        previousFrom,
-        zone,
-      });
+      const events = await eventsRead;
 
       const cur: Record<DashboardCardKey, number | null> = {
         ...rounded(current),
