@@ -82,7 +82,7 @@ describe('discount % and its bucket', () => {
     await sameAnswers('vigia_discount_pct($1::numeric, $2::numeric)', discountPercent, fixtures);
   });
 
-  it('discountPercentOrNaN (the hot loops\' form) is the hand-computed value, NaN where it has none', () => {
+  it("discountPercentOrNaN (the hot loops' form) is the hand-computed value, NaN where it has none", () => {
     for (const [normal, promo, expected] of fixtures) {
       if (normal === null || promo === null) continue;
       const d = discountPercentOrNaN(normal, promo);
