@@ -27,8 +27,12 @@ import { readModelsOf, touches } from '../../platform/read-model.js';
 export const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 /** The yyyy-MM-dd day of a dayNumber. */
 export const dayString = (n: number) => new Date(n * 86_400_000).toISOString().slice(0, 10);
-/** `last` of a running promotion. */
-export const RUNNING = 2_147_483_647;
+/**
+ * `last` of a running promotion. The days are kept in 16 bits (issue 30, memory and the charts' reads:
+ * 8 bytes less per promotion, ~38 MB on the large market with the leaf groups): day numbers 0 …
+ * RUNNING − 1, 1970-01-01 to 2149-06-05; a promotion dated outside them is refused when read (load).
+ */
+export const RUNNING = 65_535;
 
 /** One seller's promotions, as columns sorted by (product, first day). */
 export interface SellerSpans {
@@ -46,9 +50,9 @@ export interface SellerSpans {
   product: Float64Array;
   /** classification leaf when the promotion started (0: none) */
   leaf: Int32Array;
-  first: Int32Array;
+  first: Uint16Array;
   /** last day, RUNNING while running */
-  last: Int32Array;
+  last: Uint16Array;
   /** promotion price in the listing's currency; NaN when missing */
   promo: Float64Array;
   /** normal price in the listing's currency; NaN when missing (the type averages: distribution.ts typeChart) */
@@ -69,8 +73,8 @@ export interface SellerSpans {
  */
 export interface LeafGroups {
   at: Map<number, [number, number]>;
-  first: Int32Array;
-  last: Int32Array;
+  first: Uint16Array;
+  last: Uint16Array;
   promo: Float64Array;
   cur: Uint8Array;
 }
@@ -96,8 +100,8 @@ export function leafGroups(s: SellerSpans): LeafGroups {
   }
   const g: LeafGroups = {
     at,
-    first: column(Int32Array, s.n),
-    last: column(Int32Array, s.n),
+    first: column(Uint16Array, s.n),
+    last: column(Uint16Array, s.n),
     promo: column(Float64Array, s.n),
     cur: column(Uint8Array, s.n),
   };
@@ -170,8 +174,8 @@ function empty(sellerId: number, zone: string, n: number): SellerSpans {
     minFirst: RUNNING,
     product: column(Float64Array, n),
     leaf: column(Int32Array, n),
-    first: column(Int32Array, n),
-    last: column(Int32Array, n),
+    first: column(Uint16Array, n),
+    last: column(Uint16Array, n),
     promo: column(Float64Array, n),
     normal: column(Float64Array, n),
     type: column(Uint8Array, n),
@@ -252,6 +256,8 @@ async function load(pool: pg.Pool, store: Store, sellerId: number, zone: string,
       out.cur[k] = p.cur[i];
     } else {
       const r = records[b++];
+      if (!(r[2] >= 0 && r[2] < RUNNING && r[3] >= 0 && r[3] <= RUNNING))
+        throw new Error(`promo_spans: días fuera del rango de la copia (${r[2]}, ${r[3]})`);
       out.product[k] = r[0];
       out.leaf[k] = r[1];
       out.first[k] = r[2];
