@@ -101,6 +101,11 @@ describe('POST /v1/list-products/', () => {
     expect((await list({ search: 'acme' })).items.map((i) => i.product_id)).toEqual(['P1']);
     expect((await list({ search: 'acme pro' })).totalItems).toBe(0);
     expect((await list({ search: '100%' })).totalItems).toBe(0); // LIKE's % is a plain character
+    // words shorter than a trigram (the index of migration 521): in the name, in the brand, with a longer one
+    expect((await list({ search: 'X' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: 'ac' })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: 'x pro' })).totalItems).toBe(0);
+    expect((await list({ search: 'pr x' })).totalItems).toBe(0);
     // by name: 'audifono pro' < 'audifono x'
     expect((await list({ order: 'desc' })).items.map((i) => i.product_id)).toEqual(['P1', 'P3']);
     expect((await list({})).items.map((i) => i.product_id)).toEqual(['P3', 'P1']);
