@@ -375,10 +375,6 @@ export async function dashboardPre(
   return readModelsOf(pool)
     .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
     .answer([s, period, todayDay, model.version], async () => {
-      // A previous period that starts before monitoring did — or on its first day, when every listing is
-      // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
-      // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
-      // would mislead).
       // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
       // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
       // start: twelve sellers' discounts now, their events and their closed days). Awaited below; the
@@ -394,6 +390,10 @@ export async function dashboardPre(
       });
       todayFigures?.catch(() => {});
       eventsRead.catch(() => {});
+      // A previous period that starts before monitoring did — or on its first day, when every listing is
+      // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
+      // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
+      // would mislead).
       const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
       const comparable = monitoringSince !== null && previousFrom > monitoringSince;
       // Both periods' closed days in one computation.
