@@ -352,6 +352,34 @@ describe('in-memory promotions (model.ts)', () => {
     for (const s of after) expect([...s.product].some((p) => gone.has(p))).toBe(false);
     await expectSameAsSql(after, 21);
   });
+  it('refuse a promotion dated outside the days they keep in 16 bits (1970-01-01 … 2149-06-05)', async () => {
+    const pool = createPool(db.url, 2); // a process of its own: no copy held
+    try {
+      for (const first of ['1969-12-31', '2149-06-06']) {
+        await db.pool.query(
+          `insert into promo_spans (product_id, seller_id, classification_id, price_type, first_day, last_day,
+                                    normal_price, promo_price, currency, zone)
+           values (990001, 990, null, 'SALE', $1::date, null, 1000, 800, 'CLP', $2)`,
+          [first, ZONE],
+        );
+        await expect(sellerSpans(pool, [990], ZONE)).rejects.toThrow(/fuera del rango/);
+        await db.pool.query('delete from promo_spans where seller_id = 990');
+      }
+      // the last day that fits is read
+      await db.pool.query(
+        `insert into promo_spans (product_id, seller_id, classification_id, price_type, first_day, last_day,
+                                  normal_price, promo_price, currency, zone)
+         values (990001, 990, null, 'SALE', '2149-06-04', '2149-06-05', 1000, 800, 'CLP', $1)`,
+        [ZONE],
+      );
+      const fresh = createPool(db.url, 1);
+      const [copy] = await sellerSpans(fresh, [990], ZONE).finally(() => fresh.end());
+      expect([copy.n, copy.first[0], copy.last[0]]).toEqual([1, 65_533, 65_534]);
+    } finally {
+      await db.pool.query('delete from promo_spans where seller_id = 990');
+      await pool.end();
+    }
+  });
 });
 
 describe('order statistics (distribution.ts)', () => {
