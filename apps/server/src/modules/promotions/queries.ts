@@ -260,7 +260,8 @@ export interface DurationRow {
  * each group's exact sums by the factor (as the ended ones' cumulative sums) instead of every promotion's
  * prices (~44 k promotions under one root on medium, in ~240 groups). They do not depend on the window
  * but through `first_day <= to`, so the answers keep them per data version (answers.ts) and a new window
- * reads only the cumulative rows. Sums travel as text: numeric, exact.
+ * reads only the cumulative rows. Sums travel as text: numeric, exact. Each promotion's discount is its
+ * stored `discount_pct` (migration 522: vigia_discount_pct of its prices).
  */
 export interface RunningGroup {
   seller_id: number;
@@ -284,13 +285,12 @@ export async function selectRunningGroups(
             sum(sp.normal_price)::text as normal, count(sp.normal_price)::int as normal_n,
             sum(vigia_promo_price(sp.promo_price))::text as promo,
             count(vigia_promo_price(sp.promo_price))::int as promo_n,
-            sum(d.pct)::text as disc, count(d.pct)::int as disc_n
+            sum(sp.discount_pct)::text as disc, count(sp.discount_pct)::int as disc_n
        from promo_spans sp
        join classifications c on c.id = sp.classification_id and c.path @> array[$2::int]
-       -- offset 0: the discount's numeric division once per promotion, not once per aggregate
-       cross join lateral (select vigia_discount_pct(sp.normal_price, sp.promo_price) as pct offset 0) d
       where sp.zone = $3 and sp.seller_id = any($1::int[]) and sp.last_day is null
-      group by 1, 2, 3`,
+      -- by the day itself (its text once per group, not per promotion)
+      group by sp.seller_id, sp.first_day, sp.currency`,
     [s.sellers, s.asked[0], s.zone],
   );
   return rows;
