@@ -41,6 +41,10 @@ export default defineConfig({
         url: `http://127.0.0.1:${PORT}/health`,
         timeout: 300_000,
         reuseExistingServer: false,
+        // stopped as a deployment stops it (the server then stops its embedded PostgreSQL): without this
+        // Playwright SIGKILLs the process group, and the database, which runs in a group of its own, was
+        // left running after every suite
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
         stdout: 'pipe',
         env: {
           PORT: String(PORT),
