@@ -1,5 +1,6 @@
 import { isoDateInZone } from '@vigia/domain';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/database.js';
 import type { VersionedSlot } from '../lib/versioned-slot.js';
@@ -229,6 +230,34 @@ describe('answers of the holder', () => {
       client.release();
     }
     await within(2_000, () => memo.size === 0);
+  });
+
+  it('concurrent version reads share one query; a read to be sent after a time joins none sent before', async () => {
+    const holder = readModelsOf(one.db.pool);
+    const pool = one.db.pool;
+    const query = pool.query;
+    let reads = 0;
+    pool.query = function (this: pg.Pool, ...args: unknown[]) {
+      if (String(args[0]).includes('from data_changes where scope')) reads++;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof pool.query;
+    try {
+      const [a, b, c] = await Promise.all([holder.version(), holder.version(), holder.version()]);
+      expect(reads).toBe(1);
+      expect([b, c]).toEqual([a, a]);
+      // once settled, a read is not reused: the next one is sent
+      await holder.version();
+      expect(reads).toBe(2);
+      // in flight: a caller with no bound joins it, one that needs a read sent from now on does not
+      const first = holder.version();
+      const joined = holder.version();
+      const later = holder.version(performance.now());
+      expect(reads).toBe(4);
+      expect(await joined).toBe(await first);
+      expect(await later).toBe(a);
+    } finally {
+      pool.query = query;
+    }
   });
 
   it('concurrent misses wait for one making; the memo is bounded', async () => {

@@ -110,7 +110,7 @@ export class Memo<V extends NonNullable<unknown>> {
       const hit = this.cache.get(k);
       if (hit !== undefined) return hit;
       const value = (await this.cache.fetch(k, { context: make })) as V;
-      const after = await this.holder.version();
+      const after = await this.holder.version(performance.now());
       if (after === version) return value;
       this.cache.delete(k);
       this.holder.stats.remade++;
@@ -198,9 +198,29 @@ export class ReadModels {
 
   constructor(readonly pool: pg.Pool) {}
 
-  /** The market's data version (one query: change-signal.ts selectMarketVersion). */
-  version(): Promise<number> {
-    return selectMarketVersion(this.pool);
+  /** The version read in flight, and when it was sent. */
+  private versionRead: { sent: number; value: Promise<number> } | null = null;
+
+  /**
+   * The market's data version (one query: change-signal.ts selectMarketVersion), read by a query sent at
+   * or after `sentAfter` (a performance.now() time; by default any read in flight). Concurrent callers
+   * share a read in flight: an answer's version read before it is made may be older than the data the
+   * making reads (the after read then differs and the answer is made again), but the read after it must
+   * have been sent once the making ended — it names a read sent later or its own (issue 30: a dashboard
+   * request asks ~15 per-seller answers, each read the version twice, one pool query each).
+   */
+  version(sentAfter = Number.NEGATIVE_INFINITY): Promise<number> {
+    const read = this.versionRead;
+    if (read && read.sent >= sentAfter) return read.value;
+    const sent = performance.now();
+    const value = selectMarketVersion(this.pool);
+    const mine = { sent, value };
+    this.versionRead = mine;
+    const done = () => {
+      if (this.versionRead === mine) this.versionRead = null;
+    };
+    value.then(done, done);
+    return value;
   }
 
   /**

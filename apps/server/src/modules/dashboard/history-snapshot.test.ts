@@ -78,18 +78,21 @@ async function savedFor(from: string, bytes = 1) {
   throw new Error(`no history saved for ${from}`);
 }
 
-/** indexDays over a few periods and competitor selections (CLP 1, USD 900, PEN 250 on every day). */
-function answers(h: IndexHistory) {
+/**
+ * indexDays over a few periods and competitor selections (CLP 1, USD 900, PEN 250 on every day); with
+ * `mineKey`, the pivot's and competitors' sides kept on the history and reused.
+ */
+function answers(h: IndexHistory, mineKey?: string) {
   const out: unknown[] = [];
   for (const [from, to] of [
     [tDay(12), tDay(1)],
     [tDay(4), tDay(2)],
     [w.from, w.to],
   ])
-    for (const competitors of [[20], [30], [50], [20, 30, 50]]) {
+    for (const competitors of [[20], [30], [50], [20, 30, 50], [50, 20, PIVOT, 20]]) {
       const D = daysInclusive(from, to);
       const clp = (c: string) => new Float64Array(D).fill(c === 'PEN' ? 250 : c === 'USD' ? 900 : 1);
-      const r = indexDays(h, { competitors, rootClasses: null, from, to, clp });
+      const r = indexDays(h, { competitors, rootClasses: null, from, to, clp, mineKey });
       out.push([from, to, competitors, Array.from(r.sum), Array.from(r.dev), Array.from(r.n)]);
     }
   return out;
@@ -160,6 +163,22 @@ describe('the saved index history', () => {
       expect(plain(h)).toEqual(plain(ref));
       expect(answers(h)).toEqual(expected);
     });
+  });
+
+  it("the competitors' sides kept per seller answer as the pass over their intervals, new and reused", () => {
+    const direct = answers(ref);
+    expect(direct.some((a) => (a as number[][])[5].some((n) => n > 0))).toBe(true);
+    expect(answers(ref, 'all')).toEqual(direct); // computed
+    expect(answers(ref, 'all')).toEqual(direct); // reused
+    // a selection naming the pivot and a seller twice counts as its other sellers once
+    const D = daysInclusive(w.from, w.to);
+    const clp = () => new Float64Array(D).fill(1);
+    const of = (competitors: number[], mineKey?: string) => {
+      const r = indexDays(ref, { competitors, rootClasses: null, from: w.from, to: w.to, clp, mineKey });
+      return [Array.from(r.sum), Array.from(r.dev), Array.from(r.n)];
+    };
+    expect(of([50, 20, PIVOT, 20], 'all')).toEqual(of([20, 50]));
+    expect(of([50, 20, PIVOT, 20])).toEqual(of([20, 50], 'all'));
   });
 
   it('a history saved for another window is not read', async () => {

@@ -6,6 +6,7 @@ import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { addGroupIndex, WARM_DAYS } from './days.js';
 import { readSavedHistory, saveHistory } from './history-snapshot.js';
+import { type IndexDays, mergeDays, SCRATCH_MAX_BYTES, type TheirDays } from './merge-days.js';
 import { selectIndexHistory } from './queries.js';
 
 // The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
@@ -99,12 +100,6 @@ export function buildIndexHistory(
   return { pivot, zone, from, to, groupStart, seller, cls, start, cur, price, a, b, currencies, bytes };
 }
 
-export interface IndexDays {
-  sum: Float64Array;
-  dev: Float64Array;
-  n: Int32Array;
-}
-
 /**
  * Listing `i`'s lowest positive price per asked day, in CLP (`rates` per currency and day), kept in
  * `out[base + d]` where lower than what is there (NaN: nothing yet); `bounds` [lowest, highest] day written
@@ -164,10 +159,10 @@ function mineDays(
   D: number,
   rates: Float64Array[],
   key: string | undefined,
+  ratesKey: string,
 ): MineDays {
   const kept = mineKept.get(h) ?? [];
-  const full =
-    key === undefined ? undefined : `${key}|${off}|${D}|${rates.map((r) => r.join(',')).join(';')}`;
+  const full = key === undefined ? undefined : `${key}|${ratesKey}`;
   const hit = full === undefined ? undefined : kept.find((m) => m.key === full);
   if (hit) return hit;
   const groups = h.groupStart.length - 1;
@@ -199,33 +194,145 @@ function mineDays(
   return made;
 }
 
+/*
+ * A competitor's side of indexDays over [from, to] (TheirDays, merge-days.ts) depends neither on the
+ * pivot's roots nor on the other competitors: kept on the history for the sellers recently asked (issue
+ * 30: the dashboard with a new competitor selection read every chosen seller's intervals again; a
+ * selection is a few of a dozen sellers, so its sellers' sides are mostly known and the selection costs a
+ * merge, merge-days.ts).
+ */
+/** …at most this many bytes of them per history (one seller's 7-day preset with its previous period on
+ * the large market: ~50,000 groups × 13 days × 8 bytes, ~5 MB), and a side is made this way only when it
+ * would fit in a quarter of that (a 90-day period reads the intervals directly, as before). */
+const THEIRS_KEPT_BYTES = 48 * 1024 * 1024;
+const theirsKept = new WeakMap<IndexHistory, TheirDays[]>();
+
+/** Per seller, its listings of the history (ascending: their groups ascend), and each listing's group. */
+interface BySeller {
+  listings: Map<number, Int32Array>;
+  groupOf: Int32Array;
+}
+const bySellerKept = new WeakMap<IndexHistory, BySeller>();
+
+function bySellerOf(h: IndexHistory): BySeller {
+  const kept = bySellerKept.get(h);
+  if (kept) return kept;
+  const groupOf = new Int32Array(h.seller.length);
+  const counts = new Map<number, number>();
+  for (let g = 0; g < h.groupStart.length - 1; g++)
+    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
+      groupOf[i] = g;
+      counts.set(h.seller[i], (counts.get(h.seller[i]) ?? 0) + 1);
+    }
+  const listings = new Map<number, Int32Array>();
+  const filled = new Map<number, number>();
+  for (const [s, n] of counts) {
+    listings.set(s, new Int32Array(n));
+    filled.set(s, 0);
+  }
+  for (let i = 0; i < h.seller.length; i++) {
+    const s = h.seller[i];
+    const at = filled.get(s) as number;
+    (listings.get(s) as Int32Array)[at] = i;
+    filled.set(s, at + 1);
+  }
+  const made = { listings, groupOf };
+  bySellerKept.set(h, made);
+  return made;
+}
+
+function theirDays(
+  h: IndexHistory,
+  listings: Int32Array,
+  groupOf: Int32Array,
+  off: number,
+  D: number,
+  rates: Float64Array[],
+  key: string,
+): TheirDays {
+  const kept = theirsKept.get(h) ?? [];
+  const at = kept.findIndex((t) => t.key === key);
+  if (at >= 0) {
+    const [hit] = kept.splice(at, 1);
+    kept.unshift(hit);
+    return hit;
+  }
+  let E = 0;
+  for (let j = 0; j < listings.length; j++)
+    if (j === 0 || groupOf[listings[j]] !== groupOf[listings[j - 1]]) E++;
+  const groups = new Int32Array(E);
+  const lo = new Int16Array(E);
+  const hi = new Int16Array(E);
+  const low = new Float64Array(E * D).fill(Number.NaN);
+  const bounds = new Int32Array(2);
+  let e = -1;
+  for (let j = 0; j < listings.length; j++) {
+    const i = listings[j];
+    if (e < 0 || groups[e] !== groupOf[i]) {
+      e++;
+      groups[e] = groupOf[i];
+      bounds[0] = D;
+      bounds[1] = -1;
+    }
+    lowestByDay(h, i, off, D, rates, low, e * D, bounds);
+    lo[e] = bounds[0];
+    hi[e] = bounds[1];
+  }
+  const made = { key, groups, lo, hi, low };
+  kept.unshift(made);
+  let bytes = 0;
+  let i = 0;
+  for (; i < kept.length; i++) {
+    bytes += kept[i].low.byteLength + kept[i].groups.byteLength * 2;
+    if (bytes > THEIRS_KEPT_BYTES) break;
+  }
+  kept.length = i;
+  theirsKept.set(h, kept);
+  return made;
+}
+
+interface IndexQuery {
+  competitors: number[];
+  /** classification ids under the license roots; null: the whole tree */
+  rootClasses: Set<number> | null;
+  from: string;
+  to: string;
+  clp: (currency: string) => Float64Array;
+  mineKey?: string;
+}
+
 /**
  * Per day of [from, to] (inside the window): the sum of the groups' indexes, of |index − 100| and their
  * number — per match group my lowest price (pivot listings under the roots) against the lowest in-stock
  * competitor price among `competitors`, both in CLP at the day's rates (`clp(currency)[d]`, d from `from`).
- * `mineKey` names the roots (rootClasses) for keeping the pivot's side (mineDays); without it, nothing
- * is kept.
+ * `mineKey` names the roots (rootClasses) for keeping the pivot's side (mineDays) and the competitors'
+ * (theirDays, when small enough); without it, nothing is kept and the competitors' intervals are read.
  */
-export function indexDays(
-  h: IndexHistory,
-  q: {
-    competitors: number[];
-    /** classification ids under the license roots; null: the whole tree */
-    rootClasses: Set<number> | null;
-    from: string;
-    to: string;
-    clp: (currency: string) => Float64Array;
-    mineKey?: string;
-  },
-): IndexDays {
+export function indexDays(h: IndexHistory, q: IndexQuery): IndexDays {
   const D = daysInclusive(q.from, q.to);
   const off = daysInclusive(h.from, q.from) - 1;
   if (off < 0 || q.to > h.to) throw new Error(`indexDays: ${q.from}..${q.to} outside ${h.from}..${h.to}`);
   const rates = h.currencies.map((c) => q.clp(c));
-  const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey);
+  const ratesKey = `${off}|${D}|${rates.map((r) => r.join(',')).join(';')}`;
+  const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey, ratesKey);
+  const competitors = [...new Set(q.competitors)].filter((s) => s !== h.pivot);
+  if (q.mineKey !== undefined) {
+    const { listings, groupOf } = bySellerOf(h);
+    const theirs = competitors.flatMap((s) => listings.get(s) ?? []);
+    const fits =
+      theirs.every((l) => l.length * D * 8 <= THEIRS_KEPT_BYTES / 4) &&
+      any.length * D * 8 <= SCRATCH_MAX_BYTES;
+    if (fits) {
+      const sides = competitors.flatMap((s) => {
+        const l = listings.get(s);
+        return l ? [theirDays(h, l, groupOf, off, D, rates, `${s}|${ratesKey}`)] : [];
+      });
+      return mergeDays(mine, any, D, sides);
+    }
+  }
   // competitors by seller id (a mask: one read per listing instead of a Set lookup)
-  const chosen = new Uint8Array(Math.max(0, ...q.competitors) + 1);
-  for (const c of q.competitors) chosen[c] = 1;
+  const chosen = new Uint8Array(Math.max(0, ...competitors) + 1);
+  for (const c of competitors) chosen[c] = 1;
   const sum = new Float64Array(D);
   const dev = new Float64Array(D);
   const n = new Int32Array(D);
@@ -238,7 +345,7 @@ export function indexDays(
     bounds[1] = -1;
     for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
       const s = h.seller[i];
-      if (s === h.pivot || !(s < chosen.length && chosen[s] === 1)) continue;
+      if (!(s < chosen.length && chosen[s] === 1)) continue;
       if (bounds[1] < 0) best.fill(Number.NaN);
       lowestByDay(h, i, off, D, rates, best, 0, bounds);
     }
