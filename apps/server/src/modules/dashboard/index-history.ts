@@ -6,7 +6,7 @@ import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { addGroupIndex, WARM_DAYS } from './days.js';
 import { readSavedHistory, saveHistory } from './history-snapshot.js';
-import { type IndexDays, mergeDays, SCRATCH_MAX_BYTES, type TheirDays } from './merge-days.js';
+import { type IndexDays, mergeDays, type TheirDays } from './merge-days.js';
 import { selectIndexHistory } from './queries.js';
 
 // The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
@@ -319,9 +319,7 @@ export function indexDays(h: IndexHistory, q: IndexQuery): IndexDays {
   if (q.mineKey !== undefined) {
     const { listings, groupOf } = bySellerOf(h);
     const theirs = competitors.flatMap((s) => listings.get(s) ?? []);
-    const fits =
-      theirs.every((l) => l.length * D * 8 <= THEIRS_KEPT_BYTES / 4) &&
-      any.length * D * 8 <= SCRATCH_MAX_BYTES;
+    const fits = theirs.every((l) => l.length * D * 8 <= THEIRS_KEPT_BYTES / 4);
     if (fits) {
       const sides = competitors.flatMap((s) => {
         const l = listings.get(s);

@@ -26,43 +26,62 @@ export interface TheirDays {
 }
 
 /**
- * The selection's lowest price per group and day, written by mergeDays (one process thread answers one
- * request at a time, and mergeDays does not yield): groups × days × 8 bytes, as large as a pivot's side
- * (mineDays) — ~11 MB for the 7-day preset on the large market — and kept rather than made per request.
+ * indexDays from the competitors' sides: per group of mine, the lowest of theirs per day. The sides are
+ * read in step (their groups ascend), so the lowest of a group's days is a buffer of D values — a buffer
+ * of every group's days (11 MB a request on the large market) was slower: this machine's memory, not its
+ * arithmetic, sets the pace (issue 30).
  */
-let scratch = new Float64Array(0);
-/** mergeDays' scratch is used up to this size; a larger period reads the intervals directly. */
-export const SCRATCH_MAX_BYTES = 32 * 1024 * 1024;
-
-/** indexDays from the competitors' sides: per group of mine, the lowest of theirs per day. */
 export function mergeDays(mine: Float64Array, any: Uint8Array, D: number, theirs: TheirDays[]): IndexDays {
   const sum = new Float64Array(D);
   const dev = new Float64Array(D);
   const n = new Int32Array(D);
-  const cells = any.length * D;
-  if (scratch.length < cells) scratch = new Float64Array(cells);
-  const best = scratch.fill(Number.NaN, 0, cells);
-  for (const { groups, lo, hi, low } of theirs)
-    for (let e = 0; e < groups.length; e++) {
-      const at = groups[e] * D;
-      for (let d = lo[e], k = e * D + d; d <= hi[e]; d++, k++) {
-        const p = low[k];
-        if (!(p > 0)) continue;
-        if (!(p >= best[at + d])) best[at + d] = p;
+  const best = new Float64Array(D);
+  const G = any.length;
+  // per side: its next entry and that entry's group (G: none left)
+  const at = new Int32Array(theirs.length);
+  const next = Int32Array.from(theirs, (t) => (t.groups.length ? t.groups[0] : G));
+  let g = Math.min(G, ...next);
+  while (g < G) {
+    let first = true;
+    let following = G;
+    for (let j = 0; j < theirs.length; j++) {
+      if (next[j] === g) {
+        const { groups, low } = theirs[j];
+        const e = at[j]++;
+        if (first) for (let d = 0, k = e * D; d < D; d++, k++) best[d] = low[k];
+        else
+          for (let d = 0, k = e * D; d < D; d++, k++) {
+            const p = low[k];
+            if (p < best[d] || !(best[d] > 0)) best[d] = p; // NaN: no price that day
+          }
+        first = false;
+        next[j] = e + 1 < groups.length ? groups[e + 1] : G;
+      }
+      if (next[j] < following) following = next[j];
+    }
+    // the group's days in ascending order (a day without either price: none); its prices mostly stay
+    // the same from one day to the next, so the day before's index is reused
+    if (any[g] === 1) {
+      let lastMy = Number.NaN;
+      let lastTheir = Number.NaN;
+      let v = 0;
+      let off = 0;
+      for (let d = 0, k = g * D; d < D; d++, k++) {
+        const my = mine[k];
+        const their = best[d];
+        if (!(my > 0 && their > 0)) continue;
+        if (my !== lastMy || their !== lastTheir) {
+          v = priceIndex(my, their) as number;
+          off = Math.abs(v - 100);
+          lastMy = my;
+          lastTheir = their;
+        }
+        sum[d] += v;
+        dev[d] += off;
+        n[d]++;
       }
     }
-  // the days of a group in ascending order, as addGroupIndex adds them (a day without either price: none)
-  for (let g = 0, k = 0; g < any.length; g++, k += D) {
-    if (any[g] !== 1) continue; // no price of mine on any day: no index
-    for (let d = 0; d < D; d++) {
-      const my = mine[k + d];
-      const their = best[k + d];
-      if (!(my > 0 && their > 0)) continue;
-      const v = priceIndex(my, their) as number;
-      sum[d] += v;
-      dev[d] += Math.abs(v - 100);
-      n[d]++;
-    }
+    g = following;
   }
   return { sum, dev, n };
 }
