@@ -353,3 +353,19 @@ describe('validation, module and license', () => {
     expect((await post('/v1/assortment/brand', { ...period(), currency: 'PEN' })).status).toBe(403);
   });
 });
+
+describe("the drill-downs' converted price to the cent (queries.ts toCents)", () => {
+  it('a price in the asked currency (factor 1) is its own float8, as the numeric rounding gives', async () => {
+    // numeric(14,2) values across the whole range, the cent boundaries and the largest one
+    const { rows } = await ctx.db.pool.query<{ n: number; differ: number }>(
+      `with v(p) as (
+         select ((g::numeric * 987654321.37) % 999999999999.99)::numeric(14,2) from generate_series(1, 200000) g
+         union all select x::numeric(14,2) from unnest('{0.01,0.05,0.1,0.3,0.49,0.5,0.99,1.005,2.675,999999999999.99,123456789012.34}'::numeric[]) x
+       )
+       select count(*)::int as n,
+              count(*) filter (where p::float8 is distinct from round((p * 1::float8)::numeric, 2)::float8)::int as differ
+         from v`,
+    );
+    expect(rows[0]).toEqual({ n: 200011, differ: 0 });
+  });
+});

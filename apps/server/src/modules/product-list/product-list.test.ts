@@ -78,6 +78,14 @@ describe('POST /v1/list-products/', () => {
     expect(narrow.items.map((i) => [i.product_id, i.name])).toEqual([['P2', null]]);
     const past = await list({ page: 5 });
     expect([past.items.length, past.totalItems]).toEqual([0, 2]);
+    // sorted by price or last update, the page counts what it sorts: the same totals, past the end too
+    for (const sort of ['price', 'updated'] as const) {
+      const first = await list({ page: 2, page_size: 2, sort }, narrowToken);
+      expect([first.items.length, first.totalItems]).toEqual([1, 3]);
+      expect((await list({ page: 5, sort })).totalItems).toBe(2);
+      expect((await list({ page: 1, sort, search: 'acme pro' })).totalItems).toBe(0);
+      expect((await list({ page: 1, sort, search: 'ac' })).totalItems).toBe(1);
+    }
   });
 
   it('filters: sellers, unpublished, match, stock, search, sort, currency', async () => {

@@ -7,7 +7,9 @@ import { lastSeenSql } from '../../market/index.js';
 // time; history is read only for the ≤ page-size listings of the page (promotion duration). The page
 // and the count are separate queries that join only what their filters and sort need: a window count
 // over the page query would read every selected listing, and the default view (one seller by name) is an
-// index scan that stops after the page (migration 031).
+// index scan that stops after the page (migration 031). A sort no index serves (price, last update)
+// reads every selected listing anyway: there the page counts them too (`withTotal`), one scan instead
+// of two (issue 30: a short-word search sorted by price on the large market was two ~45 ms scans).
 
 export interface ProductListQuery {
   sellers: number[];
@@ -95,15 +97,22 @@ function filtered(p: Params, q: ProductListQuery, sort: ProductListQuery['sort']
 const ratesSql = (p: Params, q: ProductListQuery) =>
   `unnest(${p.add([...q.clpRates.keys()], '::text[]')}, ${p.add([...q.clpRates.values()], '::float8[]')}) as rt(currency, f)`;
 
-/** One page of listings, in the requested order. */
-export async function selectProductPage(db: Queryable, q: ProductListQuery): Promise<ProductListRow[]> {
+/** Sorts whose page reads every selected listing (no index gives their order). */
+export const SORTS_READING_ALL: readonly ProductListQuery['sort'][] = ['price', 'updated'];
+
+/** One page of listings, in the requested order; `withTotal`: each row carries the number selected. */
+export async function selectProductPage(
+  db: Queryable,
+  q: ProductListQuery,
+  withTotal = false,
+): Promise<(ProductListRow & { total?: number })[]> {
   const p = new Params();
   const visible = p.add(q.visibleSellers, '::int[]');
   const dir = q.order === 'desc' ? 'desc' : 'asc';
   const order = `order by ${SORTS[q.sort]} ${dir} nulls last, p.id ${dir}`;
   const sql = `
     with page as (
-      select p.id ${filtered(p, q, q.sort)}
+      select p.id${withTotal ? ', count(*) over ()::int as total' : ''} ${filtered(p, q, q.sort)}
        ${order}
        limit ${p.add(q.limit, '::int')} offset ${p.add(q.offset, '::int')}
     )
@@ -114,6 +123,7 @@ export async function selectProductPage(db: Queryable, q: ProductListQuery): Pro
            lc.currency, lc.price_changed_at,
            (select count(*) from listing_current g
              where g.group_id = lc.group_id and g.seller_id <> p.seller_id and g.seller_id = any(${visible}))::int as matches
+           ${withTotal ? ', page.total' : ''}
       from page
       join products p on p.id = page.id
       join sellers s on s.id = p.seller_id

@@ -8,7 +8,14 @@ import {
 import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { categoryPaths, cents, normalizeSearch, ratesTo, selectClpRates, today } from '../../market/index.js';
-import { countProducts, type ProductListQuery, promotionStarts, selectProductPage } from './queries.js';
+import {
+  countProducts,
+  type ProductListQuery,
+  type ProductListRow,
+  promotionStarts,
+  SORTS_READING_ALL,
+  selectProductPage,
+} from './queries.js';
 
 // The product list (docs/metrics.md "Product list").
 
@@ -72,7 +79,14 @@ export async function productList(
     limit: q.pageSize,
     offset: (q.page - 1) * q.pageSize,
   };
-  const [rows, totalItems] = await Promise.all([selectProductPage(pool, query), countProducts(pool, query)]);
+  let rows: ProductListRow[];
+  let totalItems: number;
+  if (SORTS_READING_ALL.includes(query.sort)) {
+    // one scan: the page counts what it sorted (an empty page past the first: counted apart)
+    const page = await selectProductPage(pool, query, true);
+    rows = page;
+    totalItems = page[0]?.total ?? (query.offset === 0 ? 0 : await countProducts(pool, query));
+  } else [rows, totalItems] = await Promise.all([selectProductPage(pool, query), countProducts(pool, query)]);
   const [paths, promoStarts] = await Promise.all([
     categoryPaths(
       pool,
