@@ -82,7 +82,7 @@ async function savedFor(from: string, bytes = 1) {
  * indexDays over a few periods and competitor selections (CLP 1, USD 900, PEN 250 on every day); with
  * `mineKey`, the pivot's and competitors' sides kept on the history and reused.
  */
-function answers(h: IndexHistory, mineKey?: string) {
+function answers(h: IndexHistory, mineKey?: string, pen = 250) {
   const out: unknown[] = [];
   for (const [from, to] of [
     [tDay(12), tDay(1)],
@@ -91,7 +91,7 @@ function answers(h: IndexHistory, mineKey?: string) {
   ])
     for (const competitors of [[20], [30], [50], [20, 30, 50], [50, 20, PIVOT, 20]]) {
       const D = daysInclusive(from, to);
-      const clp = (c: string) => new Float64Array(D).fill(c === 'PEN' ? 250 : c === 'USD' ? 900 : 1);
+      const clp = (c: string) => new Float64Array(D).fill(c === 'PEN' ? pen : c === 'USD' ? 900 : 1);
       const r = indexDays(h, { competitors, rootClasses: null, from, to, clp, mineKey });
       out.push([from, to, competitors, Array.from(r.sum), Array.from(r.dev), Array.from(r.n)]);
     }
@@ -170,6 +170,11 @@ describe('the saved index history', () => {
     expect(direct.some((a) => (a as number[][])[5].some((n) => n > 0))).toBe(true);
     expect(answers(ref, 'all')).toEqual(direct); // computed
     expect(answers(ref, 'all')).toEqual(direct); // reused
+    // PEN at 250.37: a side in pesos with cents, which 4-byte floats cannot hold (kept in 8 bytes)
+    const cents = answers(ref, undefined, 250.37);
+    expect(cents).not.toEqual(direct);
+    expect(answers(ref, 'all', 250.37)).toEqual(cents);
+    expect(answers(ref, 'all', 250.37)).toEqual(cents);
     // a selection naming the pivot and a seller twice counts as its other sellers once
     const D = daysInclusive(w.from, w.to);
     const clp = () => new Float64Array(D).fill(1);

@@ -202,9 +202,10 @@ function mineDays(
  * merge, merge-days.ts).
  */
 /** …at most this many bytes of them per history (one seller's 7-day preset with its previous period on
- * the large market: ~50,000 groups × 13 days × 8 bytes, ~5 MB), and a side is made this way only when it
- * would fit in a quarter of that (a 90-day period reads the intervals directly, as before). */
-const THEIRS_KEPT_BYTES = 48 * 1024 * 1024;
+ * the large market: ~50,000 groups × 13 days × 4 bytes, ~2.6 MB — 8 bytes a price when one is not a
+ * 4-byte float), and a side is made this way only when it would fit in a quarter of that at 8 bytes (a
+ * 90-day period reads the intervals directly, as before). */
+const THEIRS_KEPT_BYTES = 32 * 1024 * 1024;
 const theirsKept = new WeakMap<IndexHistory, TheirDays[]>();
 
 /** Per seller, its listings of the history (ascending: their groups ascend), and each listing's group. */
@@ -239,6 +240,18 @@ function bySellerOf(h: IndexHistory): BySeller {
   const made = { listings, groupOf };
   bySellerKept.set(h, made);
   return made;
+}
+
+/**
+ * `low` in 4-byte floats when every price in it is one exactly (a market's own currency: whole pesos up
+ * to 16,777,216), else itself: half the memory a side keeps and the merge reads, the same values.
+ */
+function narrowed(low: Float64Array): Float64Array | Float32Array {
+  for (let k = 0; k < low.length; k++) {
+    const p = low[k];
+    if (!Number.isNaN(p) && Math.fround(p) !== p) return low; // (NaN: no price, kept as NaN)
+  }
+  return Float32Array.from(low);
 }
 
 function theirDays(
@@ -278,7 +291,7 @@ function theirDays(
     lo[e] = bounds[0];
     hi[e] = bounds[1];
   }
-  const made = { key, groups, lo, hi, low };
+  const made = { key, groups, lo, hi, low: narrowed(low) };
   kept.unshift(made);
   let bytes = 0;
   let i = 0;

@@ -22,7 +22,8 @@ export interface TheirDays {
   groups: Int32Array;
   lo: Int16Array;
   hi: Int16Array;
-  low: Float64Array;
+  /** 4-byte floats when every price of the side is one exactly (index-history.ts narrowed) */
+  low: Float64Array | Float32Array;
 }
 
 /**
