@@ -5,7 +5,7 @@ import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { seedTestMarket, type TestMarket, tDay } from '../../test/test-market.js';
 import { bucketPairs, computeDays, type DayFigures, periodFigures, WARM_DAYS } from './days.js';
-import { historyWindow, loadIndexHistory } from './index-history.js';
+import { historyWindow, loadIndexHistory, sidesKept, warmSides } from './index-history.js';
 import { selectCurrentDiscounts, selectEventCounts } from './queries.js';
 import { computeSellerDays } from './seller-days.js';
 import { closedDaysFromState, currentDiscounts, eventCounts } from './service.js';
@@ -135,6 +135,28 @@ describe('closed days from the per-seller rows and the index history', () => {
         compared++;
       }
     expect(compared).toBe(15);
+  });
+
+  it("the default period's competitor sides are made behind the load: its new selections make none", async () => {
+    const pool = ctx.db.pool;
+    const zone = SANTIAGO;
+    const w = historyWindow(today(new Date(), zone), WARM_DAYS);
+    const h = await loadIndexHistory(pool, 10, zone, w.from, w.to);
+    // every competitor of the history (20, 30, 40, 50): the 13 closed days the 7-day preset asks
+    expect(await warmSides(pool, h)).toBe(4);
+    const warmed = sidesKept(h).slice(0, 4).sort();
+    expect(new Set(warmed.map((k) => k.split('|')[0]))).toEqual(new Set(['20', '30', '40', '50']));
+    for (const competitors of [
+      [20, 50],
+      [30, 40, 50],
+      [20, 30, 40, 50],
+    ]) {
+      const scope = { pivot: 10, competitors, roots: [], currency: 'CLP', zone };
+      const after = await closedDaysFromState(pool, scope, h, tDay(13), tDay(1));
+      expectSameDays(await computeDays(pool, scope, tDay(13), tDay(1)), after);
+    }
+    // the selections merged the warmed sides: none made, none evicted
+    expect(sidesKept(h).slice(0, 4).sort()).toEqual(warmed);
   });
 
   it("today's discounts summed per seller equal the selection's own query", async () => {

@@ -1,10 +1,10 @@
-import { addDays, daysInclusive } from '@vigia/domain';
+import { addDays, DASHBOARD_DEFAULT_PERIOD_DAYS, daysInclusive } from '@vigia/domain';
 import type pg from 'pg';
 import { allowLongStatements, withTransaction } from '../../db/database.js';
-import { today } from '../../market/index.js';
+import { loadFx, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
-import { addGroupIndex, WARM_DAYS } from './days.js';
+import { addGroupIndex, dailyClp, WARM_DAYS } from './days.js';
 import { readSavedHistory, saveHistory } from './history-snapshot.js';
 import { type IndexDays, mergeDays, type TheirDays } from './merge-days.js';
 import { selectIndexHistory } from './queries.js';
@@ -314,6 +314,41 @@ interface IndexQuery {
   mineKey?: string;
 }
 
+/** The asked days in the history's window (`off`: the first one's offset), their rates and what keys both. */
+function daysOf(h: IndexHistory, q: Pick<IndexQuery, 'from' | 'to' | 'clp'>) {
+  const D = daysInclusive(q.from, q.to);
+  const off = daysInclusive(h.from, q.from) - 1;
+  if (off < 0 || q.to > h.to) throw new Error(`indexDays: ${q.from}..${q.to} outside ${h.from}..${h.to}`);
+  const rates = h.currencies.map((c) => q.clp(c));
+  return { D, off, rates, ratesKey: `${off}|${D}|${rates.map((r) => r.join(',')).join(';')}` };
+}
+
+/**
+ * Every competitor's side (theirDays) of the dashboard's default period — its closed days and those of
+ * the period before it, the 2 × 7 − 1 days before the history's next day — made behind the history's
+ * load, seller by seller after the requests waiting, so that the first new selections of the landing
+ * screen merge instead of reading intervals (issue 30: c1 p95 125 ms on large when they did).
+ */
+export async function warmSides(pool: pg.Pool, h: IndexHistory): Promise<number> {
+  const to = h.to;
+  const from = addDays(to, -(2 * DASHBOARD_DEFAULT_PERIOD_DAYS - 2));
+  if (from < h.from) return 0;
+  const clp = dailyClp(await loadFx(pool, h.currencies, from, to), from, daysInclusive(from, to));
+  const { D, off, rates, ratesKey } = daysOf(h, { from, to, clp });
+  const { listings, groupOf } = bySellerOf(h);
+  let made = 0;
+  for (const [seller, l] of listings) {
+    if (seller === h.pivot || l.length * D * 8 > THEIRS_KEPT_BYTES / 4) continue;
+    await readModelsOf(pool).pause();
+    theirDays(h, l, groupOf, off, D, rates, `${seller}|${ratesKey}`);
+    made++;
+  }
+  return made;
+}
+
+/** The keys of the competitors' sides kept on a history (tests). */
+export const sidesKept = (h: IndexHistory): string[] => (theirsKept.get(h) ?? []).map((t) => t.key);
+
 /**
  * Per day of [from, to] (inside the window): the sum of the groups' indexes, of |index − 100| and their
  * number — per match group my lowest price (pivot listings under the roots) against the lowest in-stock
@@ -322,11 +357,7 @@ interface IndexQuery {
  * (theirDays, when small enough); without it, nothing is kept and the competitors' intervals are read.
  */
 export function indexDays(h: IndexHistory, q: IndexQuery): IndexDays {
-  const D = daysInclusive(q.from, q.to);
-  const off = daysInclusive(h.from, q.from) - 1;
-  if (off < 0 || q.to > h.to) throw new Error(`indexDays: ${q.from}..${q.to} outside ${h.from}..${h.to}`);
-  const rates = h.currencies.map((c) => q.clp(c));
-  const ratesKey = `${off}|${D}|${rates.map((r) => r.join(',')).join(';')}`;
+  const { D, off, rates, ratesKey } = daysOf(h, q);
   const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey, ratesKey);
   const competitors = [...new Set(q.competitors)].filter((s) => s !== h.pivot);
   if (q.mineKey !== undefined) {
@@ -427,6 +458,8 @@ export function loadIndexHistory(
       if (slots.get(key) === slot) {
         slot.history = h;
         slot.loading = null;
+        // behind the answer; a failure costs only the first selections' speed
+        warmSides(pool, h).catch((err) => readModelsOf(pool).debug({ err: String(err) }, 'dashboard: sides'));
       }
       return h;
     })
