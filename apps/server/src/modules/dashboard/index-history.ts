@@ -203,9 +203,11 @@ function mineDays(
  */
 /** …at most this many bytes of them per history (one seller's 7-day preset with its previous period on
  * the large market: ~50,000 groups × 13 days × 4 bytes, ~2.6 MB — 8 bytes a price when one is not a
- * 4-byte float), and a side is made this way only when it would fit in a quarter of that at 8 bytes (a
- * 90-day period reads the intervals directly, as before). */
-const THEIRS_KEPT_BYTES = 32 * 1024 * 1024;
+ * 4-byte float: the three sellers in PEN and MXN; the eleven competitors of pivot 116 hold ~34 MB, and
+ * with 32 MiB random selections evicted and made sides again: c16 p95 689–1,049 ms), and a side is made
+ * this way only when it would fit in a quarter of that at 8 bytes (a 90-day period reads the intervals
+ * directly, as before). */
+const THEIRS_KEPT_BYTES = 48 * 1024 * 1024;
 const theirsKept = new WeakMap<IndexHistory, TheirDays[]>();
 
 /** Per seller, its listings of the history (ascending: their groups ascend), and each listing's group. */
