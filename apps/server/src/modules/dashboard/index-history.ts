@@ -152,6 +152,27 @@ const MINE_KEPT = 4;
 const MINE_KEPT_BYTES = 24 * 1024 * 1024;
 const mineKept = new WeakMap<IndexHistory, MineDays[]>();
 
+/**
+ * Puts `made` first in `kept` (a history's list of kept values, most recent first) and keeps the most
+ * recent ones whose bytes together fit in `maxBytes`, `maxCount` at most.
+ */
+function keepRecent<T>(
+  kept: T[],
+  made: T,
+  bytesOf: (t: T) => number,
+  maxBytes: number,
+  maxCount = Number.POSITIVE_INFINITY,
+): void {
+  kept.unshift(made);
+  let bytes = 0;
+  let i = 0;
+  for (; i < kept.length && i < maxCount; i++) {
+    bytes += bytesOf(kept[i]);
+    if (bytes > maxBytes) break;
+  }
+  kept.length = i;
+}
+
 function mineDays(
   h: IndexHistory,
   rootClasses: Set<number> | null,
@@ -181,14 +202,7 @@ function mineDays(
   }
   const made = { key: full ?? '', mine, any };
   if (full !== undefined && mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
-    kept.unshift(made);
-    let bytes = 0;
-    let i = 0;
-    for (; i < kept.length && i < MINE_KEPT; i++) {
-      bytes += kept[i].mine.byteLength + kept[i].any.byteLength;
-      if (bytes > MINE_KEPT_BYTES) break;
-    }
-    kept.length = i;
+    keepRecent(kept, made, (m) => m.mine.byteLength + m.any.byteLength, MINE_KEPT_BYTES, MINE_KEPT);
     mineKept.set(h, kept);
   }
   return made;
@@ -256,15 +270,15 @@ function narrowed(low: Float64Array): Float64Array | Float32Array {
   return Float32Array.from(low);
 }
 
-function theirDays(
-  h: IndexHistory,
-  listings: Int32Array,
-  groupOf: Int32Array,
-  off: number,
-  D: number,
-  rates: Float64Array[],
-  key: string,
-): TheirDays {
+/** Whether a seller's side of D days is made and kept (theirDays) rather than its intervals read. */
+const sideFits = (listings: Int32Array, D: number) => listings.length * D * 8 <= THEIRS_KEPT_BYTES / 4;
+
+/** `seller`'s side over the asked days (daysOf), kept or made; every caller checked sideFits. */
+function theirDays(h: IndexHistory, seller: number, days: Days): TheirDays {
+  const { off, D, rates, ratesKey } = days;
+  const key = `${seller}|${ratesKey}`;
+  const { listings: bySeller, groupOf } = bySellerOf(h);
+  const listings = bySeller.get(seller) ?? new Int32Array(0);
   const kept = theirsKept.get(h) ?? [];
   const at = kept.findIndex((t) => t.key === key);
   if (at >= 0) {
@@ -294,14 +308,7 @@ function theirDays(
     hi[e] = bounds[1];
   }
   const made = { key, groups, lo, hi, low: narrowed(low) };
-  kept.unshift(made);
-  let bytes = 0;
-  let i = 0;
-  for (; i < kept.length; i++) {
-    bytes += kept[i].low.byteLength + kept[i].groups.byteLength * 2;
-    if (bytes > THEIRS_KEPT_BYTES) break;
-  }
-  kept.length = i;
+  keepRecent(kept, made, (t) => t.low.byteLength + t.groups.byteLength * 2, THEIRS_KEPT_BYTES);
   theirsKept.set(h, kept);
   return made;
 }
@@ -317,6 +324,7 @@ interface IndexQuery {
 }
 
 /** The asked days in the history's window (`off`: the first one's offset), their rates and what keys both. */
+type Days = ReturnType<typeof daysOf>;
 function daysOf(h: IndexHistory, q: Pick<IndexQuery, 'from' | 'to' | 'clp'>) {
   const D = daysInclusive(q.from, q.to);
   const off = daysInclusive(h.from, q.from) - 1;
@@ -336,13 +344,12 @@ export async function warmSides(pool: pg.Pool, h: IndexHistory): Promise<number>
   const from = addDays(to, -(2 * DASHBOARD_DEFAULT_PERIOD_DAYS - 2));
   if (from < h.from) return 0;
   const clp = dailyClp(await loadFx(pool, h.currencies, from, to), from, daysInclusive(from, to));
-  const { D, off, rates, ratesKey } = daysOf(h, { from, to, clp });
-  const { listings, groupOf } = bySellerOf(h);
+  const days = daysOf(h, { from, to, clp });
   let made = 0;
-  for (const [seller, l] of listings) {
-    if (seller === h.pivot || l.length * D * 8 > THEIRS_KEPT_BYTES / 4) continue;
+  for (const [seller, l] of bySellerOf(h).listings) {
+    if (seller === h.pivot || !sideFits(l, days.D)) continue;
     await readModelsOf(pool).pause();
-    theirDays(h, l, groupOf, off, D, rates, `${seller}|${ratesKey}`);
+    theirDays(h, seller, days);
     made++;
   }
   return made;
@@ -359,21 +366,19 @@ export const sidesKept = (h: IndexHistory): string[] => (theirsKept.get(h) ?? []
  * (theirDays, when small enough); without it, nothing is kept and the competitors' intervals are read.
  */
 export function indexDays(h: IndexHistory, q: IndexQuery): IndexDays {
-  const { D, off, rates, ratesKey } = daysOf(h, q);
-  const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey, ratesKey);
-  const competitors = [...new Set(q.competitors)].filter((s) => s !== h.pivot);
-  if (q.mineKey !== undefined) {
-    const { listings, groupOf } = bySellerOf(h);
-    const theirs = competitors.flatMap((s) => listings.get(s) ?? []);
-    const fits = theirs.every((l) => l.length * D * 8 <= THEIRS_KEPT_BYTES / 4);
-    if (fits) {
-      const sides = competitors.flatMap((s) => {
-        const l = listings.get(s);
-        return l ? [theirDays(h, l, groupOf, off, D, rates, `${s}|${ratesKey}`)] : [];
-      });
-      return mergeDays(mine, any, D, sides);
-    }
-  }
+  const days = daysOf(h, q);
+  const { D, off, rates } = days;
+  const { mine, any } = mineDays(h, q.rootClasses, off, D, rates, q.mineKey, days.ratesKey);
+  const { listings } = bySellerOf(h);
+  // (a seller with no listing of the history has no side and no price)
+  const competitors = [...new Set(q.competitors)].filter((s) => s !== h.pivot && listings.has(s));
+  if (q.mineKey !== undefined && competitors.every((s) => sideFits(listings.get(s) as Int32Array, D)))
+    return mergeDays(
+      mine,
+      any,
+      D,
+      competitors.map((s) => theirDays(h, s, days)),
+    );
   // competitors by seller id (a mask: one read per listing instead of a Set lookup)
   const chosen = new Uint8Array(Math.max(0, ...competitors) + 1);
   for (const c of competitors) chosen[c] = 1;
