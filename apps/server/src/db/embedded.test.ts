@@ -11,7 +11,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -22,6 +22,7 @@ import {
   orphanClusterMessages,
   orphanClusters,
   packagedBinaries,
+  serverSettings,
   startEmbeddedPostgres,
 } from './embedded.js';
 
@@ -192,6 +193,39 @@ describe('start-up failures are one line', () => {
       `Vigía no pudo iniciar: El puerto ${port} de 127.0.0.1 ya está en uso (¿otro Vigía u otro programa?): deténgalo o use otro PORT, p. ej. PORT=8081 npm start.`,
     );
   }, 120_000);
+});
+
+describe('the cluster settings follow the machine (issue 30: the large seed)', () => {
+  const GiB = 2 ** 30;
+  const buffers = (memory: number) => serverSettings(memory).find((s) => s.startsWith('shared_buffers='));
+  it('an eighth of the memory for the buffer pool, between 128 MB and 4 GB; WAL for 15 minutes or 4 GB', () => {
+    expect(buffers(24 * GiB)).toBe('shared_buffers=3072MB');
+    expect(buffers(8 * GiB)).toBe('shared_buffers=1024MB');
+    expect(buffers(0.5 * GiB)).toBe('shared_buffers=128MB');
+    expect(buffers(128 * GiB)).toBe('shared_buffers=4096MB');
+    expect(serverSettings(8 * GiB)).toEqual(
+      expect.arrayContaining(['listen_addresses=127.0.0.1', 'max_wal_size=4GB', 'checkpoint_timeout=15min']),
+    );
+  });
+
+  it('the test cluster runs with them', async () => {
+    if (process.env.TEST_DATABASE_URL) return; // not ours
+    const c = new pg.Client({ connectionString: inject('pgAdminUrl') });
+    await c.connect();
+    try {
+      const { rows } = await c.query<{ setting: string; unit: string; name: string }>(
+        `select name, setting, unit from pg_settings where name in ('shared_buffers', 'max_wal_size') order by name`,
+      );
+      const mb = (r: { setting: string; unit: string }) =>
+        (Number(r.setting) * (r.unit === '8kB' ? 8192 : r.unit === 'MB' ? 2 ** 20 : 1)) / 2 ** 20;
+      expect(rows.map((r) => [r.name, mb(r)])).toEqual([
+        ['max_wal_size', 4096],
+        ['shared_buffers', Number(/\d+/.exec(buffers(totalmem()) as string)?.[0])],
+      ]);
+    } finally {
+      await c.end();
+    }
+  });
 });
 
 describe('the superuser password', () => {
