@@ -1,6 +1,6 @@
 import { moduleBeside, task, WorkerPool } from '../../platform/pool/index.js';
 import { type ChartJob, type ChartResult, computeChart } from './distribution.js';
-import { leafGroups, type SellerSpans } from './model.js';
+import { dateGroups, leafGroups, type SellerSpans } from './model.js';
 
 // The range and scatter-plot charts (and a third currency's type averages) are computed in the platform's worker pool (platform/pool), two
 // threads (the cores of the target machine), so that concurrent requests use every core and the event
@@ -36,7 +36,7 @@ function shared(job: ChartJob): ChartJob {
       job.kind === 'range'
         ? { sellerId, n, groups: leafGroups(s) }
         : job.kind === 'type'
-          ? { sellerId, n, leaf, first, last, promo, cur, normal: s.normal, type: s.type }
+          ? { sellerId, n, dated: dateGroups(s) }
           : { sellerId, n, leaf, first, last, promo, cur, product: s.product };
     return part as SellerSpans;
   });

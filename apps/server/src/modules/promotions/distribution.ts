@@ -1,5 +1,5 @@
-import { discountPercentOrNaN, PRICE_TYPES, round2 } from '@vigia/domain';
-import { leafGroups, type SellerSpans } from './model.js';
+import { PRICE_TYPES, round2 } from '@vigia/domain';
+import { dateGroups, leafGroups, type SellerSpans } from './model.js';
 import type { TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
@@ -619,9 +619,11 @@ const SEVERAL = -2;
  * computed them (the reference: promotions-model.test.ts). A promotion counts once per asked
  * classification containing its leaf; the averages leave out the prices it lacks and, when its first day
  * had no rate of its currency or of the asked one, all three (the count keeps it). The discount is the
- * domain's discountPercent of its normal and promotion prices (in its own currency, in cents). One
- * pass over the window's promotions per seller (on the large market ~4.7 M of them: ~50 ms in a chart
- * thread, issue 30).
+ * domain's discountPercent of its normal and promotion prices (in its own currency, in cents). The
+ * pass reads each seller's date groups (model.ts dateGroups: the promotions summed per leaf, type,
+ * currency and days, whose prices share one factor) — one pass over every promotion was ~50 ms in a chart
+ * thread on the large market (~4.7 M of them; issue 30). The sums are the same up to the order of the
+ * float additions (promotions-model.test.ts: to 1e-9 of the SQL's).
  */
 export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
   const ntypes = PRICE_TYPES.length;
@@ -643,42 +645,32 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
   const { from, to, fx, day0, span } = scope;
   const out: TypePricesRow[] = [];
   for (const s of models) {
-    const { first, last, leaf, promo, normal, type, cur, n } = s;
+    const { first, last, leaf, type, cur, count, normalSum, normalN, promoSum, promoN, discSum, discN, n } =
+      dateGroups(s);
     // per (asked classification, type): count, Σ normal, n normal, Σ promo, n promo, Σ discount, n discount
     const acc = new Float64Array(cells * 7);
-    for (let i = 0; i < n; i++) {
-      const f0 = first[i];
-      if (f0 > to || last[i] < from) continue;
-      const lf = leaf[i];
+    for (let g = 0; g < n; g++) {
+      const f0 = first[g];
+      if (f0 > to || last[g] < from) continue;
+      const lf = leaf[g];
       if (lf > maxLeaf) continue;
       const c1 = one[lf];
       if (c1 === NONE) continue;
-      const f = fx[cur[i] * span + f0 - day0];
-      const nv = normal[i] * f;
-      const pv = promo[i] * f;
-      // in cents (exact integers; numeric(14,2) prices): the quotient is then the double nearest the exact
-      // discount, as the SQL's numeric one converted to float8 (the same ratio, the same rule); NaN: none
-      // (no rate that day, or discountPercent has none)
-      const d = Number.isNaN(f)
-        ? Number.NaN
-        : discountPercentOrNaN(Math.round(normal[i] * 100), Math.round(promo[i] * 100));
+      // the group's factor (NaN: no rate that day: the promotions count, their prices do not)
+      const f = fx[cur[g] * span + f0 - day0];
+      const priced = !Number.isNaN(f);
       const several = c1 === SEVERAL ? clsOf[lf] : null;
       const times = several ? several.length : 1;
       for (let j = 0; j < times; j++) {
-        const o = ((several ? several[j] : c1) * ntypes + type[i]) * 7;
-        acc[o]++;
-        if (!Number.isNaN(nv)) {
-          acc[o + 1] += nv;
-          acc[o + 2]++;
-        }
-        if (!Number.isNaN(pv)) {
-          acc[o + 3] += pv;
-          acc[o + 4]++;
-        }
-        if (!Number.isNaN(d)) {
-          acc[o + 5] += d;
-          acc[o + 6]++;
-        }
+        const o = ((several ? several[j] : c1) * ntypes + type[g]) * 7;
+        acc[o] += count[g];
+        if (!priced) continue;
+        acc[o + 1] += normalSum[g] * f;
+        acc[o + 2] += normalN[g];
+        acc[o + 3] += promoSum[g] * f;
+        acc[o + 4] += promoN[g];
+        acc[o + 5] += discSum[g];
+        acc[o + 6] += discN[g];
       }
     }
     for (let c = 0; c < asked.length; c++)

@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEZONE, PRICE_TYPES } from '@vigia/domain';
+import { DEFAULT_TIMEZONE, discountPercentOrNaN, PRICE_TYPES } from '@vigia/domain';
 import type pg from 'pg';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { selectSellerVersions } from '../../platform/change-signal.js';
@@ -63,6 +63,8 @@ export interface SellerSpans {
   cur: Uint8Array;
   /** the columns again, grouped by leaf (built on first use, see leafGroups) */
   groups?: LeafGroups;
+  /** the promotions summed per leaf, type, currency and days (built on first use, see dateGroups) */
+  dated?: DateGroups;
 }
 
 /**
@@ -115,6 +117,96 @@ export function leafGroups(s: SellerSpans): LeafGroups {
   }
   s.groups = g;
   return g;
+}
+
+/**
+ * A seller's promotions summed per (leaf, price type, currency, first day, last day): what the type
+ * averages read of them (distribution.ts typeChart). A promotion's factor to the asked currency depends
+ * only on its currency and first day, so a group's prices convert as one: Σ price × factor = factor ×
+ * Σ price. Promotions start and end together in campaigns — on the large market's first 50 days ~9
+ * promotions a group — so a window reads the groups instead of every promotion. Per group: how many
+ * promotions, and the sum and count of their normal prices, promotion prices and discounts (each over
+ * the promotions that have one; the discount as distribution.ts computes it, in cents).
+ */
+export interface DateGroups {
+  n: number;
+  leaf: Int32Array;
+  type: Uint8Array;
+  cur: Uint8Array;
+  first: Uint16Array;
+  last: Uint16Array;
+  count: Int32Array;
+  normalSum: Float64Array;
+  normalN: Int32Array;
+  promoSum: Float64Array;
+  promoN: Int32Array;
+  discSum: Float64Array;
+  discN: Int32Array;
+}
+
+/** The seller's date groups (built once per copy, in the seller's order of first appearance). */
+export function dateGroups(s: SellerSpans): DateGroups {
+  if (s.dated) return s.dated;
+  // per leaf, its groups by (type, currency, first, last) as one number (2 + 8 + 16 + 16 bits)
+  const index = new Map<number, Map<number, number>>();
+  const of = new Int32Array(s.n);
+  let g = 0;
+  for (let i = 0; i < s.n; i++) {
+    let byKey = index.get(s.leaf[i]);
+    if (!byKey) {
+      byKey = new Map();
+      index.set(s.leaf[i], byKey);
+    }
+    const key = ((s.type[i] * 256 + s.cur[i]) * 65_536 + s.first[i]) * 65_536 + s.last[i];
+    let k = byKey.get(key);
+    if (k === undefined) {
+      k = g++;
+      byKey.set(key, k);
+    }
+    of[i] = k;
+  }
+  const d: DateGroups = {
+    n: g,
+    leaf: column(Int32Array, g),
+    type: column(Uint8Array, g),
+    cur: column(Uint8Array, g),
+    first: column(Uint16Array, g),
+    last: column(Uint16Array, g),
+    count: column(Int32Array, g),
+    normalSum: column(Float64Array, g),
+    normalN: column(Int32Array, g),
+    promoSum: column(Float64Array, g),
+    promoN: column(Int32Array, g),
+    discSum: column(Float64Array, g),
+    discN: column(Int32Array, g),
+  };
+  for (let i = 0; i < s.n; i++) {
+    const k = of[i];
+    if (d.count[k]++ === 0) {
+      d.leaf[k] = s.leaf[i];
+      d.type[k] = s.type[i];
+      d.cur[k] = s.cur[i];
+      d.first[k] = s.first[i];
+      d.last[k] = s.last[i];
+    }
+    const normal = s.normal[i];
+    const promo = s.promo[i];
+    if (!Number.isNaN(normal)) {
+      d.normalSum[k] += normal;
+      d.normalN[k]++;
+    }
+    if (!Number.isNaN(promo)) {
+      d.promoSum[k] += promo;
+      d.promoN[k]++;
+    }
+    const disc = discountPercentOrNaN(Math.round(normal * 100), Math.round(promo * 100));
+    if (!Number.isNaN(disc)) {
+      d.discSum[k] += disc;
+      d.discN[k]++;
+    }
+  }
+  s.dated = d;
+  return d;
 }
 
 interface Store {

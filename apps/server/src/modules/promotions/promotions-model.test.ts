@@ -29,7 +29,7 @@ import {
   scatterPasses,
   typeChart,
 } from './distribution.js';
-import { currenciesOf, type SellerSpans, sellerSpans } from './model.js';
+import { currenciesOf, dateGroups, type SellerSpans, sellerSpans } from './model.js';
 import { type ScopeValues, selectLeaves, type TypePricesRow } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
@@ -38,7 +38,8 @@ import { niceStep } from './service.js';
 // (distribution.ts) against the SQL over promo_spans they replace (test/promotions-reference.ts), on a
 // pseudo-random market: 3 sellers (one in PEN), 2 roots with 2 leaves each, 36 listings, 20 days of
 // runs (some days with a second partial run) in which listings go on and off SALE, EXCLUSIVE and
-// BYQUANTITY promotions, change prices and are unpublished. promo_spans itself is checked against the
+// BYQUANTITY promotions, change prices and are unpublished, and a weekly campaign puts six listings of
+// each seller on SALE for three days. promo_spans itself is checked against the
 // price history (checkPromotions). The copy is read after day 10 and refreshed after day 20 (only the
 // promotions a run may change), then compared with a copy read whole.
 
@@ -68,11 +69,15 @@ async function runDays(fromDay: number, toDay: number, seed: number) {
       const obs: Observation[] = [];
       for (let k = 0; k < 12; k++) {
         const x = r();
-        if (x < 0.1) continue; // unpublished today
+        // a three-day campaign each week: the first six listings of every seller on SALE at 80 % (their
+        // promotions share their days: the type averages' date groups sum them together)
+        const campaign = d % 7 >= 2 && d % 7 <= 4 && k < 6;
+        if (x < 0.1 && !campaign) continue; // unpublished today
         const normal = 1000 + 10 * k + (seller === 9 ? 0.5 : 0);
         const price = Math.round(normal * (0.5 + 0.4 * r()) * 100) / 100;
-        const p: Partial<Observation> =
-          x < 0.35
+        const p: Partial<Observation> = campaign
+          ? { salePrice: Math.round(normal * 80) / 100 }
+          : x < 0.35
             ? { salePrice: price }
             : x < 0.45
               ? { exclusivePrice: price }
@@ -246,6 +251,10 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   expect(compared).toBeGreaterThan(50); // the cases did find promotions
   expect(typesCompared).toBeGreaterThan(50);
   expect(singles).toBeGreaterThan(0); // some groups hold a single promotion
+  // the type averages read the date groups (model.ts dateGroups): here they did sum promotions together
+  const grouped = models.reduce((n, s) => n + dateGroups(s).n, 0);
+  const promotions = models.reduce((n, s) => n + s.n, 0);
+  expect(grouped).toBeLessThan(promotions);
   expect(scatterPasses.one - onePassBefore).toBeGreaterThanOrEqual(5); // moved windows took the one-pass path
 }
 
