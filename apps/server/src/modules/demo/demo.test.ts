@@ -18,7 +18,9 @@ const logged: string[] = [];
 beforeAll(async () => {
   [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
   summary = await seedDemoMarket(a.pool, { size: 'tiny', today: TODAY, log: (m) => logged.push(m) });
-  await seedDemoMarket(b.pool, { size: 'tiny', today: TODAY });
+  // b keeps Surtido's spans and the promotions run by run, as a day's ingest does; a builds them once per
+  // seller from the history (the default)
+  await seedDemoMarket(b.pool, { size: 'tiny', today: TODAY, rollups: 'per run' });
 }, 300_000);
 afterAll(async () => {
   await a?.close();
@@ -93,8 +95,9 @@ describe('demo generator', () => {
     // the 12 largest (a seed runs more distinct statements than that)
     expect(lines.length).toBe(12);
     expect(lines.map((x) => x.s)).toEqual([...lines.map((x) => x.s)].sort((x, y) => y - x));
-    // one ingest transaction per seller and day: 5 sellers × 30 days
-    expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150);
+    // one ingest transaction per seller and day (5 sellers × 30 days), and one per seller for the roll-ups
+    // built after its days
+    expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150 + 5);
     expect(lines.every((x) => x.calls > 0 && x.sql.length > 0)).toBe(true);
   });
 
@@ -234,6 +237,50 @@ describe('demo generator', () => {
     const n = await one<{ n: number }>(a, 'select count(*)::int as n from rollup_daily_brand');
     expect(n.n).toBeGreaterThan(500);
     expect(await checkDailyRollups(a.pool)).toEqual([]);
+  });
+
+  it("builds Surtido's spans and the promotions after each seller's days as its runs would have kept them", async () => {
+    // every row of each table, its listing by natural key (surrogate ids may differ between two loads)
+    const dump = async (db: Database) => {
+      const out: Record<string, string> = {};
+      const listing = `(select concat_ws(':', p.seller_id, p.product_id) from products p where p.id = t.product_id)`;
+      for (const [table, rows] of [
+        [
+          'assortment_spans',
+          `select ${listing} as listing, to_jsonb(t) - 'product_id' as r from assortment_spans t`,
+        ],
+        [
+          'promo_spans',
+          `select ${listing} as listing, to_jsonb(t) - 'product_id' - 'id' as r from promo_spans t`,
+        ],
+        ...[
+          'assortment_events_cum',
+          'promo_daily',
+          'promo_weekly',
+          'promo_type_cum',
+          'promo_duration_cum',
+          'promo_duration_keys',
+          'promo_cum_currencies',
+        ].map((t) => [t, `select '' as listing, to_jsonb(t) as r from ${t} t`]),
+      ]) {
+        const { rows: r } = await db.pool.query<{ n: number; md5: string }>(
+          `select count(*)::int as n, md5(string_agg(listing || r::text, ',' order by listing || r::text)) as md5
+             from (${rows}) x`,
+        );
+        out[table] = `${r[0].n} ${r[0].md5}`;
+      }
+      return out;
+    };
+    const [deferred, perRun] = await Promise.all([dump(a), dump(b)]);
+    expect(deferred).toEqual(perRun);
+    expect(Number.parseInt(deferred.assortment_spans, 10)).toBeGreaterThan(1000);
+    expect(Number.parseInt(deferred.promo_spans, 10)).toBeGreaterThan(100);
+    expect(Number.parseInt(deferred.promo_type_cum, 10)).toBeGreaterThan(100);
+    // the log says so, per seller
+    const rebuilt = logged.filter((l) =>
+      /; (promotions y assortment|assortment y promotions) en [\d.]+ s$/.test(l),
+    );
+    expect(rebuilt.length, logged.join('\n')).toBe(summary.sellers);
   });
 
   it('creates the two demo accounts with their licenses', async () => {

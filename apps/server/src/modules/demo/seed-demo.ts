@@ -2,7 +2,13 @@ import { MODULE_CODES } from '@vigia/domain';
 import type pg from 'pg';
 import { withTransaction } from '../../db/database.js';
 import { hashPassword } from '../../lib/password.js';
-import { clearIngestCaches, ingestObservations, suggestTitleMatches } from '../ingest/index.js';
+import {
+  clearIngestCaches,
+  deferrableRollups,
+  ingestObservations,
+  rebuildDeferred,
+  suggestTitleMatches,
+} from '../ingest/index.js';
 import { COUNTRIES, CURRENCIES, OWN_BRANDS, TREE } from './catalog-data.js';
 import { formatDay, parseDay, santiagoInstant, santiagoToday, weekday } from './dates.js';
 import {
@@ -44,6 +50,12 @@ export interface SeedDemoOptions {
   concurrency?: number;
   /** Only these sellers of the size (benchmarks, focused tests); default: all of the size. */
   sellers?: number[];
+  /**
+   * 'deferred' (default): the roll-ups with a zone rebuild (Surtido's spans, the promotions) are built
+   * once per seller after its days are in, from its history (ingest zones.ts rebuildDeferred); 'per run':
+   * by every run, as a day's ingest keeps them (demo.test.ts compares both).
+   */
+  rollups?: 'deferred' | 'per run';
 }
 
 export interface SeedDemoSummary {
@@ -169,16 +181,25 @@ export async function seedDemoMarket(pool: pg.Pool, opts: SeedDemoOptions): Prom
   const totals = { observations: 0, changes: 0, runs: 0, listings: 0 };
   const queue = [...sellers];
   const concurrency = Math.max(1, opts.concurrency ?? spec.concurrency);
+  // Surtido's spans and the promotions change with most runs and were most of a run's time (issue 30:
+  // 13 indexes of assortment_spans written per changed listing and day); built once per seller from its
+  // history instead, while the other lanes load their sellers. Rebuilt whole, so a resumed seed too.
+  const deferred = opts.rollups === 'per run' ? [] : deferrableRollups();
   const lane = async () => {
     for (let s = queue.shift(); s; s = queue.shift()) {
       const t = Date.now();
-      const r = await ingestSeller(pool, cat, s, spec.perSeller, spec.days, abs0, fx0);
+      const r = await ingestSeller(pool, cat, s, spec.perSeller, spec.days, abs0, fx0, deferred);
+      const tRebuild = Date.now();
+      if (deferred.length) await rebuildDeferred(pool, s.id, deferred);
       totals.observations += r.observations;
       totals.changes += r.changes;
       totals.runs += spec.days;
       totals.listings += r.listings;
       log(
-        `  ${s.id} ${s.name}: ${r.listings} publicaciones, ${r.observations} observaciones, ${r.changes} cambios en ${((Date.now() - t) / 1000).toFixed(1)} s`,
+        `  ${s.id} ${s.name}: ${r.listings} publicaciones, ${r.observations} observaciones, ${r.changes} cambios en ${((tRebuild - t) / 1000).toFixed(1)} s` +
+          (deferred.length
+            ? `; ${deferred.join(' y ')} en ${((Date.now() - tRebuild) / 1000).toFixed(1)} s`
+            : ''),
       );
     }
   };
@@ -271,6 +292,7 @@ async function ingestSeller(
   days: number,
   abs0: number,
   fx0: Record<string, number>,
+  deferred: readonly string[],
 ): Promise<{ listings: number; observations: number; changes: number }> {
   const timeline = sellerTimeline(cat, seller, perSeller, days, abs0, fx0);
   // Days already loaded by an interrupted seed: each day is one run, committed whole with its ingest_runs
@@ -294,7 +316,7 @@ async function ingestSeller(
       pool,
       { sellerId: seller.id, source: 'demo', mode: 'full', observedAt: at },
       obs,
-      { durable: false },
+      { durable: false, deferRollups: deferred },
     );
     observations += obs.length;
     changes += r.changes;

@@ -3,4 +3,10 @@
 export { clearIngestCaches, ingestObservations, type Observation } from './ingest.js';
 export { suggestTitleMatches, syncListingCurrent } from './matching.js';
 export { type RollupContext, type RollupUpdater, registerRollup, registerZoneRebuild } from './registry.js';
-export { dayZone, releaseRollupZone, requestRollupZone } from './zones.js';
+export {
+  dayZone,
+  deferrableRollups,
+  rebuildDeferred,
+  releaseRollupZone,
+  requestRollupZone,
+} from './zones.js';

@@ -105,6 +105,7 @@ export async function ingestObservations(
       run,
       parts,
       options.onStep,
+      options.deferRollups ?? [],
     );
     await client.query('commit');
     for (const [k, v] of pending) cache.set(k, v);
@@ -185,6 +186,7 @@ async function applyRun(
   run: IngestRun,
   parts: PartSource,
   onStep: IngestOptions['onStep'],
+  deferred: readonly string[],
 ): Promise<{ result: IngestResult; next: (() => SellerState) | null }> {
   const T = stepTimer(onStep);
   const seller = await lockSeller(client, run);
@@ -217,7 +219,7 @@ async function applyRun(
   T('parts: diff and stage', parts.waitMs);
   const { state } = diff;
   const missing = diff.missing();
-  const zones = await rollupsBefore(client, run, lastT, cand, missing);
+  const zones = await rollupsBefore(client, run, lastT, cand, missing, deferred);
   T('roll-ups before');
 
   let changes = 0;
@@ -235,7 +237,7 @@ async function applyRun(
   const unpublished = missing.length;
   const runId = await recordRun(client, run, parts.count, changes);
   T('unpublish, record');
-  await rollupsAfter(client, run, lastT, runId, cand, missing, zones, onStep);
+  await rollupsAfter(client, run, lastT, runId, cand, missing, zones, deferred, onStep);
   T('roll-ups after (all)');
 
   // The seller's state after this run (kept by ingestObservations once the transaction committed).

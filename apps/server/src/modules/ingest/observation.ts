@@ -38,6 +38,12 @@ export interface IngestOptions {
   durable?: boolean;
   /** Told how long each step of the run took (ms), in order (benchmarks, profiling). */
   onStep?: (step: string, ms: number) => void;
+  /**
+   * Roll-ups not run (by name): their rows are the caller's to rebuild from the history afterwards, with
+   * the zone rebuild of the same name (registry.ts registerZoneRebuild; zones.ts rebuildDeferred) — a bulk
+   * load (the demo seed) builds them once instead of run by run. Only roll-ups with a zone rebuild.
+   */
+  deferRollups?: readonly string[];
 }
 
 export interface IngestResult {

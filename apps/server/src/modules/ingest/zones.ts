@@ -1,9 +1,9 @@
 import { DEFAULT_TIMEZONE } from '@vigia/domain';
 import type pg from 'pg';
 import { z } from 'zod';
-import { type Queryable, withTransaction } from '../../db/database.js';
+import { allowLongStatements, type Queryable, withTransaction } from '../../db/database.js';
 import { atWorkerStart, defineJob } from '../../platform/jobs/index.js';
-import { zoneRebuilds } from './registry.js';
+import { rollupUpdaters, zoneRebuilds } from './registry.js';
 
 // The daily roll-up per market zone (migration 431, docs/architecture.md "Roll-ups per market zone").
 // rollup_daily_brand is kept at ingest (rollups.ts) for every zone of rollup_zones. A zone an
@@ -85,6 +85,8 @@ const MEASURES = `published, in_stock, promoted, promoted_sale, promoted_exclusi
 /** Rewrites seller `sellerId`'s rows of `zone` from the history, under the seller's row lock. */
 export async function rebuildSellerZone(pool: pg.Pool, sellerId: number, zone: string): Promise<number> {
   return withTransaction(pool, async (c) => {
+    // long work: a large seller's history takes more than a request's statement timeout
+    await allowLongStatements(c);
     await c.query('select 1 from sellers where id = $1 for update', [sellerId]);
     await c.query('delete from rollup_daily_brand where zone = $2 and seller_id = $1', [sellerId, zone]);
     const r = await c.query(
@@ -98,6 +100,31 @@ export async function rebuildSellerZone(pool: pg.Pool, sellerId: number, zone: s
     for (const h of zoneRebuilds) await h.fn(c, sellerId, zone);
     return r.rowCount ?? 0;
   });
+}
+
+/** The roll-ups a bulk load may defer (IngestOptions.deferRollups): those with a zone rebuild. */
+export const deferrableRollups = (): string[] => {
+  const names = new Set(rollupUpdaters.map((r) => r.name));
+  return zoneRebuilds.map((h) => h.name).filter((n) => names.has(n));
+};
+
+/**
+ * The rows of the roll-ups `names` (deferred by a bulk load of seller `sellerId`: IngestOptions.deferRollups)
+ * rebuilt from the history in every zone of rollup_zones, by their zone rebuilds (as the 'rollup-zone' job
+ * does after the daily rows), one transaction per zone under the seller's row lock.
+ */
+export async function rebuildDeferred(
+  pool: pg.Pool,
+  sellerId: number,
+  names: readonly string[],
+): Promise<void> {
+  const { rows } = await pool.query<{ zone: string }>('select zone from rollup_zones order by zone');
+  for (const { zone } of rows)
+    await withTransaction(pool, async (c) => {
+      await allowLongStatements(c);
+      await c.query('select 1 from sellers where id = $1 for update', [sellerId]);
+      for (const h of zoneRebuilds) if (names.includes(h.name)) await h.fn(c, sellerId, zone);
+    });
 }
 
 /**
