@@ -16,7 +16,7 @@ import type { TypePricesRow } from './queries.js';
 // (one classification) reads only its leaves' stretches (model.ts leafGroups); the scatter plot reads
 // every promotion in product order (distinct listings). The quantiles are found without sorting or
 // reordering the prices (orderStatistics). The computation is synchronous: the scratch arrays serve
-// every request.
+// every request (those sized for a whole market are let go after each chart: releaseScratch).
 
 export interface WindowScope {
   /** Leaves of the asked classifications, aligned with `classes` (a leaf repeats per asked node). */
@@ -704,11 +704,45 @@ export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
     : ReturnType<typeof typeChart>;
 
 export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
-  return (
-    job.kind === 'scatter'
-      ? scatterChart(job.models, job.scope, niceStep, job.sample)
-      : job.kind === 'range'
-        ? rangeChart(job.models, job.scope, job.ranges, round2)
-        : typeChart(job.models, job.scope)
-  ) as ChartResult<J>;
+  try {
+    return (
+      job.kind === 'scatter'
+        ? scatterChart(job.models, job.scope, niceStep, job.sample)
+        : job.kind === 'range'
+          ? rangeChart(job.models, job.scope, job.ranges, round2)
+          : typeChart(job.models, job.scope)
+    ) as ChartResult<J>;
+  } finally {
+    releaseScratch();
+  }
 }
+
+/** Scratch arrays longer than this are let go after each chart (releaseScratch). */
+const KEEP = 1 << 20;
+
+/**
+ * Lets go of the scratch arrays longer than KEEP elements: a two-pass scatter plot sizes them for every
+ * promotion of its sellers (18 bytes each: ~85 MB on the large market, ~40 MB more for pooled prices),
+ * and a chart thread kept them for its lifetime — issue 30's memory of an API process, which runs two.
+ * The next such chart allocates them again (a few ms of page faults on a ~60 ms chart); the one-pass
+ * path that new windows take needs none of them.
+ */
+export function releaseScratch(): void {
+  if (prices.length > KEEP) prices = new Float64Array(0);
+  if (once.length > KEEP) once = new Float64Array(0);
+  if (listing.length > KEEP) listing = new Float64Array(0);
+  if (times.length > KEEP) times = new Uint16Array(0);
+  if (band.length > KEEP) band = new Float64Array(0);
+  if (near.length > KEEP) near = new Float64Array(1024);
+  if (denseCounts.length > KEEP) denseCounts = new Int32Array(1024);
+}
+
+/** Elements held by the scratch arrays (tests). */
+export const scratchLength = () =>
+  prices.length +
+  once.length +
+  listing.length +
+  times.length +
+  band.length +
+  near.length +
+  denseCounts.length;

@@ -27,6 +27,7 @@ import {
   rangeChart,
   scatterChart,
   scatterPasses,
+  scratchLength,
   typeChart,
 } from './distribution.js';
 import { currenciesOf, dateGroups, type SellerSpans, sellerSpans } from './model.js';
@@ -403,6 +404,58 @@ describe('order statistics (distribution.ts)', () => {
         [0, 0.25, 0.5, 0.75, 0.95, 1].flatMap((p) => [Math.floor(p * (m - 1)), Math.ceil(p * (m - 1))]),
       ),
     ].sort((x, y) => x - y);
+
+  it('let go of scratch arrays sized for a whole market after each chart, and answer alike the next time', () => {
+    // 1.5 M promotions of one seller (more than the KEEP elements a thread holds on to)
+    const n = 1_500_000;
+    const r = rng(11);
+    const col = <T>(T: { new (n: number): T }) => new T(n);
+    const s = {
+      sellerId: 1,
+      zone: ZONE,
+      version: '1:0',
+      deleted: '0',
+      lastRunDay: 100,
+      n,
+      minFirst: 0,
+      product: col(Float64Array),
+      leaf: col(Int32Array),
+      first: col(Uint16Array),
+      last: col(Uint16Array),
+      promo: col(Float64Array),
+      normal: col(Float64Array),
+      type: col(Uint8Array),
+      cur: col(Uint8Array),
+    } as SellerSpans;
+    for (let i = 0; i < n; i++) {
+      s.product[i] = Math.floor(i / 3);
+      s.leaf[i] = 1;
+      s.first[i] = Math.floor(r() * 90);
+      s.last[i] = s.first[i] + Math.floor(r() * 10);
+      s.normal[i] = 1000 + Math.floor(r() * 100_000);
+      s.promo[i] = Math.round(s.normal[i] * (0.5 + 0.4 * r()));
+    }
+    const scope = {
+      leaves: [1],
+      classes: [1],
+      from: 10,
+      to: 80,
+      fx: new Float64Array(100).fill(1),
+      day0: 0,
+      span: 100,
+      fxKey: 'fresh scope',
+    };
+    const first = computeChart({ kind: 'scatter', models: [s], scope, sample: 5 });
+    expect(first.rows.length).toBeGreaterThan(10);
+    expect(scratchLength()).toBeLessThan(4 << 20);
+    // another window (the one-pass path) and the two-pass path again: the same as a fresh computation
+    const moved = { ...scope, from: 11, fxKey: 'another scope' };
+    const again = computeChart({ kind: 'scatter', models: [s], scope: moved, sample: 5 });
+    expect(
+      computeChart({ kind: 'scatter', models: [s], scope: { ...moved, fxKey: 'a third' }, sample: 5 }),
+    ).toEqual(again);
+    expect(scratchLength()).toBeLessThan(4 << 20);
+  });
 
   it('equal sorting on large arrays (sampled bounds), small ones, ties and adversarial orders', () => {
     const r = rng(7);
