@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { jobsOf } from '../../platform/jobs/queue.js';
 import { createTestDatabase } from '../../test/context.js';
+import {
+  insertClassification,
+  insertOrgWithLicense,
+  insertSeller,
+  observe,
+  seedReferenceData,
+} from '../../test/fixtures.js';
 import { seedNotificationsMarket } from '../../test/notifications-fixture.js';
 import { evaluate, isMassStockOut, type ListingState, rankAmong, stateOf } from './rules.js';
 import './rollup.js';
@@ -85,6 +92,55 @@ describe('change events at ingest (hand-built history)', () => {
   it('queues one dispatch job for the events', async () => {
     const jobs = await jobsOf(db.pool, 'notifications:dispatch');
     expect(jobs.map((j) => j.status)).toEqual(['queued']);
+  });
+});
+
+describe("a mass stock-out at ingest (more than 30 % of a seller's matched listings at once)", () => {
+  let mass: Database;
+  beforeAll(async () => {
+    mass = await createTestDatabase();
+    await seedReferenceData(mass.pool);
+    for (const [id, name] of [
+      [5, 'Mercado Central'],
+      [125, 'Hogar Norte'],
+      [116, 'Hogar Total'],
+    ] as const)
+      await insertSeller(mass.pool, { id, name });
+    const leaf = await insertClassification(mass.pool, 'Hogar');
+    await insertOrgWithLicense(mass.pool, {
+      sellers: [5, 125, 116],
+      pivots: [5],
+      currencies: ['CLP'],
+      modules: ['dpm', 'assortment'],
+    });
+    // 100 listings of each seller, matched by EAN
+    const items = (out: number) =>
+      Array.from({ length: 100 }, (_, i) => ({
+        productId: `P-${i}`,
+        ean: `78000000${String(i).padStart(3, '0')}`,
+        name: `Producto ${i}`,
+        brand: 'Marca Uno',
+        classificationId: leaf,
+        normalPrice: 1000,
+        stockOut: i < out,
+      }));
+    for (const seller of [5, 125, 116]) await observe(mass.pool, seller, '2026-11-02T12:00:00Z', items(0));
+    // 125: 40 of its 100 out at once (mass: none told, counted); 116: 25 (30 or fewer: told)
+    await observe(mass.pool, 125, '2026-11-03T12:00:00Z', items(40));
+    await observe(mass.pool, 116, '2026-11-03T12:00:00Z', items(25));
+  });
+  afterAll(() => mass?.close());
+
+  it('is suppressed and counted; a smaller one is told', async () => {
+    const { rows: suppressed } = await mass.pool.query(
+      `select seller_id, reason, sum(n)::int as n from change_event_suppressed
+        where reason = 'mass_stock_out' group by 1, 2`,
+    );
+    expect(suppressed).toEqual([{ seller_id: 125, reason: 'mass_stock_out', n: 40 }]);
+    const { rows: told } = await mass.pool.query(
+      `select seller_id, sum(size)::int as n from change_events where kind = 'stock_out' group by 1 order by 1`,
+    );
+    expect(told).toEqual([{ seller_id: 116, n: 25 }]);
   });
 });
 
