@@ -95,7 +95,11 @@ export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptio
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    idleTimeoutMillis: 30_000,
+    // Connections are kept 10 minutes idle: a new PostgreSQL backend maps the shared buffers it touches
+    // page by page (3 GB of them on a 24 GB machine: db/embedded.ts serverSettings), so a pool that closed
+    // its connections after 30 s paid that again at every burst — the large market's c16 rows 2–5× slower
+    // on fresh connections than on warm ones (issue 30, fifth session).
+    idleTimeoutMillis: 600_000,
     connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
     statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
     idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
