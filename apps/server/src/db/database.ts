@@ -100,6 +100,8 @@ export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptio
     // its connections after 30 s paid that again at every burst — the large market's c16 rows 2–5× slower
     // on fresh connections than on warm ones (issue 30, fifth session).
     idleTimeoutMillis: 600_000,
+    // idle connections do not keep a process alive (a CLI that is done exits, as with the 30 s before)
+    allowExitOnIdle: true,
     connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
     statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
     idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
