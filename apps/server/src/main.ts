@@ -3,6 +3,7 @@ import { APP_VERSION } from '@vigia/domain';
 import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
+import { restoreDeferredIndexes } from './db/deferred-indexes.js';
 import { orphanClusterMessages } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS, seedDemoMarket, unfinishedDemoSeed } from './modules/demo/seed-demo.js';
@@ -93,6 +94,12 @@ async function main() {
       await seedPool.end();
     }
     console.log(`Datos de demostración cargados en ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+
+  // indexes a bulk load dropped and did not get to build again (a killed seed, db/deferred-indexes.ts)
+  if (role !== 'api') {
+    const rebuilt = await restoreDeferredIndexes(db.pool);
+    if (rebuilt.length) console.log(`Índices reconstruidos: ${rebuilt.join(', ')}`);
   }
 
   const app = await buildApp({ config, db, role });

@@ -96,8 +96,8 @@ describe('demo generator', () => {
     expect(lines.length).toBe(12);
     expect(lines.map((x) => x.s)).toEqual([...lines.map((x) => x.s)].sort((x, y) => y - x));
     // one ingest transaction per seller and day (5 sellers × 30 days), and one per seller for the roll-ups
-    // built after its days
-    expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150 + 5);
+    // built after its days, one that drops the spans' 12 secondary indexes and one per index built again
+    expect(lines.find((x) => x.sql === 'commit')?.calls).toBe(150 + 5 + 1 + 12);
     expect(lines.every((x) => x.calls > 0 && x.sql.length > 0)).toBe(true);
   });
 
@@ -281,6 +281,21 @@ describe('demo generator', () => {
       /; (promotions y assortment|assortment y promotions) en [\d.]+ s$/.test(l),
     );
     expect(rebuilt.length, logged.join('\n')).toBe(summary.sellers);
+    // the spans' secondary indexes, dropped for the lanes, are all there again as the migrations made them
+    const indexes = async (db: Database) =>
+      (
+        await db.pool.query<{ name: string; def: string }>(
+          `select indexname as name, indexdef as def from pg_indexes where tablename = 'assortment_spans' order by 1`,
+        )
+      ).rows;
+    const [built, kept] = await Promise.all([indexes(a), indexes(b)]);
+    expect(built).toEqual(kept);
+    expect(built.length).toBe(13);
+    expect((await one<{ n: number }>(a, 'select count(*)::int as n from deferred_indexes')).n).toBe(0);
+    expect(
+      logged.some((l) => /^ {2}12 índices reconstruidos en [\d.]+ s$/.test(l)),
+      logged.join('\n'),
+    ).toBe(true);
   });
 
   it('creates the two demo accounts with their licenses', async () => {
