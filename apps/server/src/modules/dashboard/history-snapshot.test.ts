@@ -10,9 +10,11 @@ import { WARM_DAYS } from './days.js';
 import { decodeHistory, encodeHistory, readSavedHistory, saveHistory } from './history-snapshot.js';
 import {
   buildIndexHistory,
+  heldIndexHistory,
   historyWindow,
   type IndexHistory,
   indexDays,
+  indexHistoryOrSaved,
   loadIndexHistory,
 } from './index-history.js';
 import { selectIndexHistory } from './queries.js';
@@ -163,6 +165,28 @@ describe('the saved index history', () => {
       expect(plain(h)).toEqual(plain(ref));
       expect(answers(h)).toEqual(expected);
     });
+  });
+
+  it("a starting process's first request waits for the saved history being read, not the tables", async () => {
+    await savedFor(w.from);
+    await withoutIntervals(async () => {
+      // nothing held yet: the first ask starts the read and gets its answer (the per-scope statement it
+      // would otherwise stand in for reads price_intervals, hidden here)
+      const p = process();
+      expect(plain(await indexHistoryOrSaved(p, PIVOT, ZONE, w.from, w.to))).toEqual(plain(ref));
+      expect(plain(heldIndexHistory(p, PIVOT, ZONE, w.from, w.to))).toEqual(plain(ref));
+    });
+    // no saved history of the window asked: null at once, the history loads from the tables behind
+    const from = addDays(w.from, 1);
+    const p = process();
+    expect(await indexHistoryOrSaved(p, PIVOT, ZONE, from, w.to)).toBeNull();
+    expect(plain(await loadIndexHistory(p, PIVOT, ZONE, from, w.to))).toEqual(
+      plain(await fromTables(from, w.to)),
+    );
+    await savedFor(from);
+    // the window the other tests read saved again
+    await loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to);
+    await savedFor(w.from);
   });
 
   it("the competitors' sides kept per seller answer as the pass over their intervals, new and reused", () => {

@@ -29,7 +29,7 @@ import {
   periodFigures,
   WARM_DAYS,
 } from './days.js';
-import { heldIndexHistory, historyWindow, type IndexHistory, indexDays } from './index-history.js';
+import { historyWindow, type IndexHistory, indexDays, indexHistoryOrSaved } from './index-history.js';
 import {
   type EventCounts,
   type FiguresScope,
@@ -175,8 +175,8 @@ export async function closedDaysFromState(
 /**
  * The closed days [from, to] of a scope (days of its zone; `todayDay` today in that zone): inside the
  * warm window from the per-seller rows and the index history of the pivot in that zone when this process
- * holds it, else from the per-scope figures (closedDays) while the history loads behind (the same
- * figures: dashboard-state.test.ts).
+ * holds it or is reading its saved copy (indexHistoryOrSaved), else from the per-scope figures
+ * (closedDays) while the history loads from the tables behind (the same figures: dashboard-state.test.ts).
  */
 export async function closedFigures(
   pool: pg.Pool,
@@ -187,7 +187,7 @@ export async function closedFigures(
 ): Promise<Map<string, DayFigures>> {
   const w = historyWindow(todayDay, WARM_DAYS);
   if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
-  const h = heldIndexHistory(pool, s.pivot, s.zone, w.from, w.to);
+  const h = await indexHistoryOrSaved(pool, s.pivot, s.zone, w.from, w.to);
   return h ? closedDaysFromState(pool, s, h, from, to) : closedDays(pool, s, from, to);
 }
 
