@@ -20,7 +20,12 @@ export async function lockSeller(client: pg.PoolClient, run: IngestRun): Promise
   const t = run.observedAt;
   const partial = run.mode === 'partial';
   // The seller's row lock serialises runs of one seller (runs of different sellers proceed in parallel);
-  // ingest_seq is bumped and a full run stamps last_crawl_at, returning the values from before.
+  // ingest_seq is bumped and a full run stamps last_crawl_at, returning the values from before. The lock
+  // is FOR NO KEY UPDATE, what the update itself takes (no key column changes): FOR UPDATE also blocked
+  // the key-share lock of a foreign key to the seller — a pivot's first pricing build inserting its
+  // pricing_pivots row under the pricing lock (pricing/maintain.ts) then waited for this run while the
+  // run's pricing roll-up waited for that lock: a deadlock (CI, matching/routes.test.ts, 2026-11-29).
+  // Runs of one seller still exclude each other, and the zone rebuilds' FOR UPDATE excludes them.
   const seller = await client.query<{
     currency: string;
     seq: number;
@@ -31,7 +36,7 @@ export async function lockSeller(client: pg.PoolClient, run: IngestRun): Promise
     name: 'ingest-seller',
     text: `update sellers s set ingest_seq = o.ingest_seq + 1,
             last_crawl_at = case when $3 then o.last_crawl_at else greatest(coalesce(o.last_crawl_at, $2), $2) end
-       from (select id, ingest_seq, last_crawl_at from sellers where id = $1 for update) o
+       from (select id, ingest_seq, last_crawl_at from sellers where id = $1 for no key update) o
       where s.id = o.id
      returning s.currency, o.ingest_seq as seq, extract(epoch from s.created_at)::float8 as epoch,
                o.last_crawl_at as prev_crawl,
