@@ -1,4 +1,4 @@
-import { brandComparatorResponse } from '@vigia/domain';
+import { addDays, brandComparatorResponse, DEFAULT_TIMEZONE, isoDateInZone } from '@vigia/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { type PricingFixture, seedPricingFixture, tokenOf } from '../../test/pricing-fixture.js';
@@ -68,6 +68,18 @@ describe('GET /v2/navigation/dpm/brand-comparator', () => {
         expect(s.average_index).toBe(g.average_index);
         expect(s.products).toBe(g.products);
       }
+    }
+  });
+
+  it('answers a period ending on a closed day (own brands, then picked ones)', async () => {
+    // the pivot was first observed today: yesterday no brand has a product (the route then asks the
+    // whole model, after its own brands' rows alone)
+    const to = addDays(isoDateInZone(new Date(), DEFAULT_TIMEZONE), -1);
+    for (const filters of ['', `&brands=${fx.brands.colun},${fx.brands.omo}`]) {
+      const { status, body } = await get(`${URL}?to_date=${to}${filters}`);
+      expect(status).toBe(200);
+      expect(brandComparatorResponse.parse(body).to_date).toBe(to);
+      expect(body.items).toEqual([]);
     }
   });
 

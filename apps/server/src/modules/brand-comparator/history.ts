@@ -781,9 +781,11 @@ export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<Hist
     h.pivots.set(model.pivot, p);
   }
   const ph = p;
+  // a subset model's history is its whole model's: the loads read every listing of the pivot
+  const whole = model.subset?.of ?? model;
   for (;;) {
     if (ph.version === null) {
-      startLoad(pool, h, ph, model);
+      startLoad(pool, h, ph, whole);
       return null;
     }
     if (ph.version >= model.version) return h.store;
@@ -798,7 +800,7 @@ export async function historyFor(pool: pg.Pool, model: PivotModel): Promise<Hist
         ph.version = null; // the log was pruned: load the pivot again
         return;
       }
-      await loadIntervals(pool, h.store, modelListings(model, new Set(changed)), { refresh: true });
+      await loadIntervals(pool, h.store, modelListings(whole, new Set(changed)), { refresh: true });
       ph.version = model.version;
     })()
       .catch(() => {
@@ -843,9 +845,9 @@ export interface TrendPrices {
   /** offer k's listing (in stock only): out[d] for each day d */
   theirs(k: number, out: Float64Array): void;
   /**
-   * Per day, what identifies its values (store, its generation, model version, price mode, rates, the
-   * day's end — today's: its date, as its values change only with the rest): equal keys give equal
-   * prices. null = not worth keeping (read from the database while the store loads).
+   * Per day, what identifies its values (store, its generation, model version and subset, price mode,
+   * rates, the day's end — today's: its date, as its values change only with the rest): equal keys give
+   * equal prices. null = not worth keeping (read from the database while the store loads).
    */
   dayKeys: string[] | null;
   /** The same prices at some of the days (indexes into them, ascending). */
@@ -1000,9 +1002,15 @@ export async function pricesAt(
   let inStockPrices: Float64Array | null = null;
   const all = () => (allPrices ??= HistoryStore.statePrices(cols, mode, rateOf, false));
   const inStock = () => (inStockPrices ??= HistoryStore.statePrices(cols, mode, rateOf, true));
-  const base = [store.id, store.generation, model.pivot, model.version, mode, [...rateOf].join(',')].join(
-    '|',
-  );
+  const base = [
+    store.id,
+    store.generation,
+    model.pivot,
+    model.version,
+    model.subset?.key ?? '',
+    mode,
+    [...rateOf].join(','),
+  ].join('|');
   const read = (ts: Float64Array, dayKeys: string[]): TrendPrices => {
     const ascending = ts.every((t, d) => d === 0 || t >= ts[d - 1]);
     return {

@@ -4,7 +4,7 @@ import type {} from '../../app.js'; // FastifyInstance.deps
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { resolvePeriod } from '../../market/index.js';
-import { resolveScope, scored } from '../pricing/index.js';
+import { type RowSubset, resolveScope, scored } from '../pricing/index.js';
 import { comparatorReadModels } from './history.js';
 import { brandComparator } from './service.js';
 
@@ -30,13 +30,23 @@ export default async function brandComparatorRoutes(app: FastifyInstance) {
         zone: principalOf(req).marketZone,
       },
     );
+    const own = principalOf(req).license.brands;
+    const picked = !!q.brands?.length || q.ownBrands === true;
+    const args = { from, to, own, picked, zone: principalOf(req).marketZone };
+    // On a closed day only the brands it can show are overlaid and scored (pricing resolveScope): the
+    // picked ones, or the own ones — the largest brands instead when none of them has a product, which
+    // the whole model's answer below tells.
+    const brands = new Set([...(q.brands ?? []), ...(q.ownBrands || !picked ? own : [])]);
+    if (brands.size) {
+      const rows: RowSubset = {
+        key: `brands:${[...brands].sort((a, b) => a - b).join(',')}`,
+        keep: (model, i) => brands.has(model.cols.rowBrand[i]),
+      };
+      const resolved = await resolveScope(requesterOf(req), pool, q, { closedDayRows: rows });
+      const answer = await brandComparator(pool, resolved, scored(resolved), args);
+      if (picked || answer.items.length || !resolved.model.subset) return answer;
+    }
     const resolved = await resolveScope(requesterOf(req), pool, q);
-    return brandComparator(pool, resolved, scored(resolved), {
-      from,
-      to,
-      own: principalOf(req).license.brands,
-      picked: !!q.brands?.length || q.ownBrands === true,
-      zone: principalOf(req).marketZone,
-    });
+    return brandComparator(pool, resolved, scored(resolved), args);
   });
 }

@@ -5,10 +5,12 @@ import { seedTrendMarket, TREND_COMPETITORS, TREND_PIVOT } from '../../test/bran
 import { referenceTrend } from '../../test/brand-comparator-reference.js';
 import { createTestContext, type TestContext } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
+import { modelAsOf } from '../pricing/as-of.js';
 import { getPivotModel, type PivotModel, type Resolved, scored } from '../pricing/index.js';
-import { historyFor, historySettled, pricesAt, trendPricesFromDatabase } from './history.js';
+import { subsetModel } from '../pricing/model.js';
+import { dayEnds, historyFor, historySettled, pricesAt, trendPricesFromDatabase } from './history.js';
 import { selectStatesAt } from './queries.js';
-import { averageIndexesByDay, brandTrend } from './service.js';
+import { averageIndexesByDay, brandComparator, brandTrend } from './service.js';
 
 // The comparator's trend from the in-memory history, every day at once (averageIndexesByDay over
 // pricesAt), against the first implementation (test/brand-comparator-reference.ts: one day at a time
@@ -117,5 +119,63 @@ describe('brand comparator trend', () => {
     await historyFor(pool, model);
     await historySettled(pool);
     expect(await expectReference(model)).toBeGreaterThan(200);
+  });
+
+  it('answers a closed day from the chosen brands’ rows alone exactly as from the whole model', async () => {
+    // the route overlays and scores only the own or picked brands' rows on a closed day (pricing
+    // subsetModel): every figure and trend point must be the whole model's
+    const pool = ctx.db.pool;
+    const latest = await getPivotModel(pool, TREND_PIVOT);
+    await historyFor(pool, latest);
+    await historySettled(pool);
+    const brandIds = [...new Set(latest.cols.rowBrand)].filter((b) => b !== 0).sort((a, b) => a - b);
+    expect(brandIds.length).toBe(3);
+    let compared = 0;
+    for (const chosen of [[brandIds[0]], [brandIds[1], brandIds[2]]])
+      for (const back of [1, 4]) {
+        const to = addDays(today(), -back);
+        const from = addDays(to, -(DAYS - 6));
+        const [fromEnd, toEnd] = await dayEnds(pool, [addDays(from, -1), to], DEFAULT_TIMEZONE);
+        const answer = async (model: PivotModel, picked: boolean) => {
+          const resolved: Resolved = {
+            model: await modelAsOf(pool, model, to, toEnd.t),
+            sellers: new Map(),
+            models: readModelsOf(pool),
+            scope: {
+              pivot: TREND_PIVOT,
+              competitors: TREND_COMPETITORS,
+              currency: 'CLP',
+              rates,
+              mode: 'NORMAL_SALE_EXCLUSIVE_PRICE',
+              mpiValue: 5,
+              window: { fromTs: fromEnd.t + 1, toEndTs: toEnd.t },
+              crawl: new Map([TREND_PIVOT, ...TREND_COMPETITORS].map((id) => [id, Date.now() - 5 * 60_000])),
+              todayTs: Date.now() - 3_600_000,
+              pricesAt: to,
+              rows: { licenseRoots: [], brands: picked ? chosen : undefined },
+              post: {},
+            },
+          };
+          return brandComparator(pool, resolved, scored(resolved), {
+            from,
+            to,
+            own: picked ? [] : chosen,
+            picked,
+            zone: DEFAULT_TIMEZONE,
+          });
+        };
+        const sub = subsetModel(latest, `brands:${chosen}`, (i) => chosen.includes(latest.cols.rowBrand[i]));
+        expect(sub.rows.length).toBeLessThan(latest.rows.length);
+        expect(sub.rows.every((r) => chosen.includes(r.brandId ?? 0))).toBe(true);
+        for (const picked of [false, true]) {
+          const whole = await answer(latest, picked);
+          expect(whole.items.map((b) => b.brand_id).sort()).toEqual([...chosen].sort());
+          expect(await answer(sub, picked)).toEqual(whole);
+          compared += whole.items
+            .flatMap((b) => b.sellers.flatMap((s) => [s.average_index, ...s.trend]))
+            .filter((v) => v !== null).length;
+        }
+      }
+    expect(compared).toBeGreaterThan(50);
   });
 });

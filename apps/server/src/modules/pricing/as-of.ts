@@ -430,7 +430,7 @@ export function modelAsOf(pool: pg.Pool, model: PivotModel, day: string, endTs: 
     maxBytes: KEPT_BYTES,
     bytes: (p) => madeOf.get(p)?.ownBytes?.() ?? 0,
   });
-  const key = `${model.pivot}:${model.version}:${day}`;
+  const key = `${model.pivot}:${model.version}:${model.subset?.key ?? ''}:${day}`;
   const hit = kept.get(key);
   if (hit) return hit;
   const made = closingStates(pool, model, endTs).then((states) => overlayStates(model, states));

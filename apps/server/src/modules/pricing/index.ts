@@ -13,4 +13,4 @@ export {
 export { type KpiRow, pricingKpis } from './kpi.js';
 export { getPivotModel, heldPivots, licensedPivots, type PivotModel } from './model.js';
 export { selectChangedIds } from './queries.js';
-export { groupOut, type Resolved, resolveScope, scored, sellerGroupOut } from './service.js';
+export { groupOut, type Resolved, type RowSubset, resolveScope, scored, sellerGroupOut } from './service.js';

@@ -138,6 +138,12 @@ export interface PivotModel {
   cols: Columns;
   /** The model's shared strings and paths (an incremental reload's new rows share them too). */
   shared: Shared;
+  /**
+   * A model of some of another's rows (`subsetModel`): `key` names which (memo keys add it to the
+   * version, which it shares with `of`); `of` is the whole model it was cut from (the comparator's
+   * history loads and refreshes the whole model's listings).
+   */
+  subset?: { key: string; of: PivotModel };
   /** A closed day's overlay: row i with its state at the end of that day (made on each call). */
   stateRow?: (i: number) => Row;
   /**
@@ -575,6 +581,31 @@ export async function licensedPivots(pool: pg.Pool): Promise<number[]> {
     'select distinct seller_id from license_pivots order by seller_id',
   );
   return rows.map((r) => r.seller_id);
+}
+
+/**
+ * The model of the rows of `model` that `keep` keeps (positions, in model order), with their offers: the
+ * same row objects and seller columns, its own columns (buildColumns copies the kept rows' offers). A
+ * question about a few brands on a closed day overlays and scores these rows only (issue 30: the brand
+ * comparator's own brands are ~15 % of the large market's largest pivot); scoring is per row, so each
+ * kept row scores as in the whole model.
+ */
+export function subsetModel(model: PivotModel, key: string, keep: (i: number) => boolean): PivotModel {
+  // the row objects hold the latest state: an overlay's rows would lose its day's
+  if (model.stateRow) throw new Error('subsetModel: de un modelo del día, no de un día cerrado');
+  const whole = model.subset?.of ?? model;
+  const entries: Entry[] = [];
+  model.rows.forEach((row, pos) => {
+    if (keep(pos)) entries.push({ row, pos });
+  });
+  return {
+    pivot: model.pivot,
+    version: model.version,
+    rows: entries.map((e) => e.row),
+    cols: buildColumns(entries, model.cols),
+    shared: model.shared,
+    subset: { key: model.subset ? `${model.subset.key}/${key}` : key, of: whole },
+  };
 }
 
 /** The pivots whose models this process holds. */

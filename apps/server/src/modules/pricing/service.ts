@@ -39,7 +39,7 @@ import {
   type SellerTally,
 } from './compute.js';
 import { ensurePricingPivot } from './maintain.js';
-import { getPivotModel, type PivotModel, rowAt } from './model.js';
+import { getPivotModel, type PivotModel, rowAt, subsetModel } from './model.js';
 import { type ListingText, type SellerInfo, selectListingTexts, selectRequestLookups } from './queries.js';
 
 // Turns a request's Filters into a license-checked PricingScope with its pivot model, and computed
@@ -58,11 +58,41 @@ type ScopeFilters = Filters & { mpi_value: number; priceMode?: PriceMode };
 const DEFAULT_COLOR = '#9e9e9e';
 
 /**
+ * Rows a question reads (`keep(model, i)`), named by `key`: on a closed day, resolveScope overlays and
+ * scores only those (model.ts subsetModel) — the caller must need no other row of the model.
+ */
+export interface RowSubset {
+  key: string;
+  keep: (model: PivotModel, i: number) => boolean;
+}
+
+/** Subset models kept at once per process (~8 MB each for the large market's own brands of a pivot). */
+const SUBSETS_KEPT = 8;
+const SUBSETS_BYTES = 96 * 1024 * 1024;
+
+/** The subset of the latest model, kept per (pivot, version, key) while the model is current. */
+function keptSubset(pool: pg.Pool, latest: PivotModel, rows: RowSubset): PivotModel {
+  const bytes = (m: PivotModel) => ownArrayBytes(m.cols) + ownArrayBytes(m.cols.rowPrice);
+  return readModelsOf(pool)
+    .memo<PivotModel>('pricing-subsets', SUBSETS_KEPT, false, { maxBytes: SUBSETS_BYTES, bytes })
+    .remember(
+      `${latest.pivot}:${latest.version}:${rows.key}`,
+      () => subsetModel(latest, rows.key, (i) => rows.keep(latest, i)),
+      (m) => m.subset?.of === latest,
+    );
+}
+
+/**
  * Resolves pivot, competitors, currency and classifications against the license (403 outside it),
  * reads the request's lookups and the pivot's model.
  * Competitors: `sellersIds` when given, else `sellers`, else every licensed seller; the pivot excluded.
  */
-export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilters): Promise<Resolved> {
+export async function resolveScope(
+  who: Requester,
+  pool: pg.Pool,
+  f: ScopeFilters,
+  opts: { closedDayRows?: RowSubset } = {},
+): Promise<Resolved> {
   const { principal } = who;
   const { pivot, competitors, currency, roots } = await resolveMarketScope(who, pool, f);
   await ensurePricingPivot(pool, pivot);
@@ -78,7 +108,14 @@ export async function resolveScope(who: Requester, pool: pg.Pool, f: ScopeFilter
   const latest = await getPivotModel(pool, pivot, lk.version);
   // a period that ends on a closed day means that day's closing prices (as-of.ts); else the latest ones
   const pricesAt = f.to_date && lk.toEndTs !== null && lk.toEndTs <= lk.todayTs ? f.to_date : null;
-  const model = pricesAt ? await modelAsOf(pool, latest, pricesAt, lk.toEndTs as number) : latest;
+  const model = pricesAt
+    ? await modelAsOf(
+        pool,
+        opts.closedDayRows ? keptSubset(pool, latest, opts.closedDayRows) : latest,
+        pricesAt,
+        lk.toEndTs as number,
+      )
+    : latest;
   const sellers = new Map(lk.sellers.map((s) => [s.id, s]));
   return {
     model,
@@ -157,6 +194,7 @@ export function scored(r: Resolved): ScoredSet {
   const pricedKey = JSON.stringify([
     model.pivot,
     model.version,
+    model.subset?.key ?? null,
     scope.currency,
     [...scope.rates],
     scope.mode,
