@@ -521,7 +521,11 @@ export async function indexHistoryOrSaved(
   if (held) return held;
   const slot = slotsOf(pool).get(`${pivot} ${zone}`);
   if (slot?.to !== to || !slot.saved) return null;
-  return slot.saved;
+  // a request waits for it: the warm-ups (pricing models, comparator history, promotions copies) pause
+  // at their next step until it is read — on a cold start of the large market they kept the event loop
+  // busy and the read of ~75 MB took 20 s (issue 30, seventh session)
+  const saved = slot.saved;
+  return readModelsOf(pool).forRequest(() => saved);
 }
 
 /** The window of closed days held: the `days` days before today. */
