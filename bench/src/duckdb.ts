@@ -27,6 +27,7 @@ import {
   SEARCH_FOLD_TO,
 } from '@vigia/domain';
 import pg from 'pg';
+import { copyOut } from '../../apps/server/src/db/copy-out.js';
 import { assortmentShifted } from './assortment.js';
 import { historyBody, matchedSamples, newSelections, type Sample, searchBody } from './detail.js';
 import { type BenchTarget, callRoute, percentile, type RouteCall, rowName } from './http.js';
@@ -35,51 +36,13 @@ import { PROMOTIONS_HEADERS, promotionsBase, promotionsRoots, shiftedFrom } from
 
 // ───────────────────────────── export: COPY … TO STDOUT without pg-copy-streams ─────────────────────────────
 
-/**
- * A pg "submittable" (the extension point pg-copy-streams uses): sends `COPY (…) TO STDOUT` and hands
- * each CopyData chunk to `onChunk`; resolves with the bytes received when the server is ready again.
- */
-class CopyOut {
-  bytes = 0;
-  private done!: (n: number) => void;
-  private fail!: (e: Error) => void;
-  readonly finished = new Promise<number>((resolve, reject) => {
-    this.done = resolve;
-    this.fail = reject;
-  });
-  constructor(
-    private readonly text: string,
-    private readonly onChunk: (chunk: Buffer) => void,
-  ) {}
-  submit(connection: { query: (text: string) => void }) {
-    connection.query(this.text);
-  }
-  handleCopyData(msg: { chunk: Buffer }) {
-    this.bytes += msg.chunk.length;
-    this.onChunk(msg.chunk);
-  }
-  handleCommandComplete() {}
-  handleEmptyQuery() {}
-  handleRowDescription() {}
-  handleDataRow() {}
-  /** pg drops the query on an error (no readyForQuery reaches it): the error is final */
-  handleError(err: Error) {
-    this.fail(err);
-  }
-  handleReadyForQuery() {
-    this.done(this.bytes);
-  }
-}
-
 /** Writes the rows of `select` as CSV with a header (PostgreSQL's own CSV quoting) into `file`. */
 export async function copyToCsv(client: pg.Client, select: string, file: string): Promise<number> {
   const fd = openSync(file, 'w');
   try {
-    const copy = new CopyOut(`copy (${select}) to stdout with (format csv, header true)`, (c) =>
+    return await copyOut(client, `copy (${select}) to stdout with (format csv, header true)`, (c) =>
       writeSync(fd, c),
     );
-    client.query(copy as unknown as pg.QueryConfig);
-    return await copy.finished;
   } finally {
     closeSync(fd);
   }

@@ -1,5 +1,7 @@
 import pg from 'pg';
-import { type Queryable, queryOwnClient } from './database.js';
+import { isDatabaseUnavailable } from '../lib/errors.js';
+import { copyOut, withLiterals } from './copy-out.js';
+import type { Queryable } from './database.js';
 
 // A read model saved whole in one bytea value (issue 30, cold start: pricing/snapshot.ts, migration 501;
 // dashboard/history-snapshot.ts, migration 511) — a JSON header and typed arrays — and read back in slices.
@@ -108,61 +110,194 @@ export function decodeSaved<H, N extends string>(
   return { header, arrays };
 }
 
-/** bytea read as the text PostgreSQL sends (hex: `\x…`), not turned into a Buffer by the driver. */
-const BYTEA = 17;
-const byteaAsText: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === BYTEA
-      ? (v: string) => v
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
-const parseBytea = pg.types.getTypeParser(BYTEA, 'text') as (v: string) => Buffer;
+/** The binary COPY format's signature (11 bytes), then its flags and its header extension's length. */
+const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+
+type Step = 'signature' | 'extension' | 'fields' | 'length' | 'k' | 'total' | 'data' | 'done';
 
 /**
- * The slices (bytea text) as SavedBytes: each slice's hex written straight into the head or the body (a
- * slice may straddle them), no Buffer per slice and no concatenation. A slice in another output format
- * (bytea_output = escape) goes through the driver's parser.
+ * The slices of a saved value as a binary COPY sends them — rows (k, the value's length, the bytes of
+ * slice k: [k × slice, (k + 1) × slice)) in CopyData chunks cut anywhere — placed straight into the value's
+ * head and body as they arrive (`write` each chunk, then `end`): each byte is copied once, from the
+ * driver's buffer to its place. Until the value's first 8 bytes (magic and header length: where the body
+ * starts) have arrived, the bytes are kept aside (copies): with slices in order, only slice 0's first piece.
+ * Throws on anything that is not such a COPY, or bytes missing at the end.
  */
-function assemble(slices: string[], magic: string): SavedBytes {
-  const bytes = slices.map((h) => (h.startsWith('\\x') ? null : parseBytea(h)));
-  const lengths = slices.map((h, i) => bytes[i]?.length ?? (h.length - 2) / 2);
-  const total = lengths.reduce((n, l) => n + l, 0);
-  const firstBytes = (n: number) => {
-    const out = Buffer.alloc(Math.min(n, total));
-    let at = 0;
-    for (let i = 0; i < slices.length && at < out.length; i++) at += put(i, out, at, 0, out.length - at);
-    return out;
-  };
-  // writes slice i's bytes [from, from + n) into `out` at `at`; the count written
-  const put = (i: number, out: Buffer, at: number, from: number, n: number): number => {
-    const k = Math.min(n, lengths[i] - from);
-    if (k <= 0) return 0;
-    const b = bytes[i];
-    if (b) b.copy(out, at, from, from + k);
-    else out.write(slices[i].substring(2 + 2 * from, 2 + 2 * (from + k)), at, k, 'hex');
-    return k;
-  };
-  const start = Math.min(arraysStart(firstBytes(8), magic) ?? total, total);
-  const head = Buffer.alloc(start);
-  const body = new Uint8Array(total - start);
-  const bodyBuf = Buffer.from(body.buffer);
-  let pos = 0;
-  for (let i = 0; i < slices.length; i++) {
-    const end = pos + lengths[i];
-    if (pos < start) put(i, head, pos, 0, Math.min(end, start) - pos);
-    if (end > start)
-      put(i, bodyBuf, Math.max(pos, start) - start, Math.max(0, start - pos), end - Math.max(pos, start));
-    pos = end;
+export class SavedSink {
+  private step: Step = 'signature';
+  /** the small item being gathered (signature, counts, lengths, k, total) */
+  private small = Buffer.alloc(19);
+  private smallLen = 0;
+  private need = 19;
+  private field = 0;
+  private fieldLen = 0;
+  private k = 0;
+  private total = -1;
+  /** bytes of the current slice placed, and of all slices */
+  private got = 0;
+  private placed = 0;
+  private rows = 0;
+  private head: Buffer | null = null;
+  private body: Uint8Array | null = null;
+  private bodyBuf: Buffer | null = null;
+  private start = 0;
+  private aside: { at: number; bytes: Buffer }[] = [];
+
+  constructor(
+    private readonly slice: number,
+    private readonly magic: string,
+  ) {}
+
+  private fail(why: string): never {
+    throw new Error(`COPY binario de un valor guardado ilegible: ${why}`);
   }
-  return { head, body };
+
+  write(chunk: Buffer): void {
+    let at = 0;
+    while (at < chunk.length) {
+      if (this.step === 'done') this.fail('datos tras el final');
+      if (this.step === 'data') {
+        const n = Math.min(this.fieldLen - this.got, chunk.length - at);
+        this.place(this.k * this.slice + this.got, chunk.subarray(at, at + n));
+        at += n;
+        this.got += n;
+        if (this.got === this.fieldLen) this.next();
+        continue;
+      }
+      const n = Math.min(this.need - this.smallLen, chunk.length - at);
+      chunk.copy(this.small, this.smallLen, at, at + n);
+      this.smallLen += n;
+      at += n;
+      if (this.smallLen === this.need) this.item();
+    }
+  }
+
+  /** A small item is complete: read it, and say what comes next. */
+  private item(): void {
+    const b = this.small;
+    const expect = (need: number, step: Step) => {
+      this.step = step;
+      this.need = need;
+      this.smallLen = 0;
+    };
+    switch (this.step) {
+      case 'signature': {
+        if (!b.subarray(0, 11).equals(SIGNATURE)) this.fail('sin firma');
+        const ext = b.readInt32BE(15);
+        if (ext < 0 || ext > 1 << 16) this.fail('cabecera');
+        if (ext > 0) {
+          this.small = Buffer.alloc(Math.max(19, ext));
+          expect(ext, 'extension');
+        } else expect(2, 'fields');
+        return;
+      }
+      case 'extension':
+        expect(2, 'fields');
+        return;
+      case 'fields': {
+        const n = b.readInt16BE(0);
+        if (n === -1) {
+          expect(0, 'done');
+          return;
+        }
+        if (n !== 3) this.fail(`${n} campos`);
+        this.field = 0;
+        expect(4, 'length');
+        return;
+      }
+      case 'length': {
+        const len = b.readInt32BE(0);
+        if (this.field < 2) {
+          if (len !== 4) this.fail('entero');
+          expect(4, this.field === 0 ? 'k' : 'total');
+          return;
+        }
+        if (len < 0) this.fail('porción nula');
+        this.fieldLen = len;
+        this.got = 0;
+        this.step = 'data';
+        if (len === 0) this.next();
+        return;
+      }
+      case 'k':
+      case 'total': {
+        const v = b.readInt32BE(0);
+        if (this.step === 'k') this.k = v;
+        else {
+          if (v < 0 || (this.total >= 0 && v !== this.total)) this.fail('largo');
+          this.total = v;
+          this.tryLayout();
+        }
+        this.field++;
+        expect(4, 'length');
+        return;
+      }
+      default:
+        this.fail(this.step);
+    }
+  }
+
+  /** The current slice is complete. */
+  private next(): void {
+    if (this.k < 0 || this.k * this.slice + this.fieldLen > this.total) this.fail('porción fuera del valor');
+    this.rows++;
+    this.step = 'fields';
+    this.need = 2;
+    this.smallLen = 0;
+  }
+
+  /** Bytes [at, at + bytes.length) of the value: to the head or the body, or aside until they are known. */
+  private place(at: number, bytes: Buffer): void {
+    this.placed += bytes.length;
+    const head = this.head;
+    const body = this.bodyBuf;
+    if (!head || !body) {
+      this.aside.push({ at, bytes: Buffer.from(bytes) });
+      this.tryLayout();
+      return;
+    }
+    const end = at + bytes.length;
+    if (at < this.start) bytes.copy(head, at, 0, Math.min(end, this.start) - at);
+    if (end > this.start)
+      bytes.copy(body, Math.max(at, this.start) - this.start, Math.max(0, this.start - at));
+  }
+
+  /** Once the value's length and its first 8 bytes are known: its head and body, the bytes aside placed. */
+  private tryLayout(): void {
+    if (this.head || this.total < 0) return;
+    const first = Buffer.alloc(Math.min(8, this.total));
+    let covered = 0;
+    for (const { at, bytes } of this.aside)
+      if (at < first.length) covered += bytes.copy(first, at, 0, Math.min(bytes.length, first.length - at));
+    if (covered < first.length) return;
+    this.start = Math.min(arraysStart(first, this.magic) ?? this.total, this.total);
+    this.head = Buffer.alloc(this.start);
+    this.body = new Uint8Array(this.total - this.start);
+    this.bodyBuf = Buffer.from(this.body.buffer);
+    const aside = this.aside;
+    this.aside = [];
+    this.placed -= aside.reduce((n, x) => n + x.bytes.length, 0);
+    for (const { at, bytes } of aside) this.place(at, bytes);
+  }
+
+  /** The value (null: the source selected no row). */
+  end(): SavedBytes | null {
+    if (this.step !== 'done') this.fail('sin fin');
+    if (!this.rows) return null;
+    if (!this.head || !this.body || this.placed !== this.total) this.fail('porciones que faltan');
+    return { head: this.head, body: this.body };
+  }
 }
 
 /**
  * The saved value that `source` selects (one row, its one column `data`: a bytea stored uncompressed),
- * decoded; null when `source` selects none, `decode` refuses it, or the read fails (`onError` told). Read in
- * slices of `slice` bytes (PostgreSQL reads only each slice's part): one 48 MB value takes ~0.6 s through
- * the driver's one message, 1 MiB slices ~0.2 s (large market, 2026-11-29). `source`'s parameters are
- * `values`.
+ * decoded; null when `source` selects none, `decode` refuses it, or the read fails (`onError` told). Read
+ * in slices of `slice` bytes (PostgreSQL reads only each slice's part) through a binary COPY: the bytes
+ * arrive as they are. Before (issue 30, seventh session), a query's answer came as hex text that the
+ * driver decoded to a string and then to bytes — ~20 ms of the Node thread per MB, ~3.5 s of a cold start
+ * of the large market — and an `order by` of the slices made PostgreSQL sort the whole value into a
+ * temporary file before sending any. `source`'s parameters are `values` (numbers, strings, Buffers:
+ * written as literals, COPY takes none).
  */
 export async function readSaved<T>(
   db: Queryable,
@@ -171,27 +306,30 @@ export async function readSaved<T>(
   onError: (err: unknown) => void,
 ): Promise<T | null> {
   const slice = q.slice ?? SLICE;
-  const n = `$${q.values.length + 1}::int`;
+  if (!Number.isInteger(slice) || slice < 1) throw new Error(`slice: ${slice}`);
+  const client = db instanceof pg.Pool ? await db.connect().catch((err: Error) => err) : db;
+  if (client instanceof Error) {
+    onError(client);
+    return null;
+  }
+  let failed: Error | undefined;
   try {
-    const { rows } = await queryOwnClient<[string]>(db, {
-      text: `select substring(s.data from k * ${n} + 1 for ${n})
-               from (${q.source}) s
-              cross join generate_series(0, (length(s.data) - 1) / ${n}) k
-              order by k`,
-      values: [...q.values, slice],
-      rowMode: 'array',
-      types: byteaAsText,
-    });
-    return rows.length
-      ? decode(
-          assemble(
-            rows.map((r) => r[0]),
-            q.magic,
-          ),
-        )
-      : null;
+    // the slices in any order (no `order by`: see above), each placed where it belongs (SavedSink)
+    const sink = new SavedSink(slice, q.magic);
+    await copyOut(
+      client,
+      `copy (select k, length(s.data), substring(s.data from k * ${slice} + 1 for ${slice})
+               from (${withLiterals(client, q.source, q.values)}) s
+              cross join generate_series(0, (length(s.data) - 1) / ${slice}) k) to stdout (format binary)`,
+      (chunk) => sink.write(chunk),
+    );
+    const value = sink.end();
+    return value && decode(value);
   } catch (err) {
+    failed = isDatabaseUnavailable(err) ? (err as Error) : undefined;
     onError(err);
     return null;
+  } finally {
+    if (db instanceof pg.Pool) (client as pg.PoolClient).release(failed);
   }
 }

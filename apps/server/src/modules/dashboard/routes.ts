@@ -5,13 +5,14 @@ import { principalOf, requesterOf } from '../../lib/scope.js';
 import {
   cents,
   normalizeSearch,
+  type Requester,
   resolveCurrency,
   resolvePivot,
   selectRates,
   today,
 } from '../../market/index.js';
 import { pricingKpis, resolveScope } from '../pricing/index.js';
-import { dashboardReadModels } from './index-history.js';
+import { dashboardReadModels, startIndexHistory } from './index-history.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
 
@@ -53,6 +54,10 @@ export default async function dashboardRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.cards, async (req) => {
     const b = req.body;
+    // the closed days' index history read from now on, beside the model's load (a pivot outside the
+    // license starts nothing: resolveScope answers 403 below)
+    const pivot = licensedPivot(requesterOf(req), b.pivot_id);
+    if (pivot !== null) startIndexHistory(pool, pivot, principalOf(req).marketZone).catch(() => {});
     // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
     const resolved = await resolveScope(requesterOf(req), pool, {
       pivot_id: b.pivot_id,
@@ -103,4 +108,13 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       }),
     };
   });
+}
+
+/** The request's pivot when the license grants it (resolvePivot), else null. */
+function licensedPivot(who: Requester, requested: number | undefined): number | null {
+  try {
+    return resolvePivot(who, requested ?? null);
+  } catch {
+    return null;
+  }
 }
