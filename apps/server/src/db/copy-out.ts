@@ -8,7 +8,7 @@ import type pg from 'pg';
 /**
  * Sends `text` (a `COPY … TO STDOUT` statement) and hands each CopyData chunk to `onChunk` (a view of the
  * driver's buffer: copy what must outlive the call); `finished` resolves with the bytes received once the
- * server is ready again, and rejects with the server's error.
+ * server is ready again, and rejects with the server's error or the first error `onChunk` threw.
  */
 export class CopyOut {
   bytes = 0;
@@ -25,9 +25,17 @@ export class CopyOut {
   submit(connection: { query: (text: string) => void }) {
     connection.query(this.text);
   }
+  /** the first error `onChunk` threw: the chunks after it are dropped, and `finished` rejects with it */
+  private chunkError: unknown = null;
   handleCopyData(msg: { chunk: Buffer }) {
     this.bytes += msg.chunk.length;
-    this.onChunk(msg.chunk);
+    if (this.chunkError !== null) return;
+    // thrown here, it would escape from the driver's socket handler and end the process
+    try {
+      this.onChunk(msg.chunk);
+    } catch (err) {
+      this.chunkError = err;
+    }
   }
   handleCommandComplete() {}
   handleEmptyQuery() {}
@@ -38,7 +46,8 @@ export class CopyOut {
     this.fail(err);
   }
   handleReadyForQuery() {
-    this.done(this.bytes);
+    if (this.chunkError !== null) this.fail(this.chunkError as Error);
+    else this.done(this.bytes);
   }
 }
 

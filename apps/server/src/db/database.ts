@@ -278,11 +278,19 @@ export async function queryOwnClient<R extends pg.QueryResultRow | unknown[]>(
   db: Queryable,
   config: pg.QueryConfig & { rowMode?: 'array' },
 ): Promise<pg.QueryResult<R>> {
-  if (!(db instanceof pg.Pool)) return db.query(config as pg.QueryConfig) as Promise<pg.QueryResult<R>>;
+  return withOwnClient(db, (client) => client.query(config as pg.QueryConfig) as Promise<pg.QueryResult<R>>);
+}
+
+/**
+ * Runs `fn` on a client of its own (checked out of a pool and released here; a client given is used as
+ * it is). A connection that failed (cut, timed out) leaves the pool.
+ */
+export async function withOwnClient<T>(db: Queryable, fn: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+  if (!(db instanceof pg.Pool)) return fn(db);
   const client = await db.connect();
   let failed: Error | undefined;
   try {
-    return (await client.query(config as pg.QueryConfig)) as pg.QueryResult<R>;
+    return await fn(client);
   } catch (err) {
     failed = isDatabaseUnavailable(err) ? (err as Error) : undefined;
     throw err;

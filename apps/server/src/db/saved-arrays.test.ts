@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { withLiterals } from './copy-out.js';
+import { copyOut, withLiterals } from './copy-out.js';
 import { createPool } from './database.js';
 import { decodeSaved, encodeSaved, readSaved, type SavedKind, SavedSink } from './saved-arrays.js';
 
@@ -100,6 +100,16 @@ describe('readSaved', () => {
       expect(String(errors[0])).toContain('no_such_table');
       // the connection is usable after the failed COPY
       expect((await client.query('select 1 as one')).rows[0].one).toBe(1);
+      // a chunk the reader refuses fails the COPY, not the process, and the connection stays usable
+      let chunks = 0;
+      await expect(
+        copyOut(client, 'copy (select generate_series(1, 3)) to stdout', () => {
+          chunks++;
+          throw new Error('porción rechazada');
+        }),
+      ).rejects.toThrow('porción rechazada');
+      expect(chunks).toBe(1);
+      expect((await client.query('select 2 as two')).rows[0].two).toBe(2);
     } finally {
       client.release();
       await pool.end();

@@ -1,7 +1,5 @@
-import pg from 'pg';
-import { isDatabaseUnavailable } from '../lib/errors.js';
 import { copyOut, withLiterals } from './copy-out.js';
-import type { Queryable } from './database.js';
+import { type Queryable, withOwnClient } from './database.js';
 
 // A read model saved whole in one bytea value (issue 30, cold start: pricing/snapshot.ts, migration 501;
 // dashboard/history-snapshot.ts, migration 511) — a JSON header and typed arrays — and read back in slices.
@@ -307,29 +305,22 @@ export async function readSaved<T>(
 ): Promise<T | null> {
   const slice = q.slice ?? SLICE;
   if (!Number.isInteger(slice) || slice < 1) throw new Error(`slice: ${slice}`);
-  const client = db instanceof pg.Pool ? await db.connect().catch((err: Error) => err) : db;
-  if (client instanceof Error) {
-    onError(client);
-    return null;
-  }
-  let failed: Error | undefined;
   try {
-    // the slices in any order (no `order by`: see above), each placed where it belongs (SavedSink)
-    const sink = new SavedSink(slice, q.magic);
-    await copyOut(
-      client,
-      `copy (select k, length(s.data), substring(s.data from k * ${slice} + 1 for ${slice})
-               from (${withLiterals(client, q.source, q.values)}) s
-              cross join generate_series(0, (length(s.data) - 1) / ${slice}) k) to stdout (format binary)`,
-      (chunk) => sink.write(chunk),
-    );
-    const value = sink.end();
-    return value && decode(value);
+    return await withOwnClient(db, async (client) => {
+      // the slices in any order (no `order by`: see above), each placed where it belongs (SavedSink)
+      const sink = new SavedSink(slice, q.magic);
+      await copyOut(
+        client,
+        `copy (select k, length(s.data), substring(s.data from k * ${slice} + 1 for ${slice})
+                 from (${withLiterals(client, q.source, q.values)}) s
+                cross join generate_series(0, (length(s.data) - 1) / ${slice}) k) to stdout (format binary)`,
+        (chunk) => sink.write(chunk),
+      );
+      const value = sink.end();
+      return value && decode(value);
+    });
   } catch (err) {
-    failed = isDatabaseUnavailable(err) ? (err as Error) : undefined;
     onError(err);
     return null;
-  } finally {
-    if (db instanceof pg.Pool) (client as pg.PoolClient).release(failed);
   }
 }
