@@ -1,5 +1,11 @@
 import type pg from 'pg';
-import { type ScopeValues, scopeArgs, spansIn, type TypePricesRow } from '../modules/promotions/queries.js';
+import {
+  type RunningGroup,
+  type ScopeValues,
+  scopeArgs,
+  spansIn,
+  type TypePricesRow,
+} from '../modules/promotions/queries.js';
 
 // The range and scatter-plot figures (and the type averages in a currency other than CLP) as SQL over
 // promo_spans: what the endpoints computed before the in-memory copy (modules/promotions/model.ts,
@@ -88,6 +94,30 @@ export async function selectTypePrices(db: Queryable, s: ScopeValues): Promise<T
             avg(vigia_discount_pct(normal_price, promo_price)) filter (where factor is not null)::float8 as discount
        from spans group by 1, 2, 3 order by 1, 2, 3`,
     scopeArgs(s),
+  );
+  return rows;
+}
+
+/**
+ * The running promotions under the first asked classification grouped by (seller, first day, currency):
+ * what the duration chart read before distribution.ts runningGroups, its reference.
+ */
+export async function selectRunningGroups(
+  db: Queryable,
+  s: Pick<ScopeValues, 'sellers' | 'asked' | 'zone'>,
+): Promise<RunningGroup[]> {
+  const { rows } = await db.query<RunningGroup>(
+    `select sp.seller_id, sp.first_day::text as first_day, sp.currency, count(*)::int as n,
+            sum(sp.normal_price)::text as normal, count(sp.normal_price)::int as normal_n,
+            sum(vigia_promo_price(sp.promo_price))::text as promo,
+            count(vigia_promo_price(sp.promo_price))::int as promo_n,
+            sum(sp.discount_pct)::text as disc, count(sp.discount_pct)::int as disc_n
+       from promo_spans sp
+       join classifications c on c.id = sp.classification_id and c.path @> array[$2::int]
+      where sp.zone = $3 and sp.seller_id = any($1::int[]) and sp.last_day is null
+      -- by the day itself (its text once per group, not per promotion)
+      group by sp.seller_id, sp.first_day, sp.currency`,
+    [s.sellers, s.asked[0], s.zone],
   );
   return rows;
 }

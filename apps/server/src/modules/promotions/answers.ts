@@ -18,7 +18,7 @@ import { badRequest } from '../../lib/errors.js';
 import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { chartOf } from './chart-pool.js';
-import type { WindowScope } from './distribution.js';
+import { runningGroups, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, dayString, type SellerSpans, sellerSpans } from './model.js';
 import {
   classificationsOfListings,
@@ -27,7 +27,6 @@ import {
   selectDrilldownTotals,
   selectDurations,
   selectDurationsAtFirstDay,
-  selectRunningGroups,
   selectTypeDays,
   selectTypePrices,
   selectWeeks,
@@ -112,16 +111,17 @@ export async function durationAnswer(
 ): Promise<PromotionItemsResponse> {
   const scope = await resolvePromoScope(req, pool, body, [body.classification]);
   return remembered(pool, ['duration', ...scopeKey(scope)], async () => {
-    // the running promotions do not depend on the window (but through their first day): kept per scope
-    // and data version, so that a new window reads only the cumulative rows
+    // the running promotions do not depend on the window (but through their first day): grouped from the
+    // in-memory copies (distribution.ts runningGroups) and kept per scope and data version, so that a new
+    // window reads only the cumulative rows
     const v = scope.values;
     const rows =
       v.currency === 'CLP'
         ? await selectDurations(
             pool,
             v,
-            await remembered(pool, ['duration-running', v.sellers, v.asked[0], v.zone], () =>
-              selectRunningGroups(pool, v),
+            await remembered(pool, ['duration-running', v.sellers, v.asked[0], v.zone], async () =>
+              runningGroups(await sellerSpans(pool, v.sellers, v.zone), v.leaves, currenciesOf(pool)),
             ),
           )
         : await selectDurationsAtFirstDay(pool, v);

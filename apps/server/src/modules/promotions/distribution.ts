@@ -1,6 +1,6 @@
-import { PRICE_TYPES, round2 } from '@vigia/domain';
-import { dateGroups, leafGroups, type SellerSpans } from './model.js';
-import type { TypePricesRow } from './queries.js';
+import { discountPercentOrNaN, PRICE_TYPES, round2 } from '@vigia/domain';
+import { dateGroups, dayString, leafGroups, runningByLeaf, type SellerSpans } from './model.js';
+import type { RunningGroup, TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
 // as the SQL they replace (docs/metrics.md "Promotions"; the reference queries are in
@@ -746,3 +746,83 @@ export const scratchLength = () =>
   band.length +
   near.length +
   denseCounts.length;
+
+/**
+ * The running promotions (`last` = RUNNING) of the copies `models` whose leaf is one of `leaves`, grouped
+ * by (seller, first day, currency) as queries.ts selectDurations reads them: per group the count and, per
+ * price, its sum and how many promotions have it — the normal price, the promotion price (promotionPrice:
+ * a positive one) and the discount % (discountPercentOrNaN, the SQL's vigia_discount_pct). Over
+ * promo_spans (the SQL twin in src/test/promotions-reference.ts) this was the first duration chart's main
+ * cost per classification: 100–230 ms on the large market; here only the asked leaves' running promotions
+ * are read (model.ts runningByLeaf), a few ms. The prices' sums are exact as
+ * the SQL's numeric sums are (to the cent, as integers); the discounts' are float8 sums.
+ */
+export function runningGroups(models: SellerSpans[], leaves: number[], currencies: string[]): RunningGroup[] {
+  const asked = new Set(leaves);
+  const out: RunningGroup[] = [];
+  for (const s of models) {
+    const groups = new Map<number, Sums>();
+    const { first, cur, normal, promo } = s;
+    const { at, pos } = runningByLeaf(s);
+    for (const lf of asked) {
+      const [start, end] = at.get(lf) ?? [0, 0];
+      for (let j = start; j < end; j++) {
+        const i = pos[j];
+        const key = first[i] * 256 + cur[i];
+        let g = groups.get(key);
+        if (!g) {
+          g = { n: 0, normal: 0, normalN: 0, promo: 0, promoN: 0, disc: 0, discN: 0 };
+          groups.set(key, g);
+        }
+        g.n++;
+        const nm = normal[i];
+        if (!Number.isNaN(nm)) {
+          g.normal += Math.round(nm * 100);
+          g.normalN++;
+        }
+        const pr = promo[i];
+        if (!Number.isNaN(pr)) {
+          g.promo += Math.round(pr * 100);
+          g.promoN++;
+        }
+        const d = discountPercentOrNaN(nm, pr);
+        if (!Number.isNaN(d)) {
+          g.disc += d;
+          g.discN++;
+        }
+      }
+    }
+    for (const [key, g] of groups)
+      out.push({
+        seller_id: s.sellerId,
+        first_day: dayString(Math.floor(key / 256)),
+        currency: currencies[key % 256],
+        n: g.n,
+        normal: g.normalN ? centsText(g.normal) : null,
+        normal_n: g.normalN,
+        promo: g.promoN ? centsText(g.promo) : null,
+        promo_n: g.promoN,
+        disc: g.discN ? String(g.disc) : null,
+        disc_n: g.discN,
+      });
+  }
+  return out;
+}
+
+interface Sums {
+  n: number;
+  /** cents */
+  normal: number;
+  normalN: number;
+  /** cents */
+  promo: number;
+  promoN: number;
+  disc: number;
+  discN: number;
+}
+
+/** A whole number of cents as a decimal text (12345 → "123.45"). */
+function centsText(cents: number): string {
+  const a = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(a / 100)}.${String(a % 100).padStart(2, '0')}`;
+}

@@ -65,6 +65,8 @@ export interface SellerSpans {
   groups?: LeafGroups;
   /** the promotions summed per leaf, type, currency and days (built on first use, see dateGroups) */
   dated?: DateGroups;
+  /** the running promotions' positions grouped by leaf (built on first use, see runningByLeaf) */
+  running?: LeafPositions;
 }
 
 /**
@@ -87,6 +89,46 @@ export interface LeafGroups {
  */
 function column<T>(type: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
   return new type(new SharedArrayBuffer(n * type.BYTES_PER_ELEMENT));
+}
+
+/**
+ * Positions into a seller's columns grouped by leaf: `pos[at(leaf)[0]] … pos[at(leaf)[1] − 1]` are the
+ * leaf's, in the seller's order.
+ */
+export interface LeafPositions {
+  at: Map<number, [number, number]>;
+  pos: Int32Array;
+}
+
+/**
+ * The seller's running promotions (`last` = RUNNING) by leaf (built once per copy, 4 bytes a running
+ * promotion): the duration chart's running groups (distribution.ts runningGroups) read only the asked
+ * leaves' running promotions instead of passing over every promotion of every seller (~29 ms a
+ * classification on the large market's 4.7 M promotions).
+ */
+export function runningByLeaf(s: SellerSpans): LeafPositions {
+  if (s.running) return s.running;
+  const count = new Map<number, number>();
+  let n = 0;
+  for (let i = 0; i < s.n; i++)
+    if (s.last[i] === RUNNING) {
+      count.set(s.leaf[i], (count.get(s.leaf[i]) ?? 0) + 1);
+      n++;
+    }
+  const at = new Map<number, [number, number]>();
+  let start = 0;
+  for (const [leaf, k] of count) {
+    at.set(leaf, [start, start]);
+    start += k;
+  }
+  const pos = new Int32Array(n);
+  for (let i = 0; i < s.n; i++)
+    if (s.last[i] === RUNNING) {
+      const range = at.get(s.leaf[i]) as [number, number];
+      pos[range[1]++] = i;
+    }
+  s.running = { at, pos };
+  return s.running;
 }
 
 /** The seller's leaf groups (built once per copy). */

@@ -14,6 +14,7 @@ import {
   selectPriceP95,
   selectRangeCounts,
   selectRangePoints,
+  selectRunningGroups,
   selectScatter,
   selectTypePrices,
 } from '../../test/promotions-reference.js';
@@ -25,13 +26,14 @@ import {
   computeChart,
   orderStatistics,
   rangeChart,
+  runningGroups,
   scatterChart,
   scatterPasses,
   scratchLength,
   typeChart,
 } from './distribution.js';
 import { currenciesOf, dateGroups, type SellerSpans, sellerSpans } from './model.js';
-import { type ScopeValues, selectLeaves, type TypePricesRow } from './queries.js';
+import { type RunningGroup, type ScopeValues, selectLeaves, type TypePricesRow } from './queries.js';
 import './rollup.js';
 import { niceStep } from './service.js';
 
@@ -200,9 +202,27 @@ function expectSameTypes(mine: TypePricesRow[], sql: TypePricesRow[]) {
   });
 }
 
+/**
+ * The running groups equal the SQL's: the same groups and counts, the prices' sums to the cent as text
+ * (both exact), the discounts' sums to 1e-9 (float8 against numeric).
+ */
+function expectSameRunning(mine: RunningGroup[], sql: RunningGroup[]) {
+  const key = (r: RunningGroup) => `${r.seller_id}|${r.first_day}|${r.currency}`;
+  const sorted = (rows: RunningGroup[]) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
+  const a = sorted(mine);
+  const b = sorted(sql);
+  expect(a.map(({ disc, ...r }) => r)).toEqual(b.map(({ disc, ...r }) => r));
+  a.forEach((r, i) => {
+    const y = b[i].disc;
+    if (r.disc === null || y === null) expect(r.disc).toBe(y);
+    else expect(Math.abs(Number(r.disc) - Number(y))).toBeLessThanOrEqual(1e-9 * Math.max(1, Number(y)));
+  });
+}
+
 async function expectSameAsSql(models: SellerSpans[], days: number) {
   let compared = 0;
   let typesCompared = 0;
+  let runningCompared = 0;
   const onePassBefore = scatterPasses.one;
   for (const c of cases(days)) {
     const v = await scopeOf(c.classes, c.from, c.to, c.currency);
@@ -228,6 +248,12 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     const types = await selectTypePrices(db.pool, v);
     expectSameTypes(typeChart(models, w), types);
     typesCompared += types.length;
+    // the duration chart's running promotions (it asks one classification)
+    if (c.classes.length === 1) {
+      const sql = await selectRunningGroups(db.pool, v);
+      expectSameRunning(runningGroups(models, v.leaves, currenciesOf(db.pool)), sql);
+      runningCompared += sql.length;
+    }
     // the same question with the window moved day by day: computed in one pass from the previous
     // window's percentile (distribution.ts scatterOnePass) whenever the width stays, and equal to the SQL
     for (let shift = 1; shift <= 3 && c.from < c.to; shift++) {
@@ -251,6 +277,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   }
   expect(compared).toBeGreaterThan(50); // the cases did find promotions
   expect(typesCompared).toBeGreaterThan(50);
+  expect(runningCompared).toBeGreaterThan(10);
   expect(singles).toBeGreaterThan(0); // some groups hold a single promotion
   // the type averages read the date groups (model.ts dateGroups): here they did sum promotions together
   const grouped = models.reduce((n, s) => n + dateGroups(s).n, 0);

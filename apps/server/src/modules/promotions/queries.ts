@@ -260,8 +260,10 @@ export interface DurationRow {
  * each group's exact sums by the factor (as the ended ones' cumulative sums) instead of every promotion's
  * prices (~44 k promotions under one root on medium, in ~240 groups). They do not depend on the window
  * but through `first_day <= to`, so the answers keep them per data version (answers.ts) and a new window
- * reads only the cumulative rows. Sums travel as text: numeric, exact. Each promotion's discount is its
- * stored `discount_pct` (migration 522: vigia_discount_pct of its prices).
+ * reads only the cumulative rows. They are summed from the in-memory copy (distribution.ts
+ * runningGroups; the SQL over promo_spans it replaced is test/promotions-reference.ts selectRunningGroups).
+ * Sums travel as text: the prices' exact to the cent, the discounts' (vigia_discount_pct of each
+ * promotion's prices, its stored `discount_pct`) float8 sums.
  */
 export interface RunningGroup {
   seller_id: number;
@@ -274,26 +276,6 @@ export interface RunningGroup {
   promo_n: number;
   disc: string | null;
   disc_n: number;
-}
-
-export async function selectRunningGroups(
-  db: Queryable,
-  s: Pick<ScopeValues, 'sellers' | 'asked' | 'zone'>,
-): Promise<RunningGroup[]> {
-  const { rows } = await db.query<RunningGroup>(
-    `select sp.seller_id, sp.first_day::text as first_day, sp.currency, count(*)::int as n,
-            sum(sp.normal_price)::text as normal, count(sp.normal_price)::int as normal_n,
-            sum(vigia_promo_price(sp.promo_price))::text as promo,
-            count(vigia_promo_price(sp.promo_price))::int as promo_n,
-            sum(sp.discount_pct)::text as disc, count(sp.discount_pct)::int as disc_n
-       from promo_spans sp
-       join classifications c on c.id = sp.classification_id and c.path @> array[$2::int]
-      where sp.zone = $3 and sp.seller_id = any($1::int[]) and sp.last_day is null
-      -- by the day itself (its text once per group, not per promotion)
-      group by sp.seller_id, sp.first_day, sp.currency`,
-    [s.sellers, s.asked[0], s.zone],
-  );
-  return rows;
 }
 
 /**
@@ -314,7 +296,7 @@ export async function selectDurationsAtFirstDay(db: Queryable, s: ScopeValues): 
 
 /**
  * Promotions by duration in the scope's window in CLP (selectDurationsAtFirstDay in any other currency):
- * the ended ones from the cumulative rows, the running ones from `running` (selectRunningGroups of the
+ * the ended ones from the cumulative rows, the running ones from `running` (distribution.ts runningGroups of the
  * same scope).
  */
 export async function selectDurations(
@@ -352,7 +334,7 @@ export async function selectDurations(
      ),
      ld as materialized (select sid, (select vigia_day(max(observed_at), $9::text) from ingest_runs r
                          where r.seller_id = sid and r.status = 'succeeded') as day from unnest($1::int[]) sid),
-     -- the running promotions' groups (selectRunningGroups, kept per data version by the caller) that
+     -- the running promotions' groups (distribution.ts runningGroups, kept per data version by the caller) that
      -- began by the window's end
      running_groups as (
        select * from unnest($10::int[], $11::date[], $12::text[], $13::int[], $14::numeric[], $15::int[],
