@@ -66,13 +66,12 @@ function expectAnswers(store: HistoryStore, byId: Map<number, Row[]>) {
     const sorted = ts.slice().sort();
     for (const mode of PRICE_MODES)
       for (const inStockOnly of [false, true]) {
-        const prices = HistoryStore.statePrices(store.columns(), mode, rates, inStockOnly);
         // in any order, and ascending (each search from the previous one's slot)
         for (const [at, ascending] of [
           [ts, false],
           [sorted, true],
         ] as const) {
-          HistoryStore.pricesAt(store.columns(), first, count, at, ascending, prices, got);
+          HistoryStore.pricesAt(store.columns(), first, count, at, ascending, mode, rates, inStockOnly, got);
           at.forEach((t, d) => {
             const r = covering(rows, t);
             const want =

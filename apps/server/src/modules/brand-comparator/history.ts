@@ -561,22 +561,25 @@ export class HistoryStore {
   }
 
   /**
-   * Each state's effective price of a mode, converted with `rateOf` (NaN: no price, no rate, or —
-   * `inStockOnly` — out of stock): made once per request, so that reading a listing's day is a search
-   * and one load from a table that stays in the CPU's caches.
+   * State s's effective price of a mode, converted with `rateOf` (NaN: no price, no rate, or —
+   * `inStockOnly` — out of stock). Read per slot asked rather than made for every state once per
+   * request: on the large market the store holds millions of states, and a table of them all cost
+   * ~17 ms a comparator request (issue 30, eighth session) for the ~100 k slots a trend reads.
    */
-  static statePrices(c: Columns, mode: PriceMode, rateOf: Float64Array, inStockOnly: boolean): Float64Array {
-    const { stockOut, currency } = c;
-    const out = new Float64Array(stockOut.length);
-    for (let s = 0; s < out.length; s++)
-      out[s] = inStockOnly && stockOut[s] === 1 ? Number.NaN : effectiveAt(c, s, mode) * rateOf[currency[s]];
-    return out;
+  static statePrice(
+    c: Columns,
+    s: number,
+    mode: PriceMode,
+    rateOf: Float64Array,
+    inStockOnly: boolean,
+  ): number {
+    return inStockOnly && c.stockOut[s] === 1 ? Number.NaN : effectiveAt(c, s, mode) * rateOf[c.currency[s]];
   }
 
   /**
-   * The values (`prices`, one per state of `c`: statePrices) of one listing's slots [first, first + count)
-   * of columns `c` at instants `ts` into `out` (NaN: no interval covers the instant). With ascending
-   * instants each search starts at the previous one's slot.
+   * The values (statePrice) of one listing's slots [first, first + count) of columns `c` at instants `ts`
+   * into `out` (NaN: no interval covers the instant). With ascending instants each search starts at the
+   * previous one's slot.
    */
   static pricesAt(
     c: Columns,
@@ -584,7 +587,9 @@ export class HistoryStore {
     count: number,
     ts: Float64Array,
     ascending: boolean,
-    prices: Float64Array,
+    mode: PriceMode,
+    rateOf: Float64Array,
+    inStockOnly: boolean,
     out: Float64Array,
   ): void {
     const { from, state } = c;
@@ -593,7 +598,7 @@ export class HistoryStore {
     for (let d = 0; d < ts.length; d++) {
       const k = lastStarted(from, lo, end, ts[d], false);
       const s = k < first ? GAP : state[k];
-      out[d] = s === GAP ? Number.NaN : prices[s];
+      out[d] = s === GAP ? Number.NaN : HistoryStore.statePrice(c, s, mode, rateOf, inStockOnly);
       if (ascending && k > lo) lo = k;
     }
   }
@@ -997,11 +1002,6 @@ export async function pricesAt(
   const s = slotsOf(store, model);
   const cols = s.columns;
   const rateOf = store.rates(rates);
-  // the states' prices for this mode and these rates (the pivot's own listings; the offers in stock)
-  let allPrices: Float64Array | null = null;
-  let inStockPrices: Float64Array | null = null;
-  const all = () => (allPrices ??= HistoryStore.statePrices(cols, mode, rateOf, false));
-  const inStock = () => (inStockPrices ??= HistoryStore.statePrices(cols, mode, rateOf, true));
   const base = [
     store.id,
     store.generation,
@@ -1016,9 +1016,11 @@ export async function pricesAt(
     return {
       days: ts.length,
       dayKeys,
-      mine: (i, out) => HistoryStore.pricesAt(cols, s.rowFirst[i], s.rowCount[i], ts, ascending, all(), out),
+      // the pivot's own listings at any stock; the offers in stock only
+      mine: (i, out) =>
+        HistoryStore.pricesAt(cols, s.rowFirst[i], s.rowCount[i], ts, ascending, mode, rateOf, false, out),
       theirs: (k, out) =>
-        HistoryStore.pricesAt(cols, s.offerFirst[k], s.offerCount[k], ts, ascending, inStock(), out),
+        HistoryStore.pricesAt(cols, s.offerFirst[k], s.offerCount[k], ts, ascending, mode, rateOf, true, out),
       only: (picked) =>
         read(
           Float64Array.from(picked, (d) => ts[d]),
