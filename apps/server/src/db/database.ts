@@ -86,6 +86,14 @@ export interface PoolOptions {
    * connection, no hang check — it waits for the database instead of failing.
    */
   longWork?: boolean;
+  /**
+   * Plan every query on one core (`max_parallel_workers_per_gather = 0`): a pool serving requests. On the
+   * 2-core machine the large market is measured on, starting a query's parallel workers cost ~100 ms
+   * while the work they shared took a few (issue 30, eighth session: quick find's query 103–116 ms with
+   * two workers, 1.7–1.9 ms without; a search for "tv" 134–164 ms against 9–41 ms), and concurrent
+   * requests already keep the cores busy. Long work (the seed) and the worker role keep parallel plans.
+   */
+  serialQueries?: boolean;
 }
 
 /** Connections of a process's pool unless `DATABASE_POOL_SIZE` says otherwise (config.ts). */
@@ -105,6 +113,7 @@ export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptio
     connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
     statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
     idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
+    ...(opts.serialQueries ? { options: '-c max_parallel_workers_per_gather=0' } : {}),
   });
   // A client losing its connection (the database stopped or restarted) must not crash the process: idle
   // clients report it to the pool, and every client keeps a listener of its own for the time it is checked
@@ -209,10 +218,15 @@ export async function openDatabase(opts: {
   longWork?: boolean;
   /** The pool's connections: `DATABASE_POOL_SIZE` (config.ts); default DEFAULT_POOL_SIZE. */
   poolSize?: number;
+  /** A process that serves requests: PoolOptions.serialQueries. */
+  serialQueries?: boolean;
 }): Promise<Database> {
   const size = opts.poolSize ?? DEFAULT_POOL_SIZE;
   if (opts.databaseUrl) {
-    const pool = createPool(opts.databaseUrl, size, { longWork: opts.longWork });
+    const pool = createPool(opts.databaseUrl, size, {
+      longWork: opts.longWork,
+      serialQueries: opts.serialQueries,
+    });
     return { pool, kind: 'external', url: opts.databaseUrl, close: () => pool.end() };
   }
   const log = opts.log ?? (() => {});
@@ -234,7 +248,7 @@ export async function openDatabase(opts: {
     password: appRolePassword(opts.dataDir),
     database: 'vigia',
   });
-  const pool = createPool(url, size, { longWork: opts.longWork });
+  const pool = createPool(url, size, { longWork: opts.longWork, serialQueries: opts.serialQueries });
   return {
     pool,
     kind: 'embedded',
