@@ -69,7 +69,7 @@ async function main() {
     log: (m) => console.log(m),
     supervise: true,
     poolSize: config.DATABASE_POOL_SIZE,
-    serialQueries: listens,
+    servesRequests: listens,
   });
   const applied = await migrate(db.pool);
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(', ')}`);

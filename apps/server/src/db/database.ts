@@ -87,14 +87,23 @@ export interface PoolOptions {
    */
   longWork?: boolean;
   /**
-   * Plan every query on one core (`max_parallel_workers_per_gather = 0`): a pool serving requests. On the
-   * 2-core machine the large market is measured on, starting a query's parallel workers cost ~100 ms
-   * while the work they shared took a few (issue 30, eighth session: quick find's query 103–116 ms with
-   * two workers, 1.7–1.9 ms without; a search for "tv" 134–164 ms against 9–41 ms), and concurrent
-   * requests already keep the cores busy. Long work (the seed) and the worker role keep parallel plans.
+   * A pool serving requests (issue 30, eighth session, measured on the large market):
+   * - every query planned on one core (`max_parallel_workers_per_gather = 0`): on the 2-core machine,
+   *   starting a query's parallel workers cost ~100 ms while the work they shared took a few (quick find's
+   *   query 103–116 ms with two workers, 1.7–1.9 ms without; a search for "tv" 134–164 ms against 9–41 ms),
+   *   and concurrent requests already keep the cores busy;
+   * - its connections kept open however long idle: a backend maps each page of the shared buffers the
+   *   first time it touches it, and on this VM a new backend's first Surtido one-brand query took
+   *   845–1,484 ms against 58–210 ms for the same query again on it (~200 MB of shared buffers mapped); a
+   *   c16 burst on new backends p95 7.1 s, the same burst again 1.1–1.4 s. Closing idle connections after
+   *   10 minutes made the first users after a quiet spell pay that again. The pool's size bounds them.
+   * Long work (the seed) and the worker role keep parallel plans and close idle connections.
    */
-  serialQueries?: boolean;
+  servesRequests?: boolean;
 }
+
+/** How long a pool that does not serve requests keeps an idle connection. */
+export const IDLE_CONNECTION_MS = 600_000;
 
 /** Connections of a process's pool unless `DATABASE_POOL_SIZE` says otherwise (config.ts). */
 export const DEFAULT_POOL_SIZE = 20;
@@ -103,17 +112,18 @@ export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptio
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    // Connections are kept 10 minutes idle: a new PostgreSQL backend maps the shared buffers it touches
-    // page by page (3 GB of them on a 24 GB machine: db/embedded.ts serverSettings), so a pool that closed
-    // its connections after 30 s paid that again at every burst — the large market's c16 rows 2–5× slower
-    // on fresh connections than on warm ones (issue 30, fifth session).
-    idleTimeoutMillis: 600_000,
+    // Connections are kept 10 minutes idle, for good when serving requests (servesRequests): a new
+    // PostgreSQL backend maps the shared buffers it touches page by page (3 GB of them on a 24 GB machine:
+    // db/embedded.ts serverSettings), so a pool that closed its connections after 30 s paid that again at
+    // every burst — the large market's c16 rows 2–5× slower on fresh connections than on warm ones (issue
+    // 30, fifth session). 0 = never closed (pg-pool).
+    idleTimeoutMillis: opts.servesRequests ? 0 : IDLE_CONNECTION_MS,
     // idle connections do not keep a process alive (a CLI that is done exits, as with the 30 s before)
     allowExitOnIdle: true,
     connectionTimeoutMillis: opts.longWork ? 0 : DB_TIMEOUTS.connectMs,
     statement_timeout: opts.longWork ? 0 : (opts.statementTimeoutMs ?? DB_TIMEOUTS.statementMs),
     idle_in_transaction_session_timeout: DB_TIMEOUTS.idleInTransactionMs,
-    ...(opts.serialQueries ? { options: '-c max_parallel_workers_per_gather=0' } : {}),
+    ...(opts.servesRequests ? { options: '-c max_parallel_workers_per_gather=0' } : {}),
   });
   // A client losing its connection (the database stopped or restarted) must not crash the process: idle
   // clients report it to the pool, and every client keeps a listener of its own for the time it is checked
@@ -218,14 +228,14 @@ export async function openDatabase(opts: {
   longWork?: boolean;
   /** The pool's connections: `DATABASE_POOL_SIZE` (config.ts); default DEFAULT_POOL_SIZE. */
   poolSize?: number;
-  /** A process that serves requests: PoolOptions.serialQueries. */
-  serialQueries?: boolean;
+  /** A process that serves requests: PoolOptions.servesRequests. */
+  servesRequests?: boolean;
 }): Promise<Database> {
   const size = opts.poolSize ?? DEFAULT_POOL_SIZE;
   if (opts.databaseUrl) {
     const pool = createPool(opts.databaseUrl, size, {
       longWork: opts.longWork,
-      serialQueries: opts.serialQueries,
+      servesRequests: opts.servesRequests,
     });
     return { pool, kind: 'external', url: opts.databaseUrl, close: () => pool.end() };
   }
@@ -248,7 +258,7 @@ export async function openDatabase(opts: {
     password: appRolePassword(opts.dataDir),
     database: 'vigia',
   });
-  const pool = createPool(url, size, { longWork: opts.longWork, serialQueries: opts.serialQueries });
+  const pool = createPool(url, size, { longWork: opts.longWork, servesRequests: opts.servesRequests });
   return {
     pool,
     kind: 'embedded',
