@@ -139,13 +139,17 @@ describe('a crawl run', () => {
     });
     expect(seen.has('/privado/1')).toBe(false); // never asked
     expect(await price('C-7')).toBe(1007);
-    // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests ~200 ms apart (timer slack allowed)
+    // Crawl-delay 0.2 s raised the 50 ms setting: consecutive page requests ~200 ms apart. The crawler spaces
+    // its sends; this server notes arrivals in the same process, so one arrival noted late (a busy event
+    // loop: 171 ms seen on a loaded machine, CI 2026-11-30) shortens the next gap — the bounds allow that
+    // and still tell 200 ms from 50
     const times = [...seen.entries()]
       .filter(([p]) => p.startsWith('/p/'))
       .flatMap(([, t]) => t)
       .sort((a, b) => a - b);
     const gaps = times.slice(1).map((t, i) => t - times[i]);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(180);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(140);
+    expect(gaps.sort((a, b) => a - b)[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(190);
     const reasons = (
       await db.pool.query(
         `select url, reason from crawl_run_pages where run_id = $1 and state in ('rejected','failed') order by seq`,
