@@ -107,11 +107,19 @@ export interface LeafPositions {
  * classification on the large market's 4.7 M promotions).
  */
 export function runningByLeaf(s: SellerSpans): LeafPositions {
-  if (s.running) return s.running;
+  s.running ??= byLeaf(s, (i) => s.last[i] === RUNNING);
+  return s.running;
+}
+
+/**
+ * The positions `i` of the seller's columns for which `keep(i)`, grouped by leaf (two passes: count per
+ * leaf, then place), each leaf's in the seller's order.
+ */
+function byLeaf(s: SellerSpans, keep: (i: number) => boolean): LeafPositions {
   const count = new Map<number, number>();
   let n = 0;
   for (let i = 0; i < s.n; i++)
-    if (s.last[i] === RUNNING) {
+    if (keep(i)) {
       count.set(s.leaf[i], (count.get(s.leaf[i]) ?? 0) + 1);
       n++;
     }
@@ -123,25 +131,17 @@ export function runningByLeaf(s: SellerSpans): LeafPositions {
   }
   const pos = new Int32Array(n);
   for (let i = 0; i < s.n; i++)
-    if (s.last[i] === RUNNING) {
+    if (keep(i)) {
       const range = at.get(s.leaf[i]) as [number, number];
       pos[range[1]++] = i;
     }
-  s.running = { at, pos };
-  return s.running;
+  return { at, pos };
 }
 
 /** The seller's leaf groups (built once per copy). */
 export function leafGroups(s: SellerSpans): LeafGroups {
   if (s.groups) return s.groups;
-  const count = new Map<number, number>();
-  for (let i = 0; i < s.n; i++) count.set(s.leaf[i], (count.get(s.leaf[i]) ?? 0) + 1);
-  const at = new Map<number, [number, number]>();
-  let start = 0;
-  for (const [leaf, n] of count) {
-    at.set(leaf, [start, start]);
-    start += n;
-  }
+  const { at, pos } = byLeaf(s, () => true);
   const g: LeafGroups = {
     at,
     first: column(Uint16Array, s.n),
@@ -149,9 +149,8 @@ export function leafGroups(s: SellerSpans): LeafGroups {
     promo: column(Float64Array, s.n),
     cur: column(Uint8Array, s.n),
   };
-  for (let i = 0; i < s.n; i++) {
-    const range = at.get(s.leaf[i]) as [number, number];
-    const k = range[1]++;
+  for (let k = 0; k < s.n; k++) {
+    const i = pos[k];
     g.first[k] = s.first[i];
     g.last[k] = s.last[i];
     g.promo[k] = s.promo[i];
