@@ -1,11 +1,11 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { type PricingFixture, seedPricingFixture } from '../../test/pricing-fixture.js';
-import { getPivotModel, type PivotModel } from './model.js';
-import { decodeModel, encodeModel, readSavedModel } from './snapshot.js';
+import { buildColumns, getPivotModel, newShared, type PivotModel, type Row, savedToModel } from './model.js';
+import { decodeModel, encodeModel, readSavedModel, type SavedModel } from './snapshot.js';
 
 // The saved pricing model (snapshot.ts, migration 501): what a starting process reads instead of every
 // row and offer, then the change log since its version.
@@ -75,10 +75,9 @@ describe('the saved pricing model', () => {
     const bytes = encodeModel(m);
     const back = decodeModel(bytes, PIVOT);
     expect(back?.version).toBe(m.version);
-    expect(back?.rows.map((r) => r[0])).toEqual(m.rows.map((r) => r.productId));
-    expect(back?.rows.map((r) => [r[5], r[9], r[11], r[16]])).toEqual(
-      m.rows.map((r) => [r.name, `{${r.classPath.join(',')}}`, r.normal, r.currency]),
-    );
+    expect(back?.rows.n).toBe(m.rows.length);
+    // the model made from it is the model saved: every row field and column
+    expect(plain(savedToModel(back as SavedModel))).toEqual(plain(m));
     expect(Array.from(back?.offers.offerNormal ?? [])).toEqual(Array.from(m.cols.offerNormal));
     expect(Array.from(back?.offers.offerStart ?? [])).toEqual(Array.from(m.cols.offerStart));
     expect(back?.offers.sellerIds).toEqual(m.cols.sellerIds);
@@ -86,6 +85,88 @@ describe('the saved pricing model', () => {
     expect(decodeModel(bytes, 7)).toBeNull();
     expect(decodeModel(bytes.subarray(0, bytes.length - 8), PIVOT)).toBeNull();
     expect(decodeModel(Buffer.from('{"pivot":5}'), PIVOT)).toBeNull();
+  });
+
+  it('keeps every row as it was: nulls, empty texts, accents, characters outside the BMP, shared values', () => {
+    const base: Row = {
+      productId: 1,
+      groupId: null,
+      ref: 'R-1',
+      sku: null,
+      ean: null,
+      name: '',
+      brandId: null,
+      brandName: null,
+      classificationId: null,
+      classPath: [],
+      categoryPath: [],
+      normal: null,
+      sale: null,
+      exclusive: null,
+      priceType: 'NORMAL',
+      stockOut: false,
+      currency: 'CLP',
+      published: false,
+      firstSeen: 1_700_000_000_000,
+      lastSeen: 1_700_000_000_000,
+    };
+    const rows: Row[] = [
+      base,
+      {
+        ...base,
+        productId: 2,
+        groupId: 40,
+        ref: 'ñandú-2',
+        sku: '',
+        ean: '7800000000017',
+        name: 'Café «Ñuñoa» 1½ kg 🍫 — edición',
+        brandId: 9,
+        brandName: 'Marca Ñ',
+        classificationId: 12,
+        classPath: [3, 12],
+        categoryPath: [7],
+        normal: 1990,
+        sale: 1490.5,
+        exclusive: 0,
+        priceType: 'SALE',
+        stockOut: true,
+        currency: 'USD',
+        published: true,
+        lastSeen: 1_700_086_400_000,
+      },
+      {
+        ...base,
+        productId: 3,
+        sku: 'S3',
+        ean: '0',
+        name: '🍫',
+        brandId: 9,
+        brandName: 'Marca Ñ',
+        classPath: [3, 12],
+      },
+    ];
+    const entries = rows.map((row) => ({ row, offers: [] }));
+    const m: PivotModel = {
+      pivot: PIVOT,
+      version: 4,
+      rows,
+      cols: buildColumns(entries),
+      shared: newShared(),
+    };
+    const back = decodeModel(encodeModel(m), PIVOT);
+    const made = savedToModel(back as SavedModel);
+    expect(made.rows).toEqual(rows);
+    expect(plain(made)).toEqual(plain(m));
+    // repeated values are one string or array per model
+    expect(made.rows[2].classPath).toBe(made.rows[1].classPath);
+    expect(Object.isFrozen(made.rows[1].classPath)).toBe(true);
+    // a saved value whose text ends run backwards is not read (row 1's SKU ending before its reference)
+    const bad = encodeModel(m);
+    const at = bad.indexOf(Buffer.from(new Int32Array([3, 3, 3, 3, 10, 10, 23]).buffer));
+    expect(at).toBeGreaterThan(0);
+    expect(decodeModel(bad, PIVOT)).not.toBeNull();
+    bad.writeInt32LE(1, at + 5 * 4);
+    expect(decodeModel(bad, PIVOT)).toBeNull();
   });
 
   it('a full load saves the model; a new process starts from it, then reads the change log since', async () => {
@@ -100,7 +181,7 @@ describe('the saved pricing model', () => {
     // read in slices (1 MiB in the product; here 100 bytes: the fixture's model is small) as in one piece
     const sliced = await readSavedModel(db.pool, PIVOT, 100);
     const whole = await readSavedModel(db.pool, PIVOT, 1 << 30);
-    expect(whole?.rows.length).toBeGreaterThan(3);
+    expect(whole?.rows.n).toBeGreaterThan(3);
     expect(sliced?.rows).toEqual(whole?.rows);
     expect(Array.from(sliced?.offers.offerNormal ?? [])).toEqual(Array.from(first.cols.offerNormal));
     expect(fromSaved.rows.find((r) => r.productId === p1)?.name).not.toBe('escrito a escondidas');
@@ -125,6 +206,31 @@ describe('the saved pricing model', () => {
     expect(offers).toContain(900);
     // and that full load saved the model again
     await savedAt(full.version);
+  });
+
+  it('a model saved in an earlier layout is not read, and is saved over in this one at the same version', async () => {
+    const m = await getPivotModel(process(), PIVOT);
+    await savedAt(m.version);
+    await db.pool.query(
+      `update pricing_model_snapshots set data = overlay(data placing 'VPM1'::bytea from 1) where pivot_id = $1`,
+      [PIVOT],
+    );
+    const layout = async () =>
+      (
+        await db.pool.query<{ magic: string }>(
+          `select encode(substring(data from 1 for 4), 'escape') as magic from pricing_model_snapshots
+            where pivot_id = $1`,
+          [PIVOT],
+        )
+      ).rows[0].magic;
+    expect(await layout()).toBe('VPM1');
+    expect(await readSavedModel(db.pool, PIVOT)).toBeNull();
+    // a new process loads from the tables (same version) and saves the model again, in this layout
+    const again = await getPivotModel(process(), PIVOT);
+    expect(again.version).toBe(m.version);
+    expect(plain(again)).toEqual(plain(m));
+    await vi.waitFor(async () => expect(await layout()).toBe('VPM2'), { timeout: 5000, interval: 25 });
+    expect((await readSavedModel(db.pool, PIVOT))?.version).toBe(m.version);
   });
 
   it('a rebuilt read model does not read the model saved for the one before', async () => {
