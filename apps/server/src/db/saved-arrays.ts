@@ -23,8 +23,16 @@ interface Place {
   length: number;
 }
 
-/** Slices of a saved value read at a time (readSaved). */
-export const SLICE = 1 << 20;
+/**
+ * Slices of a saved value read at a time (readSaved): each is one CopyData message. 64 KiB, the size of the
+ * socket's reads: the driver's parser gathers a message that spans reads into a buffer it grows by
+ * doubling, so each 1 MiB slice (until 2026-11-30) cost ~4 MB of fresh memory and two more copies of its
+ * bytes: the parser's merging was 0.33 s of the main thread in a large cold start's first 4.6 s (CPU
+ * profile), and the 49 MB saved pricing model of pivot 116 read in 0.9–1.3 s with 1 MiB slices against
+ * 0.4–0.6 s with 64 KiB ones (a busy machine, alternated). A page's first touch is slow on this machine
+ * (docs/operations.md "Memory").
+ */
+export const SLICE = 1 << 16;
 
 /** `header` (JSON) and `arrays` (in their order) as saved bytes behind `magic` (4 latin-1 characters). */
 export function encodeSaved(magic: string, header: object, arrays: [string, Typed][]): Buffer {

@@ -150,7 +150,7 @@ describe('the saved index history', () => {
     expect(plain(h)).toEqual(plain(ref));
     const s = await savedFor(w.from);
     expect(s).toEqual({ from_day: w.from, to_day: w.to, bytes: encodeHistory(ref).length });
-    // 64-byte slices (1 MiB in the product): the value comes back in many pieces
+    // 64-byte slices (64 KiB in the product): the value comes back in many pieces
     expect(s.bytes / 64).toBeGreaterThan(5);
     expect(plain(await readSavedHistory(db.pool, q, 64))).toEqual(plain(ref));
     expect(plain(await readSavedHistory(db.pool, q, 1 << 30))).toEqual(plain(ref));

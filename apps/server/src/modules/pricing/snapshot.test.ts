@@ -178,7 +178,7 @@ describe('the saved pricing model', () => {
     const p1 = fx.listings.p1;
     await db.pool.query(`update pricing_rows set name = 'escrito a escondidas' where product_id = $1`, [p1]);
     const fromSaved = await getPivotModel(process(), PIVOT);
-    // read in slices (1 MiB in the product; here 100 bytes: the fixture's model is small) as in one piece
+    // read in slices (64 KiB in the product; here 100 bytes: the fixture's model is small) as in one piece
     const sliced = await readSavedModel(db.pool, PIVOT, 100);
     const whole = await readSavedModel(db.pool, PIVOT, 1 << 30);
     expect(whole?.rows.n).toBeGreaterThan(3);
