@@ -18,6 +18,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, openDatabase } from './database.js';
 import {
+  hugePagesAdvice,
   LEGACY_PASSWORD,
   orphanClusterMessages,
   orphanClusters,
@@ -206,6 +207,23 @@ describe('the cluster settings follow the machine (issue 30: the large seed)', (
     expect(serverSettings(8 * GiB)).toEqual(
       expect.arrayContaining(['listen_addresses=127.0.0.1', 'max_wal_size=4GB', 'checkpoint_timeout=15min']),
     );
+  });
+
+  it('advises reserving huge pages for a buffer pool of 1 GB or more when the system has too few', () => {
+    const meminfo = (total: number, sizeKb = 2048) =>
+      `MemTotal:       24576000 kB\nHugePages_Total:    ${total}\nHugePages_Free:     ${total}\nHugepagesize:       ${sizeKb} kB\n`;
+    // 3072 MB × 1.05 + 64 MB in 2 MB pages: 1,645
+    const advice = hugePagesAdvice(3072, meminfo(0));
+    expect(advice).toContain('sysctl -w vm.nr_hugepages=1645');
+    expect(advice).toContain('3072 MB');
+    expect(hugePagesAdvice(3072, meminfo(1644))).toContain('vm.nr_hugepages=1645');
+    expect(hugePagesAdvice(3072, meminfo(1645))).toBeNull();
+    // 1 GB pages: 4 of them
+    expect(hugePagesAdvice(3072, meminfo(0, 1048576))).toContain('vm.nr_hugepages=4');
+    // a small pool, or a system that says nothing of huge pages
+    expect(hugePagesAdvice(512, meminfo(0))).toBeNull();
+    expect(hugePagesAdvice(3072, 'MemTotal: 1 kB\n')).toBeNull();
+    expect(hugePagesAdvice(3072, null)).toBeNull();
   });
 
   it('the test cluster runs with them', async () => {

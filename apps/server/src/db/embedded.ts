@@ -532,6 +532,30 @@ async function waitUntilUp(port: number, exited: () => boolean, timeoutMs = 120_
  * Starts a real PostgreSQL in `dir` (initialised on first use), listening on 127.0.0.1 only, with
  * `password` for the superuser `postgres`. Failures are a StartupError with one line.
  */
+/** The buffer pool of serverSettings, in MB: an eighth of the memory, 128 MB to 4 GB. */
+const sharedBuffersMb = (memory: number) => Math.min(4096, Math.max(128, Math.floor(memory / 8 / 2 ** 20)));
+
+/**
+ * One line advising huge pages for the buffer pool (docs/operations.md "PostgreSQL on huge pages"): when it
+ * is 1 GB or more and the system (`meminfo`: /proc/meminfo's text) reserves fewer huge pages than it needs
+ * (the pool and ~5 % more, plus 64 MB). Each backend maps a 4 kB page of the pool the first time it touches
+ * it, and on a virtual machine where that is slow a burst of concurrent requests paid seconds for it (issue
+ * 30, large market: Surtido's one-brand list at c16, p95 5.6 s on 4 kB pages, 0.7 s on 2 MB ones).
+ * PostgreSQL's default `huge_pages = try` uses them once reserved. Null otherwise, or when `meminfo` says
+ * nothing of huge pages (another system).
+ */
+export function hugePagesAdvice(sharedMb: number, meminfo: string | null): string | null {
+  if (sharedMb < 1024 || !meminfo) return null;
+  const total = /^HugePages_Total:\s+(\d+)/m.exec(meminfo);
+  const size = /^Hugepagesize:\s+(\d+)\s*kB/m.exec(meminfo);
+  if (!total || !size) return null;
+  const pageMb = Number(size[1]) / 1024;
+  if (!(pageMb > 0)) return null;
+  const needed = Math.ceil((sharedMb * 1.05 + 64) / pageMb);
+  if (Number(total[1]) >= needed) return null;
+  return `PostgreSQL: ${sharedMb} MB de búferes compartidos en páginas de 4 kB (el sistema reserva ${total[1]} páginas grandes de ${needed} necesarias). Con ráfagas de consultas simultáneas conviene reservarlas: como root, sysctl -w vm.nr_hugepages=${needed}, y reiniciar Vigía (docs/operations.md, "PostgreSQL on huge pages").`;
+}
+
 /**
  * The cluster's settings (command line: they win over postgresql.conf and need no initdb). The buffer pool
  * and the WAL between checkpoints follow the machine: with PostgreSQL's 256 MB / 1 GB the large market's
@@ -541,7 +565,7 @@ async function waitUntilUp(port: number, exited: () => boolean, timeoutMs = 120_
  * of WAL and a checkpoint every 15 minutes at most (fewer full-page images; the WAL is recycled).
  */
 export function serverSettings(memory = totalmem()): string[] {
-  const mb = Math.min(4096, Math.max(128, Math.floor(memory / 8 / 2 ** 20)));
+  const mb = sharedBuffersMb(memory);
   return [
     'listen_addresses=127.0.0.1',
     'unix_socket_directories=',
@@ -636,6 +660,15 @@ export async function startEmbeddedPostgres(dir: string, opts: StartOptions): Pr
 
   await launch();
   await ensurePassword(port, opts.password);
+  // once it runs (a start that fails says one line: why)
+  if (process.platform === 'linux') {
+    let meminfo: string | null = null;
+    try {
+      meminfo = readFileSync('/proc/meminfo', 'utf8');
+    } catch {}
+    const advice = hugePagesAdvice(sharedBuffersMb(totalmem()), meminfo);
+    if (advice) log(advice);
+  }
 
   return {
     url: `postgres://postgres:${encodeURIComponent(opts.password)}@127.0.0.1:${port}/postgres`,
