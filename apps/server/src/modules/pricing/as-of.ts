@@ -1,8 +1,9 @@
 import type { PriceMode } from '@vigia/domain';
 import type pg from 'pg';
 import type { Queryable } from '../../db/database.js';
+import { coder } from '../../lib/coder.js';
 import { ownArrayBytes, readModelsOf } from '../../platform/read-model.js';
-import { type Columns, coder, effectiveListed, type PivotModel, priceTypeCode, type Row } from './model.js';
+import { type Columns, effectiveListed, type PivotModel, priceTypeCode, type Row } from './model.js';
 
 // A period in the pricing screens means the prices of that period (issue 31 item 1): when `to_date`
 // (Hasta) is a closed day, every pivot listing and matched competitor listing of the model takes its

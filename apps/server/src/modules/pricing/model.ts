@@ -1,5 +1,6 @@
 import { effectivePriceFor, foldText, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
+import { coder } from '../../lib/coder.js';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
 import { ensurePricingPivot } from './maintain.js';
@@ -10,7 +11,7 @@ import {
   selectModelVersion,
   selectPivotModel,
 } from './queries.js';
-import { FLAG, readSavedModel, type SavedModel, saveModel } from './snapshot.js';
+import { FLAG, OFFER_ARRAYS, readSavedModel, type SavedModel, saveModel } from './snapshot.js';
 
 // In-memory copy of a pivot's pricing read model (pricing_rows + pricing_offers), per API process.
 // Requests compute every KPI from it (compute.ts) instead of aggregating tens of thousands of rows in
@@ -319,7 +320,7 @@ type Entry = { row: Row; offers: OfferRecord[] } | { row: Row; pos: number };
 
 /**
  * Builds the columns of a model's rows (copying kept rows' offers from `prev`). When every row is `prev`'s
- * in its place (a saved model as read: savedToModel), each offers' column is copied whole (`slice`): on the
+ * in its place (a saved model as read: savedToModel), each offers' column is copied whole (`set`): on the
  * large market the copy offer by offer was ~0.2–0.35 s of a cold start's first DPM answer (434,852 offers
  * for the largest pivot). Not `prev`'s arrays themselves: a saved model's are views of the whole value read,
  * which would keep the rows' columns and texts alive with them.
@@ -367,19 +368,19 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     rowPublished: new Uint8Array(n),
     rowFirstSeen: new Float64Array(n),
     rowLastSeen: new Float64Array(n),
-    offerStart: same ? prev.offerStart.slice() : new Int32Array(n + 1),
-    offerSeller: same ? prev.offerSeller.slice() : new Int32Array(m),
+    offerStart: new Int32Array(n + 1),
+    offerSeller: new Int32Array(m),
     offerPrice: {} as Columns['offerPrice'], // below, once the listed prices are in
-    offerCurrency: same ? prev.offerCurrency.slice() : new Uint8Array(m),
-    offerStockOut: same ? prev.offerStockOut.slice() : new Uint8Array(m),
-    offerPublished: same ? prev.offerPublished.slice() : new Uint8Array(m),
-    offerFirstSeen: same ? prev.offerFirstSeen.slice() : new Float64Array(m),
-    offerLastSeen: same ? prev.offerLastSeen.slice() : new Float64Array(m),
-    offerProductId: same ? prev.offerProductId.slice() : new Float64Array(m),
-    offerNormal: same ? prev.offerNormal.slice() : new Float64Array(m),
-    offerSale: same ? prev.offerSale.slice() : new Float64Array(m),
-    offerExclusive: same ? prev.offerExclusive.slice() : new Float64Array(m),
-    offerPriceType: same ? prev.offerPriceType.slice() : new Uint8Array(m),
+    offerCurrency: new Uint8Array(m),
+    offerStockOut: new Uint8Array(m),
+    offerPublished: new Uint8Array(m),
+    offerFirstSeen: new Float64Array(m),
+    offerLastSeen: new Float64Array(m),
+    offerProductId: new Float64Array(m),
+    offerNormal: new Float64Array(m),
+    offerSale: new Float64Array(m),
+    offerExclusive: new Float64Array(m),
+    offerPriceType: new Uint8Array(m),
     priceTypes,
   };
   const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
@@ -435,24 +436,12 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
       }
     }
   }
-  if (!same) c.offerStart[n] = k;
+  c.offerStart[n] = k;
+  if (same) for (const name of OFFER_ARRAYS) c[name].set(prev[name]);
   c.offerPrice = lazyModePrices(c.offerNormal, c.offerSale, c.offerExclusive);
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
   if (priceTypes.length > 255) throw new Error('demasiados tipos de precio en el modelo de precios');
   return c;
-}
-
-/** The code of a value in `table` (appended when new): currencies and price types as small indexes. */
-export function coder(table: string[]): (v: string) => number {
-  const index = new Map(table.map((v, i) => [v, i]));
-  return (v) => {
-    let i = index.get(v);
-    if (i === undefined) {
-      i = table.push(v) - 1;
-      index.set(v, i);
-    }
-    return i;
-  };
 }
 
 /** The offer at column position k, as an object (page rendering). */

@@ -9,6 +9,7 @@ import {
   SLICE,
   type Typed,
 } from '../../db/saved-arrays.js';
+import { coder } from '../../lib/coder.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import type { Columns, PivotModel, Row } from './model.js';
 
@@ -47,7 +48,7 @@ const OFFER_KINDS = {
   offerPriceType: 'Uint8Array',
 } as const satisfies Record<string, SavedKind>;
 type OfferArray = keyof typeof OFFER_KINDS;
-const OFFER_ARRAYS = Object.keys(OFFER_KINDS) as OfferArray[];
+export const OFFER_ARRAYS = Object.keys(OFFER_KINDS) as OfferArray[];
 
 /** The rows' columns (SavedRows), with their kinds. */
 const ROW_KINDS = {
@@ -121,34 +122,24 @@ export interface SavedModel {
 const pathText = (path: readonly number[]) => `{${path.join(',')}}`;
 const nan = (v: number | null) => (v === null ? Number.NaN : v);
 
-/** Each value's index in a table of the distinct values (in order of first appearance). */
-function tabled<T>(values: T[]): { table: T[]; index: Int32Array } {
-  const at = new Map<T, number>();
-  const index = new Int32Array(values.length);
-  values.forEach((v, i) => {
-    let k = at.get(v);
-    if (k === undefined) {
-      k = at.size;
-      at.set(v, k);
-    }
-    index[i] = k;
-  });
-  return { table: [...at.keys()], index };
-}
-
 /** The rows as saved columns (and the texts' bytes). */
 function rowColumns(rows: Row[]): { tables: RowTables; arrays: [RowArray, Typed][] } {
   const n = rows.length;
   const num = (f: (r: Row) => number | null) => Float64Array.from(rows, (r) => nan(f(r)));
-  const brand = tabled(rows.map((r) => r.brandName));
-  const classPath = tabled(rows.map((r) => pathText(r.classPath)));
-  const categoryPath = tabled(rows.map((r) => pathText(r.categoryPath)));
-  const priceType = tabled(rows.map((r) => r.priceType));
-  const currency = tabled(rows.map((r) => r.currency));
+  /** a text column as indexes into a table of its distinct values (in order of first appearance) */
+  const tabled = (f: (r: Row) => string) => {
+    const table: string[] = [];
+    const code = coder(table);
+    return { table, index: Int32Array.from(rows, (r) => code(f(r))) };
+  };
+  const classPath = tabled((r) => pathText(r.classPath));
+  const categoryPath = tabled((r) => pathText(r.categoryPath));
+  const priceType = tabled((r) => r.priceType);
+  const currency = tabled((r) => r.currency);
   // brand names: no brand is −1 (null is not a table entry)
   const brandNames: string[] = [];
-  const brandOf = brand.table.map((b) => (b === null ? -1 : brandNames.push(b) - 1));
-  const brandName = brand.index.map((k) => brandOf[k]);
+  const brand = coder(brandNames);
+  const brandName = Int32Array.from(rows, (r) => (r.brandName === null ? -1 : brand(r.brandName)));
   const flags = new Uint8Array(n);
   const textEnd = new Int32Array(4 * n);
   const parts: string[] = [];
