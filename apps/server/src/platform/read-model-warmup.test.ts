@@ -129,8 +129,13 @@ describe('requests while a warm-up runs', () => {
     const pool = ctx.db.pool;
     for (let t = Date.now(); !started; await new Promise((r) => setTimeout(r, 20)))
       if (Date.now() - t > 10_000) throw new Error('the warm-up did not start');
-    // the warm-up is in progress: no model is loaded yet
+    // the warm-up is in progress: no model is loaded yet, and the work that waits for the warm-ups
+    // (detail/routes.ts: the export threads' warm-up) has not begun
     expect(heldPivots(pool)).toEqual([]);
+    let warmUpsDone = false;
+    void readModelsOf(pool).warmUpsDone.then(() => {
+      warmUpsDone = true;
+    });
 
     const health = await ctx.app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBe(200);
@@ -162,6 +167,7 @@ describe('requests while a warm-up runs', () => {
     release();
     await new Promise((r) => setTimeout(r, 500));
     expect(heldPivots(pool)).toEqual([SELLERS.pivot]);
+    expect(warmUpsDone).toBe(false);
     // … and load every licensed pivot once it is done
     loaded();
     await requestLoad;
@@ -170,5 +176,8 @@ describe('requests while a warm-up runs', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect([...heldPivots(pool)].sort((a, b) => a - b)).toEqual(licensed);
+    // every warm-up ran: what waits for them may start
+    for (let t = Date.now(); !warmUpsDone; await new Promise((r) => setTimeout(r, 50)))
+      if (Date.now() - t > 20_000) throw new Error('warmUpsDone did not resolve');
   });
 });

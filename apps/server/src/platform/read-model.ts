@@ -193,6 +193,16 @@ export class ReadModels {
   readonly warmUpsBegin = new Promise<void>((r) => {
     this.quietReached = r;
   });
+  private warmUpsEnded = () => {};
+  /**
+   * Resolves when every warm-up has run (each loaded its models, or failed and said so); never when the
+   * holder closed before. Start-up work that is not a read model waits for it (detail/routes.ts: the
+   * export threads' compiling of ExcelJS), so that a cold start's first answers and model loads have the
+   * cores.
+   */
+  readonly warmUpsDone = new Promise<void>((r) => {
+    this.warmUpsEnded = r;
+  });
   /** Counters (tests, diagnostics). */
   readonly stats = { notified: 0, batches: 0, remade: 0, listening: false };
 
@@ -402,6 +412,7 @@ export class ReadModels {
         if (this.closing) return;
         await w.fn().catch((err) => log.warn({ err, name }, 'read models: warm-up failed'));
       }
+      if (!this.closing) this.warmUpsEnded();
     })();
   }
 

@@ -10,6 +10,7 @@ import {
   rebuildDeferred,
   suggestTitleMatches,
 } from '../ingest/index.js';
+import { DEMO_ACCOUNTS } from './accounts.js';
 import { COUNTRIES, CURRENCIES, OWN_BRANDS, TREE } from './catalog-data.js';
 import { formatDay, parseDay, santiagoInstant, santiagoToday, weekday } from './dates.js';
 import {
@@ -34,13 +35,9 @@ import {
 import { h32 } from './random.js';
 import { recordStatementTimes, statementLines } from './statement-times.js';
 
+export { DEMO_ACCOUNTS } from './accounts.js';
 export type { DemoSize } from './market.js';
 export { SELLERS as DEMO_SELLERS, SIZES as DEMO_SIZES } from './market.js';
-
-export const DEMO_ACCOUNTS = [
-  { email: 'demo@example.com', password: 'demo1234', description: 'seis módulos, pivotes 116 y 5, CLP' },
-  { email: 'limited@example.com', password: 'demo1234', description: 'dpm y reportes, pivote 5' },
-] as const;
 
 export interface SeedDemoOptions {
   size: DemoSize;

@@ -11,6 +11,7 @@ import {
   warmExportPool,
   XLSX_TYPE,
 } from '../../platform/pool/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { historyCsv, historyFileName, historyXlsx, warmInput } from './download.js';
 import {
   historicalComplete,
@@ -34,18 +35,25 @@ const historyTasks = {
 };
 
 export default async function detailRoutes(app: FastifyInstance) {
+  const { db } = app.deps;
   // The first XLSX downloads of a thread compile ExcelJS (download.ts warmInput): the export pool's
-  // threads write a few small ones first; tests skip it.
+  // threads write a few small ones first, once the read models' warm-ups are done — not at start-up,
+  // where the two threads' compiling (~2 s of both cores on the large market, CPU profile of a cold
+  // start) slowed the first answers and model loads; tests skip it.
   if (!process.env.VITEST) {
+    let closed = false;
     app.addHook('onReady', async () => {
-      setTimeout(() => {
+      void readModelsOf(db.pool).warmUpsDone.then(() => {
+        if (closed) return;
         warmExportPool(historyTasks.xlsx, [warmInput()]).catch((err) =>
           app.log.warn({ err }, 'XLSX warm-up failed'),
         );
-      }, 500).unref();
+      });
+    });
+    app.addHook('onClose', async () => {
+      closed = true;
     });
   }
-  const { db } = app.deps;
 
   registerRoute(app, defs.match, async (req) => {
     const { license } = principalOf(req);

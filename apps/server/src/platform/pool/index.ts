@@ -4,6 +4,7 @@ import { type Task, WorkerPool } from './pool.js';
 
 export {
   moduleBeside,
+  movedWith,
   type PoolSpec,
   type RunOptions,
   type Task,
