@@ -88,7 +88,7 @@ describe('a value read ahead in a pool thread (startReadAhead)', () => {
 });
 
 describe('readAhead (the order and the hand-over)', () => {
-  it('reads one value at a time in order; a value not begun when asked for is read by the request, not ahead', async () => {
+  it('reads one value at a time in order; a value asked for before it began is read next, and the request waits for it', async () => {
     await table('ahead_order');
     await pool.query('insert into ahead_order (id, data) values (1, $1), (2, $2), (3, $3)', [
       savedValue('uno', [1]),
@@ -117,14 +117,18 @@ describe('readAhead (the order and the hand-over)', () => {
     );
     await new Promise((r) => setTimeout(r, 50));
     expect(begun).toEqual([1]);
-    // value 3 is asked for while value 1 is being read: the request reads it, and it is not read ahead
-    expect(await readSaved(pool, query('ahead_order', 3), decode, fail)).toEqual({ x: 'tres', a: [3] });
+    // value 3 is asked for while value 1 is being read: it is read next, before value 2, and the request
+    // takes it
+    const third = readSaved(pool, query('ahead_order', 3), decode, fail);
     // value 1 is asked for while being read: the request waits for it and takes it
     const first = readSaved(pool, query('ahead_order', 1), decode, fail);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(begun).toEqual([1]);
     release();
     expect(await first).toEqual({ x: 'ahead 1', a: [10] });
+    expect(await third).toEqual({ x: 'ahead 3', a: [30] });
     await done;
-    expect(begun).toEqual([1, 2]);
+    expect(begun).toEqual([1, 3, 2]);
     expect(await readSaved(pool, query('ahead_order', 2), decode, fail)).toEqual({ x: 'ahead 2', a: [20] });
     expect(aheadHeld()).toBe(0);
     await pool.query('drop table ahead_order');

@@ -412,8 +412,8 @@ export interface AheadValue {
 }
 
 interface AheadItem {
-  /** 'waiting': not begun (a request taking it reads the value itself, and it is not read ahead) */
-  state: 'waiting' | 'reading';
+  /** 'waiting': not begun; 'next': asked for by a request before it began (read next) */
+  state: 'waiting' | 'next' | 'reading';
   read: Promise<AheadValue | null>;
 }
 
@@ -424,9 +424,11 @@ export const AHEAD_KEEP_MS = 120_000;
 const aheadKey = (q: SavedQuery) => JSON.stringify([q.source, q.values, q.slice ?? SLICE, q.magic]);
 
 /**
- * Reads `queries` by `read`, one after the other in their order; each value waits (AHEAD_KEEP_MS at
- * most) for the first readSaved of the same query. Resolves when all are read (a failed read is
- * skipped: the request reads the value itself), with the count and bytes of the values read.
+ * Reads `queries` by `read`, one at a time: in their order, except that one a request asked for before it
+ * began is read next (the request waits for it: the reading is off the main thread, and its value is
+ * being read no later than the one in flight ends). Each value waits (`keepMs` at most) for the first
+ * readSaved of the same query. Resolves when all are read (a failed read is skipped: the request reads
+ * the value itself), with the count and bytes of the values read.
  */
 export async function readAhead(
   queries: SavedQuery[],
@@ -435,7 +437,7 @@ export async function readAhead(
 ): Promise<{ values: number; bytes: number }> {
   let values = 0;
   let bytes = 0;
-  const items = queries.map((q) => {
+  const queue = queries.map((q) => {
     const key = aheadKey(q);
     let start = () => {};
     const begun = new Promise<void>((r) => {
@@ -449,10 +451,14 @@ export async function readAhead(
     setTimeout(() => {
       if (ahead.get(key) === item) ahead.delete(key);
     }, keepMs).unref();
-    return { key, item, start };
+    return { item, start };
   });
-  for (const { key, item, start } of items) {
-    if (ahead.get(key) !== item) continue; // taken before it began
+  while (queue.length) {
+    const k = Math.max(
+      0,
+      queue.findIndex((x) => x.item.state === 'next'),
+    );
+    const [{ item, start }] = queue.splice(k, 1);
     item.state = 'reading';
     start();
     const got = await item.read;
@@ -464,15 +470,15 @@ export async function readAhead(
 }
 
 /**
- * The value read ahead for `q`, if one is read or being read and its row's stamp is the same now (one
- * small query); undefined otherwise. A value is taken once.
+ * The value read ahead for `q` (read next when not begun), if its row's stamp is the same now (one small
+ * query); undefined when none was to be read ahead, or the row changed or went. A value is taken once.
  */
 async function takeAhead(db: Queryable, q: SavedQuery): Promise<SavedBytes | undefined> {
   const key = aheadKey(q);
   const item = ahead.get(key);
   if (!item) return undefined;
   ahead.delete(key);
-  if (item.state === 'waiting') return undefined;
+  if (item.state === 'waiting') item.state = 'next';
   const got = await item.read;
   if (!got) return undefined;
   try {
