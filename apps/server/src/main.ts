@@ -1,19 +1,12 @@
 import { createServer } from 'node:net';
 import { APP_VERSION } from '@vigia/domain';
-import type { Role } from './app.js';
+import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
 import { restoreDeferredIndexes } from './db/deferred-indexes.js';
 import { orphanClusterMessages } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
-import { startReadAhead } from './db/read-ahead.js';
-import { savedHistoriesAhead } from './modules/dashboard/history-snapshot.js';
 import { DEMO_ACCOUNTS } from './modules/demo/accounts.js';
-import { savedModelsAhead } from './modules/pricing/snapshot.js';
-
-// The app's modules (app.ts: every feature, ~450 modules, ~1.2 s of compiling on the large market's
-// machine) and the demo seed's are imported once the database is open: an API process has then begun
-// reading its saved read models in a pool thread (db/read-ahead.ts), on the other core.
 
 function portMessage(port: number, host: string, code: string | undefined): string {
   return code === 'EADDRINUSE'
@@ -83,6 +76,7 @@ async function main() {
 
   // A load interrupted by a killed server is finished first (same size and days; see seed-demo.ts). An
   // API process never seeds: it asks nothing before listening but the migrations.
+  // (the demo generator's modules are not loaded by an API process)
   const demo = role === 'api' ? null : await import('./modules/demo/seed-demo.js');
   const unfinished = demo ? await demo.unfinishedDemoSeed(db.pool) : null;
   const empty = async () =>
@@ -115,22 +109,6 @@ async function main() {
     if (rebuilt.length) console.log(`Índices reconstruidos: ${rebuilt.join(', ')}`);
   }
 
-  // the saved read models the first requests and the warm-ups load, read meanwhile in a pool thread (a
-  // failure costs only the time: each request then reads its own)
-  if (listens) {
-    const t = Date.now();
-    Promise.all([savedModelsAhead(db.pool), savedHistoriesAhead(db.pool)])
-      .then((lists) => startReadAhead(db.url, lists.flat()))
-      .then(
-        ({ values, bytes }) =>
-          values &&
-          console.log(
-            `Modelos guardados leídos por adelantado: ${values} (${Math.round(bytes / 2 ** 20)} MB) en ${((Date.now() - t) / 1000).toFixed(1)} s`,
-          ),
-        (err) => console.warn('Lectura anticipada de los modelos guardados fallida:', err),
-      );
-  }
-  const { buildApp } = await import('./app.js');
   const app = await buildApp({ config, db, role });
   try {
     if (listens) await app.listen({ port: config.PORT, host: config.HOST });

@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { copyOut, withLiterals } from './copy-out.js';
 import { type Queryable, withOwnClient } from './database.js';
 
@@ -59,16 +58,7 @@ export function encodeSaved(magic: string, header: object, arrays: [string, Type
  * header; all of them when that length is not readable) and `body` the arrays' bytes, in an ArrayBuffer of
  * their own.
  */
-export type SavedBytes = Buffer | { head: Buffer; body: Uint8Array } | SplitBytes;
-/**
- * A value as read ahead in a thread (db/read-ahead.ts): the head, and each array's bytes (in the header's
- * order) in an ArrayBuffer of its own — so that a read model may keep some arrays as they are without
- * keeping the others alive with them (pricing/model.ts savedToModel: the offers' columns).
- */
-export interface SplitBytes {
-  head: Buffer;
-  split: Uint8Array[];
-}
+export type SavedBytes = Buffer | { head: Buffer; body: Uint8Array };
 
 /** Where the arrays start in a value whose first 8 bytes are `first` (magic, header length); null: not one. */
 function arraysStart(first: Buffer, magic: string): number | null {
@@ -91,71 +81,39 @@ export function decodeSaved<H, N extends string>(
 ): { header: H; arrays: Record<N, Typed> } | null {
   const names = Object.keys(kinds) as N[];
   const head = Buffer.isBuffer(value) ? value : value.head;
-  const header = headerOf<H>(head, magic);
-  if (!header) return null;
-  const start = arraysStart(head, magic) as number;
-  let body: Uint8Array | null = null;
+  const start = arraysStart(head, magic);
+  if (start === null) return null;
+  const len = head.readUInt32LE(4);
+  if (8 + len > head.length) return null;
+  let body: Uint8Array;
   if (Buffer.isBuffer(value)) {
     if (start > value.length) return null;
     // a copy into an ArrayBuffer of its own: the bytes of a database answer need not be aligned
     body = new Uint8Array(value.length - start);
     body.set(value.subarray(start));
-  } else if ('body' in value) {
+  } else {
     if (head.length !== start) return null;
     body = value.body;
-  } else if (head.length !== start || value.split.length !== header.arrays.length) return null;
-  const arrays = {} as Record<N, Typed>;
-  for (const [i, a] of header.arrays.entries()) {
-    const expected = Object.hasOwn(kinds, a.name) ? kinds[a.name as N] : undefined;
-    if (expected === undefined || a.kind !== expected) return null;
-    const Kind = KINDS[expected];
-    const bytes = a.length * Kind.BYTES_PER_ELEMENT;
-    if (!(Number.isInteger(a.length) && a.length >= 0)) return null;
-    if (body) {
-      const from = body.byteOffset + a.offset;
-      if (!(a.offset >= 0 && a.offset % 8 === 0 && a.offset + bytes <= body.length)) return null;
-      arrays[a.name as N] = new Kind(body.buffer as ArrayBuffer, from, a.length);
-    } else {
-      const part = (value as SplitBytes).split[i];
-      if (part.byteLength !== bytes || part.byteOffset % 8 !== 0) return null;
-      arrays[a.name as N] = new Kind(part.buffer as ArrayBuffer, part.byteOffset, a.length);
-    }
   }
-  if (names.some((n) => !arrays[n])) return null;
-  return { header, arrays };
-}
-
-/** The header of a value whose head is `head` (JSON, with its arrays' places); null when not readable. */
-function headerOf<H>(head: Buffer, magic: string): (H & { arrays: Place[] }) | null {
-  const start = arraysStart(head, magic);
-  if (start === null) return null;
-  const len = head.readUInt32LE(4);
-  if (8 + len > head.length) return null;
   let header: H & { arrays?: Place[] };
   try {
     header = JSON.parse(head.toString('utf8', 8, 8 + len));
   } catch {
     return null;
   }
-  return Array.isArray(header?.arrays) ? (header as H & { arrays: Place[] }) : null;
-}
-
-/**
- * A value read apart (head and body) → its head and each array's bytes copied into an ArrayBuffer of
- * their own (SplitBytes); null when its header is not readable or an array lies outside the body.
- */
-export function splitSaved(value: { head: Buffer; body: Uint8Array }, magic: string): SplitBytes | null {
-  const header = headerOf(value.head, magic);
-  if (!header) return null;
-  const split: Uint8Array[] = [];
+  if (!Array.isArray(header?.arrays)) return null;
+  const arrays = {} as Record<N, Typed>;
   for (const a of header.arrays) {
-    const Kind = Object.hasOwn(KINDS, a.kind) ? KINDS[a.kind] : undefined;
-    if (!Kind || !(Number.isInteger(a.length) && a.length >= 0 && a.offset >= 0)) return null;
-    const end = a.offset + a.length * Kind.BYTES_PER_ELEMENT;
-    if (end > value.body.length) return null;
-    split.push(value.body.slice(a.offset, end));
+    const expected = Object.hasOwn(kinds, a.name) ? kinds[a.name as N] : undefined;
+    if (expected === undefined || a.kind !== expected) return null;
+    const Kind = KINDS[expected];
+    const from = body.byteOffset + a.offset;
+    const bytes = a.length * Kind.BYTES_PER_ELEMENT;
+    if (!(a.offset >= 0 && a.offset % 8 === 0 && a.offset + bytes <= body.length)) return null;
+    arrays[a.name as N] = new Kind(body.buffer as ArrayBuffer, from, a.length);
   }
-  return { head: value.head, split };
+  if (names.some((n) => !arrays[n])) return null;
+  return { header, arrays };
 }
 
 /** The binary COPY format's signature (11 bytes), then its flags and its header extension's length. */
@@ -337,60 +295,36 @@ export class SavedSink {
   }
 }
 
-/** A saved value's query: `source` selects one row with its `data` (a bytea stored uncompressed). */
-export interface SavedQuery {
-  source: string;
-  values: unknown[];
-  /** bytes read at a time (default SLICE) */
-  slice?: number;
-  magic: string;
-}
-
 /**
- * The value `q` selects, as its bytes (SavedSink); null when it selects none. Read in slices of `slice`
- * bytes (PostgreSQL reads only each slice's part) through a binary COPY: the bytes arrive as they are.
- * Before (issue 30, seventh session), a query's answer came as hex text that the driver decoded to a
- * string and then to bytes — ~20 ms of the Node thread per MB, ~3.5 s of a cold start of the large
- * market — and an `order by` of the slices made PostgreSQL sort the whole value into a temporary file
- * before sending any. `source`'s parameters are `values` (numbers, strings, Buffers: written as literals,
- * COPY takes none).
- */
-export async function copySaved(client: pg.ClientBase, q: SavedQuery): Promise<SavedBytes | null> {
-  const slice = q.slice ?? SLICE;
-  if (!Number.isInteger(slice) || slice < 1) throw new Error(`slice: ${slice}`);
-  // the slices in any order (no `order by`: see above), each placed where it belongs (SavedSink)
-  const sink = new SavedSink(slice, q.magic);
-  await copyOut(
-    client,
-    `copy (select k, length(s.data), substring(s.data from k * ${slice} + 1 for ${slice})
-             from (${withLiterals(client, q.source, q.values)}) s
-            cross join generate_series(0, (length(s.data) - 1) / ${slice}) k) to stdout (format binary)`,
-    (chunk) => sink.write(chunk),
-  );
-  return sink.end();
-}
-
-/**
- * The saved value that `q` selects, decoded; null when it selects none, `decode` refuses it, or the read
- * fails (`onError` told). A value read ahead at start-up (readAhead) is taken instead when its row is
- * still the one read (its `stamp`).
+ * The saved value that `source` selects (one row, its one column `data`: a bytea stored uncompressed),
+ * decoded; null when `source` selects none, `decode` refuses it, or the read fails (`onError` told). Read
+ * in slices of `slice` bytes (PostgreSQL reads only each slice's part) through a binary COPY: the bytes
+ * arrive as they are. Before (issue 30, seventh session), a query's answer came as hex text that the
+ * driver decoded to a string and then to bytes — ~20 ms of the Node thread per MB, ~3.5 s of a cold start
+ * of the large market — and an `order by` of the slices made PostgreSQL sort the whole value into a
+ * temporary file before sending any. `source`'s parameters are `values` (numbers, strings, Buffers:
+ * written as literals, COPY takes none).
  */
 export async function readSaved<T>(
   db: Queryable,
-  q: SavedQuery,
+  q: { source: string; values: unknown[]; slice?: number; magic: string },
   decode: (data: SavedBytes) => T | null,
   onError: (err: unknown) => void,
 ): Promise<T | null> {
   const slice = q.slice ?? SLICE;
   if (!Number.isInteger(slice) || slice < 1) throw new Error(`slice: ${slice}`);
-  const early = await takeAhead(db, q);
-  if (early) {
-    const got = decode(early);
-    if (got) return got;
-  }
   try {
     return await withOwnClient(db, async (client) => {
-      const value = await copySaved(client, q);
+      // the slices in any order (no `order by`: see above), each placed where it belongs (SavedSink)
+      const sink = new SavedSink(slice, q.magic);
+      await copyOut(
+        client,
+        `copy (select k, length(s.data), substring(s.data from k * ${slice} + 1 for ${slice})
+                 from (${withLiterals(client, q.source, q.values)}) s
+                cross join generate_series(0, (length(s.data) - 1) / ${slice}) k) to stdout (format binary)`,
+        (chunk) => sink.write(chunk),
+      );
+      const value = sink.end();
       return value && decode(value);
     });
   } catch (err) {
@@ -398,102 +332,3 @@ export async function readSaved<T>(
     return null;
   }
 }
-
-// Read ahead (issue 30, cold start): an API process starts reading its saved read models in a pool thread
-// (db/read-ahead.ts) before it compiles the app's modules (~1.2 s of its main thread on this machine), so
-// that the first requests find their bytes read on the other core. A value is the bytes of a row as it
-// was then: its `stamp` (the source's column of that name, changed whenever the row is saved again) is
-// read again when the value is taken, and a value whose row changed or went is passed over.
-
-/** A value read ahead: its bytes and its row's stamp then. */
-export interface AheadValue {
-  stamp: string;
-  value: SavedBytes;
-}
-
-interface AheadItem {
-  /** 'waiting': not begun; 'next': asked for by a request before it began (read next) */
-  state: 'waiting' | 'next' | 'reading';
-  read: Promise<AheadValue | null>;
-}
-
-const ahead = new Map<string, AheadItem>();
-/** How long a value read ahead is kept for a request to take it. */
-export const AHEAD_KEEP_MS = 120_000;
-
-const aheadKey = (q: SavedQuery) => JSON.stringify([q.source, q.values, q.slice ?? SLICE, q.magic]);
-
-/**
- * Reads `queries` by `read`, one at a time: in their order, except that one a request asked for before it
- * began is read next (the request waits for it: the reading is off the main thread, and its value is
- * being read no later than the one in flight ends). Each value waits (`keepMs` at most) for the first
- * readSaved of the same query. Resolves when all are read (a failed read is skipped: the request reads
- * the value itself), with the count and bytes of the values read.
- */
-export async function readAhead(
-  queries: SavedQuery[],
-  read: (q: SavedQuery) => Promise<AheadValue | null>,
-  keepMs = AHEAD_KEEP_MS,
-): Promise<{ values: number; bytes: number }> {
-  let values = 0;
-  let bytes = 0;
-  const queue = queries.map((q) => {
-    const key = aheadKey(q);
-    let start = () => {};
-    const begun = new Promise<void>((r) => {
-      start = r;
-    });
-    const item: AheadItem = {
-      state: 'waiting',
-      read: begun.then(() => read(q)).catch(() => null),
-    };
-    ahead.set(key, item);
-    setTimeout(() => {
-      if (ahead.get(key) === item) ahead.delete(key);
-    }, keepMs).unref();
-    return { item, start };
-  });
-  while (queue.length) {
-    const k = Math.max(
-      0,
-      queue.findIndex((x) => x.item.state === 'next'),
-    );
-    const [{ item, start }] = queue.splice(k, 1);
-    item.state = 'reading';
-    start();
-    const got = await item.read;
-    if (!got) continue;
-    values++;
-    bytes += savedLength(got.value);
-  }
-  return { values, bytes };
-}
-
-/**
- * The value read ahead for `q` (read next when not begun), if its row's stamp is the same now (one small
- * query); undefined when none was to be read ahead, or the row changed or went. A value is taken once.
- */
-async function takeAhead(db: Queryable, q: SavedQuery): Promise<SavedBytes | undefined> {
-  const key = aheadKey(q);
-  const item = ahead.get(key);
-  if (!item) return undefined;
-  ahead.delete(key);
-  if (item.state === 'waiting') item.state = 'next';
-  const got = await item.read;
-  if (!got) return undefined;
-  try {
-    const { rows } = await db.query<{ stamp: string }>(`select s.stamp from (${q.source}) s`, q.values);
-    return rows[0]?.stamp === got.stamp ? got.value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The bytes of a value as read. */
-const savedLength = (v: SavedBytes) =>
-  Buffer.isBuffer(v)
-    ? v.length
-    : v.head.length + ('body' in v ? v.body.length : v.split.reduce((n, a) => n + a.byteLength, 0));
-
-/** Values read ahead and not taken (tests). */
-export const aheadHeld = (): number => ahead.size;

@@ -6,7 +6,6 @@ import {
   readSaved,
   type SavedBytes,
   type SavedKind,
-  type SavedQuery,
   SLICE,
 } from '../../db/saved-arrays.js';
 import { readModelsOf } from '../../platform/read-model.js';
@@ -96,32 +95,6 @@ export function decodeHistory(
   return h;
 }
 
-/** The query of the history saved for exactly (pivot, zone, from, to) (db/saved-arrays.ts). */
-const savedHistoryQuery = (
-  q: { pivot: number; zone: string; from: string; to: string },
-  slice = SLICE,
-): SavedQuery => ({
-  source: `select s.data, s.saved_at::text as stamp from dashboard_index_history_snapshots s
-            where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
-  values: [q.pivot, q.zone, q.from, q.to],
-  slice,
-  magic: MAGIC,
-});
-
-/**
- * The histories saved for the licensed pivots, as queries to read ahead at start-up (db/read-ahead.ts);
- * one of a window the dashboard no longer asks for is read and not taken.
- */
-export async function savedHistoriesAhead(pool: pg.Pool): Promise<SavedQuery[]> {
-  const { rows } = await pool.query<{ pivot: number; zone: string; from: string; to: string }>(
-    `select s.pivot_id as pivot, s.zone, s.from_day::text as from, s.to_day::text as to
-       from dashboard_index_history_snapshots s
-      where s.pivot_id in (select seller_id from license_pivots)
-      order by s.pivot_id, s.zone`,
-  );
-  return rows.map((r) => savedHistoryQuery(r));
-}
-
 /** The history saved for exactly (pivot, zone, from, to); null when none or unreadable. */
 export async function readSavedHistory(
   pool: pg.Pool,
@@ -130,7 +103,13 @@ export async function readSavedHistory(
 ): Promise<IndexHistory | null> {
   return readSaved(
     pool,
-    savedHistoryQuery(q, slice),
+    {
+      source: `select s.data from dashboard_index_history_snapshots s
+                where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
+      values: [q.pivot, q.zone, q.from, q.to],
+      slice,
+      magic: MAGIC,
+    },
     (data) => decodeHistory(data, q),
     (err) =>
       readModelsOf(pool).warn(

@@ -1,6 +1,5 @@
 import { effectivePriceFor, foldText, type PriceMode } from '@vigia/domain';
 import type pg from 'pg';
-import type { Typed } from '../../db/saved-arrays.js';
 import { coder } from '../../lib/coder.js';
 import { emptySlot, freshValue, type VersionedSlot } from '../../lib/versioned-slot.js';
 import { readModelsOf, touches } from '../../platform/read-model.js';
@@ -323,11 +322,10 @@ type Entry = { row: Row; offers: OfferRecord[] } | { row: Row; pos: number };
  * Builds the columns of a model's rows (copying kept rows' offers from `prev`). When every row is `prev`'s
  * in its place (a saved model as read: savedToModel), each offers' column is copied whole (`set`): on the
  * large market the copy offer by offer was ~0.2–0.35 s of a cold start's first DPM answer (434,852 offers
- * for the largest pivot). Not `prev`'s arrays themselves — a saved model's are views of the whole value
- * read, which would keep the rows' columns and texts alive with them — unless `adopt`: each of them owns
- * its buffer (a value read ahead in a thread, db/read-ahead.ts) and `prev` is not used after.
+ * for the largest pivot). Not `prev`'s arrays themselves: a saved model's are views of the whole value read,
+ * which would keep the rows' columns and texts alive with them.
  */
-export function buildColumns(entries: Entry[], prev?: Columns, adopt = false): Columns {
+export function buildColumns(entries: Entry[], prev?: Columns): Columns {
   const n = entries.length;
   const same =
     prev !== undefined &&
@@ -439,11 +437,7 @@ export function buildColumns(entries: Entry[], prev?: Columns, adopt = false): C
     }
   }
   c.offerStart[n] = k;
-  if (same)
-    for (const name of OFFER_ARRAYS) {
-      if (adopt) (c as unknown as Record<string, Typed>)[name] = prev[name];
-      else c[name].set(prev[name]);
-    }
+  if (same) for (const name of OFFER_ARRAYS) c[name].set(prev[name]);
   c.offerPrice = lazyModePrices(c.offerNormal, c.offerSale, c.offerExclusive);
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
   if (priceTypes.length > 255) throw new Error('demasiados tipos de precio en el modelo de precios');
@@ -521,16 +515,10 @@ export function savedToModel(saved: SavedModel): PivotModel {
     };
     at = textEnd[e + 3];
   }
-  // the saved offers' columns are the previous model's: each row keeps its offers (buildColumns), as they
-  // are when each has a buffer of its own (read ahead: no copy, nothing else kept alive with them)
+  // the saved offers' columns are the previous model's: each row keeps its offers (buildColumns)
   const prev = saved.offers as Columns;
   const entries: Entry[] = rows.map((row, pos) => ({ row, pos }));
-  const own = OFFER_ARRAYS.every((name) => {
-    const a = prev[name];
-    return a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
-  });
-  const cols = buildColumns(entries, prev, own);
-  return { pivot: saved.pivot, version: saved.version, rows, cols, shared };
+  return { pivot: saved.pivot, version: saved.version, rows, cols: buildColumns(entries, prev), shared };
 }
 
 /**

@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPool, type Database } from '../../db/database.js';
-import { type SplitBytes, splitSaved } from '../../db/saved-arrays.js';
 import { createTestDatabase } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { type PricingFixture, seedPricingFixture } from '../../test/pricing-fixture.js';
@@ -86,32 +85,6 @@ describe('the saved pricing model', () => {
     expect(decodeModel(bytes, 7)).toBeNull();
     expect(decodeModel(bytes.subarray(0, bytes.length - 8), PIVOT)).toBeNull();
     expect(decodeModel(Buffer.from('{"pivot":5}'), PIVOT)).toBeNull();
-  });
-
-  it('read ahead with each array apart (db/read-ahead.ts): the same model, its offers kept as read, not copied', async () => {
-    const m = await getPivotModel(process(), PIVOT);
-    const bytes = encodeModel(m);
-    const magic = bytes.toString('latin1', 0, 4);
-    const start = Math.ceil((8 + bytes.readUInt32LE(4)) / 8) * 8;
-    const split = splitSaved(
-      { head: Buffer.from(bytes.subarray(0, start)), body: new Uint8Array(bytes.subarray(start)) },
-      magic,
-    );
-    const back = decodeModel(split as SplitBytes, PIVOT) as SavedModel;
-    const made = savedToModel(back);
-    expect(plain(made)).toEqual(plain(m));
-    // the offers' columns are the arrays read (each owns its buffer), not copies …
-    expect(made.cols.offerNormal).toBe(back.offers.offerNormal);
-    expect(made.cols.offerStart).toBe(back.offers.offerStart);
-    // … while from one whole value they are copied (a view would keep the whole value alive)
-    const whole = decodeModel(bytes, PIVOT) as SavedModel;
-    const copied = savedToModel(whole);
-    expect(copied.cols.offerNormal).not.toBe(whole.offers.offerNormal);
-    expect(copied.cols.offerNormal.buffer.byteLength).toBe(copied.cols.offerNormal.byteLength);
-    // an array cut short is refused
-    const short = { ...(split as SplitBytes), split: [...(split as SplitBytes).split] };
-    short.split[1] = short.split[1].subarray(0, short.split[1].length - 4);
-    expect(decodeModel(short, PIVOT)).toBeNull();
   });
 
   it('keeps every row as it was: nulls, empty texts, accents, characters outside the BMP, shared values', () => {

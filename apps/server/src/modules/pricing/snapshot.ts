@@ -6,7 +6,6 @@ import {
   readSaved,
   type SavedBytes,
   type SavedKind,
-  type SavedQuery,
   SLICE,
   type Typed,
 } from '../../db/saved-arrays.js';
@@ -256,29 +255,6 @@ export function decodeModel(buf: SavedBytes, pivot: number): SavedModel | null {
   return { pivot, version: header.version, rows, offers };
 }
 
-/** The query of the pivot's saved model (db/saved-arrays.ts). */
-const savedModelQuery = (pivot: number, slice = SLICE): SavedQuery => ({
-  source: `select s.data, s.saved_at::text as stamp from pricing_model_snapshots s
-             join pricing_pivots p on p.seller_id = s.pivot_id and p.built_at = s.built_at
-            where s.pivot_id = $1`,
-  values: [pivot],
-  slice,
-  magic: MAGIC,
-});
-
-/**
- * The saved models of every licensed pivot (in the pricing warm-up's order: model.ts pricingReadModels),
- * as queries to read ahead at start-up (db/read-ahead.ts).
- */
-export async function savedModelsAhead(pool: pg.Pool): Promise<SavedQuery[]> {
-  const { rows } = await pool.query<{ pivot_id: number }>(
-    `select s.pivot_id from pricing_model_snapshots s
-      where s.pivot_id in (select seller_id from license_pivots)
-      order by s.pivot_id`,
-  );
-  return rows.map((r) => savedModelQuery(r.pivot_id));
-}
-
 /**
  * The pivot's saved model, if one was saved for its read model as built now (pricing_pivots.built_at: a
  * rebuilt read model starts its versions again); null when none or unreadable.
@@ -290,7 +266,14 @@ export async function readSavedModel(
 ): Promise<SavedModel | null> {
   return readSaved(
     pool,
-    savedModelQuery(pivot, slice),
+    {
+      source: `select s.data from pricing_model_snapshots s
+                 join pricing_pivots p on p.seller_id = s.pivot_id and p.built_at = s.built_at
+                where s.pivot_id = $1`,
+      values: [pivot],
+      slice,
+      magic: MAGIC,
+    },
     (data) => decodeModel(data, pivot),
     (err) =>
       readModelsOf(pool).warn({ err, pivot }, 'pricing: saved model unreadable; loading from the tables'),

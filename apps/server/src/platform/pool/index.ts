@@ -4,7 +4,6 @@ import { type Task, WorkerPool } from './pool.js';
 
 export {
   moduleBeside,
-  movedWith,
   type PoolSpec,
   type RunOptions,
   type Task,

@@ -22,15 +22,6 @@ import { BusyError } from '../../lib/errors.js';
 // Arguments are structured-cloned (SharedArrayBuffers are shared, not copied; MessagePorts travel in
 // `transferList`); a byte result (a file) is transferred back, not copied.
 
-/**
- * A task's result whose `buffers` (ArrayBuffers `value` holds, each its own: not a slice of Node's shared
- * pool) are moved to the main thread rather than copied; the main thread gets `value`.
- */
-export function movedWith<T extends object>(value: T, buffers: ArrayBuffer[]): T {
-  const movable = { [Piscina.transferableSymbol]: buffers, [Piscina.valueSymbol]: value };
-  return Piscina.move(movable as unknown as Parameters<typeof Piscina.move>[0]) as unknown as T;
-}
-
 /** A function a pool's threads can run: the export `name` of the module at `module` (a file URL). */
 export interface Task<F extends (...args: never[]) => unknown> {
   module: string;
