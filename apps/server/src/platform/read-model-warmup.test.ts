@@ -73,6 +73,36 @@ describe('a warm-up step (ReadModels.pause)', () => {
     holder.requestEnded();
   });
 
+  it("a warm-up's making gives way to a request's own load, not to the requests being answered (giveWay)", async () => {
+    const holder = new ReadModels({} as pg.Pool);
+    // a request being answered (it may be waiting for this very making): no wait
+    holder.requestStarted();
+    let gave = false;
+    await holder.giveWay().then(() => {
+      gave = true;
+    });
+    expect(gave).toBe(true);
+    holder.requestEnded();
+    // a request's own load in flight: waits until it is done
+    let release = () => {};
+    const load = holder.forRequest(
+      () =>
+        new Promise<void>((r) => {
+          release = r;
+        }),
+    );
+    let gave2 = false;
+    const step = holder.giveWay().then(() => {
+      gave2 = true;
+    });
+    await turns(20);
+    expect(gave2).toBe(false);
+    release();
+    await load;
+    await step;
+    expect(gave2).toBe(true);
+  });
+
   it('goes on at once when nothing is asked', async () => {
     const holder = new ReadModels({} as pg.Pool);
     let stepped = false;

@@ -353,6 +353,17 @@ export class ReadModels {
     await this.pause();
   }
 
+  /**
+   * Where a warm-up's long synchronous work gives way between its parts (pricing/model.ts: a pivot's
+   * rows made from its saved model, ~1 s of the main thread on the large market): one turn of the event
+   * loop, then while a request's own load is in flight — not while requests are answered (a request
+   * may be waiting for this very load).
+   */
+  async giveWay(): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    while (this.requestLoads > 0 && !this.closing) await this.change();
+  }
+
   /** Whether the warm-ups would pause now (tests, diagnostics). */
   get yielding(): boolean {
     return this.requestLoads > 0 || this.requests > 0;

@@ -476,6 +476,36 @@ const slotsOf = (pool: pg.Pool) =>
 
 /** A saved model (snapshot.ts) as the model it was: its rows, their columns, the offers' columns. */
 export function savedToModel(saved: SavedModel): PivotModel {
+  const steps = makeSaved(saved, Number.POSITIVE_INFINITY);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Rows made from a saved model between two gives-way (savedToModelInSteps). */
+const ROWS_A_STEP = 16_384;
+
+/**
+ * savedToModel with `between()` awaited after every ROWS_A_STEP rows made: a warm-up's making gives way
+ * to a request's own load (ReadModels.giveWay). On the large market a pivot's making was ~1 s at once,
+ * and a cold start's first DPM request waited behind the next pivot's (CPU profile).
+ */
+export async function savedToModelInSteps(
+  saved: SavedModel,
+  between: () => Promise<void>,
+  step = ROWS_A_STEP,
+): Promise<PivotModel> {
+  const steps = makeSaved(saved, step);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await between();
+  }
+}
+
+/** savedToModel's making, yielding after every `step` rows. */
+function* makeSaved(saved: SavedModel, step: number): Generator<void, PivotModel> {
   const shared = newShared();
   const r = saved.rows;
   const t = r.tables;
@@ -514,6 +544,7 @@ export function savedToModel(saved: SavedModel): PivotModel {
       lastSeen: r.lastSeen[i],
     };
     at = textEnd[e + 3];
+    if ((i + 1) % step === 0) yield;
   }
   // the saved offers' columns are the previous model's: each row keeps its offers (buildColumns)
   const prev = saved.offers as Columns;
@@ -539,13 +570,17 @@ async function load(
   pivot: number,
   current: PivotModel | null,
   version: number,
+  background: boolean,
 ): Promise<PivotModel> {
   // a process's first load of the pivot starts from its saved model when there is one (a cold start reads
-  // one value instead of every row and offer), then reads what changed since, as any refresh
+  // one value instead of every row and offer), then reads what changed since, as any refresh; a warm-up's
+  // making gives way to a request's own load between its steps
   let base = current;
   if (!base) {
     const saved = await readSavedModel(pool, pivot);
-    if (saved) base = savedToModel(saved);
+    const holder = readModelsOf(pool);
+    if (saved)
+      base = background ? await savedToModelInSteps(saved, () => holder.giveWay()) : savedToModel(saved);
     if (base && base.version >= version) return base;
   }
   const changed = base ? await selectChangedIds(pool, pivot, base.version, version) : null;
@@ -607,8 +642,8 @@ export async function getPivotModel(
     (m) => m.version >= target,
     (previous) =>
       previous || background
-        ? load(pool, pivot, previous, target)
-        : holder.forRequest(() => load(pool, pivot, previous, target)),
+        ? load(pool, pivot, previous, target, background)
+        : holder.forRequest(() => load(pool, pivot, previous, target, false)),
   );
 }
 

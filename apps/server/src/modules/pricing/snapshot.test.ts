@@ -4,7 +4,15 @@ import { createPool, type Database } from '../../db/database.js';
 import { createTestDatabase } from '../../test/context.js';
 import { observe } from '../../test/fixtures.js';
 import { type PricingFixture, seedPricingFixture } from '../../test/pricing-fixture.js';
-import { buildColumns, getPivotModel, newShared, type PivotModel, type Row, savedToModel } from './model.js';
+import {
+  buildColumns,
+  getPivotModel,
+  newShared,
+  type PivotModel,
+  type Row,
+  savedToModel,
+  savedToModelInSteps,
+} from './model.js';
 import { decodeModel, encodeModel, readSavedModel, type SavedModel } from './snapshot.js';
 
 // The saved pricing model (snapshot.ts, migration 501): what a starting process reads instead of every
@@ -81,6 +89,17 @@ describe('the saved pricing model', () => {
     expect(Array.from(back?.offers.offerNormal ?? [])).toEqual(Array.from(m.cols.offerNormal));
     expect(Array.from(back?.offers.offerStart ?? [])).toEqual(Array.from(m.cols.offerStart));
     expect(back?.offers.sellerIds).toEqual(m.cols.sellerIds);
+    // made in steps (a warm-up's, giving way between them): the same model, `between` after each step
+    let between = 0;
+    const stepped = await savedToModelInSteps(
+      back as SavedModel,
+      async () => {
+        between++;
+      },
+      2,
+    );
+    expect(plain(stepped)).toEqual(plain(m));
+    expect(between).toBe(Math.floor(m.rows.length / 2));
     // another pivot's, cut short, or not a saved model at all
     expect(decodeModel(bytes, 7)).toBeNull();
     expect(decodeModel(bytes.subarray(0, bytes.length - 8), PIVOT)).toBeNull();
