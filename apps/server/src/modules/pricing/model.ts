@@ -319,18 +319,15 @@ export function nameRank(model: PivotModel): Int32Array {
 type Entry = { row: Row; offers: OfferRecord[] } | { row: Row; pos: number };
 
 /**
- * Builds the columns of a model's rows (copying kept rows' offers from `prev`). When every row is `prev`'s
- * in its place (a saved model as read: savedToModel), each offers' column is copied whole (`set`): on the
- * large market the copy offer by offer was ~0.2–0.35 s of a cold start's first DPM answer (434,852 offers
- * for the largest pivot). Not `prev`'s arrays themselves: a saved model's are views of the whole value read,
- * which would keep the rows' columns and texts alive with them.
+ * Builds the columns of a model's rows (copying kept rows' offers from `prev`). Consecutive kept rows'
+ * offers are copied a run at a time (one `set` per column): a saved model as read (savedToModel: every row
+ * `prev`'s in its place) is one run — on the large market the copy offer by offer was ~0.2–0.35 s of a cold
+ * start's first DPM answer (434,852 offers for the largest pivot) —, a refresh a run between each two
+ * changed rows. Not `prev`'s arrays themselves: a saved model's are views of the whole value read, which
+ * would keep the rows' columns and texts alive with them.
  */
 export function buildColumns(entries: Entry[], prev?: Columns): Columns {
   const n = entries.length;
-  const same =
-    prev !== undefined &&
-    prev.offerStart.length === n + 1 &&
-    entries.every((e, i) => 'pos' in e && e.pos === i);
   let m = 0;
   for (const e of entries) {
     m +=
@@ -385,6 +382,17 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
   };
   const [rNse, rNs, rN] = MODES.map((mode) => c.rowPrice[mode]);
   let k = 0;
+  // kept rows' offers are copied a run at a time: the offers [from, to) of `prev` that consecutive kept
+  // rows hold, placed at `at` — one `set` per column and run instead of a loop offer by offer (a refresh
+  // keeps most rows, in runs between the changed ones)
+  let run: { from: number; to: number; at: number } | null = null;
+  const flush = () => {
+    if (!run) return;
+    const p = prev as Columns;
+    const { from, to, at } = run;
+    for (const name of OFFER_ARRAYS) if (name !== 'offerStart') c[name].set(p[name].subarray(from, to), at);
+    run = null;
+  };
   for (let i = 0; i < n; i++) {
     const e = entries[i];
     const r = e.row;
@@ -400,9 +408,9 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
     c.rowPublished[i] = r.published ? 1 : 0;
     c.rowFirstSeen[i] = r.firstSeen;
     c.rowLastSeen[i] = r.lastSeen;
-    if (same) continue;
     c.offerStart[i] = k;
     if ('offers' in e) {
+      flush();
       for (const o of e.offers) {
         const [, productId, sellerId, normal, sale, exclusive, priceType] = o;
         c.offerSeller[k] = seller(sellerId);
@@ -419,25 +427,20 @@ export function buildColumns(entries: Entry[], prev?: Columns): Columns {
         k++;
       }
     } else {
+      // the kept offers keep their codes: sellers, currencies and price types start as `prev`'s tables
       const p = prev as Columns;
-      for (let j = p.offerStart[e.pos], end = p.offerStart[e.pos + 1]; j < end; j++) {
-        c.offerSeller[k] = p.offerSeller[j];
-        c.offerCurrency[k] = p.offerCurrency[j];
-        c.offerStockOut[k] = p.offerStockOut[j];
-        c.offerPublished[k] = p.offerPublished[j];
-        c.offerFirstSeen[k] = p.offerFirstSeen[j];
-        c.offerLastSeen[k] = p.offerLastSeen[j];
-        c.offerProductId[k] = p.offerProductId[j];
-        c.offerNormal[k] = p.offerNormal[j];
-        c.offerSale[k] = p.offerSale[j];
-        c.offerExclusive[k] = p.offerExclusive[j];
-        c.offerPriceType[k] = p.offerPriceType[j];
-        k++;
+      const from = p.offerStart[e.pos];
+      const to = p.offerStart[e.pos + 1];
+      if (run && run.to === from) run.to = to;
+      else {
+        flush();
+        run = { from, to, at: k };
       }
+      k += to - from;
     }
   }
+  flush();
   c.offerStart[n] = k;
-  if (same) for (const name of OFFER_ARRAYS) c[name].set(prev[name]);
   c.offerPrice = lazyModePrices(c.offerNormal, c.offerSale, c.offerExclusive);
   if (currencies.length > 255) throw new Error('demasiadas divisas en el modelo de precios');
   if (priceTypes.length > 255) throw new Error('demasiados tipos de precio en el modelo de precios');

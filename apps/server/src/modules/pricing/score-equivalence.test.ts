@@ -33,7 +33,7 @@ import {
   tallyByTree,
   tallyOf,
 } from './compute.js';
-import { buildColumns, newShared, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
+import { buildColumns, newShared, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
 import type { OfferRecord } from './queries.js';
 import { type Resolved, scored } from './service.js';
 
@@ -503,6 +503,71 @@ function referenceOrder(set: ScoredSet, by: PricingSortField, dir: SortDirection
     return (set.model.rows[a].productId - set.model.rows[b].productId) * sign;
   });
 }
+
+describe("a refresh's columns (buildColumns with kept rows copied a run at a time)", () => {
+  it('each row holds the offers it held or was given, whatever the runs of kept rows', () => {
+    const prev = randomModel(11, 600);
+    const c = prev.cols;
+    /** Row i's offers as records, read back from columns (offerAt). */
+    const recordsOf = (cols: typeof c, productId: number, i: number): OfferRecord[] => {
+      const out: OfferRecord[] = [];
+      for (let k = cols.offerStart[i]; k < cols.offerStart[i + 1]; k++) {
+        const o = offerAt(cols, k);
+        out.push([
+          productId,
+          o.productId,
+          o.sellerId,
+          o.normal,
+          o.sale,
+          o.exclusive,
+          o.priceType,
+          o.stockOut,
+          o.currency,
+          o.published,
+          o.firstSeen,
+          o.lastSeen,
+        ]);
+      }
+      return out;
+    };
+    // kept rows in runs broken by dropped rows, rows given new offers (another row's), and two kept rows
+    // out of their order; the expected offers of each new row written down as records
+    type Kept = { row: Row; pos: number } | { row: Row; offers: OfferRecord[] };
+    const entries: Kept[] = [];
+    const expected: OfferRecord[][] = [];
+    for (let pos = 0; pos < prev.rows.length; pos++) {
+      const row = prev.rows[pos];
+      if (pos % 7 === 3) continue;
+      if (pos % 11 === 5) {
+        const offers = recordsOf(c, row.productId, (pos + 1) % prev.rows.length);
+        entries.push({ row, offers });
+        expected.push(offers);
+      } else {
+        entries.push({ row, pos });
+        expected.push(recordsOf(c, row.productId, pos));
+      }
+    }
+    [entries[40], entries[41]] = [entries[41], entries[40]];
+    [expected[40], expected[41]] = [expected[41], expected[40]];
+    const cols = buildColumns(entries as Parameters<typeof buildColumns>[0], c);
+    expect(cols.offerStart.length).toBe(entries.length + 1);
+    for (let i = 0; i < entries.length; i++)
+      expect(recordsOf(cols, entries[i].row.productId, i), `row ${i}`).toEqual(expected[i]);
+    // every row kept in its place (a saved model as read): the same columns
+    const whole = buildColumns(
+      prev.rows.map((row, pos) => ({ row, pos })),
+      c,
+    );
+    for (const name of [
+      'offerStart',
+      'offerSeller',
+      'offerNormal',
+      'offerLastSeen',
+      'offerPriceType',
+    ] as const)
+      expect(Array.from(whole[name]), name).toEqual(Array.from(c[name]));
+  });
+});
 
 describe('pages in every order (numeric keys per row position, names as ranks)', () => {
   it('the first page, a later page and the last one are the reference order', () => {
