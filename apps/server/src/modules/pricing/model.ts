@@ -479,11 +479,8 @@ const slotsOf = (pool: pg.Pool) =>
 
 /** A saved model (snapshot.ts) as the model it was: its rows, their columns, the offers' columns. */
 export function savedToModel(saved: SavedModel): PivotModel {
-  const steps = makeSaved(saved, Number.POSITIVE_INFINITY);
-  for (;;) {
-    const r = steps.next();
-    if (r.done) return r.value;
-  }
+  // with no step the making never yields: its first `next` is its end
+  return makeSaved(saved, Number.POSITIVE_INFINITY).next().value as PivotModel;
 }
 
 /** Rows made from a saved model between two gives-way (savedToModelInSteps). */
@@ -581,9 +578,10 @@ async function load(
   let base = current;
   if (!base) {
     const saved = await readSavedModel(pool, pivot);
-    const holder = readModelsOf(pool);
     if (saved)
-      base = background ? await savedToModelInSteps(saved, () => holder.giveWay()) : savedToModel(saved);
+      base = background
+        ? await savedToModelInSteps(saved, () => readModelsOf(pool).giveWay())
+        : savedToModel(saved);
     if (base && base.version >= version) return base;
   }
   const changed = base ? await selectChangedIds(pool, pivot, base.version, version) : null;
