@@ -7,6 +7,7 @@ import {
   parseChange,
   selectMarketVersion,
 } from './change-signal.js';
+import { codeStamp } from './code-stamp.js';
 
 // The read-model holder (docs/architecture.md "Change signal and read models"): one per database pool,
 // so one per API process. What the features keep in memory between requests lives here and follows
@@ -56,6 +57,9 @@ export const PAUSE_MAX_MS = 250;
  * 5.1 s → 4.5 s mean of four starts each, alternated (docs/benchmarks.md, tenth session).
  */
 export const START_QUIET_MS = 200;
+/** Answers saved per memo kept across restarts (keptAcrossRestarts), and the longest the save may take. */
+const KEPT_ANSWERS = 64;
+const SAVE_MAX_MS = 3_000;
 export const START_MAX_MS = 15_000;
 
 /**
@@ -80,6 +84,11 @@ export function ownArrayBytes(v: object): number {
 
 export class Memo<V extends NonNullable<unknown>> {
   private readonly cache: LRUCache<string, V, () => Promise<V>>;
+  /**
+   * The read of the answers an earlier process saved (ReadModels.keptAcrossRestarts), awaited before the
+   * first lookup; null once done (or for a memo not kept across restarts).
+   */
+  restoring: Promise<void> | null = null;
 
   constructor(
     private readonly holder: ReadModels,
@@ -107,6 +116,7 @@ export class Memo<V extends NonNullable<unknown>> {
    * the new version (at most ANSWER_ATTEMPTS times; the last making is then returned, not kept).
    */
   async answer(key: unknown[], make: () => Promise<V>): Promise<V> {
+    if (this.restoring) await this.restoring;
     let version = await this.holder.version();
     for (let attempt = 1; ; attempt++) {
       const k = JSON.stringify([key, version]);
@@ -152,6 +162,13 @@ export class Memo<V extends NonNullable<unknown>> {
 
   get size(): number {
     return this.cache.size;
+  }
+
+  /** The kept entries, most recently used first (answers being made are not among them). */
+  entries(): [string, V][] {
+    const out: [string, V][] = [];
+    for (const [k, v] of this.cache.entries()) if (!(v instanceof Promise)) out.push([k, v]);
+    return out;
   }
 }
 
@@ -207,7 +224,16 @@ export class ReadModels {
     this.warmUpsEnded = r;
   });
   /** Counters (tests, diagnostics). */
-  readonly stats = { notified: 0, batches: 0, remade: 0, listening: false };
+  readonly stats = { notified: 0, batches: 0, remade: 0, listening: false, restored: 0, saved: 0 };
+  /**
+   * Whether the memos named with keptAcrossRestarts save their answers when the holder closes and read
+   * those an earlier process saved before their first answer. Off under the tests but where a test turns
+   * it on: test databases are made again from the same seeds, so a market version can come back with
+   * other data (in a deployment the saved answers are in the same database as the data they were made
+   * from: restored with it from a backup, dropped with it).
+   */
+  keepAnswers = !process.env.VITEST;
+  private readonly kept = new Set<string>();
 
   constructor(readonly pool: pg.Pool) {}
 
@@ -261,6 +287,81 @@ export class ReadModels {
       this.memos.set(name, m);
     }
     return m.memo as unknown as Memo<V>;
+  }
+
+  /**
+   * An answer memo (as `memo`) whose answers at the market's current data version are saved when the
+   * holder closes (the KEPT_ANSWERS most recently used) and read by the next process's holder before
+   * its first answer (answer_memos_saved, migration 540; only those made by the same code:
+   * code-stamp.ts). Issue 30, cold start: a restarted API process answers the screens asked just before
+   * from what it reads at once, while its models load behind. A key must name everything the answer
+   * depends on besides the market's data (the market version is added by `answer`).
+   */
+  keptAcrossRestarts<V extends NonNullable<unknown>>(name: string, max: number): Memo<V> {
+    const m = this.memo<V>(name, max);
+    if (this.keepAnswers && !this.kept.has(name)) {
+      this.kept.add(name);
+      const read = this.restoreAnswers(name, m as unknown as Memo<NonNullable<unknown>>);
+      m.restoring = read;
+      void read.then(() => {
+        if (m.restoring === read) m.restoring = null;
+      });
+    }
+    return m;
+  }
+
+  /** Reads the answers saved for memo `name` by the same code into it (a failure only warns). */
+  private async restoreAnswers(name: string, m: Memo<NonNullable<unknown>>): Promise<void> {
+    try {
+      const code = await codeStamp();
+      const { rows } = await this.pool.query<{ key: string; value: NonNullable<unknown> }>(
+        `select key, value from answer_memos_saved where memo = $1 and code = $2
+          order by saved_at, rank desc`,
+        [name, code],
+      );
+      // oldest first, so that the last saved are the most recently used
+      for (const r of rows) if (r.value !== null && m.get(r.key) === undefined) m.set(r.key, r.value);
+      this.stats.restored += rows.length;
+    } catch (err) {
+      this.warn({ err, memo: name }, 'read models: saved answers not read');
+    }
+  }
+
+  /** Saves the kept-across-restarts memos' answers at the current market version (a failure only warns). */
+  private async saveKeptAnswers(): Promise<void> {
+    if (!this.kept.size) return;
+    try {
+      const code = await codeStamp();
+      const current = `,${await this.version()}]`;
+      for (const name of this.kept) {
+        const m = this.memos.get(name)?.memo;
+        if (!m) continue;
+        const entries = m
+          .entries()
+          .filter(([k]) => k.endsWith(current))
+          .slice(0, KEPT_ANSWERS);
+        if (!entries.length) continue;
+        await this.pool.query(
+          `insert into answer_memos_saved as s (memo, key, code, rank, value)
+           select $1, t.k, $2, t.r, t.v::json
+             from unnest($3::text[], $4::text[]) with ordinality as t(k, v, r)
+           on conflict (memo, key) do update
+              set code = excluded.code, rank = excluded.rank, value = excluded.value, saved_at = now()`,
+          [name, code, entries.map((e) => e[0]), entries.map((e) => JSON.stringify(e[1]))],
+        );
+        // the memo's newest KEPT_ANSWERS only (several processes save into the same rows)
+        await this.pool.query(
+          `delete from answer_memos_saved
+            where memo = $1
+              and key not in (select key from answer_memos_saved where memo = $1
+                               order by saved_at desc, rank limit $2)`,
+          [name, KEPT_ANSWERS],
+        );
+        this.stats.saved += entries.length;
+      }
+    } catch (err) {
+      this.warn({ err }, 'read models: answers not saved');
+    }
   }
 
   /**
@@ -434,6 +535,9 @@ export class ReadModels {
   async close(): Promise<void> {
     this.users = Math.max(0, this.users - 1);
     if (this.users > 0) return;
+    // before anything stops (the pool is still open); bounded, so that a lost database does not hold
+    // the shutdown
+    await Promise.race([this.saveKeptAnswers(), new Promise((r) => setTimeout(r, SAVE_MAX_MS).unref())]);
     this.closing = true;
     clearTimeout(this.batchTimer);
     clearTimeout(this.reconnectTimer);

@@ -11,7 +11,7 @@ import {
   selectRates,
   today,
 } from '../../market/index.js';
-import { pricingKpis, resolveScope } from '../pricing/index.js';
+import { lookupScope, pricingKpis, resolveScope } from '../pricing/index.js';
 import { dashboardReadModels, startIndexHistory } from './index-history.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
 import { dashboardPre } from './service.js';
@@ -58,15 +58,16 @@ export default async function dashboardRoutes(app: FastifyInstance) {
     // license starts nothing: resolveScope answers 403 below)
     const pivot = licensedPivot(requesterOf(req), b.pivot_id);
     if (pivot !== null) startIndexHistory(pool, pivot, principalOf(req).marketZone).catch(() => {});
-    // The pricing scope: license checks, competitors, rates and the pivot's model (price index).
-    const resolved = await resolveScope(requesterOf(req), pool, {
+    // The pricing scope: license checks, competitors, rates (the pivot's model, for the price index, is
+    // read only when the answer is not kept: dashboardPre)
+    const lookups = await lookupScope(requesterOf(req), pool, {
       pivot_id: b.pivot_id,
       sellers: b.sellers,
       currency: b.currency,
       mpi_value: DEFAULT_MPI_VALUE,
-    } as Parameters<typeof resolveScope>[2]);
+    } as Parameters<typeof lookupScope>[2]);
     return dashboardPre(pool, {
-      resolved,
+      lookups,
       roots: principalOf(req).license.classifications,
       from: b.from_date,
       to: b.to_date,

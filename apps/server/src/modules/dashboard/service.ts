@@ -18,7 +18,7 @@ import { badRequest } from '../../lib/errors.js';
 import { loadFx, ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
-import { type Resolved, scored } from '../pricing/index.js';
+import { type Lookups, type Resolved, scored, withModel } from '../pricing/index.js';
 import {
   bucketPairs,
   computeDays,
@@ -343,7 +343,7 @@ const MEMO_SIZE = 32;
 
 export async function dashboardPre(
   pool: pg.Pool,
-  q: { resolved: Resolved; roots: number[]; from?: string; to?: string; now?: Date; zone?: string },
+  q: { lookups: Lookups; roots: number[]; from?: string; to?: string; now?: Date; zone?: string },
 ): Promise<DashboardPreResponse> {
   const now = q.now ?? new Date();
   // the days of every figure: the organisation's zone once the roll-up's rows of it are ready
@@ -360,7 +360,7 @@ export async function dashboardPre(
       zone,
     },
   );
-  const { scope: ps, model } = q.resolved;
+  const { scope: ps, version } = q.lookups;
   const s: Scope = {
     pivot: ps.pivot,
     competitors: ps.competitors,
@@ -372,14 +372,20 @@ export async function dashboardPre(
   const previousTo = addDays(period.from, -1);
   const previousFrom = addDays(period.from, -length);
 
+  // kept across a restart: a restarted process answers the cards asked before from its first moment,
+  // while the pivot's model and the index history load behind (issue 30, cold start)
   return readModelsOf(pool)
-    .memo<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
-    .answer([s, period, todayDay, model.version], async () => {
+    .keptAcrossRestarts<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
+    .answer([s, period, todayDay, version], async () => {
       // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
       // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
-      // start: twelve sellers' discounts now, their events and their closed days). Awaited below; the
-      // catch only keeps a failure from being unhandled while another read is awaited.
-      const todayFigures = period.to === todayDay ? currentDay(pool, s, q.resolved, todayDay) : null;
+      // start: the pivot's model, twelve sellers' discounts now, their events and their closed days). Only
+      // today's price index reads the pivot's model (a period of closed days does not). Awaited below;
+      // the catch only keeps a failure from being unhandled while another read is awaited.
+      const todayFigures =
+        period.to === todayDay
+          ? withModel(pool, q.lookups).then((resolved) => currentDay(pool, s, resolved, todayDay))
+          : null;
       const eventsRead = eventCounts(pool, {
         sellers: [s.pivot, ...s.competitors],
         roots: s.roots,

@@ -13,4 +13,15 @@ export {
 export { type KpiRow, pricingKpis } from './kpi.js';
 export { getPivotModel, heldPivots, licensedPivots, type PivotModel } from './model.js';
 export { selectChangedIds } from './queries.js';
-export { groupOut, type Resolved, type RowSubset, resolveScope, scored, sellerGroupOut } from './service.js';
+export {
+  groupOut,
+  type Lookups,
+  lookupScope,
+  lookupsKey,
+  type Resolved,
+  type RowSubset,
+  resolveScope,
+  scored,
+  sellerGroupOut,
+  withModel,
+} from './service.js';

@@ -5,6 +5,7 @@ import { badRequest } from '../../lib/errors.js';
 import { registerRoute } from '../../lib/route.js';
 import { principalOf, requesterOf } from '../../lib/scope.js';
 import { resolvePivot } from '../../market/index.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import {
   memoOn,
   pageOf,
@@ -24,12 +25,19 @@ import {
   groupOut,
   itemsOut,
   kpiResponse,
+  lookupScope,
+  lookupsKey,
   type Resolved,
   resolveScope,
   scored,
   sellerGroupOut,
   splitOut,
+  withModel,
 } from './service.js';
+
+/** The KPIs answers kept per process (and across a restart: the most recent 64 of them). */
+const KPI_ANSWERS_KEPT = 128;
+type KpiAnswer = ReturnType<typeof kpiResponse> & { skus_not_found: string[] };
 
 // Pricing API (seed 001 §7 "Pricing"; contract in packages/domain/src/pricing.ts; formulas in
 // docs/metrics.md "Pricing"). dpm/* needs module dpm; navigation and new-navigation need
@@ -78,16 +86,24 @@ export default async function pricingRoutes(app: FastifyInstance) {
       mpi_value: resolved.scope.mpiValue,
     };
   };
+  // The KPIs of a scope are kept across a restart (read-model.ts keptAcrossRestarts): a restarted process
+  // answers the first DPM screen asked before from its first moment, its pivot's model loading behind
+  // (issue 30, cold start). The key is the whole resolved scope and the model's version.
   const kpi = async (req: FastifyRequest, q: ScopeQuery) => {
-    const resolved = await resolveScope(requesterOf(req), pool, q);
-    const set = scored(resolved);
-    return {
-      ...kpiResponse(
-        memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
-        resolved.scope,
-      ),
-      skus_not_found: memoOn(set, 'skusNotFound', () => skusNotFound(set)),
-    };
+    const lookups = await lookupScope(requesterOf(req), pool, q);
+    return readModelsOf(pool)
+      .keptAcrossRestarts<KpiAnswer>('dpm-kpi-answers', KPI_ANSWERS_KEPT)
+      .answer(['kpi', lookupsKey(lookups)], async () => {
+        const resolved = await withModel(pool, lookups);
+        const set = scored(resolved);
+        return {
+          ...kpiResponse(
+            memoOn(set, 'tally', () => tallyOf(set, set.filtered)),
+            resolved.scope,
+          ),
+          skus_not_found: memoOn(set, 'skusNotFound', () => skusNotFound(set)),
+        };
+      });
   };
 
   // ───────────────────────────── DPM ─────────────────────────────

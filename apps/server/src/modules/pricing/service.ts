@@ -83,16 +83,31 @@ function keptSubset(pool: pg.Pool, latest: PivotModel, rows: RowSubset): PivotMo
 }
 
 /**
- * Resolves pivot, competitors, currency and classifications against the license (403 outside it),
- * reads the request's lookups and the pivot's model.
+ * A request's scope resolved against the license, before its pivot's model is read (lookupScope): what
+ * an answer depends on besides the model, whose version in the database (`version`) names it.
+ */
+export interface Lookups {
+  scope: PricingScope;
+  /** the pivot model's version in the database when the request was resolved (null: not built yet) */
+  version: number | null;
+  sellers: Map<number, SellerInfo>;
+  /** a period that ends on a closed day: that day (its closing prices, as-of.ts), with its end */
+  pricesAt: string | null;
+  toEndTs: number | null;
+  closedDayRows?: RowSubset;
+}
+
+/**
+ * Resolves pivot, competitors, currency and classifications against the license (403 outside it) and
+ * reads the request's lookups — all of resolveScope but the pivot's model.
  * Competitors: `sellersIds` when given, else `sellers`, else every licensed seller; the pivot excluded.
  */
-export async function resolveScope(
+export async function lookupScope(
   who: Requester,
   pool: pg.Pool,
   f: ScopeFilters,
   opts: { closedDayRows?: RowSubset } = {},
-): Promise<Resolved> {
+): Promise<Lookups> {
   const { principal } = who;
   const { pivot, competitors, currency, roots } = await resolveMarketScope(who, pool, f);
   await ensurePricingPivot(pool, pivot);
@@ -105,22 +120,14 @@ export async function resolveScope(
   });
   const rates = ratesTo(lk.clpPerUnit, currency);
   if (!rates) throw badRequest(`currency: no hay tipo de cambio para ${currency}`, 'currency');
-  const latest = await getPivotModel(pool, pivot, lk.version);
   // a period that ends on a closed day means that day's closing prices (as-of.ts); else the latest ones
   const pricesAt = f.to_date && lk.toEndTs !== null && lk.toEndTs <= lk.todayTs ? f.to_date : null;
-  const model = pricesAt
-    ? await modelAsOf(
-        pool,
-        opts.closedDayRows ? keptSubset(pool, latest, opts.closedDayRows) : latest,
-        pricesAt,
-        lk.toEndTs as number,
-      )
-    : latest;
-  const sellers = new Map(lk.sellers.map((s) => [s.id, s]));
   return {
-    model,
-    sellers,
-    models: readModelsOf(pool),
+    version: lk.version,
+    sellers: new Map(lk.sellers.map((s) => [s.id, s])),
+    pricesAt,
+    toEndTs: lk.toEndTs,
+    closedDayRows: opts.closedDayRows,
     scope: {
       pivot,
       competitors,
@@ -146,6 +153,43 @@ export async function resolveScope(
       post: { match: f.match, minPrice: f.minPrice, maxPrice: f.maxPrice, mpiRanges: f.mpi_range },
     },
   };
+}
+
+/**
+ * What an answer of `l` depends on besides the market's data: its whole scope and the pivot model's
+ * version (an answer memo's key: the same key at the same market version is the same answer).
+ */
+export function lookupsKey(l: Lookups): string {
+  return JSON.stringify([l.version, l.closedDayRows?.key ?? null, l.scope], (_k, v) =>
+    v instanceof Map ? [...v] : v,
+  );
+}
+
+/** The pivot's model for resolved lookups: the latest, or on a closed day its closing prices. */
+export async function withModel(pool: pg.Pool, l: Lookups): Promise<Resolved> {
+  const latest = await getPivotModel(pool, l.scope.pivot, l.version);
+  const model = l.pricesAt
+    ? await modelAsOf(
+        pool,
+        l.closedDayRows ? keptSubset(pool, latest, l.closedDayRows) : latest,
+        l.pricesAt,
+        l.toEndTs as number,
+      )
+    : latest;
+  return { model, sellers: l.sellers, models: readModelsOf(pool), scope: l.scope };
+}
+
+/**
+ * Resolves pivot, competitors, currency and classifications against the license (403 outside it),
+ * reads the request's lookups and the pivot's model (lookupScope, then withModel).
+ */
+export async function resolveScope(
+  who: Requester,
+  pool: pg.Pool,
+  f: ScopeFilters,
+  opts: { closedDayRows?: RowSubset } = {},
+): Promise<Resolved> {
+  return withModel(pool, await lookupScope(who, pool, f, opts));
 }
 
 /**
