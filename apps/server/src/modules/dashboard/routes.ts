@@ -5,16 +5,15 @@ import { principalOf, requesterOf } from '../../lib/scope.js';
 import {
   cents,
   normalizeSearch,
-  type Requester,
   resolveCurrency,
   resolvePivot,
   selectRates,
   today,
 } from '../../market/index.js';
 import { lookupScope, pricingKpis, resolveScope } from '../pricing/index.js';
-import { dashboardReadModels, startIndexHistory } from './index-history.js';
+import { dashboardReadModels } from './index-history.js';
 import { selectLastUpdate, selectQuickFind } from './queries.js';
-import { dashboardPre } from './service.js';
+import { dashboardAnswers, dashboardPre } from './service.js';
 
 /**
  * Dashboard (seed 001 §2 'dashboard', §7): indicators, card groups and quick find. No module code in
@@ -25,6 +24,7 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   // Closed-day figures are computed off the request path: per seller and day by the 'dashboard-warm' job
   // (warm.ts, jobs.ts), the index history of each licensed pivot when the API is ready (index-history.ts).
   dashboardReadModels(pool);
+  dashboardAnswers(pool);
 
   registerRoute(app, defs.indicators, async (req) => {
     const b = req.body;
@@ -54,10 +54,6 @@ export default async function dashboardRoutes(app: FastifyInstance) {
 
   registerRoute(app, defs.cards, async (req) => {
     const b = req.body;
-    // the closed days' index history read from now on, beside the model's load (a pivot outside the
-    // license starts nothing: resolveScope answers 403 below)
-    const pivot = licensedPivot(requesterOf(req), b.pivot_id);
-    if (pivot !== null) startIndexHistory(pool, pivot, principalOf(req).marketZone).catch(() => {});
     // The pricing scope: license checks, competitors, rates (the pivot's model, for the price index, is
     // read only when the answer is not kept: dashboardPre)
     const lookups = await lookupScope(requesterOf(req), pool, {
@@ -109,13 +105,4 @@ export default async function dashboardRoutes(app: FastifyInstance) {
       }),
     };
   });
-}
-
-/** The request's pivot when the license grants it (resolvePivot), else null. */
-function licensedPivot(who: Requester, requested: number | undefined): number | null {
-  try {
-    return resolvePivot(who, requested ?? null);
-  } catch {
-    return null;
-  }
 }

@@ -29,7 +29,13 @@ import {
   periodFigures,
   WARM_DAYS,
 } from './days.js';
-import { historyWindow, type IndexHistory, indexDays, indexHistoryOrSaved } from './index-history.js';
+import {
+  historyWindow,
+  type IndexHistory,
+  indexDays,
+  indexHistoryOrSaved,
+  startIndexHistory,
+} from './index-history.js';
 import {
   type EventCounts,
   type FiguresScope,
@@ -341,6 +347,10 @@ function dayValues(
 }
 const MEMO_SIZE = 32;
 
+/** The answers memo (kept across a restart: created at start-up, so that its saved answers are read then). */
+export const dashboardAnswers = (pool: pg.Pool) =>
+  readModelsOf(pool).keptAcrossRestarts<DashboardPreResponse>('dashboard-answers', MEMO_SIZE);
+
 export async function dashboardPre(
   pool: pg.Pool,
   q: { lookups: Lookups; roots: number[]; from?: string; to?: string; now?: Date; zone?: string },
@@ -374,80 +384,82 @@ export async function dashboardPre(
 
   // kept across a restart: a restarted process answers the cards asked before from its first moment,
   // while the pivot's model and the index history load behind (issue 30, cold start)
-  return readModelsOf(pool)
-    .keptAcrossRestarts<DashboardPreResponse>('dashboard-answers', MEMO_SIZE)
-    .answer([s, period, todayDay, version], async () => {
-      // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
-      // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
-      // start: the pivot's model, twelve sellers' discounts now, their events and their closed days). Only
-      // today's price index reads the pivot's model (a period of closed days does not). Awaited below;
-      // the catch only keeps a failure from being unhandled while another read is awaited.
-      const todayFigures =
-        period.to === todayDay
-          ? withModel(pool, q.lookups).then((resolved) => currentDay(pool, s, resolved, todayDay))
-          : null;
-      const eventsRead = eventCounts(pool, {
-        sellers: [s.pivot, ...s.competitors],
-        roots: s.roots,
-        from: period.from,
-        to: period.to,
-        previousFrom,
-        zone,
-      });
-      todayFigures?.catch(() => {});
-      eventsRead.catch(() => {});
-      // A previous period that starts before monitoring did — or on its first day, when every listing is
-      // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
-      // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
-      // would mislead).
-      const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
-      const comparable = monitoringSince !== null && previousFrom > monitoringSince;
-      // Both periods' closed days in one computation.
-      const closedFrom = comparable ? previousFrom : period.from;
-      const lastClosed = period.to < todayDay ? period.to : addDays(todayDay, -1);
-      const closed =
-        closedFrom <= lastClosed
-          ? await closedFigures(pool, s, closedFrom, lastClosed, todayDay)
-          : new Map<string, DayFigures>();
-      const currentDays = periodDays(closed, period.from, period.to, todayDay, await todayFigures);
-      const current = periodFigures(currentDays);
-      const previous = comparable
-        ? periodFigures(periodDays(closed, previousFrom, previousTo, todayDay, null))
+  return dashboardAnswers(pool).answer([s, period, todayDay, version], async () => {
+    // the closed days' index history read from now on, beside the model's load — only when the answer
+    // is not kept: a kept answer (a restarted process) is not slowed by an 87 MB read (large market) that
+    // the warm-ups do behind
+    startIndexHistory(pool, s.pivot, q.zone ?? DEFAULT_TIMEZONE).catch(() => {});
+    // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
+    // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
+    // start: the pivot's model, twelve sellers' discounts now, their events and their closed days). Only
+    // today's price index reads the pivot's model (a period of closed days does not). Awaited below;
+    // the catch only keeps a failure from being unhandled while another read is awaited.
+    const todayFigures =
+      period.to === todayDay
+        ? withModel(pool, q.lookups).then((resolved) => currentDay(pool, s, resolved, todayDay))
         : null;
-      const events = await eventsRead;
-
-      const cur: Record<DashboardCardKey, number | null> = {
-        ...rounded(current),
-        new: events.new_current,
-        unpublished: events.unpublished_current,
-      };
-      const prev: Record<DashboardCardKey, number | null> = {
-        ...(previous ? rounded(previous) : NO_FIGURES),
-        new: events.new_previous,
-        unpublished: events.unpublished_previous,
-      };
-      const card = (k: DashboardCardKey): DashboardCard => ({
-        key: k,
-        title: DASHBOARD_CARD_TITLES[k],
-        unit: UNITS[k],
-        value: cur[k],
-        previous: comparable ? prev[k] : null,
-        change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
-        link: DASHBOARD_CARD_LINKS[k],
-        ...(k === 'new' || k === 'unpublished' ? {} : { days: dayValues(k, period.from, currentDays) }),
-      });
-      const answer: DashboardPreResponse = {
-        pivot_id: s.pivot,
-        sellers: s.competitors,
-        currency: s.currency,
-        from_date: period.from,
-        to_date: period.to,
-        previous_from_date: previousFrom,
-        previous_to_date: previousTo,
-        comparison: comparable ? 'available' : 'no_data',
-        monitoring_since: monitoringSince,
-        groups: DASHBOARD_GROUPS.map((g) => ({ key: g.key, title: g.title, cards: g.cards.map(card) })),
-      };
-      return answer;
+    const eventsRead = eventCounts(pool, {
+      sellers: [s.pivot, ...s.competitors],
+      roots: s.roots,
+      from: period.from,
+      to: period.to,
+      previousFrom,
+      zone,
     });
+    todayFigures?.catch(() => {});
+    eventsRead.catch(() => {});
+    // A previous period that starts before monitoring did — or on its first day, when every listing is
+    // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
+    // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
+    // would mislead).
+    const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
+    const comparable = monitoringSince !== null && previousFrom > monitoringSince;
+    // Both periods' closed days in one computation.
+    const closedFrom = comparable ? previousFrom : period.from;
+    const lastClosed = period.to < todayDay ? period.to : addDays(todayDay, -1);
+    const closed =
+      closedFrom <= lastClosed
+        ? await closedFigures(pool, s, closedFrom, lastClosed, todayDay)
+        : new Map<string, DayFigures>();
+    const currentDays = periodDays(closed, period.from, period.to, todayDay, await todayFigures);
+    const current = periodFigures(currentDays);
+    const previous = comparable
+      ? periodFigures(periodDays(closed, previousFrom, previousTo, todayDay, null))
+      : null;
+    const events = await eventsRead;
+
+    const cur: Record<DashboardCardKey, number | null> = {
+      ...rounded(current),
+      new: events.new_current,
+      unpublished: events.unpublished_current,
+    };
+    const prev: Record<DashboardCardKey, number | null> = {
+      ...(previous ? rounded(previous) : NO_FIGURES),
+      new: events.new_previous,
+      unpublished: events.unpublished_previous,
+    };
+    const card = (k: DashboardCardKey): DashboardCard => ({
+      key: k,
+      title: DASHBOARD_CARD_TITLES[k],
+      unit: UNITS[k],
+      value: cur[k],
+      previous: comparable ? prev[k] : null,
+      change: comparable ? round2(cardChange(cur[k], prev[k])) : null,
+      link: DASHBOARD_CARD_LINKS[k],
+      ...(k === 'new' || k === 'unpublished' ? {} : { days: dayValues(k, period.from, currentDays) }),
+    });
+    const answer: DashboardPreResponse = {
+      pivot_id: s.pivot,
+      sellers: s.competitors,
+      currency: s.currency,
+      from_date: period.from,
+      to_date: period.to,
+      previous_from_date: previousFrom,
+      previous_to_date: previousTo,
+      comparison: comparable ? 'available' : 'no_data',
+      monitoring_since: monitoringSince,
+      groups: DASHBOARD_GROUPS.map((g) => ({ key: g.key, title: g.title, cards: g.cards.map(card) })),
+    };
+    return answer;
+  });
 }

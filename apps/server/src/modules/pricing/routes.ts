@@ -52,6 +52,8 @@ export default async function pricingRoutes(app: FastifyInstance) {
   // The models of the licensed pivots: loaded after start-up and kept current by the change signal
   // (model.ts pricingReadModels, in the process's read-model holder).
   pricingReadModels(pool);
+  // the KPIs kept by the process before a restart: read now, before the first request asks
+  readModelsOf(pool).keptAcrossRestarts('dpm-kpi-answers', KPI_ANSWERS_KEPT);
 
   async function page(
     resolved: Resolved,
