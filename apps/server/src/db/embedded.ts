@@ -90,6 +90,9 @@ export function packagedBinaries(): Binaries {
 /** uid/gid of the postgres system user, created when missing; a StartupError when that cannot be. */
 function postgresUser(): RunAs {
   const lookup = (): RunAs | null => {
+    // /etc/passwd first (no process spawned: ~45 ms of every start as root), then `id` (users of NSS)
+    const listed = passwdEntry(PG_SYSTEM_USER);
+    if (listed) return listed;
     try {
       const uid = Number(execFileSync('id', ['-u', PG_SYSTEM_USER], { stdio: 'pipe' }).toString().trim());
       const gid = Number(execFileSync('id', ['-g', PG_SYSTEM_USER], { stdio: 'pipe' }).toString().trim());
@@ -124,9 +127,31 @@ function postgresUser(): RunAs {
   );
 }
 
-/** Whether `user` can reach `path` (every folder on the way searchable) and, optionally, write it. */
-function canReach(path: string, user: RunAs, test: 'x' | 'r' | 'w' = 'x'): boolean {
-  const r = spawnSync('/bin/sh', ['-c', `test -${test} "$1"`, 'sh', path], {
+/** uid/gid of `name` as /etc/passwd lists it; null when it is not there (or unreadable). */
+function passwdEntry(name: string): RunAs | null {
+  try {
+    for (const line of readFileSync('/etc/passwd', 'utf8').split('\n')) {
+      const f = line.split(':');
+      if (f[0] !== name || f.length < 4) continue;
+      const uid = Number(f[2]);
+      const gid = Number(f[3]);
+      return f[2] !== '' && f[3] !== '' && Number.isInteger(uid) && Number.isInteger(gid)
+        ? { uid, gid }
+        : null;
+    }
+  } catch {
+    // not readable: `id` decides
+  }
+  return null;
+}
+
+/**
+ * Whether `user` can reach every path (every folder on the way searchable) with its test — x, r or w —
+ * checked in one process run as that user.
+ */
+function canReach(user: RunAs, ...checks: [path: string, test: 'x' | 'r' | 'w'][]): boolean {
+  const script = checks.map((_, i) => `test -${checks[i][1]} "$${i + 1}"`).join(' && ');
+  const r = spawnSync('/bin/sh', ['-c', script, 'sh', ...checks.map((c) => c[0])], {
     uid: user.uid,
     gid: user.gid,
     cwd: '/',
@@ -137,7 +162,7 @@ function canReach(path: string, user: RunAs, test: 'x' | 'r' | 'w' = 'x'): boole
 /** Binaries the postgres user can execute: the package's own, else a copy under SYSTEM_DIR. */
 function reachableBinaries(bins: Binaries, user: RunAs, log: (m: string) => void): Binaries {
   const ok = (home: string) =>
-    canReach(join(home, 'bin', 'postgres'), user) && canReach(join(home, 'share', 'postgresql'), user, 'r');
+    canReach(user, [join(home, 'bin', 'postgres'), 'x'], [join(home, 'share', 'postgresql'), 'r']);
   if (ok(bins.home)) return bins;
   const target = join(SYSTEM_DIR, `postgres-${bins.version}`);
   if (!existsSync(join(target, '.complete'))) {
@@ -206,7 +231,7 @@ export function clusterLayout(dataDir: string, log: (m: string) => void = () => 
     return { dir: recorded, binaries, runAs: user, relocated: 'recorded' };
   }
   const local = join(dataDir, 'pg');
-  if (canReach(dataDir, user)) return { dir: local, binaries, runAs: user };
+  if (canReach(user, [dataDir, 'x'])) return { dir: local, binaries, runAs: user };
   if (existsSync(join(local, 'PG_VERSION'))) {
     throw new StartupError(
       `La base de datos embebida está en ${local}, pero el usuario del sistema "${PG_SYSTEM_USER}" (que ejecuta PostgreSQL cuando Vigía corre como root) no puede entrar en ${dataDir}: ` +
@@ -587,7 +612,7 @@ export async function startEmbeddedPostgres(dir: string, opts: StartOptions): Pr
   };
   if (!opts.layout && layout.runAs) {
     layout.binaries = reachableBinaries(layout.binaries, layout.runAs, log);
-    if (!canReach(dirname(dir), layout.runAs)) {
+    if (!canReach(layout.runAs, [dirname(dir), 'x'])) {
       throw new StartupError(
         `El usuario del sistema "${PG_SYSTEM_USER}" (que ejecuta PostgreSQL cuando se corre como root) no puede entrar en ${dirname(dir)}: use una carpeta a la que pueda entrar, o TEST_DATABASE_URL / DATABASE_URL.`,
       );

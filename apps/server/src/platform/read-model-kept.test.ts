@@ -10,7 +10,7 @@ import { bumpChanges } from './change-signal.js';
 import { readModelsOf } from './read-model.js';
 
 // Answers kept across a restart (read-model.ts keptAcrossRestarts, migration 540; issue 30, cold start):
-// an API process that closes saves the DPM KPIs and dashboard cards it answered; the next process on the
+// an API process that closes saves the DPM KPIs and pages and the dashboard cards it answered; the next process on the
 // same database answers the same questions from them before its pivot's model is read — and only while
 // the market's data and the code are the same.
 
@@ -41,6 +41,15 @@ const kpi = async (app: FastifyInstance) => {
   expect(res.statusCode).toBe(200);
   return res.json() as { total: number; split: Record<string, number> };
 };
+const items = async (app: FastifyInstance) => {
+  const res = await app.inject({
+    method: 'GET',
+    url: '/v2/navigation/dpm/items?page_size=5&sort_by=name&sort=asc',
+    headers: authHeader(token),
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json() as { items: { id: string }[]; total: number };
+};
 const cards = async (app: FastifyInstance) => {
   const res = await app.inject({
     method: 'POST',
@@ -60,26 +69,29 @@ const heldModels = (pool: pg.Pool) =>
   ].filter((s) => s.value);
 
 describe('answers kept across a restart', () => {
-  it('a restarted process answers the KPIs and cards asked before without reading the model; a data change or other code makes them again', async () => {
+  it('a restarted process answers the KPIs, page and cards asked before without reading the model; a data change or other code makes them again', async () => {
     // the first process answers from its model, and saves both answers when it closes
     const first = await process_();
     const kpi1 = await kpi(first.app);
+    const items1 = await items(first.app);
     const cards1 = await cards(first.app);
     expect(kpi1.total).toBeGreaterThan(0);
+    expect(items1.items.length).toBeGreaterThan(0);
     expect(heldModels(first.db.pool).length).toBe(1);
     const holder1 = readModelsOf(first.db.pool);
     await first.close();
-    expect(holder1.stats.saved).toBe(2);
+    expect(holder1.stats.saved).toBe(3);
     const { rows } = await ctx.db.pool.query<{ memo: string }>(
       'select memo from answer_memos_saved order by memo',
     );
-    expect(rows.map((r) => r.memo)).toEqual(['dashboard-answers', 'dpm-kpi-answers']);
+    expect(rows.map((r) => r.memo)).toEqual(['dashboard-answers', 'dpm-items-answers', 'dpm-kpi-answers']);
 
     // the next one answers the same questions at once — the same answers — with no model read
     const second = await process_();
     expect(await kpi(second.app)).toEqual(kpi1);
+    expect(await items(second.app)).toEqual(items1);
     expect(await cards(second.app)).toEqual(cards1);
-    expect(readModelsOf(second.db.pool).stats.restored).toBe(2);
+    expect(readModelsOf(second.db.pool).stats.restored).toBe(3);
     expect(heldModels(second.db.pool)).toEqual([]);
     await second.close();
 

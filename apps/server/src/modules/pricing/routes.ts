@@ -35,8 +35,8 @@ import {
   withModel,
 } from './service.js';
 
-/** The KPIs answers kept per process (and across a restart: the most recent 64 of them). */
-const KPI_ANSWERS_KEPT = 128;
+/** The KPIs and the pages kept per process, each (and across a restart: the most recent 64 of them). */
+const ANSWERS_KEPT = 128;
 type KpiAnswer = ReturnType<typeof kpiResponse> & { skus_not_found: string[] };
 
 // Pricing API (seed 001 §7 "Pricing"; contract in packages/domain/src/pricing.ts; formulas in
@@ -52,8 +52,9 @@ export default async function pricingRoutes(app: FastifyInstance) {
   // The models of the licensed pivots: loaded after start-up and kept current by the change signal
   // (model.ts pricingReadModels, in the process's read-model holder).
   pricingReadModels(pool);
-  // the KPIs kept by the process before a restart: read now, before the first request asks
-  readModelsOf(pool).keptAcrossRestarts('dpm-kpi-answers', KPI_ANSWERS_KEPT);
+  // the KPIs and pages kept by the process before a restart: read now, before the first request asks
+  readModelsOf(pool).keptAcrossRestarts('dpm-kpi-answers', ANSWERS_KEPT);
+  readModelsOf(pool).keptAcrossRestarts('dpm-items-answers', ANSWERS_KEPT);
 
   async function page(
     resolved: Resolved,
@@ -79,14 +80,27 @@ export default async function pricingRoutes(app: FastifyInstance) {
   };
 
   // One body per answer shape; the DPM and navigation routes that answer the same share it.
+  // The pages of a scope are kept across a restart like the KPIs (below): the first DPM page asked
+  // before a restart is answered without its pivot's model.
   const items = async (req: FastifyRequest, q: PageQuery) => {
-    const resolved = await resolveScope(requesterOf(req), pool, q);
-    return {
-      ...(await page(resolved, q)),
-      page_size: q.page_size,
-      currency: resolved.scope.currency,
-      mpi_value: resolved.scope.mpiValue,
-    };
+    const lookups = await lookupScope(requesterOf(req), pool, q);
+    const asked = [q.cursor ?? null, q.page_size, q.sort, q.sort_by];
+    return readModelsOf(pool)
+      .keptAcrossRestarts<ItemsAnswer>('dpm-items-answers', ANSWERS_KEPT)
+      .answer(['items', lookupsKey(lookups), asked], async () => {
+        const resolved = await withModel(pool, lookups);
+        return {
+          ...(await page(resolved, q)),
+          page_size: q.page_size,
+          currency: resolved.scope.currency,
+          mpi_value: resolved.scope.mpiValue,
+        };
+      });
+  };
+  type ItemsAnswer = Awaited<ReturnType<typeof page>> & {
+    page_size: number;
+    currency: string;
+    mpi_value: number;
   };
   // The KPIs of a scope are kept across a restart (read-model.ts keptAcrossRestarts): a restarted process
   // answers the first DPM screen asked before from its first moment, its pivot's model loading behind
@@ -94,7 +108,7 @@ export default async function pricingRoutes(app: FastifyInstance) {
   const kpi = async (req: FastifyRequest, q: ScopeQuery) => {
     const lookups = await lookupScope(requesterOf(req), pool, q);
     return readModelsOf(pool)
-      .keptAcrossRestarts<KpiAnswer>('dpm-kpi-answers', KPI_ANSWERS_KEPT)
+      .keptAcrossRestarts<KpiAnswer>('dpm-kpi-answers', ANSWERS_KEPT)
       .answer(['kpi', lookupsKey(lookups)], async () => {
         const resolved = await withModel(pool, lookups);
         const set = scored(resolved);
