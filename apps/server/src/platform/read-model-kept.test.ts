@@ -119,6 +119,25 @@ describe('answers kept across a restart', () => {
     await fourth.close();
   });
 
+  it("a kept page names the sellers as they are: a renamed competitor's new name is shown at once", async () => {
+    const p = await process_();
+    const { rows } = await ctx.db.pool.query<{ name: string }>('select name from sellers where id = $1', [
+      SELLERS.a,
+    ]);
+    try {
+      const before = JSON.stringify(await items(p.app));
+      expect(before).toContain(rows[0].name);
+      // a seller's name is not market data (no data version moves): the key names the sellers instead
+      await ctx.db.pool.query(`update sellers set name = 'Tienda Renombrada' where id = $1`, [SELLERS.a]);
+      const after = JSON.stringify(await items(p.app));
+      expect(after).toContain('Tienda Renombrada');
+      expect(after).not.toContain(rows[0].name);
+    } finally {
+      await ctx.db.pool.query('update sellers set name = $2 where id = $1', [SELLERS.a, rows[0].name]);
+      await p.close();
+    }
+  });
+
   it('a process that does not keep answers saves none', async () => {
     await ctx.db.pool.query('delete from answer_memos_saved');
     const p = await createSecondApp(ctx);

@@ -156,11 +156,12 @@ export async function lookupScope(
 }
 
 /**
- * What an answer of `l` depends on besides the market's data: its whole scope and the pivot model's
- * version (an answer memo's key: the same key at the same market version is the same answer).
+ * What an answer of `l` depends on besides the market's data: its whole scope, the pivot model's version
+ * and the sellers' names and colours the pages show (an answer memo's key: the same key at the same
+ * market version is the same answer).
  */
 export function lookupsKey(l: Lookups): string {
-  return JSON.stringify([l.version, l.closedDayRows?.key ?? null, l.scope], (_k, v) =>
+  return JSON.stringify([l.version, l.closedDayRows?.key ?? null, l.scope, l.sellers], (_k, v) =>
     v instanceof Map ? [...v] : v,
   );
 }
