@@ -2,20 +2,11 @@ import { createServer } from 'node:net';
 import { APP_VERSION } from '@vigia/domain';
 import { buildApp, type Role } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import {
-  createPool,
-  openConnections,
-  openDatabase,
-  StartupError,
-  takeOverShutdownSignals,
-} from './db/database.js';
+import { createPool, openDatabase, StartupError, takeOverShutdownSignals } from './db/database.js';
 import { restoreDeferredIndexes } from './db/deferred-indexes.js';
 import { orphanClusterMessages } from './db/embedded.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_ACCOUNTS } from './modules/demo/accounts.js';
-
-/** The pool connections opened while an API process starts (the first screens ask ~3 at once). */
-const WARM_CONNECTIONS = 4;
 
 function portMessage(port: number, host: string, code: string | undefined): string {
   return code === 'EADDRINUSE'
@@ -118,10 +109,6 @@ async function main() {
     if (rebuilt.length) console.log(`Índices reconstruidos: ${rebuilt.join(', ')}`);
   }
 
-  // a few of the pool's connections opened while the app is built: a new connection's handshake (a
-  // backend forked, the password's key derivation on both sides) was otherwise paid inside the first
-  // screens' requests after a start (issue 30, cold start)
-  if (listens) void openConnections(db.pool, WARM_CONNECTIONS);
   const app = await buildApp({ config, db, role });
   try {
     if (listens) await app.listen({ port: config.PORT, host: config.HOST });

@@ -108,15 +108,6 @@ export const IDLE_CONNECTION_MS = 600_000;
 /** Connections of a process's pool unless `DATABASE_POOL_SIZE` says otherwise (config.ts). */
 export const DEFAULT_POOL_SIZE = 20;
 
-/**
- * Opens `n` of the pool's connections at once and gives them back (idle, kept: servesRequests); a
- * failure is left to the first query to report. Never throws.
- */
-export async function openConnections(pool: pg.Pool, n: number): Promise<void> {
-  const clients = await Promise.allSettled(Array.from({ length: n }, () => pool.connect()));
-  for (const c of clients) if (c.status === 'fulfilled') c.value.release();
-}
-
 export function createPool(url: string, max = DEFAULT_POOL_SIZE, opts: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,

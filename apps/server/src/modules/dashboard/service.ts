@@ -389,15 +389,15 @@ export async function dashboardPre(
     // is not kept: a kept answer (a restarted process) is not slowed by an 87 MB read (large market) that
     // the warm-ups do behind
     startIndexHistory(pool, s.pivot, q.zone ?? DEFAULT_TIMEZONE).catch(() => {});
-    // Today's figures and the events do not depend on the closed days: asked at once, so that a cold
-    // process's first answer waits for the longest of these reads rather than their sum (issue 30, cold
-    // start: the pivot's model, twelve sellers' discounts now, their events and their closed days). Only
-    // today's price index reads the pivot's model (a period of closed days does not). Awaited below;
-    // the catch only keeps a failure from being unhandled while another read is awaited.
-    const todayFigures =
-      period.to === todayDay
-        ? withModel(pool, q.lookups).then((resolved) => currentDay(pool, s, resolved, todayDay))
-        : null;
+    // The pivot's model first, when today is in the period (its price index; a period of closed days
+    // does not read it): the DPM screens a browser asks beside the dashboard wait for the same model,
+    // and the closed days' work (the index history's reads and merges) would share the event loop with
+    // its making — a large cold start's first DPM answers 0.5–2 s later when it did (issue 30). Then
+    // today's figures and the events, which do not depend on the closed days, are asked at once, so that
+    // the answer waits for the longest of these reads rather than their sum. Awaited below; the catch
+    // only keeps a failure from being unhandled while another read is awaited.
+    const resolved = period.to === todayDay ? await withModel(pool, q.lookups) : null;
+    const todayFigures = resolved ? currentDay(pool, s, resolved, todayDay) : null;
     const eventsRead = eventCounts(pool, {
       sellers: [s.pivot, ...s.competitors],
       roots: s.roots,
