@@ -5,7 +5,7 @@ import { heldPivots, licensedPivots } from '../modules/pricing/model.js';
 import { createTestContext, type TestContext } from '../test/context.js';
 import { loginAs } from '../test/fixtures-account.js';
 import { type PricingFixture, SELLERS, seedPricingFixture, tokenOf } from '../test/pricing-fixture.js';
-import { PAUSE_MAX_MS, ReadModels, readModelsOf } from './read-model.js';
+import { PAUSE_MAX_MS, ReadModels, readModelsOf, START_QUIET_MS } from './read-model.js';
 
 // Cold start (issue 30): the warm-ups give way to the requests. A warm-up step waits for a request's own
 // load (a pivot asked for before its warm-up reached it) and, at most PAUSE_MAX_MS, for the requests in
@@ -111,6 +111,29 @@ describe('a warm-up step (ReadModels.pause)', () => {
     });
     await step;
     expect(stepped).toBe(true);
+  });
+});
+
+describe('when the warm-ups begin', () => {
+  it('START_QUIET_MS after the last request was answered, not after it arrived', async () => {
+    // no database: the listening connection fails (port 1) and is retried behind; the warm-ups wait
+    const holder = new ReadModels({ options: { host: '127.0.0.1', port: 1 } } as unknown as pg.Pool);
+    holder.warmUp('noop', async () => {}, { inTests: true });
+    // a sign-in arrives as the app is ready and is answered 400 ms later (scrypt on a busy start)
+    holder.requestStarted();
+    await holder.start({ warn: () => {}, error: () => {} });
+    let begun = 0;
+    void holder.warmUpsBegin.then(() => {
+      begun = performance.now();
+    });
+    await new Promise((r) => setTimeout(r, 400));
+    const answered = performance.now();
+    holder.requestEnded();
+    await new Promise((r) => setTimeout(r, START_QUIET_MS + 300));
+    await holder.close();
+    // the first screens, asked right after the sign-in's answer, come before any warm-up step
+    expect(begun).toBeGreaterThan(0);
+    expect(begun - answered).toBeGreaterThanOrEqual(START_QUIET_MS - 20);
   });
 });
 

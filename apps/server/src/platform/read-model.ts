@@ -49,7 +49,7 @@ const RECONNECT_MS = 1_000;
  */
 export const PAUSE_MAX_MS = 250;
 /**
- * The warm-ups start once no request has arrived for START_QUIET_MS (so the first requests after a start
+ * The warm-ups start once no request has arrived or been answered for START_QUIET_MS (so the first requests after a start
  * — a sign-in, the first screens and the pivots they load — go alone), START_MAX_MS after the app is
  * ready at the latest. 15 s (2 s until 2026-11-30): on the large market a cold start's first screens
  * take several seconds, and a warm-up step started 2 s after ready (the next pivot's model: ~1 s of the
@@ -403,6 +403,10 @@ export class ReadModels {
 
   requestEnded(): void {
     this.requests = Math.max(0, this.requests - 1);
+    // quiet counts from the last request's answer too: a sign-in answered 440 ms after it arrived had
+    // already "no request for 200 ms", and the warm-ups began making another pivot in the 7 ms before
+    // the first screens' requests (issue 30, eleventh session: traced in a cold start)
+    this.lastRequest = Date.now();
     if (this.requests === 0) this.wake();
   }
 
