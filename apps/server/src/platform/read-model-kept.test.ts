@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VersionedSlot } from '../lib/versioned-slot.js';
 import type { PivotModel } from '../modules/pricing/index.js';
 import { createSecondApp, createTestContext, type TestContext } from '../test/context.js';
+import { authHeader } from '../test/fixtures-account.js';
 import { type PricingFixture, SELLERS, seedPricingFixture, tokenOf } from '../test/pricing-fixture.js';
 import { bumpChanges } from './change-signal.js';
 import { readModelsOf } from './read-model.js';
@@ -26,7 +27,6 @@ beforeAll(async () => {
   });
   token = tokenOf(ctx.config.JWT_SECRET, fx.users.analyst, fx.users.orgAnalyst);
 });
-const authHeader = (t: string) => ({ authorization: `JWT ${t}` });
 afterAll(() => ctx?.close());
 
 /** An API process of its own on the test database (its own pool and read-model holder), keeping answers. */
