@@ -171,8 +171,8 @@ describe('assortment spans over a generated history', () => {
     const kept = new Map<string, Promise<ProductList>>();
     const keep: KeepList = (key, make) => {
       const k = JSON.stringify(key);
-      const l = kept.get(k) ?? make();
-      kept.set(k, l);
+      let l = kept.get(k);
+      if (!l) kept.set(k, (l = make()));
       return l;
     };
     for (const [i, to] of ends.entries()) {
