@@ -393,188 +393,6 @@ async function classificationIds(
 }
 
 /**
- * A narrow drill-down's whole list (a brand's, or a brand filter's): every candidate span row (SPAN_KEYS,
- * the converted price, the seller's sort key) and, per sort, the rows' positions in the ascending order
- * PostgreSQL gives them (pageOrder's: the key with nulls last, then the listing, then the day). `rows`
- * null: the list is longer than LIST_MAX_ROWS, paged by SQL as before. Kept per list at the market's data
- * version by the route (issue 30: re-sorting and paging one brand's list of 33k listings on the large
- * market read and sorted every span again, ~100 ms of PostgreSQL a request); a page is then a slice of
- * an order and one query for its 25 rows' names and links (pageOfList).
- */
-export interface ProductList {
-  rows: ListRow[] | null;
-  order: Record<AssortmentProductSort, Int32Array>;
-}
-
-interface ListRow {
-  id: number;
-  seller_id: number;
-  name_key: string;
-  brand_key: string;
-  currency: string;
-  effective_price: number | null;
-  price_type: string;
-  stock_out: boolean;
-  event_day: string | null;
-  price: number | null;
-  seller_key: string;
-}
-
-/** Keeps a list made by `make` under `key` (the route: a read-model memo at the market's version). */
-export type KeepList = (key: unknown[], make: () => Promise<ProductList>) => Promise<ProductList>;
-
-/** The longest list kept whole; a longer one is paged by SQL (its rows would be tens of MB). */
-export const LIST_MAX_ROWS = 60_000;
-
-const SORTS: readonly AssortmentProductSort[] = ['name', 'price', 'seller', 'brand', 'date'];
-
-/** What a narrow list depends on besides the market's data: not the sort, the direction nor the page. */
-function listKey(q: ProductQuery & { kind: ListKind }, classes: { inside: number[] } | null): unknown[] {
-  const s = q.selection;
-  const events = q.kind === 'went_out' || q.kind === 'back_in';
-  return [
-    q.kind,
-    [...s.sellers].sort((a, b) => a - b),
-    s.zone,
-    classes?.inside ?? null,
-    q.brandIds ?? null,
-    s.brands ?? null,
-    s.ownBrands ?? null,
-    q.to,
-    events ? q.from : null,
-    [...q.rates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-  ];
-}
-
-async function selectList(
-  db: Queryable,
-  q: ProductQuery & { kind: ListKind },
-  classes: { inside: number[] } | null,
-  maxRows: number,
-): Promise<ProductList> {
-  const s = q.selection;
-  const p = new Params();
-  const sellers = p.add(s.sellers, '::int[]');
-  const to = p.add(q.to, '::date');
-  const conds = [
-    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
-    brandCond(p, q.brandIds, 'a.brand_id'),
-    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
-    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
-  ].join(' and ');
-  const rates = ratesOf(p, q.rates);
-  const key: Record<AssortmentProductSort, string> = {
-    name: 'k.name_key',
-    price: 'k.price',
-    seller: 'k.seller_key',
-    brand: 'k.brand_key',
-    date: 'k.event_day',
-  };
-  const ranks = SORTS.map(
-    (sort) =>
-      `(row_number() over (order by ${key[sort]} asc nulls last, k.id asc, k.event_day asc))::int - 1 as r_${sort}`,
-  ).join(', ');
-  const sql = `
-    with ${ENDS(sellers, to, p.add(s.zone, '::text'), q.kind)},
-    ${rates.cte},
-    keyed as (
-      select c.*, ${rates.converted('c')} as price, lower(sl.name) as seller_key
-        from (select ${SPAN_KEYS(q.kind)}
-                from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
-               where ${conds}) c
-        join sellers sl on sl.id = c.seller_id
-    )
-    select k.id, k.seller_id, k.name_key, k.brand_key, k.currency, k.effective_price, k.price_type,
-           k.stock_out, k.event_day::text as event_day, k.price, k.seller_key, ${ranks}
-      from keyed k
-     limit ${p.add(maxRows + 1, '::int')}`;
-  const { rows } = await db.query<ListRow & Record<`r_${AssortmentProductSort}`, number>>(sql, p.values);
-  const order = {} as Record<AssortmentProductSort, Int32Array>;
-  if (rows.length > maxRows) {
-    for (const sort of SORTS) order[sort] = new Int32Array(0);
-    return { rows: null, order };
-  }
-  for (const sort of SORTS) {
-    const o = new Int32Array(rows.length);
-    const col = `r_${sort}` as const;
-    for (let i = 0; i < rows.length; i++) o[rows[i][col]] = i;
-    order[sort] = o;
-  }
-  const list = rows.map((r) => ({
-    id: r.id,
-    seller_id: r.seller_id,
-    name_key: r.name_key,
-    brand_key: r.brand_key,
-    currency: r.currency,
-    effective_price: r.effective_price,
-    price_type: r.price_type,
-    stock_out: r.stock_out,
-    event_day: r.event_day,
-    price: r.price,
-    seller_key: r.seller_key,
-  }));
-  return { rows: list, order };
-}
-
-/** The bytes a kept list holds, roughly (its rows' objects and strings, the five orders). */
-export const listBytes = (l: ProductList) => (l.rows?.length ?? 0) * (320 + 5 * 4);
-
-/**
- * The page of a kept list: the positions `offset …` of the ascending order, or of the descending one —
- * the ascending read backwards, with the rows whose key is null moved back to the end (nulls last both
- * ways; among them listing and day descending, as pageOrder) — then the page's rows (pageRows).
- */
-async function pageOfList(
-  db: Queryable,
-  q: ProductQuery & { kind: ListKind },
-  rows: ListRow[],
-  asc: Int32Array,
-): Promise<ProductRow[]> {
-  const n = rows.length;
-  const field: Record<AssortmentProductSort, keyof ListRow> = {
-    name: 'name_key',
-    price: 'price',
-    seller: 'seller_key',
-    brand: 'brand_key',
-    date: 'event_day',
-  };
-  const f = field[q.sort];
-  let at: (i: number) => number;
-  if (q.dir === 'desc') {
-    // ascending: [keyed …, nulls …]; descending: [keyed reversed …, nulls reversed …]
-    let nulls = 0;
-    while (nulls < n && rows[asc[n - 1 - nulls]][f] === null) nulls++;
-    const keyed = n - nulls;
-    at = (i) => (i < keyed ? asc[keyed - 1 - i] : asc[n - 1 - (i - keyed)]);
-  } else at = (i) => asc[i];
-  const end = Math.min(n, q.offset + q.limit);
-  if (q.offset >= end) return [];
-  const page: ListRow[] = [];
-  for (let i = q.offset; i < end; i++) page.push(rows[at(i)]);
-  const p = new Params();
-  const col = <K extends keyof ListRow>(k: K, cast: string) =>
-    p.add(
-      page.map((r) => r[k]),
-      cast,
-    );
-  const sql = `
-    with ${ratesOf(p, q.rates).cte},
-    page as (
-      select x.*, ${p.add(n, '::int')} as total
-        from unnest(${col('id', '::bigint[]')}, ${col('seller_id', '::int[]')}, ${col('name_key', '::text[]')},
-                    ${col('brand_key', '::text[]')}, ${col('currency', '::text[]')},
-                    ${col('effective_price', '::numeric[]')}, ${col('price_type', '::text[]')},
-                    ${col('stock_out', '::bool[]')}, ${col('event_day', '::date[]')}, ${col('price', '::float8[]')},
-                    ${col('seller_key', '::text[]')})
-             as x(id, seller_id, name_key, brand_key, currency, effective_price, price_type, stock_out,
-                  event_day, price, seller_key)
-    )
-    ${pageRows(q, p, q.kind)}`;
-  const { rows: out } = await db.query<ProductRow>(sql, p.values);
-  return out;
-}
-
-/**
  * A drill-down's page of listings (docs/metrics.md "Read model of the drill-downs"), from assortment_spans:
  *  - state (by brand / by e-commerce) and out ('out' of the stock variant): the spans covering each
  *    seller's day X (its latest roll-up day ≤ `to`, the day the row's figures describe), with their
@@ -593,8 +411,6 @@ async function pageOfList(
 export async function selectProducts(
   db: Queryable,
   q: ProductQuery & { kind: ListKind },
-  keep?: KeepList,
-  listMaxRows = LIST_MAX_ROWS,
 ): Promise<ProductRow[]> {
   const s = q.selection;
   const classes = await classificationIds(db, s);
@@ -602,11 +418,6 @@ export async function selectProducts(
   if (!narrow) {
     const rows = await topProducts(db, q, classes);
     if (rows) return rows;
-  } else {
-    const key = listKey(q, classes);
-    const make = () => selectList(db, q, classes, listMaxRows);
-    const list = keep ? await keep(key, make) : await make();
-    if (list.rows) return pageOfList(db, q, list.rows, list.order[q.sort]);
   }
   const p = new Params();
   const sellers = p.add(s.sellers, '::int[]');

@@ -35,10 +35,7 @@ import { dayZone } from '../ingest/index.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
 import {
   type AssortmentSelection,
-  type KeepList,
-  listBytes,
   type Periods,
-  type ProductList,
   type ProductRow,
   selectAssortmentFigures,
   selectBrandIdsByName,
@@ -146,9 +143,6 @@ async function clpRatesAt(pool: pg.Pool, currency: string, day: string): Promise
 // Whole answers per (scope, period, group) at the market's data version (the read-model holder,
 // platform/read-model.ts): the screens ask the same question again on every visit, sort and page.
 const MEMO_SIZE = 64;
-/** Narrow drill-down lists kept (queries.ts ProductList): at most this many, and this many bytes. */
-const LIST_MEMO_SIZE = 16;
-const LIST_BYTES = 64 * 1024 * 1024;
 
 function rollupAnswer(pool: pg.Pool, s: Scope, group: 'brand' | 'seller'): Promise<AssortmentResult> {
   return readModelsOf(pool)
@@ -228,12 +222,6 @@ function productsOut(s: Scope, b: AssortmentProductsBody, rows: ProductRow[]) {
 export default async function assortmentRoutes(app: FastifyInstance) {
   const { pool } = app.deps.db;
   const defs = routes.assortment;
-  // A brand's drill-down list, kept whole at the market's data version: sorting and paging it again read
-  // one page (queries.ts ProductList; LIST_BYTES bounds what the kept lists hold)
-  const keepList: KeepList = (key, make) =>
-    readModelsOf(pool)
-      .memo<ProductList>('assortment-lists', LIST_MEMO_SIZE, true, { maxBytes: LIST_BYTES, bytes: listBytes })
-      .answer(key, make);
 
   // registerRoute: authentication and the module (assortment) come before the body's validation.
   registerRoute(app, defs.brand, async (req) =>
@@ -264,7 +252,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       limit: all ? XLSX_MAX_ROWS : b.page_size,
       offset: all ? 0 : (b.page - 1) * b.page_size,
     };
-    const rows = await selectProducts(pool, { ...q, kind: b.stock ?? 'state' }, keepList);
+    const rows = await selectProducts(pool, { ...q, kind: b.stock ?? 'state' });
     return productsOut(s, b, rows);
   }
 
