@@ -118,6 +118,20 @@ describe('POST /v1/list-products/', () => {
     expect((await list({ order: 'desc' })).items.map((i) => i.product_id)).toEqual(['P1', 'P3']);
     expect((await list({})).items.map((i) => i.product_id)).toEqual(['P3', 'P1']);
     expect((await list({ sort: 'price', order: 'desc' })).items.map((i) => i.price)).toEqual([3000, 900]);
+    // a search reads the current rows per listing (queries.ts currentJoin): the same prices, order and filters
+    const audio = await list({ search: 'audifono', sort: 'price', order: 'desc' });
+    expect(audio.items.map((i) => [i.product_id, i.price])).toEqual([
+      ['P3', 3000],
+      ['P1', 900],
+    ]);
+    expect(audio.totalItems).toBe(2);
+    expect((await list({ search: 'audifono', sort: 'price' })).items.map((i) => i.product_id)).toEqual([
+      'P1',
+      'P3',
+    ]);
+    expect((await list({ search: 'audifono', match: true })).items.map((i) => i.product_id)).toEqual(['P1']);
+    expect((await list({ search: 'audifono', match: false })).items.map((i) => i.product_id)).toEqual(['P3']);
+    expect((await list({ search: 'audifono', stockOut: true })).totalItems).toBe(0);
     expect((await list({ currency: 'USD', sort: 'price' })).items.map((i) => i.price)).toEqual([1, 3.33]);
   });
 

@@ -88,11 +88,23 @@ function filtered(p: Params, q: ProductListQuery, sort: ProductListQuery['sort']
   }
   const joins = [
     sort === 'seller' ? 'join sellers s on s.id = p.seller_id' : '',
-    needsLc ? 'left join listing_current lc on lc.product_id = p.id' : '',
+    needsLc ? currentJoin(q) : '',
     sort === 'price' ? `left join ${ratesSql(p, q)} on rt.currency = lc.currency` : '',
   ];
   return `from products p ${joins.filter(Boolean).join(' ')} where ${conds.join(' and ')}`;
 }
+
+/**
+ * The listings' current rows. A search selects a few thousand listings (a common word: ~6k of a pivot's
+ * 100k on the large market), and PostgreSQL, planning for data on disk, hash-joined them with the whole
+ * listing_current (1.15 M rows, ~0.3 s) for a sort by price; the lateral subquery (kept apart by
+ * `offset 0`) probes its primary key per selected listing instead (~25 ms; issue 30, twelfth session).
+ * Without a search the whole seller is selected, and the join is left to the planner.
+ */
+const currentJoin = (q: ProductListQuery) =>
+  q.words?.length
+    ? 'left join lateral (select lc.* from listing_current lc where lc.product_id = p.id offset 0) lc on true'
+    : 'left join listing_current lc on lc.product_id = p.id';
 
 const ratesSql = (p: Params, q: ProductListQuery) =>
   `unnest(${p.add([...q.clpRates.keys()], '::text[]')}, ${p.add([...q.clpRates.values()], '::float8[]')}) as rt(currency, f)`;
