@@ -40,7 +40,7 @@ const metaUrl = {
     build.onLoad({ filter: /\.js$/ }, async (args) => {
       if (!args.path.startsWith(dist)) return undefined;
       const text = await readFile(args.path, 'utf8');
-      if (!text.includes('import.meta.url')) return { contents: text, loader: 'js' };
+      if (!text.includes('import.meta.url')) return undefined; // esbuild reads it as usual
       const rel = `./${relative(dirname(entry), args.path)}`;
       return {
         contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(rel)}, import.meta.url).href`),
