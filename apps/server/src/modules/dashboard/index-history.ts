@@ -190,14 +190,17 @@ function mineDays(
   const mine = new Float64Array(groups * D).fill(Number.NaN);
   const any = new Uint8Array(groups);
   const bounds = new Int32Array(2);
-  for (let g = 0; g < groups; g++) {
+  // the pivot's own listings only (bySellerOf), not every listing of every group: on the large market a
+  // start's first dashboard answer spent ~180 ms here testing each competitor listing's seller
+  const { listings, groupOf } = bySellerOf(h);
+  const own = listings.get(h.pivot) ?? new Int32Array(0);
+  for (let j = 0; j < own.length; j++) {
+    const i = own[j];
+    if (rootClasses && !rootClasses.has(h.cls[i])) continue;
+    const g = groupOf[i];
     bounds[0] = D;
     bounds[1] = -1;
-    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
-      if (h.seller[i] !== h.pivot) continue;
-      if (rootClasses && !rootClasses.has(h.cls[i])) continue;
-      lowestByDay(h, i, off, D, rates, mine, g * D, bounds);
-    }
+    lowestByDay(h, i, off, D, rates, mine, g * D, bounds);
     if (bounds[1] >= 0) any[g] = 1;
   }
   const made = { key: full ?? '', mine, any };
@@ -234,24 +237,27 @@ const bySellerKept = new WeakMap<IndexHistory, BySeller>();
 function bySellerOf(h: IndexHistory): BySeller {
   const kept = bySellerKept.get(h);
   if (kept) return kept;
-  const groupOf = new Int32Array(h.seller.length);
-  const counts = new Map<number, number>();
+  const n = h.seller.length;
+  const groupOf = new Int32Array(n);
   for (let g = 0; g < h.groupStart.length - 1; g++)
-    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) {
-      groupOf[i] = g;
-      counts.set(h.seller[i], (counts.get(h.seller[i]) ?? 0) + 1);
-    }
+    for (let i = h.groupStart[g]; i < h.groupStart[g + 1]; i++) groupOf[i] = g;
+  // counted and placed by seller id in typed arrays (ids are a table's serial: small): with Maps read and
+  // written per listing this took ~175 ms of a start's first dashboard answer on the large market
+  let top = 0;
+  for (let i = 0; i < n; i++) if (h.seller[i] > top) top = h.seller[i];
+  const counts = new Int32Array(top + 1);
+  for (let i = 0; i < n; i++) counts[h.seller[i]]++;
   const listings = new Map<number, Int32Array>();
-  const filled = new Map<number, number>();
-  for (const [s, n] of counts) {
-    listings.set(s, new Int32Array(n));
-    filled.set(s, 0);
-  }
-  for (let i = 0; i < h.seller.length; i++) {
+  const lists: Int32Array[] = [];
+  for (let s = 0; s <= top; s++)
+    if (counts[s] > 0) {
+      lists[s] = new Int32Array(counts[s]);
+      listings.set(s, lists[s]);
+    }
+  const filled = new Int32Array(top + 1);
+  for (let i = 0; i < n; i++) {
     const s = h.seller[i];
-    const at = filled.get(s) as number;
-    (listings.get(s) as Int32Array)[at] = i;
-    filled.set(s, at + 1);
+    lists[s][filled[s]++] = i;
   }
   const made = { listings, groupOf };
   bySellerKept.set(h, made);
@@ -267,7 +273,7 @@ function narrowed(low: Float64Array): Float64Array | Float32Array {
     const p = low[k];
     if (!Number.isNaN(p) && Math.fround(p) !== p) return low; // (NaN: no price, kept as NaN)
   }
-  return Float32Array.from(low);
+  return new Float32Array(low);
 }
 
 /** Whether a seller's side of D days is made and kept (theirDays) rather than its intervals read. */
