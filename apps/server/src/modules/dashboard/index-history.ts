@@ -140,14 +140,16 @@ function lowestByDay(
  */
 interface MineDays {
   key: string;
-  mine: Float64Array;
+  /** 4-byte floats when every price is one exactly (narrowed): half the bytes kept and merged */
+  mine: Float64Array | Float32Array;
   any: Uint8Array;
 }
 const MINE_KEPT = 4;
 /**
  * …and at most this many bytes of them per history (issue 30, memory: on the large market one entry of
- * the 7-day preset with its previous period is 104,592 groups × 13 days × 8 bytes, 10.9 MB; a 90-day
- * one with its previous 150 MB, not kept — a new selection then computes the pivot's side again).
+ * the 7-day preset with its previous period is 104,592 groups × 13 days × 4 bytes, 5.4 MB — 8 bytes a
+ * price when one is not a 4-byte float; a 90-day one with its previous 75–150 MB, not kept — a new
+ * selection then computes the pivot's side again).
  */
 const MINE_KEPT_BYTES = 24 * 1024 * 1024;
 const mineKept = new WeakMap<IndexHistory, MineDays[]>();
@@ -203,8 +205,8 @@ function mineDays(
     lowestByDay(h, i, off, D, rates, mine, g * D, bounds);
     if (bounds[1] >= 0) any[g] = 1;
   }
-  const made = { key: full ?? '', mine, any };
-  if (full !== undefined && mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
+  const made = { key: full ?? '', mine: narrowed(mine), any };
+  if (full !== undefined && made.mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
     keepRecent(kept, made, (m) => m.mine.byteLength + m.any.byteLength, MINE_KEPT_BYTES, MINE_KEPT);
     mineKept.set(h, kept);
   }

@@ -32,7 +32,12 @@ export interface TheirDays {
  * of every group's days (11 MB a request on the large market) was slower: this machine's memory, not its
  * arithmetic, sets the pace (issue 30).
  */
-export function mergeDays(mine: Float64Array, any: Uint8Array, D: number, theirs: TheirDays[]): IndexDays {
+export function mergeDays(
+  mine: Float64Array | Float32Array,
+  any: Uint8Array,
+  D: number,
+  theirs: TheirDays[],
+): IndexDays {
   const sum = new Float64Array(D);
   const dev = new Float64Array(D);
   const n = new Int32Array(D);
