@@ -320,6 +320,57 @@ describe('job queue (pg-boss)', () => {
     expect(runs).toEqual([1, 1]); // the handed-back attempt did not count
     unregisterJobHandler(queue);
   });
+
+  it('a handed-back job that then fails on the stopped worker is not recorded as failed: it stays due, unreported', async () => {
+    const queue = queueName();
+    const runs: number[] = [];
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    let ended: () => void = () => {};
+    const endedHere = new Promise<void>((r) => {
+      ended = r;
+    });
+    let first = true;
+    registerJobHandler(queue, async (_p, ctx) => {
+      runs.push(ctx.job.attempt);
+      if (!first) return;
+      first = false;
+      await released;
+      setTimeout(ended, 100); // after the runner has handled the error below
+      // what a handler meets once its worker stopped (the pool ended, the signal aborted)
+      throw new Error('Cannot use a pool after calling end on the pool');
+    });
+    const said: { level: string; msg: string }[] = [];
+    const log: JobLogger = {
+      info: (_o, msg) => said.push({ level: 'info', msg: String(msg) }),
+      warn: (_o, msg) => said.push({ level: 'warn', msg: String(msg) }),
+      error: (_o, msg) => said.push({ level: 'error', msg: String(msg) }),
+    };
+    const stopped = await startRunner({ stopGraceMs: 200, log });
+    const id = await enqueue(db.pool, queue, {});
+    await waitForJob(db.pool, id, { statuses: ['running'] });
+    await stopped.stop();
+    expect((await getJob(db.pool, id))!.status).toBe('queued');
+    release();
+    await endedHere;
+    expect((await getJob(db.pool, id))!.status).toBe('queued');
+    // as stop() left it: due now, no attempt counted (a failure recorded here put it back by the retry delay)
+    const { rows } = await db.pool.query(
+      `select state, retry_count, start_after <= now() as due from ${JOB_SCHEMA}.job where id = $1`,
+      [id],
+    );
+    expect(rows[0]).toEqual({ state: 'retry', retry_count: 0, due: true });
+    expect(said.filter((s) => s.level !== 'info').map((s) => s.msg)).toEqual([
+      'jobs: handed back running jobs at shutdown',
+    ]);
+    expect(said.some((s) => s.level === 'info' && /handed back/.test(s.msg))).toBe(true);
+    await startRunner();
+    expect((await waitForJob(db.pool, id)).status).toBe('succeeded');
+    expect(runs).toEqual([1, 1]); // the attempt that ended on the stopped worker did not count
+    unregisterJobHandler(queue);
+  });
 });
 
 describe('jobs plugin', () => {

@@ -434,6 +434,8 @@ export class JobRunner {
   private readonly emit: JobEmit;
   /** Running jobs by id, with their promise. */
   private readonly running = new Map<string, { queue: string; done: Promise<void> }>();
+  /** Jobs stop() handed back to the queue while they still ran here: their end here is not recorded. */
+  private readonly handedBack = new Set<string>();
   /** Aborted by stop(): the running jobs' signal (JobContext.signal). */
   private stopping = new AbortController();
   /** Outcomes not written because the database was unreachable, by job id. */
@@ -618,6 +620,7 @@ export class JobRunner {
       clearTimeout(graceTimer);
     }
     const left = [...this.running.keys()];
+    for (const id of left) this.handedBack.add(id);
     if (left.length) {
       await this.deps.pool
         .query(
@@ -711,6 +714,16 @@ export class JobRunner {
         signal: this.stopping.signal,
       });
     } catch (err) {
+      if (this.handedBack.delete(job.id)) {
+        // stop() gave it back to the queue (state retry, due now, this attempt not counted): what it met
+        // on the way out (an ended pool, its aborted signal) is not a failure of the job — recorded by
+        // fail() it was logged as a failed attempt and put the job's next run back by the retry delay
+        this.deps.log.info(
+          { jobId: job.id, queue: job.name, err: errorText(err) },
+          'job handed back at shutdown ended on the stopped worker; it runs again from the queue',
+        );
+        return;
+      }
       const last = info.attempt >= info.maxAttempts;
       if (last) {
         this.deps.log.error(
@@ -729,6 +742,7 @@ export class JobRunner {
       });
       return;
     }
+    this.handedBack.delete(job.id); // done all the same: recorded as done
     await this.record(job.id, () => this.finish(job, 'complete', null, redacted()));
   }
 
