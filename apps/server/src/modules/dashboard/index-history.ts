@@ -205,8 +205,10 @@ function mineDays(
     lowestByDay(h, i, off, D, rates, mine, g * D, bounds);
     if (bounds[1] >= 0) any[g] = 1;
   }
-  const made = { key: full ?? '', mine: narrowed(mine), any };
-  if (full !== undefined && made.mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
+  // narrowed only when it may be kept: a side too large to keep (a 90-day period's) is used once as it is
+  const fits = full !== undefined && mine.byteLength / 2 + any.byteLength <= MINE_KEPT_BYTES;
+  const made = { key: full ?? '', mine: fits ? narrowed(mine) : mine, any };
+  if (fits && made.mine.byteLength + any.byteLength <= MINE_KEPT_BYTES) {
     keepRecent(kept, made, (m) => m.mine.byteLength + m.any.byteLength, MINE_KEPT_BYTES, MINE_KEPT);
     mineKept.set(h, kept);
   }
