@@ -8,7 +8,13 @@ import { createTestDatabase } from '../../test/context.js';
 import { seedTestMarket, tDay } from '../../test/test-market.js';
 import { dropRollupZone } from '../ingest/zones.js';
 import { WARM_DAYS } from './days.js';
-import { decodeHistory, encodeHistory, readSavedHistory, saveHistory } from './history-snapshot.js';
+import {
+  decodeHistory,
+  encodeHistory,
+  readSavedHistory,
+  readSavedRecent,
+  saveHistory,
+} from './history-snapshot.js';
 import {
   buildIndexHistory,
   heldIndexHistory,
@@ -17,6 +23,8 @@ import {
   indexDays,
   indexHistoryOrSaved,
   loadIndexHistory,
+  RECENT_DAYS,
+  recentOf,
 } from './index-history.js';
 import { selectIndexHistory } from './queries.js';
 
@@ -30,6 +38,7 @@ const PIVOT = 10;
 const ZONE = 'America/Santiago';
 const w = historyWindow(today(new Date(), ZONE), WARM_DAYS);
 const q = { pivot: PIVOT, zone: ZONE, ...w };
+const recentFrom = addDays(w.to, -(RECENT_DAYS - 1));
 const pools: pg.Pool[] = [];
 
 /** A process of its own: a pool whose read-model holder holds no history yet. */
@@ -234,7 +243,7 @@ describe('the saved index history', () => {
     expect(h.price.length).toBeGreaterThan(0);
     // an earlier window (a process still on yesterday's) does not write over a later one
     const earlier = await fromTables(addDays(w.from, -1), addDays(w.to, -1));
-    expect(await saveHistory(db.pool, earlier)).toBe(false);
+    expect(await saveHistory(db.pool, earlier, null)).toBe(false);
     expect((await savedRow())?.from_day).toBe(other.from);
     // w again: loaded from the tables, saved over
     expect(plain(await loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to))).toEqual(plain(ref));
@@ -267,10 +276,88 @@ describe('the saved index history', () => {
     }
   });
 
+  it("the window's last days as a history of their own answer as the whole one over those days", () => {
+    expect(recentOf(ref)?.from).toBe(recentFrom);
+    expect(recentOf(ref)?.to).toBe(w.to);
+    // the fixture's intervals are all of the last 13 days: its last 5 cut some short and leave some out
+    const cut = tDay(5);
+    const recent = recentOf(ref, 5) as IndexHistory;
+    expect(recent.from).toBe(cut);
+    expect(recent.to).toBe(w.to);
+    // fewer intervals (those ended before its first day left out), the same groups and listings
+    expect(recent.price.length).toBeLessThan(ref.price.length);
+    expect(recent.price.length).toBeGreaterThan(0);
+    expect(Array.from(recent.seller)).toEqual(Array.from(ref.seller));
+    expect(Array.from(recent.groupStart)).toEqual(Array.from(ref.groupStart));
+    // an interval begun before the first day starts on it (offsets from the recent window)
+    expect(Math.min(...recent.a)).toBe(0);
+    expect(Math.max(...recent.b)).toBe(4);
+    const over = (h: IndexHistory, mineKey?: string) => {
+      const out: unknown[] = [];
+      for (const [from, to] of [
+        [cut, w.to],
+        [tDay(4), tDay(2)],
+        [cut, cut],
+      ])
+        for (const competitors of [[20], [30], [50], [20, 30, 50]]) {
+          const D = daysInclusive(from, to);
+          const clp = (c: string) => new Float64Array(D).fill(c === 'PEN' ? 250 : 1);
+          const r = indexDays(h, { competitors, rootClasses: null, from, to, clp, mineKey });
+          out.push([from, to, competitors, Array.from(r.sum), Array.from(r.dev), Array.from(r.n)]);
+        }
+      return out;
+    };
+    const whole = over(ref);
+    expect(whole.some((a) => (a as number[][])[5].some((n) => n > 0))).toBe(true);
+    expect(over(recent)).toEqual(whole);
+    expect(over(recent, 'all')).toEqual(whole);
+    // a day before its window is not one of its days
+    expect(() => over({ ...recent, from: addDays(cut, 1) })).toThrow(/outside/);
+    // a window not longer than the days asked is not cut
+    expect(recentOf(ref, daysInclusive(w.from, w.to))).toBeNull();
+  });
+
+  it("the window's last days are saved beside it; a request that needs only them is answered from them", async () => {
+    await db.pool.query('delete from dashboard_index_history_snapshots');
+    await loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to);
+    await savedFor(w.from);
+    expect(plain(await readSavedRecent(db.pool, q, recentFrom))).toEqual(plain(recentOf(ref)));
+    // saved for another first day, it is not read
+    expect(await readSavedRecent(db.pool, q, addDays(recentFrom, 1))).toBeNull();
+    // the whole value unreadable and the intervals hidden: only the last days can answer
+    await db.pool.query(
+      `update dashboard_index_history_snapshots set data = 'VIH1'::bytea where pivot_id = $1`,
+      [PIVOT],
+    );
+    await withoutIntervals(async () => {
+      const p = process();
+      const h = await indexHistoryOrSaved(p, PIVOT, ZONE, w.from, w.to, tDay(6));
+      expect(plain(h)).toEqual(plain(recentOf(ref)));
+      // days before them: the whole history (unreadable here: none, the caller answers from the tables)
+      expect(await indexHistoryOrSaved(p, PIVOT, ZONE, w.from, w.to, addDays(recentFrom, -1))).toBeNull();
+    });
+    // saved before migration 541 (no last days): a process that reads the whole value saves them
+    await loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to);
+    await savedFor(w.from);
+    await db.pool.query('update dashboard_index_history_snapshots set recent = null where pivot_id = $1', [
+      PIVOT,
+    ]);
+    expect(await readSavedRecent(db.pool, q, recentFrom)).toBeNull();
+    await withoutIntervals(async () => {
+      expect(plain(await loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to))).toEqual(plain(ref));
+    });
+    let recent: IndexHistory | null = null;
+    for (let i = 0; i < 200 && !recent; i++) {
+      recent = await readSavedRecent(db.pool, q, recentFrom);
+      if (!recent) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(plain(recent)).toEqual(plain(recentOf(ref)));
+  });
+
   it('a zone no organisation uses any more takes its saved histories with it', async () => {
     const TOKYO = 'Asia/Tokyo';
     await db.pool.query('insert into rollup_zones (zone, ready) values ($1, true)', [TOKYO]);
-    expect(await saveHistory(db.pool, { ...ref, zone: TOKYO })).toBe(true);
+    expect(await saveHistory(db.pool, { ...ref, zone: TOKYO }, null)).toBe(true);
     expect(await readSavedHistory(db.pool, { ...q, zone: TOKYO })).not.toBeNull();
     expect(await dropRollupZone(db.pool, TOKYO)).toBe(true);
     const { rows } = await db.pool.query('select zone from dashboard_index_history_snapshots order by zone');
@@ -283,7 +370,7 @@ describe('the saved index history', () => {
       [1, 2, 3].map(() => loadIndexHistory(process(), PIVOT, ZONE, w.from, w.to)),
     );
     for (const h of loaded) expect(plain(h)).toEqual(plain(ref));
-    await Promise.all(loaded.map((h) => saveHistory(process(), h)));
+    await Promise.all(loaded.map((h) => saveHistory(process(), h, recentOf(h))));
     await savedFor(w.from);
     expect(plain(await readSavedHistory(db.pool, q))).toEqual(plain(ref));
   });

@@ -101,45 +101,95 @@ export async function readSavedHistory(
   q: { pivot: number; zone: string; from: string; to: string },
   slice = SLICE,
 ): Promise<IndexHistory | null> {
+  return readColumn(pool, 'data', q, q, slice);
+}
+
+/**
+ * The last days of the window (pivot, zone, from, to) saved beside its history (`recent`, migration 541),
+ * when they are those of `recentFrom` .. `to`; null when none or unreadable.
+ */
+export async function readSavedRecent(
+  pool: pg.Pool,
+  q: { pivot: number; zone: string; from: string; to: string },
+  recentFrom: string,
+  slice = SLICE,
+): Promise<IndexHistory | null> {
+  return readColumn(pool, 'recent', q, { ...q, from: recentFrom }, slice);
+}
+
+async function readColumn(
+  pool: pg.Pool,
+  column: 'data' | 'recent',
+  row: { pivot: number; zone: string; from: string; to: string },
+  value: { pivot: number; zone: string; from: string; to: string },
+  slice: number,
+): Promise<IndexHistory | null> {
   return readSaved(
     pool,
     {
-      source: `select s.data from dashboard_index_history_snapshots s
-                where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date`,
-      values: [q.pivot, q.zone, q.from, q.to],
+      source: `select s.${column} as data from dashboard_index_history_snapshots s
+                where s.pivot_id = $1 and s.zone = $2 and s.from_day = $3::date and s.to_day = $4::date
+                  and s.${column} is not null`,
+      values: [row.pivot, row.zone, row.from, row.to],
       slice,
       magic: MAGIC,
     },
-    (data) => decodeHistory(data, q),
+    (data) => decodeHistory(data, value),
     (err) =>
       readModelsOf(pool).warn(
-        { err, ...q },
+        { err, ...row, column },
         'dashboard: saved index history unreadable; loading from the tables',
       ),
   );
 }
 
 /**
- * Saves `h` as its pivot and zone's history, over one of an earlier or the same window (the same: a saved
+ * Saves `h` as its pivot and zone's history, with `recent` (its last days: index-history.ts recentOf;
+ * null when its window is too short to cut), over one of an earlier or the same window (the same: a saved
  * value found unreadable is written again); one statement, so processes saving at once each write a whole
  * value. Never throws.
  */
-export async function saveHistory(pool: pg.Pool, h: IndexHistory): Promise<boolean> {
+export async function saveHistory(
+  pool: pg.Pool,
+  h: IndexHistory,
+  recent: IndexHistory | null,
+): Promise<boolean> {
   try {
     const { rowCount } = await queryOwnClient(pool, {
-      text: `insert into dashboard_index_history_snapshots (pivot_id, zone, from_day, to_day, data)
-             values ($1, $2, $3::date, $4::date, $5)
+      text: `insert into dashboard_index_history_snapshots (pivot_id, zone, from_day, to_day, data, recent)
+             values ($1, $2, $3::date, $4::date, $5, $6)
              on conflict (pivot_id, zone) do update
                 set from_day = excluded.from_day, to_day = excluded.to_day, data = excluded.data,
-                    saved_at = now()
+                    recent = excluded.recent, saved_at = now()
               where dashboard_index_history_snapshots.to_day <= excluded.to_day`,
-      values: [h.pivot, h.zone, h.from, h.to, encodeHistory(h)],
+      values: [h.pivot, h.zone, h.from, h.to, encodeHistory(h), recent && encodeHistory(recent)],
     });
     return (rowCount ?? 0) > 0;
   } catch (err) {
     readModelsOf(pool).warn(
       { err, pivot: h.pivot, zone: h.zone },
       'dashboard: the index history could not be saved',
+    );
+    return false;
+  }
+}
+
+/**
+ * Saves `recent` beside the history of `h`'s window already saved without it (a row written before
+ * migration 541, or whose recent value was unreadable). Never throws.
+ */
+export async function saveRecent(pool: pg.Pool, h: IndexHistory, recent: IndexHistory): Promise<boolean> {
+  try {
+    const { rowCount } = await queryOwnClient(pool, {
+      text: `update dashboard_index_history_snapshots set recent = $5
+              where pivot_id = $1 and zone = $2 and from_day = $3::date and to_day = $4::date`,
+      values: [h.pivot, h.zone, h.from, h.to, encodeHistory(recent)],
+    });
+    return (rowCount ?? 0) > 0;
+  } catch (err) {
+    readModelsOf(pool).warn(
+      { err, pivot: h.pivot, zone: h.zone },
+      "dashboard: the index history's last days could not be saved",
     );
     return false;
   }

@@ -5,7 +5,7 @@ import { loadFx, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { addGroupIndex, dailyClp, WARM_DAYS } from './days.js';
-import { readSavedHistory, saveHistory } from './history-snapshot.js';
+import { readSavedHistory, readSavedRecent, saveHistory, saveRecent } from './history-snapshot.js';
 import { type IndexDays, mergeDays, type TheirDays } from './merge-days.js';
 import { selectIndexHistory } from './queries.js';
 
@@ -98,6 +98,60 @@ export function buildIndexHistory(
   start[rows.length] = k;
   const bytes = [groupStart, seller, cls, start, cur, price, a, b].reduce((s, x) => s + x.byteLength, 0);
   return { pivot, zone, from, to, groupStart, seller, cls, start, cur, price, a, b, currencies, bytes };
+}
+
+/**
+ * Days at the end of the window saved apart (history-snapshot.ts `recent`): the landing period's closed days
+ * with those of the period before it (the default 7 days: 6 closed + 7), what a starting process's first
+ * dashboard answer reads.
+ */
+export const RECENT_DAYS = 2 * DASHBOARD_DEFAULT_PERIOD_DAYS - 1;
+
+/** The first day of the recent part of a window ending `to`. */
+const recentStart = (to: string) => addDays(to, -(RECENT_DAYS - 1));
+
+/**
+ * The last `days` days of `h`'s window as a history of its own: the same groups and listings, only the
+ * intervals that cover one of those days, their days counted from the new first day (an interval begun
+ * before it starts on it). Its answers over those days are `h`'s (history-snapshot.test.ts). Null when the
+ * window is not longer than `days`.
+ */
+export function recentOf(h: IndexHistory, days = RECENT_DAYS): IndexHistory | null {
+  const D = daysInclusive(h.from, h.to);
+  if (days < 1 || days >= D) return null;
+  const shift = D - days;
+  let m = 0;
+  for (let k = 0; k < h.b.length; k++) if (h.b[k] >= shift) m++;
+  const n = h.seller.length;
+  const start = new Int32Array(n + 1);
+  const cur = new Uint8Array(m);
+  const price = new Float64Array(m);
+  const a = new Int16Array(m);
+  const b = new Int16Array(m);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = j;
+    for (let k = h.start[i]; k < h.start[i + 1]; k++) {
+      if (h.b[k] < shift) continue;
+      cur[j] = h.cur[k];
+      price[j] = h.price[k];
+      a[j] = Math.max(h.a[k] - shift, 0);
+      b[j] = h.b[k] - shift;
+      j++;
+    }
+  }
+  start[n] = j;
+  const { groupStart, seller, cls } = h;
+  const arrays = { groupStart, seller, cls, start, cur, price, a, b };
+  return {
+    ...arrays,
+    pivot: h.pivot,
+    zone: h.zone,
+    from: addDays(h.from, shift),
+    to: h.to,
+    currencies: h.currencies,
+    bytes: Object.values(arrays).reduce((s, x) => s + x.byteLength, 0),
+  };
 }
 
 /**
@@ -418,8 +472,13 @@ interface Slot {
   to: string;
   history: IndexHistory | null;
   loading: Promise<IndexHistory> | null;
-  /** the read of the window's saved history (null: none saved, or unreadable) */
+  /** the read of the window's saved history (null: none saved, or unreadable); set when the load begins */
   saved: Promise<IndexHistory | null> | null;
+  /**
+   * the read of its last days saved apart (recentOf; null: none saved, or unreadable), begun with the
+   * slot: the whole value is read after it, when the load begins
+   */
+  recent: Promise<IndexHistory | null>;
 }
 
 /** Held histories by `${pivot} ${zone}`. */
@@ -431,6 +490,23 @@ function logLoad(pool: pg.Pool, h: IndexHistory, from: 'saved' | 'tables', t0: n
     { pivot: h.pivot, zone: h.zone, from, ms: Math.round(performance.now() - t0), bytes: h.bytes },
     'dashboard: index history loaded',
   );
+}
+
+/**
+ * The slot of the pivot's history over [from, to] (days of `zone`); made — replacing an older window's,
+ * and the read of the window's last days saved apart begun — when there is none of that window.
+ */
+function slotOf(pool: pg.Pool, pivot: number, zone: string, from: string, to: string): Slot {
+  const slots = slotsOf(pool);
+  const key = `${pivot} ${zone}`;
+  const held = slots.get(key);
+  if (held?.to === to) return held;
+  const recentFrom = recentStart(to);
+  const recent =
+    recentFrom > from ? readSavedRecent(pool, { pivot, zone, from, to }, recentFrom) : Promise.resolve(null);
+  const slot: Slot = { to, history: null, loading: null, saved: null, recent: recent.catch(() => null) };
+  slots.set(key, slot);
+  return slot;
 }
 
 /**
@@ -446,21 +522,26 @@ export function loadIndexHistory(
 ): Promise<IndexHistory> {
   const slots = slotsOf(pool);
   const key = `${pivot} ${zone}`;
-  const held = slots.get(key);
-  if (held?.to === to) {
-    if (held.history) return Promise.resolve(held.history);
-    if (held.loading) return held.loading;
-  }
-  const slot: Slot = { to, history: null, loading: null, saved: null };
+  const slot = slotOf(pool, pivot, zone, from, to);
+  if (slot.history) return Promise.resolve(slot.history);
+  if (slot.loading) return slot.loading;
   const t0 = performance.now();
   // saved by the first process that loaded this window (history-snapshot.ts): ~0.x s instead of the
-  // statement below; a value of another window, or unreadable, is passed over
-  const savedRead = readSavedHistory(pool, { pivot, zone, from, to });
+  // statement below; a value of another window, or unreadable, is passed over. After the read of its last
+  // days (slotOf): on a start, both read at once slowed the first dashboard answer that needs only those
+  const q = { pivot, zone, from, to };
+  const savedRead = slot.recent.then(() => readSavedHistory(pool, q));
   slot.saved = savedRead.catch(() => null);
   slot.loading = (async () => {
     const saved = await savedRead;
     if (saved) {
       logLoad(pool, saved, 'saved', t0);
+      // saved before its last days were (migration 541): saved now, behind
+      if (!(await slot.recent))
+        setImmediate(() => {
+          const recent = recentOf(saved);
+          if (recent) void saveRecent(pool, saved, recent);
+        });
       return saved;
     }
     // long work on a large market (every matched listing's intervals over the window: more than the
@@ -472,13 +553,15 @@ export function loadIndexHistory(
     const h = buildIndexHistory(pivot, zone, from, to, rows);
     logLoad(pool, h, 'tables', t0);
     // saved behind the answer (a failure is logged, the history held all the same)
-    setImmediate(() => void saveHistory(pool, h));
+    setImmediate(() => void saveHistory(pool, h, recentOf(h)));
     return h;
   })()
     .then((h) => {
       if (slots.get(key) === slot) {
         slot.history = h;
         slot.loading = null;
+        // its last days apart are not needed any more (not kept: ~16 MB a pivot on the large market)
+        slot.recent = Promise.resolve(null);
         // behind the answer; a failure costs only the first selections' speed
         warmSides(pool, h).catch((err) => readModelsOf(pool).debug({ err: String(err) }, 'dashboard: sides'));
       }
@@ -488,7 +571,6 @@ export function loadIndexHistory(
       if (slots.get(key) === slot) slot.loading = null;
       throw err;
     });
-  slots.set(key, slot);
   return slot.loading;
 }
 
@@ -518,7 +600,9 @@ export function heldIndexHistory(
  * large market the read is one value (0.2–0.4 s on a quiet machine), the per-scope statement it would
  * otherwise stand in for reads every matched listing's intervals of the period — on a busy machine it
  * ran into the 30-s statement timeout and the first dashboard request failed after 41 s, while the saved
- * read was done 20 s in (issue 30, sixth session).
+ * read was done 20 s in (issue 30, sixth session). With `needFrom` (the first day the caller needs): the
+ * window's last days saved apart (recentOf) answer when they begin on or before it — the whole value is
+ * then not read for this request (its load begins with the warm-ups, or with a request that needs it).
  */
 export async function indexHistoryOrSaved(
   pool: pg.Pool,
@@ -526,28 +610,41 @@ export async function indexHistoryOrSaved(
   zone: string,
   from: string,
   to: string,
+  needFrom?: string,
 ): Promise<IndexHistory | null> {
-  const held = heldIndexHistory(pool, pivot, zone, from, to);
-  if (held) return held;
-  const slot = slotsOf(pool).get(`${pivot} ${zone}`);
-  if (slot?.to !== to || !slot.saved) return null;
+  const held = slotsOf(pool).get(`${pivot} ${zone}`);
+  if (held?.to === to && held.history) return held.history;
+  const slot = slotOf(pool, pivot, zone, from, to);
   // a request waits for it: the warm-ups (pricing models, comparator history, promotions copies) pause
   // at their next step until it is read — on a cold start of the large market they kept the event loop
   // busy and the read of ~75 MB took 20 s (issue 30, seventh session)
+  const holder = readModelsOf(pool);
+  if (needFrom !== undefined) {
+    const recent = await holder.forRequest(() => slot.recent);
+    if (slot.history) return slot.history;
+    if (recent && needFrom >= recent.from) return recent;
+  }
+  const loading = loadIndexHistory(pool, pivot, zone, from, to);
+  loading.catch(() => {});
+  if (slot.history) return slot.history;
   const saved = slot.saved;
-  return readModelsOf(pool).forRequest(() => saved);
+  if (!saved) return null;
+  return holder.forRequest(() => saved);
 }
 
 /**
  * Starts reading the pivot's history of the warm window in the day zone of `marketZone` unless this
  * process holds it or is reading it: the dashboard's cards ask for it first, so that on a cold start the
  * read runs beside the pricing model's load instead of after it (issue 30: the saved history's read
- * began ~7 s after the request on the large market, once the model was loaded).
+ * began ~7 s after the request on the large market, once the model was loaded). Only the window's last
+ * days saved apart when there are (the landing period's answer needs only them; the whole value is read
+ * with the warm-ups or for a request that needs it), else the whole history.
  */
 export async function startIndexHistory(pool: pg.Pool, pivot: number, marketZone: string): Promise<void> {
   const zone = await dayZone(pool, marketZone);
   const w = historyWindow(today(new Date(), zone), WARM_DAYS);
-  heldIndexHistory(pool, pivot, zone, w.from, w.to);
+  const slot = slotOf(pool, pivot, zone, w.from, w.to);
+  if (!(await slot.recent)) await loadIndexHistory(pool, pivot, zone, w.from, w.to);
 }
 
 /** The window of closed days held: the `days` days before today. */

@@ -122,14 +122,21 @@ export async function closedDaysFromState(
 ): Promise<Map<string, DayFigures>> {
   const key = figuresKey(s);
   const sellers = [key.pivot, ...key.competitors];
-  const [perSeller, rootClasses] = await Promise.all([
+  const D = daysInclusive(from, to);
+  // the rates of the currencies known before the sellers' rows are read with them (one wait, not two)
+  const known = [...new Set<string>([s.currency, ...h.currencies])];
+  const [perSeller, rootClasses, knownFx] = await Promise.all([
     sellerDays(pool, { sellers, roots: key.roots, zone: key.zone, from, to }),
     selectRootClasses(pool, key.roots),
+    loadFx(pool, known, from, to),
   ]);
-  const D = daysInclusive(from, to);
-  const currencies = new Set<string>([s.currency, ...h.currencies]);
+  const currencies = new Set<string>(known);
   for (const m of perSeller.values()) for (const f of m.values()) for (const c in f.money) currencies.add(c);
-  const clp = dailyClp(await loadFx(pool, [...currencies], from, to), from, D);
+  const clp = dailyClp(
+    currencies.size > known.length ? await loadFx(pool, [...currencies], from, to) : knownFx,
+    from,
+    D,
+  );
   const idx = indexDays(h, {
     competitors: key.competitors,
     rootClasses,
@@ -193,7 +200,7 @@ export async function closedFigures(
 ): Promise<Map<string, DayFigures>> {
   const w = historyWindow(todayDay, WARM_DAYS);
   if (from < w.from || to > w.to) return closedDays(pool, s, from, to);
-  const h = await indexHistoryOrSaved(pool, s.pivot, s.zone, w.from, w.to);
+  const h = await indexHistoryOrSaved(pool, s.pivot, s.zone, w.from, w.to, from);
   return h ? closedDaysFromState(pool, s, h, from, to) : closedDays(pool, s, from, to);
 }
 
@@ -394,8 +401,11 @@ export async function dashboardPre(
     // and the closed days' work (the index history's reads and merges) would share the event loop with
     // its making — a large cold start's first DPM answers 0.5–2 s later when it did (issue 30). Then
     // today's figures and the events, which do not depend on the closed days, are asked at once, so that
-    // the answer waits for the longest of these reads rather than their sum. Awaited below; the catch
-    // only keeps a failure from being unhandled while another read is awaited.
+    // the answer waits for the longest of these reads rather than their sum. The first day of monitoring
+    // (a few index reads) is asked before the model: the closed days' computation waits for it. Awaited
+    // below; the catch only keeps a failure from being unhandled while another read is awaited.
+    const sinceRead = monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
+    sinceRead.catch(() => {});
     const resolved = period.to === todayDay ? await withModel(pool, q.lookups) : null;
     const todayFigures = resolved ? currentDay(pool, s, resolved, todayDay) : null;
     const eventsRead = eventCounts(pool, {
@@ -412,7 +422,7 @@ export async function dashboardPre(
     // seen for the first time — has no complete data: no comparison at all (a change against it, e.g.
     // "Nuevos 1.693, −25.268" for 90 days when monitoring began on the previous period's first day,
     // would mislead).
-    const monitoringSince = await monitoringSinceOf(pool, [s.pivot, ...s.competitors], zone);
+    const monitoringSince = await sinceRead;
     const comparable = monitoringSince !== null && previousFrom > monitoringSince;
     // Both periods' closed days in one computation.
     const closedFrom = comparable ? previousFrom : period.from;
