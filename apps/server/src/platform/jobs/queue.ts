@@ -277,15 +277,20 @@ export async function enqueue(
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) throw new Error('maxAttempts must be ≥ 1');
   const data = registered?.schema ? registered.schema.parse(payload ?? {}) : (payload ?? {});
   await ensureQueue(db, queue);
-  const id = await sender.send(queue, data as object, {
-    db: executor(db),
-    startAfter: opts.runAt,
-    retryLimit: maxAttempts - 1,
-    retryDelay: registered?.retryDelaySeconds ?? 5,
-    retryBackoff: true,
-    singletonKey: opts.singletonKey,
-  });
-  if (!id) {
+  let id: string | null = null;
+  // a refused job on a 'short' queue: one waits; but a worker may take that one between the refusal and
+  // the look for it (then none waits any more: sent again — seen once in CI as "refused the job and none
+  // waits" while a test's worker was running)
+  for (let attempt = 1; !id; attempt++) {
+    id = await sender.send(queue, data as object, {
+      db: executor(db),
+      startAfter: opts.runAt,
+      retryLimit: maxAttempts - 1,
+      retryDelay: registered?.retryDelaySeconds ?? 5,
+      retryBackoff: true,
+      singletonKey: opts.singletonKey,
+    });
+    if (id) break;
     // deduped: the job already waiting does the work
     const { rows } = await db.query<{ id: string }>(
       `select id::text from ${JOB_SCHEMA}.job
@@ -294,7 +299,7 @@ export async function enqueue(
       [queue, opts.singletonKey ?? null],
     );
     if (rows[0]) return rows[0].id;
-    throw new Error(`jobs: '${queue}' refused the job and none waits`);
+    if (attempt >= 3) throw new Error(`jobs: '${queue}' refused the job and none waits`);
   }
   await db.query('select pg_notify($1, $2)', [JOB_CHANNEL, queue]);
   wakeJobWorkers(queue);
