@@ -612,9 +612,8 @@ export async function indexHistoryOrSaved(
   to: string,
   needFrom?: string,
 ): Promise<IndexHistory | null> {
-  const held = slotsOf(pool).get(`${pivot} ${zone}`);
-  if (held?.to === to && held.history) return held.history;
   const slot = slotOf(pool, pivot, zone, from, to);
+  if (slot.history) return slot.history;
   // a request waits for it: the warm-ups (pricing models, comparator history, promotions copies) pause
   // at their next step until it is read — on a cold start of the large market they kept the event loop
   // busy and the read of ~75 MB took 20 s (issue 30, seventh session)
@@ -624,9 +623,7 @@ export async function indexHistoryOrSaved(
     if (slot.history) return slot.history;
     if (recent && needFrom >= recent.from) return recent;
   }
-  const loading = loadIndexHistory(pool, pivot, zone, from, to);
-  loading.catch(() => {});
-  if (slot.history) return slot.history;
+  loadIndexHistory(pool, pivot, zone, from, to).catch(() => {});
   const saved = slot.saved;
   if (!saved) return null;
   return holder.forRequest(() => saved);
