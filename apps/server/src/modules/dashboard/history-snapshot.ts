@@ -154,24 +154,18 @@ export async function saveHistory(
   h: IndexHistory,
   recent: IndexHistory | null,
 ): Promise<boolean> {
-  try {
-    const { rowCount } = await queryOwnClient(pool, {
-      text: `insert into dashboard_index_history_snapshots (pivot_id, zone, from_day, to_day, data, recent)
-             values ($1, $2, $3::date, $4::date, $5, $6)
-             on conflict (pivot_id, zone) do update
-                set from_day = excluded.from_day, to_day = excluded.to_day, data = excluded.data,
-                    recent = excluded.recent, saved_at = now()
-              where dashboard_index_history_snapshots.to_day <= excluded.to_day`,
-      values: [h.pivot, h.zone, h.from, h.to, encodeHistory(h), recent && encodeHistory(recent)],
-    });
-    return (rowCount ?? 0) > 0;
-  } catch (err) {
-    readModelsOf(pool).warn(
-      { err, pivot: h.pivot, zone: h.zone },
-      'dashboard: the index history could not be saved',
-    );
-    return false;
-  }
+  return write(
+    pool,
+    h,
+    `insert into dashboard_index_history_snapshots (pivot_id, zone, from_day, to_day, data, recent)
+     values ($1, $2, $3::date, $4::date, $5, $6)
+     on conflict (pivot_id, zone) do update
+        set from_day = excluded.from_day, to_day = excluded.to_day, data = excluded.data,
+            recent = excluded.recent, saved_at = now()
+      where dashboard_index_history_snapshots.to_day <= excluded.to_day`,
+    [encodeHistory(h), recent && encodeHistory(recent)],
+    'dashboard: the index history could not be saved',
+  );
 }
 
 /**
@@ -179,18 +173,35 @@ export async function saveHistory(
  * migration 541, or whose recent value was unreadable). Never throws.
  */
 export async function saveRecent(pool: pg.Pool, h: IndexHistory, recent: IndexHistory): Promise<boolean> {
+  return write(
+    pool,
+    h,
+    `update dashboard_index_history_snapshots set recent = $5
+      where pivot_id = $1 and zone = $2 and from_day = $3::date and to_day = $4::date`,
+    [encodeHistory(recent)],
+    "dashboard: the index history's last days could not be saved",
+  );
+}
+
+/**
+ * One statement on `h`'s row ($1–$4: pivot, zone, window; `values` from $5); whether it wrote a row. A
+ * failure is logged with `failed`, never thrown.
+ */
+async function write(
+  pool: pg.Pool,
+  h: IndexHistory,
+  text: string,
+  values: unknown[],
+  failed: string,
+): Promise<boolean> {
   try {
     const { rowCount } = await queryOwnClient(pool, {
-      text: `update dashboard_index_history_snapshots set recent = $5
-              where pivot_id = $1 and zone = $2 and from_day = $3::date and to_day = $4::date`,
-      values: [h.pivot, h.zone, h.from, h.to, encodeHistory(recent)],
+      text,
+      values: [h.pivot, h.zone, h.from, h.to, ...values],
     });
     return (rowCount ?? 0) > 0;
   } catch (err) {
-    readModelsOf(pool).warn(
-      { err, pivot: h.pivot, zone: h.zone },
-      "dashboard: the index history's last days could not be saved",
-    );
+    readModelsOf(pool).warn({ err, pivot: h.pivot, zone: h.zone }, failed);
     return false;
   }
 }
