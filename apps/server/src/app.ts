@@ -20,6 +20,7 @@ import { jobModules, modules } from './modules/index.js';
 import exporterPlugin from './platform/exporter/plugin.js';
 import jobsPlugin from './platform/jobs/plugin.js';
 import mailPlugin from './platform/mail/plugin.js';
+import { watchMemory } from './platform/memory.js';
 import { readModelsOf } from './platform/read-model.js';
 import authPlugin from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -184,6 +185,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     await readModels.close();
   });
+  // The models' dead arrays freed when the warm-ups end and whenever the resident size passes the soft
+  // limit (platform/memory.ts).
+  const memory = watchMemory({
+    softLimitBytes: deps.config.MEMORY_SOFT_LIMIT_MB * 2 ** 20,
+    // (a second without requests: not the instant between two requests of one user's screen)
+    idle: () => readModels.quietFor() >= 1000,
+    onCollect: ({ reason, before, after, ms }) =>
+      app.log.info(
+        {
+          reason,
+          beforeMiB: Math.round(before / 2 ** 20),
+          afterMiB: Math.round(after / 2 ** 20),
+          ms: Math.round(ms),
+        },
+        'memory: full collection',
+      ),
+  });
+  if (deps.config.MEMORY_SOFT_LIMIT_MB > 0)
+    void readModels.warmUpsDone.then(() => memory.collectNow('warm-ups done'));
+  app.addHook('onClose', async () => memory.stop());
 
   // The built web app at /, with SPA fallback for every non-API path.
   const webDist = deps.config.WEB_DIST ?? DEFAULT_WEB_DIST;

@@ -14,6 +14,7 @@ describe('configuration', () => {
     expect(cfg.IMAGE_VERIFICATION_SELLERS).toEqual([116, 125]);
     expect(cfg.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(cfg.DATABASE_POOL_SIZE).toBe(20);
+    expect(cfg.MEMORY_SOFT_LIMIT_MB).toBe(1200);
     // the generated secret is stable for the same data directory
     expect(loadConfig({ DATA_DIR: '/tmp/vigia-cfg-test' }).JWT_SECRET).toBe(cfg.JWT_SECRET);
   });
@@ -23,6 +24,8 @@ describe('configuration', () => {
     expect(() => loadConfig({ DEMO_DATA: 'huge' })).toThrow(/DEMO_DATA/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({ IMAGE_VERIFICATION_SELLERS: '116;125' })).toThrow(/IMAGE_VERIFICATION_SELLERS/);
+    expect(() => loadConfig({ MEMORY_SOFT_LIMIT_MB: '1.5GB' })).toThrow(/MEMORY_SOFT_LIMIT_MB/);
+    expect(() => loadConfig({ MEMORY_SOFT_LIMIT_MB: '-1' })).toThrow(/MEMORY_SOFT_LIMIT_MB/);
   });
 });
 

@@ -63,6 +63,11 @@ export const configSchema = z.object({
    * this many plus its LISTEN and probe connections (docs/operations.md "Connections per role").
    */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(4).max(200).default(DEFAULT_POOL_SIZE),
+  /**
+   * An API process's resident memory above which it runs a full garbage collection (platform/memory.ts;
+   * docs/operations.md "Memory"): MiB, 0 for never.
+   */
+  MEMORY_SOFT_LIMIT_MB: z.coerce.number().int().min(0).max(1_048_576).default(1200),
   /** A running job without a heartbeat for this long (its worker died) is retried by another worker. */
   JOBS_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   /**

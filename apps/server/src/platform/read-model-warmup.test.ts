@@ -137,6 +137,19 @@ describe('when the warm-ups begin', () => {
   });
 });
 
+describe('quietFor (platform/memory.ts collects in the quiet)', () => {
+  it('is 0 while a request is answered, and counts from its answer', async () => {
+    const holder = new ReadModels({} as pg.Pool);
+    holder.requestStarted();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(holder.quietFor()).toBe(0);
+    holder.requestEnded();
+    await new Promise((r) => setTimeout(r, 60));
+    expect(holder.quietFor()).toBeGreaterThanOrEqual(50);
+    expect(holder.quietFor()).toBeLessThan(1000);
+  });
+});
+
 describe('requests while a warm-up runs', () => {
   let ctx: TestContext;
   let fx: PricingFixture;

@@ -469,6 +469,11 @@ export class ReadModels {
     while (this.requestLoads > 0 && !this.closing) await this.change();
   }
 
+  /** Milliseconds since the last request arrived or was answered; 0 while one is being answered. */
+  quietFor(): number {
+    return this.requests > 0 ? 0 : Date.now() - this.lastRequest;
+  }
+
   /** Whether the warm-ups would pause now (tests, diagnostics). */
   get yielding(): boolean {
     return this.requestLoads > 0 || this.requests > 0;

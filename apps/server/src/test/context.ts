@@ -65,6 +65,8 @@ export async function createTestContext(
     DEMO_DATA: 'none',
     JWT_SECRET: randomBytes(32).toString('hex'),
     WEB_DIST: '/nonexistent',
+    // the test runner's memory is not a server's: no collections of platform/memory.ts in it
+    MEMORY_SOFT_LIMIT_MB: '0',
     ...opts.env,
   });
   const app = await buildApp({ config, db });

@@ -1,0 +1,113 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// The API process's resident memory, kept under a soft limit (issue 30, "Memory ≤ 1.5 GB on large").
+//
+// What it answers: the arrays a request or a warm-up step makes and drops (a pivot's model loaded from its
+// saved bytes, a window's priced copy, a chart's columns) are ArrayBuffers outside V8's heap; V8 frees them
+// only at its next full collection, which it starts from the heap's own growth, not from the process's
+// resident size. On the large market the warm-ups leave ~375 MiB of such dead arrays resident for ~26 s
+// after they end, and a burst of requests on top of that plateau passed 1.5 GB (docs/benchmarks.md
+// "large"). So: one full collection when the warm-ups end, and one whenever the resident size is over the
+// soft limit (checked every second, at most one collection per `minGapMs`).
+//
+// What it does not reach: the pool threads' heaps (chart, export) are collected by their own V8 and are
+// capped (platform/pool), and memory that is live. A full collection holds the event loop (~70–110 ms on
+// large), so one started by the size waits for a moment without requests (app.ts: a second without any;
+// a burst's requests would each wait for it) unless the size is over URGENT × the limit; and while
+// collections leave the size over the limit (live memory, which collecting again would not free) the gap
+// between them doubles, up to MAX_GAP_MS.
+
+/** The longest gap between two collections started by the size (the live memory is over the limit). */
+export const MAX_GAP_MS = 5 * 60_000;
+
+/** Over this multiple of the soft limit a collection does not wait for a moment without requests. */
+export const URGENT = 1.25;
+
+/** V8's full collection (`gc()`), exposed once for the process. */
+let collector: (() => void) | undefined;
+export function fullCollection(): () => void {
+  if (!collector) {
+    setFlagsFromString('--expose-gc');
+    collector = runInNewContext('gc') as () => void;
+  }
+  return collector;
+}
+
+export interface MemoryWatchOptions {
+  /** Resident bytes above which a full collection runs (0: never from the size; `collectNow` still runs). */
+  softLimitBytes: number;
+  /** How often the resident size is read. */
+  everyMs?: number;
+  /**
+   * Whether no request is being answered: a collection started by the size waits for such a moment (it
+   * holds the event loop), unless the size is over URGENT × the limit. Default: always.
+   */
+  idle?: () => boolean;
+  /** Least time between two collections started by the size. */
+  minGapMs?: number;
+  /** Resident bytes now (tests give their own). */
+  rss?: () => number;
+  /** Runs a full collection (tests give their own). */
+  collect?: () => void;
+  /**
+   * Told of every collection, `everyMs` after it: why, the resident bytes before and then (V8 unmaps the
+   * dead arrays' memory on a background thread after the collection), and its milliseconds.
+   */
+  onCollect?: (c: { reason: string; before: number; after: number; ms: number }) => void;
+}
+
+export interface MemoryWatch {
+  /** A full collection now (e.g. the warm-ups ended), whatever the size; counts for the gap. */
+  collectNow(reason: string): void;
+  /** The collections run so far. */
+  readonly collections: number;
+  stop(): void;
+}
+
+export function watchMemory(opts: MemoryWatchOptions): MemoryWatch {
+  const everyMs = opts.everyMs ?? 1000;
+  const minGapMs = opts.minGapMs ?? 10_000;
+  const rss = opts.rss ?? (() => process.memoryUsage.rss());
+  const collect = () => (opts.collect ?? fullCollection())(); // (gc exposed at the first collection)
+  const idle = opts.idle ?? (() => true);
+  let last = Number.NEGATIVE_INFINITY;
+  let gap = minGapMs;
+  let collections = 0;
+  /** A collection whose freeing is not judged yet (V8 frees the dead arrays' memory on a background thread). */
+  let judging: NodeJS.Timeout | undefined;
+  const run = (reason: string, before: number) => {
+    const t = performance.now();
+    collect();
+    last = performance.now();
+    collections++;
+    const ms = last - t;
+    clearTimeout(judging);
+    judging = setTimeout(() => {
+      judging = undefined;
+      const after = rss();
+      gap = opts.softLimitBytes > 0 && after > opts.softLimitBytes ? Math.min(gap * 2, MAX_GAP_MS) : minGapMs;
+      opts.onCollect?.({ reason, before, after, ms });
+    }, everyMs).unref();
+  };
+  const timer =
+    opts.softLimitBytes > 0
+      ? setInterval(() => {
+          if (judging) return;
+          const now = rss();
+          if (now <= opts.softLimitBytes || performance.now() - last < gap) return;
+          if (idle()) run('soft limit', now);
+          else if (now > URGENT * opts.softLimitBytes) run('soft limit, under load', now);
+        }, everyMs).unref()
+      : undefined;
+  return {
+    collectNow: (reason) => run(reason, rss()),
+    get collections() {
+      return collections;
+    },
+    stop: () => {
+      clearInterval(timer);
+      clearTimeout(judging);
+    },
+  };
+}
