@@ -202,8 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         'memory: full collection',
       ),
   });
-  if (deps.config.MEMORY_SOFT_LIMIT_MB > 0)
-    void readModels.warmUpsDone.then(() => memory.collectNow('warm-ups done'));
+  void readModels.warmUpsDone.then(() => memory.collectWhenIdle('warm-ups done'));
   app.addHook('onClose', async () => memory.stop());
 
   // The built web app at /, with SPA fallback for every non-API path.

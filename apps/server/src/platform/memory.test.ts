@@ -107,13 +107,37 @@ describe('watchMemory', () => {
     }
   });
 
-  it('with no limit collects only when asked', async () => {
+  it('collects when asked at the next moment without requests, whatever the size', async () => {
+    let busy = true;
+    const reasons: string[] = [];
+    const w = watchMemory({
+      softLimitBytes: 1000 * MiB,
+      everyMs: 5,
+      rss: () => 500 * MiB, // under the limit: only the asked collection
+      idle: () => !busy,
+      collect: () => {},
+      onCollect: (c) => reasons.push(c.reason),
+    });
+    try {
+      w.collectWhenIdle('warm-ups done');
+      await sleep(40);
+      expect(w.collections).toBe(0); // requests in flight
+      busy = false;
+      await sleep(40);
+      expect(reasons).toEqual(['warm-ups done']);
+      await sleep(40);
+      expect(w.collections).toBe(1); // once
+    } finally {
+      w.stop();
+    }
+  });
+
+  it('with no limit never collects, not even when asked', async () => {
     let runs = 0;
     const w = watchMemory({ softLimitBytes: 0, everyMs: 5, rss: () => 5000 * MiB, collect: () => runs++ });
+    w.collectWhenIdle('warm-ups done');
     await sleep(30);
     expect(runs).toBe(0);
-    w.collectNow('warm-ups done');
-    expect(runs).toBe(1);
     w.stop();
   });
 

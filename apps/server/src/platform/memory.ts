@@ -6,10 +6,10 @@ import { runInNewContext } from 'node:vm';
 // What it answers: the arrays a request or a warm-up step makes and drops (a pivot's model loaded from its
 // saved bytes, a window's priced copy, a chart's columns) are ArrayBuffers outside V8's heap; V8 frees them
 // only at its next full collection, which it starts from the heap's own growth, not from the process's
-// resident size. On the large market the warm-ups leave ~375 MiB of such dead arrays resident for ~26 s
-// after they end, and a burst of requests on top of that plateau passed 1.5 GB (docs/benchmarks.md
-// "large"). So: one full collection when the warm-ups end, and one whenever the resident size is over the
-// soft limit (checked every second, at most one collection per `minGapMs`).
+// resident size. On the large market the warm-ups swung the process up to 1,302–1,463 MiB (three runs of
+// five over 1.5 × 10⁹ B) and left ~375 MiB of such dead arrays resident for ~26 s after they ended
+// (docs/benchmarks.md "large", fifteenth session). So: one full collection once the warm-ups end, and one
+// whenever the resident size is over the soft limit (checked every second, at most one per `minGapMs`).
 //
 // What it does not reach: the pool threads' heaps (chart, export) are collected by their own V8 and are
 // capped (platform/pool), and memory that is live. A full collection holds the event loop (~70–110 ms on
@@ -35,7 +35,7 @@ export function fullCollection(): () => void {
 }
 
 export interface MemoryWatchOptions {
-  /** Resident bytes above which a full collection runs (0: never from the size; `collectNow` still runs). */
+  /** Resident bytes above which a full collection runs (0: no collection at all, not even when asked). */
   softLimitBytes: number;
   /** How often the resident size is read. */
   everyMs?: number;
@@ -58,8 +58,11 @@ export interface MemoryWatchOptions {
 }
 
 export interface MemoryWatch {
-  /** A full collection now (e.g. the warm-ups ended), whatever the size; counts for the gap. */
-  collectNow(reason: string): void;
+  /**
+   * A full collection at the next moment without requests (at once when idle now), whatever the size
+   * (e.g. the warm-ups ended); counts for the gap. Only with a soft limit (the check that runs it).
+   */
+  collectWhenIdle(reason: string): void;
   /** The collections run so far. */
   readonly collections: number;
   stop(): void;
@@ -90,18 +93,29 @@ export function watchMemory(opts: MemoryWatchOptions): MemoryWatch {
       opts.onCollect?.({ reason, before, after, ms });
     }, everyMs).unref();
   };
+  /** A collection asked for (collectWhenIdle), waiting for a moment without requests. */
+  let asked: string | null = null;
   const timer =
     opts.softLimitBytes > 0
       ? setInterval(() => {
           if (judging) return;
           const now = rss();
+          if (asked !== null && idle()) {
+            run(asked, now);
+            asked = null;
+            return;
+          }
           if (now <= opts.softLimitBytes || performance.now() - last < gap) return;
           if (idle()) run('soft limit', now);
           else if (now > URGENT * opts.softLimitBytes) run('soft limit, under load', now);
         }, everyMs).unref()
       : undefined;
   return {
-    collectNow: (reason) => run(reason, rss()),
+    collectWhenIdle: (reason) => {
+      if (opts.softLimitBytes <= 0) return;
+      if (idle() && !judging) run(reason, rss());
+      else asked = reason;
+    },
     get collections() {
       return collections;
     },
