@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { round2 } from '@vigia/domain';
+import { isoDateInZone, round2 } from '@vigia/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spikeFlags } from '../../apps/server/src/modules/promotions/service.js';
@@ -14,6 +14,7 @@ import type {} from '../../apps/server/src/test/global-setup.js';
 import {
   assortmentDiff,
   copyToCsv,
+  dashboardDaysSql,
   dpmSellersDiff,
   dpmSellersSql,
   dpmSql,
@@ -428,5 +429,46 @@ describe('Surtido values compared exactly (DECIMAL sums, domain ConvertedSum)', 
     expect(assortmentDiff({ sellers: [{ ...summary, total_value: 5_000_019_957.15 }] }, rows)).toEqual([
       'Todos total_value: API 5000019957.15 DuckDB 5000019957.16',
     ]);
+  });
+});
+
+describe("the dashboard's discount buckets in DuckDB SQL (docs/metrics.md: the nearest multiple of 5, 22.5 → 25)", () => {
+  it('buckets discounts of prices with cents exactly: 32.5 % → 35, 12.5 % → 15, 22.5 % → 25, 22.4 % → 20', async () => {
+    // in doubles 100 × (8.00 − 5.40) / 8.00 = 32.49999999999999 (the medium market's first DuckDB run on
+    // 2026-12-01 bucketed four such PEN listings a bucket too low, and the mode of the day with them)
+    const db = await emptyRawTables();
+    const now = new Date(Date.now() - 60_000).toISOString();
+    await db.run(`insert into sellers values (5, 'Pivote', 'PEN', '${now}')`);
+    const listings: [number, number, number][] = [
+      [1, 8.0, 5.4], // 32.5 % → 35
+      [2, 9.6, 8.4], // 12.5 % → 15
+      [3, 8.0, 6.2], // 22.5 % → 25
+      [4, 10.0, 7.76], // 22.4 % → 20
+    ];
+    for (const [id, normal, sale] of listings) {
+      await db.run(`insert into products (id, seller_id, product_id, first_seen, last_seen, published)
+                    values (${id}, 5, 'p${id}', '${now}', '${now}', true)`);
+      await db.run(`insert into price_intervals (product_id, valid_from, valid_to, normal_price, sale_price,
+                      price_type, stock_out, currency) values (${id}, '${now}', null, ${normal}, ${sale}, 'SALE', false, 'PEN')`);
+    }
+    const market: Market = { license: 1, zone: 'America/Santiago', licensed: [5], roots: [] };
+    const today = isoDateInZone(new Date(), market.zone);
+    const rows = await rowsOf(
+      db,
+      dashboardDaysSql(market, {
+        pivot: 5,
+        competitors: [],
+        currency: 'PEN',
+        from: today,
+        to: today,
+        previousFrom: today,
+        today,
+      }),
+    );
+    const day = rows.find((r) => String(r.day).startsWith(today));
+    // ordered by the discount %: 12.5, 22.4, 22.5, 32.5
+    expect(day).toBeDefined();
+    expect(((day?.buckets ?? []) as unknown[]).map(Number)).toEqual([15, 20, 25, 35]);
+    db.closeSync();
   });
 });

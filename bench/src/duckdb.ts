@@ -528,6 +528,11 @@ export function dashboardDaysSql(m: Market, q: DashboardQuestion): string {
                         then 100 * (x.normal_price - ${promo}) / x.normal_price end, 4) as disc4,
              case when x.normal_price > 0 and ${promo} > 0 and ${promo} < x.normal_price
                   then 100 * (x.normal_price::double - ${promo}::double) / x.normal_price::double end as pct,
+             -- the bucket exactly from the cents (round half up of 20 (N − P) / N): the double pct of
+             -- 8.00 → 5.40 is 32.49999999999999, which would bucket a 32.5 % discount as 30
+             case when x.normal_price > 0 and ${promo} > 0 and ${promo} < x.normal_price
+                  then 5 * ((40 * ((x.normal_price - ${promo}) * 100)::bigint + (x.normal_price * 100)::bigint)
+                            // (2 * (x.normal_price * 100)::bigint)) end as bucket,
              timezone(${z}, x.valid_from)::date as a,
              coalesce(timezone(${z}, x.valid_to)::date - 1, date '9999-12-31') as b
         from price_intervals x join products p on p.id = x.product_id join sellers s on s.id = p.seller_id
@@ -542,7 +547,7 @@ export function dashboardDaysSql(m: Market, q: DashboardQuestion): string {
              sum(disc4) filter (where price_type <> 'NORMAL' and same_currency)::double as disc_sum,
              count(pct) filter (where price_type <> 'NORMAL' and r.r is not null and q.r is not null) as money_n,
              sum((normal - promo) * r.r / q.r) filter (where price_type <> 'NORMAL' and pct is not null) as money_sum,
-             list(round(pct / 5) * 5 order by pct) filter (where price_type <> 'NORMAL' and pct is not null) as buckets
+             list(bucket order by pct) filter (where price_type <> 'NORMAL' and bucket is not null) as buckets
         from mkt left join rate r on r.d = mkt.d and r.currency = mkt.currency
         left join rate q on q.d = mkt.d and q.currency = ${lit(q.currency)}
        group by mkt.d),
