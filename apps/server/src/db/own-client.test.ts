@@ -1,14 +1,12 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { fullCollection } from '../platform/memory.js';
 import { createPool, queryOwnClient } from './database.js';
 
 // queryOwnClient: a large result must not stay reachable after its caller dropped it (the pricing model's
 // load, model.ts), which pool.query on a connection the pool opened for it does not guarantee.
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+const gc = fullCollection();
 
 const SQL = 'select i, md5(i::text) as h from generate_series(1, 20000) i';
 

@@ -89,7 +89,8 @@ export function watchMemory(opts: MemoryWatchOptions): MemoryWatch {
     judging = setTimeout(() => {
       judging = undefined;
       const after = rss();
-      gap = opts.softLimitBytes > 0 && after > opts.softLimitBytes ? Math.min(gap * 2, MAX_GAP_MS) : minGapMs;
+      // (a collection runs only with a limit: the timer and collectWhenIdle need one)
+      gap = after > opts.softLimitBytes ? Math.min(gap * 2, MAX_GAP_MS) : minGapMs;
       opts.onCollect?.({ reason, before, after, ms });
     }, everyMs).unref();
   };
