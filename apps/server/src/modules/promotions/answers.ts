@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { chartOf } from './chart-pool.js';
+import { chartOf, scatterOf } from './chart-pool.js';
 import { runningGroups, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, dayString, type SellerSpans, sellerSpans } from './model.js';
 import {
@@ -260,6 +260,31 @@ export async function rangeAnswer(
 
 /** Products named in each scatter point when simple=false. */
 const SCATTER_SAMPLE = 5;
+/** Names kept for the scatter plot's samples (per data version), at most. */
+const NAMES_KEPT = 50_000;
+
+/**
+ * The names of the listings `ids` (a scatter plot's samples: ~1,500 for all roots on the large market, a
+ * query of ~7–11 ms). Kept per data version in the answers' memo: another window of the same question names
+ * mostly the same listings (the first of each bucket), so only the new ones are read. Its own memo (not
+ * kept across a restart): one map, dropped with the data version as every answer is.
+ */
+async function productNames(pool: pg.Pool, ids: number[]): Promise<Map<number, string>> {
+  const known = await readModelsOf(pool)
+    .memo<Map<number, string>>('promotions-scatter-names', 1)
+    .answer([], async () => new Map<number, string>());
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length) {
+    const { rows } = await pool.query<{ id: number; name: string | null }>(
+      'select id::int as id, name from products where id = any($1::bigint[])',
+      [missing],
+    );
+    if (known.size + missing.length > NAMES_KEPT) known.clear();
+    for (const id of missing) known.set(id, '');
+    for (const n of rows) known.set(n.id, n.name ?? '');
+  }
+  return known;
+}
 
 export async function scatterAnswer(
   req: FastifyRequest,
@@ -269,21 +294,8 @@ export async function scatterAnswer(
   const scope = await resolvePromoScope(req, pool, body);
   return remembered(pool, ['scatter', ...scopeKey(scope), body.simple], async () => {
     const [models, window] = await windowOf(pool, scope);
-    const { width, rows } = await chartOf({
-      kind: 'scatter',
-      models,
-      scope: window,
-      sample: body.simple ? 0 : SCATTER_SAMPLE,
-    });
-    const ids = [...new Set(rows.flatMap((r) => r.ids ?? []))];
-    const names = new Map<number, string>();
-    if (ids.length) {
-      const { rows: named } = await pool.query<{ id: number; name: string | null }>(
-        'select id::int as id, name from products where id = any($1::bigint[])',
-        [ids],
-      );
-      for (const n of named) names.set(n.id, n.name ?? '');
-    }
+    const { width, rows } = await scatterOf(models, window, body.simple ? 0 : SCATTER_SAMPLE);
+    const names = await productNames(pool, [...new Set(rows.flatMap((r) => r.ids ?? []))]);
     return {
       from_date: scope.values.from,
       to_date: scope.values.to,

@@ -1,4 +1,4 @@
-import { discountPercentOrNaN, PRICE_TYPES, round2 } from '@vigia/domain';
+import { discountPercentOrNaN, PRICE_TYPES } from '@vigia/domain';
 import { dateGroups, dayString, leafGroups, runningByLeaf, type SellerSpans } from './model.js';
 import type { RunningGroup, TypePricesRow } from './queries.js';
 
@@ -55,7 +55,7 @@ const grown = (a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffe
   a.length >= n ? a : new Float64Array(Math.max(n, Math.ceil(a.length * 1.5)));
 
 /** How many times each leaf counts (one per asked classification containing it). */
-function multiplicity(leaves: number[]): Uint16Array {
+export function multiplicity(leaves: number[]): Uint16Array {
   let maxLeaf = 0;
   for (const l of leaves) if (l > maxLeaf) maxLeaf = l;
   const mult = new Uint16Array(maxLeaf + 1);
@@ -689,32 +689,6 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
       }
   }
   return out;
-}
-
-/** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
-export type ChartJob =
-  | { kind: 'scatter'; models: SellerSpans[]; scope: WindowScope; sample: number }
-  | { kind: 'range'; models: SellerSpans[]; scope: WindowScope; ranges: number }
-  | { kind: 'type'; models: SellerSpans[]; scope: WindowScope };
-
-export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
-  ? ReturnType<typeof scatterChart>
-  : J extends { kind: 'range' }
-    ? ReturnType<typeof rangeChart>
-    : ReturnType<typeof typeChart>;
-
-export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
-  try {
-    return (
-      job.kind === 'scatter'
-        ? scatterChart(job.models, job.scope, niceStep, job.sample)
-        : job.kind === 'range'
-          ? rangeChart(job.models, job.scope, job.ranges, round2)
-          : typeChart(job.models, job.scope)
-    ) as ChartResult<J>;
-  } finally {
-    releaseScratch();
-  }
 }
 
 /** Scratch arrays longer than this are let go after each chart (releaseScratch). */

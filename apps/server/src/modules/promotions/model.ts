@@ -87,7 +87,7 @@ export interface LeafGroups {
  * A column of n values in shared memory: the chart threads (chart-pool.ts) read the copies without copying
  * them. A copy never changes once built (a refresh builds another).
  */
-function column<T>(type: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
+export function column<T>(type: { new (b: SharedArrayBuffer): T; BYTES_PER_ELEMENT: number }, n: number): T {
   return new type(new SharedArrayBuffer(n * type.BYTES_PER_ELEMENT));
 }
 

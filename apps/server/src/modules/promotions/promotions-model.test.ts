@@ -20,10 +20,10 @@ import {
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
 import { ratesUpTo, windowScopeOf } from './answers.js';
-import { chartOf, chartPool } from './chart-pool.js';
+import { chartOf, chartPool, clearScatterIndexes, scatterIndexBytes, scatterOf } from './chart-pool.js';
+import { computeChart } from './charts.js';
 import { checkPromotions } from './check.js';
 import {
-  computeChart,
   orderStatistics,
   rangeChart,
   runningGroups,
@@ -243,6 +243,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     const scatter = scatterChart(models, w, niceStep, 5);
     expect(scatter.width).toBe(width);
     expect(scatter.rows).toEqual(sqlRows);
+    expect(await scatterOf(models, w, 5)).toEqual(scatter); // the endpoint's way (chart-pool.ts)
     compared += sqlRows.length + sqlCounts.length;
     // the type averages (the endpoint reads them here in a currency other than CLP)
     const types = await selectTypePrices(db.pool, v);
@@ -275,6 +276,31 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
       compared += movedRows.length;
     }
   }
+  // windows ending on the last day, every first day: from the kept index and pairs (scatter-index.ts)
+  clearScatterIndexes();
+  let fast = 0;
+  for (const classes of [roots, [roots[0]], [roots[0], leaves[0]]])
+    for (const currency of ['CLP', 'USD'])
+      for (let a = 0; a < days; a++) {
+        const v = await scopeOf(classes, dayOf(a), dayOf(days - 1), currency);
+        const width = niceStep((await selectPriceP95(db.pool, v)) ?? 0);
+        const sqlRows = (await selectScatter(db.pool, v, width, a % 2 ? 5 : 0)).map((x) => ({
+          ...x,
+          ids: a % 2 ? (x.ids ?? []).map(Number) : null,
+        }));
+        const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
+        expect(await scatterOf(models, w, a % 2 ? 5 : 0)).toEqual({ width, rows: sqlRows });
+        fast += sqlRows.length;
+      }
+  expect(fast).toBeGreaterThan(100);
+  expect(scatterIndexBytes()).toBeGreaterThan(0); // they were answered from kept pairs
+  // the same question with other rates on its first days is another: not answered from the kept index
+  const v = await scopeOf(roots, dayOf(1), dayOf(days - 1), 'USD');
+  const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
+  const before = await scatterOf(models, w, 5);
+  const other = { ...w, fx: w.fx.map((f) => f * 3) };
+  expect(await scatterOf(models, other, 5)).toEqual(scatterChart(models, other, niceStep, 5));
+  expect(await scatterOf(models, other, 5)).not.toEqual(before);
   expect(compared).toBeGreaterThan(50); // the cases did find promotions
   expect(typesCompared).toBeGreaterThan(50);
   expect(runningCompared).toBeGreaterThan(10);
