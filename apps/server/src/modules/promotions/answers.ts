@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { chartOf, scatterOf } from './chart-pool.js';
+import { chartOf, scatterOf, typeOf } from './chart-pool.js';
 import { runningGroups, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, dayString, type SellerSpans, sellerSpans } from './model.js';
 import {
@@ -101,7 +101,7 @@ export async function typeAnswer(
 async function typePricesOf(pool: pg.Pool, scope: PromoScope): Promise<TypePricesRow[]> {
   if (scope.currency === 'CLP') return selectTypePrices(pool, scope.values);
   const [models, window] = await windowOf(pool, scope);
-  return chartOf({ kind: 'type', models, scope: window });
+  return typeOf(models, window);
 }
 
 export async function durationAnswer(

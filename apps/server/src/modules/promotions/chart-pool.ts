@@ -2,7 +2,9 @@ import { moduleBeside, task, WorkerPool } from '../../platform/pool/index.js';
 import { type ChartJob, type ChartResult, computeChart } from './charts.js';
 import type { ScatterRow, WindowScope } from './distribution.js';
 import { dateGroups, leafGroups, RUNNING, type SellerSpans } from './model.js';
+import type { TypePricesRow } from './queries.js';
 import { fromIndex, pairsBytes, type ScatterIndex, type ScatterPairs } from './scatter-index.js';
+import { type TypeIndex, typeFromIndex } from './type-index.js';
 
 // The range and scatter-plot charts (and a third currency's type averages) are computed in the platform's worker pool (platform/pool), two
 // threads (the cores of the target machine), so that concurrent requests use every core and the event
@@ -37,7 +39,7 @@ function shared(job: ChartJob): ChartJob {
     const part: Partial<SellerSpans> =
       job.kind === 'range'
         ? { sellerId, n, groups: leafGroups(s) }
-        : job.kind === 'type'
+        : job.kind === 'type' || job.kind === 'type-index'
           ? { sellerId, n, dated: dateGroups(s) }
           : job.kind === 'scatter-answer'
             ? { sellerId, n, product: s.product }
@@ -52,35 +54,47 @@ export async function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J
   return (await chartPool.run(chartTask, [shared(job)])) as ChartResult<J>;
 }
 
-// The scatter plot of a window ending on or after the copies' latest first day (scatter-index.ts): its
-// index and its pairs per width are built once by a thread and kept here, in shared memory, per question
-// (the copies, the asked leaves and the factors of their promotions' first days); each request then only
-// counts the pairs of its first day. Kept: the last ENTRIES questions, and per question the pairs of
-// PAIR_WIDTHS widths, within PAIRS_BYTES in all (8 bytes a (listing, bucket) pair: 14 MB for all roots and
-// every seller on the large market, 1.75 M pairs of 4.7 M promotions). The copies' versions are in the key:
-// a refreshed copy is another question; the factors of the promotions' first days are compared whole.
+// The scatter plot and the type averages of a window ending on or after the copies' latest first day
+// (scatter-index.ts, type-index.ts): what every first day needs is built once by a thread and kept here,
+// in shared memory, per question (the copies, the asked leaves and the factors of their promotions' first
+// days); each request then only reads its first day's part. The copies' versions are in the key (a
+// refreshed copy is another question); the factors are compared whole. Kept for the scatter plot: the last
+// SCATTER_QUESTIONS questions and per question the pairs of PAIR_WIDTHS widths, within PAIRS_BYTES in all
+// (8 bytes a (listing, bucket) pair: 14 MB for all roots and every seller on the large market, 1.75 M pairs
+// of 4.7 M promotions); for the type averages the last TYPE_QUESTIONS (7 sums per seller, asked
+// classification, price type and last day: ~5 MB for all roots on large).
 
-const ENTRIES = 4;
+const SCATTER_QUESTIONS = 4;
 const PAIR_WIDTHS = 2;
 const PAIRS_BYTES = 96 * 2 ** 20;
+const TYPE_QUESTIONS = 4;
 
-interface ScatterEntry {
-  /** the factors the index was built with: each currency's, from day0 to the copies' latest run day */
+/** A question of a window ending on or after every copy's latest run day. */
+interface LatestQuestion {
+  /** the copies in seller order (each pivot lists itself first: one question whatever the order) */
+  sorted: SellerSpans[];
+  key: string;
+  /** the factors of `scope.fx` from day0 to the copies' latest run day */
   factors: Float64Array;
-  index: Promise<ScatterIndex>;
-  pairs: Map<number, { ready: Promise<ScatterPairs[]>; bytes: number }>;
 }
 
-const scatterEntries = new Map<string, ScatterEntry>();
-
-/** The factors of `scope.fx` up to day `last` (a question's part that the key's text does not hold). */
-function factorsUpTo(scope: WindowScope, last: number): Float64Array {
-  const days = last - scope.day0 + 1;
+/** The question of `scope` when its window ends on or after every copy's latest run day, else null. */
+function latestQuestion(models: SellerSpans[], scope: WindowScope): LatestQuestion | null {
+  let lastRun = -1;
+  for (const s of models) {
+    if (!s.n) continue;
+    if (s.lastRunDay === null) return null;
+    lastRun = Math.max(lastRun, s.lastRunDay);
+  }
+  if (lastRun < 0 || scope.to < lastRun || lastRun >= RUNNING) return null;
+  const sorted = [...models].sort((a, b) => a.sellerId - b.sellerId);
+  const copies = sorted.map((s) => `${s.sellerId}:${s.zone}:${s.version}:${s.n}`);
+  const days = lastRun - scope.day0 + 1;
   const currencies = scope.fx.length / scope.span;
-  const out = new Float64Array(currencies * days);
+  const factors = new Float64Array(currencies * days);
   for (let c = 0; c < currencies; c++)
-    out.set(scope.fx.subarray(c * scope.span, c * scope.span + days), c * days);
-  return out;
+    factors.set(scope.fx.subarray(c * scope.span, c * scope.span + days), c * days);
+  return { sorted, key: `${scope.day0}|${copies}|${scope.leaves}|${scope.fxKey}`, factors };
 }
 
 /** Equal factors, NaN (no rate) equal to NaN. */
@@ -91,17 +105,54 @@ function sameFactors(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
-/** Forgets the kept scatter indexes (tests). */
-export function clearScatterIndexes(): void {
-  scatterEntries.clear();
+/** What is kept per question: the last `max` asked (the least recently asked goes first). */
+class KeptQuestions<E extends { factors: Float64Array; ready: Promise<unknown> }> {
+  readonly entries = new Map<string, E>();
+  constructor(private readonly max: number) {}
+
+  /** The question's entry; `make` builds a new one (its `ready` failing drops it: the next request retries). */
+  get(q: LatestQuestion, make: () => E): E {
+    let entry = this.entries.get(q.key);
+    if (entry && !sameFactors(entry.factors, q.factors)) entry = undefined;
+    // (a kept entry is set again below, as the most recent)
+    if (entry) this.entries.delete(q.key);
+    else {
+      const made = make();
+      made.ready.catch(() => {
+        if (this.entries.get(q.key) === made) this.entries.delete(q.key);
+      });
+      entry = made;
+    }
+    this.entries.set(q.key, entry);
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    return entry;
+  }
 }
 
-/** The kept pairs' bytes (tests, docs). */
+interface ScatterEntry {
+  factors: Float64Array;
+  ready: Promise<ScatterIndex>;
+  pairs: Map<number, { ready: Promise<ScatterPairs[]>; bytes: number }>;
+}
+
+const scatterKept = new KeptQuestions<ScatterEntry>(SCATTER_QUESTIONS);
+const typeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<TypeIndex> }>(TYPE_QUESTIONS);
+
+/** Forgets the kept indexes (tests). */
+export function clearScatterIndexes(): void {
+  scatterKept.entries.clear();
+  typeKept.entries.clear();
+}
+
+/** The kept scatter pairs' bytes (tests, docs). */
 export function scatterIndexBytes(): number {
   let n = 0;
-  for (const e of scatterEntries.values()) for (const p of e.pairs.values()) n += p.bytes;
+  for (const e of scatterKept.entries.values()) for (const p of e.pairs.values()) n += p.bytes;
   return n;
 }
+
+/** How many type indexes are kept (tests). */
+export const typeIndexes = () => typeKept.entries.size;
 
 /**
  * The scatter plot (distribution.ts scatterChart's width and rows) of `scope` over the copies `models`:
@@ -114,57 +165,62 @@ export async function scatterOf(
   sample: number,
 ): Promise<{ width: number; rows: ScatterRow[] }> {
   const whole = () => chartOf({ kind: 'scatter', models, scope, sample });
-  let lastRun = -1;
-  for (const s of models) {
-    if (!s.n) continue;
-    if (s.lastRunDay === null) return whole();
-    lastRun = Math.max(lastRun, s.lastRunDay);
-  }
-  if (lastRun < 0 || scope.to < lastRun || lastRun >= RUNNING) return whole();
-  // one question whatever the order of the sellers (each pivot lists itself first): the index and pairs of
-  // the copies in seller order, the answer's rows in the asked order
-  const sorted = [...models].sort((a, b) => a.sellerId - b.sellerId);
-  const key = `${scope.day0}|${sorted.map((s) => `${s.sellerId}:${s.zone}:${s.version}:${s.n}`)}|${scope.leaves}|${scope.fxKey}`;
-  const factors = factorsUpTo(scope, lastRun);
-  let entry = scatterEntries.get(key);
-  if (entry && !sameFactors(entry.factors, factors)) entry = undefined;
-  // (a kept entry is set again below, as the most recent)
-  if (entry) scatterEntries.delete(key);
-  else {
-    entry = { factors, index: chartOf({ kind: 'scatter-index', models: sorted, scope }), pairs: new Map() };
-    entry.index.catch(() => scatterEntries.delete(key));
-  }
-  scatterEntries.set(key, entry);
-  while (scatterEntries.size > ENTRIES) scatterEntries.delete(scatterEntries.keys().next().value as string);
-  const index = await entry.index;
+  const q = latestQuestion(models, scope);
+  if (!q) return whole();
+  const entry = scatterKept.get(q, () => ({
+    factors: q.factors,
+    ready: chartOf({ kind: 'scatter-index', models: q.sorted, scope }),
+    pairs: new Map(),
+  }));
+  const index = await entry.ready;
   if (scope.to < index.maxFirst) return whole();
   const fi = fromIndex(index, scope.from);
   const width = index.widths[fi];
   let pairs = entry.pairs.get(width);
   if (!pairs) {
-    const kept = { ready: chartOf({ kind: 'scatter-pairs', models: sorted, scope, width, index }), bytes: 0 };
+    const kept = {
+      ready: chartOf({ kind: 'scatter-pairs', models: q.sorted, scope, width, index }),
+      bytes: 0,
+    };
     pairs = kept;
-    const mine = entry;
     kept.ready.then(
       (p) => {
         kept.bytes = pairsBytes(p);
         trimPairs();
       },
-      () => mine.pairs.delete(width),
+      () => entry.pairs.delete(width),
     );
     entry.pairs.set(width, kept);
     while (entry.pairs.size > PAIR_WIDTHS) entry.pairs.delete(entry.pairs.keys().next().value as number);
   }
   const bySeller = await pairs.ready;
-  const asked = models.map((s) => bySeller[sorted.indexOf(s)]);
+  const asked = models.map((s) => bySeller[q.sorted.indexOf(s)]);
   const rows = await chartOf({ kind: 'scatter-answer', models, pairs: asked, fi, width, sample });
   return { width, rows };
 }
 
 /** Drops the oldest questions' pairs while the kept ones hold more than PAIRS_BYTES. */
 function trimPairs(): void {
-  for (const e of scatterEntries.values()) {
+  for (const e of scatterKept.entries.values()) {
     if (scatterIndexBytes() <= PAIRS_BYTES) return;
     for (const w of [...e.pairs.keys()]) if (scatterIndexBytes() > PAIRS_BYTES) e.pairs.delete(w);
   }
+}
+
+/**
+ * The type averages (distribution.ts typeChart) of `scope` over the copies `models`: from the kept sums
+ * when the window ends on or after every copy's latest run day, else computed over the window's promotions.
+ */
+export async function typeOf(models: SellerSpans[], scope: WindowScope): Promise<TypePricesRow[]> {
+  const whole = () => chartOf({ kind: 'type', models, scope });
+  const q = latestQuestion(models, scope);
+  if (!q) return whole();
+  const entry = typeKept.get(q, () => ({
+    factors: q.factors,
+    ready: chartOf({ kind: 'type-index', models: q.sorted, scope }),
+  }));
+  const index = await entry.ready;
+  if (scope.to < index.maxFirst) return whole();
+  const sums = models.map((s) => index.sums[q.sorted.indexOf(s)]);
+  return typeFromIndex(models, { ...index, sums }, fromIndex(index, scope.from));
 }

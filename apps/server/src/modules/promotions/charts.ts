@@ -16,10 +16,12 @@ import {
   type ScatterPairs,
   scatterFromPairs,
 } from './scatter-index.js';
+import { buildTypeIndex, type TypeIndex } from './type-index.js';
 
 // The jobs of the chart threads (chart-pool.ts runs computeChart there; tests call it here): the range,
 // scatter-plot and type charts (distribution.ts) and, for the scatter plot of a window ending on or after
-// the copies' latest first day, its index, its pairs per width and the answer from them (scatter-index.ts).
+// the copies' latest first day, its index, its pairs per width and the answer from them (scatter-index.ts),
+// and the type sums of such windows (type-index.ts).
 
 /** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
 export type ChartJob =
@@ -27,6 +29,7 @@ export type ChartJob =
   | { kind: 'range'; models: SellerSpans[]; scope: WindowScope; ranges: number }
   | { kind: 'type'; models: SellerSpans[]; scope: WindowScope }
   | { kind: 'scatter-index'; models: SellerSpans[]; scope: WindowScope }
+  | { kind: 'type-index'; models: SellerSpans[]; scope: WindowScope }
   | {
       kind: 'scatter-pairs';
       models: SellerSpans[];
@@ -53,7 +56,9 @@ export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
         ? ScatterIndex
         : J extends { kind: 'scatter-pairs' }
           ? ScatterPairs[]
-          : ScatterRow[];
+          : J extends { kind: 'type-index' }
+            ? TypeIndex
+            : ScatterRow[];
 
 export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
   try {
@@ -73,6 +78,8 @@ function run(job: ChartJob) {
       return typeChart(job.models, job.scope);
     case 'scatter-index':
       return buildScatterIndex(job.models, job.scope, niceStep);
+    case 'type-index':
+      return buildTypeIndex(job.models, job.scope);
     case 'scatter-pairs':
       return buildScatterPairs(job.models, job.scope, job.width, job.index);
     case 'scatter-answer':

@@ -1,5 +1,13 @@
 import { discountPercentOrNaN, PRICE_TYPES } from '@vigia/domain';
-import { dateGroups, dayString, leafGroups, runningByLeaf, type SellerSpans } from './model.js';
+import {
+  column,
+  dateGroups,
+  dayString,
+  leafGroups,
+  RUNNING,
+  runningByLeaf,
+  type SellerSpans,
+} from './model.js';
 import type { RunningGroup, TypePricesRow } from './queries.js';
 
 // Range points and scatter-plot points from the in-memory promotions (model.ts). The same definitions
@@ -626,6 +634,21 @@ const SEVERAL = -2;
  * float additions (promotions-model.test.ts: to 1e-9 of the SQL's).
  */
 export function typeChart(models: SellerSpans[], scope: WindowScope): TypePricesRow[] {
+  const { asked, sums } = typeSums(models, scope, null);
+  return typeRows(models, asked, sums, 1, 0);
+}
+
+/**
+ * The type sums (typeChart): per seller, by (asked classification, price type, measure: count, Σ normal,
+ * n normal, Σ promotion, n promotion, Σ discount, n discount) over the window's promotions; with `axis`,
+ * over every promotion by the index of its last day too (running: `cap`), in `cap + 1` slots per measure
+ * (type-index.ts sums them from the end: a window ending on or after every first day).
+ */
+export function typeSums(
+  models: SellerSpans[],
+  scope: WindowScope,
+  axis: { d0: number; cap: number } | null,
+): { asked: number[]; sums: Float64Array[] } {
   const ntypes = PRICE_TYPES.length;
   // the asked classifications containing each leaf (as indexes into `asked`)
   const asked = [...new Set(scope.classes)];
@@ -642,13 +665,14 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
   for (let l = 0; l <= maxLeaf; l++)
     one[l] = clsOf[l].length === 0 ? NONE : clsOf[l].length === 1 ? clsOf[l][0] : SEVERAL;
   const cells = asked.length * ntypes;
-  const { from, to, fx, day0, span } = scope;
-  const out: TypePricesRow[] = [];
-  for (const s of models) {
+  const { fx, day0, span } = scope;
+  const from = axis ? Number.NEGATIVE_INFINITY : scope.from;
+  const to = axis ? Number.POSITIVE_INFINITY : scope.to;
+  const slots = axis ? axis.cap + 1 : 1;
+  const sums = models.map((s) => {
     const { first, last, leaf, type, cur, count, normalSum, normalN, promoSum, promoN, discSum, discN, n } =
       dateGroups(s);
-    // per (asked classification, type): count, Σ normal, n normal, Σ promo, n promo, Σ discount, n discount
-    const acc = new Float64Array(cells * 7);
+    const acc = axis ? column(Float64Array, cells * 7 * slots) : new Float64Array(cells * 7);
     for (let g = 0; g < n; g++) {
       const f0 = first[g];
       if (f0 > to || last[g] < from) continue;
@@ -659,35 +683,55 @@ export function typeChart(models: SellerSpans[], scope: WindowScope): TypePrices
       // the group's factor (NaN: no rate that day: the promotions count, their prices do not)
       const f = fx[cur[g] * span + f0 - day0];
       const priced = !Number.isNaN(f);
+      const at = axis ? (last[g] === RUNNING ? axis.cap : last[g] - axis.d0) : 0;
       const several = c1 === SEVERAL ? clsOf[lf] : null;
       const times = several ? several.length : 1;
       for (let j = 0; j < times; j++) {
-        const o = ((several ? several[j] : c1) * ntypes + type[g]) * 7;
+        const o = ((several ? several[j] : c1) * ntypes + type[g]) * 7 * slots + at;
         acc[o] += count[g];
         if (!priced) continue;
-        acc[o + 1] += normalSum[g] * f;
-        acc[o + 2] += normalN[g];
-        acc[o + 3] += promoSum[g] * f;
-        acc[o + 4] += promoN[g];
-        acc[o + 5] += discSum[g];
-        acc[o + 6] += discN[g];
+        acc[o + slots] += normalSum[g] * f;
+        acc[o + 2 * slots] += normalN[g];
+        acc[o + 3 * slots] += promoSum[g] * f;
+        acc[o + 4 * slots] += promoN[g];
+        acc[o + 5 * slots] += discSum[g];
+        acc[o + 6 * slots] += discN[g];
       }
     }
+    return acc;
+  });
+  return { asked, sums };
+}
+
+/** The type rows of typeSums' `sums` (`slots` slots per measure) read at slot `at`. */
+export function typeRows(
+  models: Pick<SellerSpans, 'sellerId'>[],
+  asked: number[],
+  sums: Float64Array[],
+  slots: number,
+  at: number,
+): TypePricesRow[] {
+  const ntypes = PRICE_TYPES.length;
+  const out: TypePricesRow[] = [];
+  models.forEach((s, si) => {
+    const acc = sums[si];
     for (let c = 0; c < asked.length; c++)
       for (let t = 0; t < ntypes; t++) {
-        const o = (c * ntypes + t) * 7;
-        if (acc[o] === 0) continue;
+        const o = (c * ntypes + t) * 7 * slots + at;
+        const count = acc[o];
+        if (count === 0) continue;
+        const m = (k: number) => acc[o + k * slots];
         out.push({
           seller_id: s.sellerId,
           cls: asked[c],
           price_type: PRICE_TYPES[t],
-          count: acc[o],
-          normal: acc[o + 2] ? acc[o + 1] / acc[o + 2] : null,
-          promotion: acc[o + 4] ? acc[o + 3] / acc[o + 4] : null,
-          discount: acc[o + 6] ? acc[o + 5] / acc[o + 6] : null,
+          count,
+          normal: m(2) ? m(1) / m(2) : null,
+          promotion: m(4) ? m(3) / m(4) : null,
+          discount: m(6) ? m(5) / m(6) : null,
         });
       }
-  }
+  });
   return out;
 }
 

@@ -20,7 +20,15 @@ import {
 } from '../../test/promotions-reference.js';
 import type { Observation } from '../ingest/index.js';
 import { ratesUpTo, windowScopeOf } from './answers.js';
-import { chartOf, chartPool, clearScatterIndexes, scatterIndexBytes, scatterOf } from './chart-pool.js';
+import {
+  chartOf,
+  chartPool,
+  clearScatterIndexes,
+  scatterIndexBytes,
+  scatterOf,
+  typeIndexes,
+  typeOf,
+} from './chart-pool.js';
 import { computeChart } from './charts.js';
 import { checkPromotions } from './check.js';
 import {
@@ -248,6 +256,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     // the type averages (the endpoint reads them here in a currency other than CLP)
     const types = await selectTypePrices(db.pool, v);
     expectSameTypes(typeChart(models, w), types);
+    expectSameTypes(await typeOf(models, w), types); // the endpoint's way (chart-pool.ts)
     typesCompared += types.length;
     // the duration chart's running promotions (it asks one classification)
     if (c.classes.length === 1) {
@@ -279,6 +288,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   // windows ending on the last day, every first day: from the kept index and pairs (scatter-index.ts)
   clearScatterIndexes();
   let fast = 0;
+  let fastTypes = 0;
   for (const classes of [roots, [roots[0]], [roots[0], leaves[0]]])
     for (const currency of ['CLP', 'USD'])
       for (let a = 0; a < days; a++) {
@@ -291,9 +301,15 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
         const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
         expect(await scatterOf(models, w, a % 2 ? 5 : 0)).toEqual({ width, rows: sqlRows });
         fast += sqlRows.length;
+        // and the type averages from their kept sums (type-index.ts)
+        const types = await selectTypePrices(db.pool, v);
+        expectSameTypes(await typeOf(models, w), types);
+        fastTypes += types.length;
       }
   expect(fast).toBeGreaterThan(100);
   expect(scatterIndexBytes()).toBeGreaterThan(0); // they were answered from kept pairs
+  expect(fastTypes).toBeGreaterThan(100);
+  expect(typeIndexes()).toBeGreaterThan(0); // … and kept sums
   // the same question with other rates on its first days is another: not answered from the kept index
   const v = await scopeOf(roots, dayOf(1), dayOf(days - 1), 'USD');
   const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
