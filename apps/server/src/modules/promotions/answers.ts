@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { badRequest } from '../../lib/errors.js';
 import { type FxTable, loadFx } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
-import { chartOf, scatterOf, typeOf } from './chart-pool.js';
+import { rangeOf, scatterOf, typeOf } from './chart-pool.js';
 import { runningGroups, type WindowScope } from './distribution.js';
 import { currenciesOf, dayNumber, dayString, type SellerSpans, sellerSpans } from './model.js';
 import {
@@ -231,7 +231,7 @@ export async function rangeAnswer(
   return remembered(pool, ['range', ...scopeKey(scope), body.range], async () => {
     const ranges = body.range;
     const [models, window] = await windowOf(pool, scope);
-    const { points, counts } = await chartOf({ kind: 'range', models, scope: window, ranges });
+    const { points, counts } = await rangeOf(models, window, ranges);
     const cls = scope.classes[0];
     return {
       from_date: scope.values.from,

@@ -3,6 +3,7 @@ import { type ChartJob, type ChartResult, computeChart } from './charts.js';
 import type { ScatterRow, WindowScope } from './distribution.js';
 import { dateGroups, leafGroups, RUNNING, type SellerSpans } from './model.js';
 import type { TypePricesRow } from './queries.js';
+import type { RangeIndex } from './range-index.js';
 import { fromIndex, pairsBytes, type ScatterIndex, type ScatterPairs } from './scatter-index.js';
 import { type TypeIndex, typeFromIndex } from './type-index.js';
 
@@ -37,7 +38,7 @@ function shared(job: ChartJob): ChartJob {
     const { sellerId, n } = s;
     const { leaf, first, last, promo, cur } = s;
     const part: Partial<SellerSpans> =
-      job.kind === 'range'
+      job.kind === 'range' || job.kind === 'range-index' || job.kind === 'range-answer'
         ? { sellerId, n, groups: leafGroups(s) }
         : job.kind === 'type' || job.kind === 'type-index'
           ? { sellerId, n, dated: dateGroups(s) }
@@ -62,12 +63,14 @@ export async function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J
 // SCATTER_QUESTIONS questions and per question the pairs of PAIR_WIDTHS widths, within PAIRS_BYTES in all
 // (8 bytes a (listing, bucket) pair: 14 MB for all roots and every seller on the large market, 1.75 M pairs
 // of 4.7 M promotions); for the type averages the last TYPE_QUESTIONS (7 sums per seller, asked
-// classification, price type and last day: ~5 MB for all roots on large).
+// classification, price type and last day: ~5 MB for all roots on large); for the range chart the last
+// RANGE_QUESTIONS (one classification each: ~9 bytes a promotion and 4 per seller, price bin and last day).
 
 const SCATTER_QUESTIONS = 4;
 const PAIR_WIDTHS = 2;
 const PAIRS_BYTES = 96 * 2 ** 20;
 const TYPE_QUESTIONS = 4;
+const RANGE_QUESTIONS = 12;
 
 /** A question of a window ending on or after every copy's latest run day. */
 interface LatestQuestion {
@@ -137,11 +140,13 @@ interface ScatterEntry {
 
 const scatterKept = new KeptQuestions<ScatterEntry>(SCATTER_QUESTIONS);
 const typeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<TypeIndex> }>(TYPE_QUESTIONS);
+const rangeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<RangeIndex> }>(RANGE_QUESTIONS);
 
 /** Forgets the kept indexes (tests). */
 export function clearScatterIndexes(): void {
   scatterKept.entries.clear();
   typeKept.entries.clear();
+  rangeKept.entries.clear();
 }
 
 /** The kept scatter pairs' bytes (tests, docs). */
@@ -151,8 +156,9 @@ export function scatterIndexBytes(): number {
   return n;
 }
 
-/** How many type indexes are kept (tests). */
+/** How many type and range indexes are kept (tests). */
 export const typeIndexes = () => typeKept.entries.size;
+export const rangeIndexes = () => rangeKept.entries.size;
 
 /**
  * The scatter plot (distribution.ts scatterChart's width and rows) of `scope` over the copies `models`:
@@ -223,4 +229,32 @@ export async function typeOf(models: SellerSpans[], scope: WindowScope): Promise
   if (scope.to < index.maxFirst) return whole();
   const sums = models.map((s) => index.sums[q.sorted.indexOf(s)]);
   return typeFromIndex(models, { ...index, sums }, fromIndex(index, scope.from));
+}
+
+/**
+ * The range chart (distribution.ts rangeChart) of `scope` over the copies `models`: from the kept bins when
+ * the window ends on or after every copy's latest run day, else computed over the window's promotions.
+ */
+export async function rangeOf(models: SellerSpans[], scope: WindowScope, ranges: number) {
+  const whole = () => chartOf({ kind: 'range', models, scope, ranges });
+  const q = latestQuestion(models, scope);
+  if (!q) return whole();
+  const entry = rangeKept.get(q, () => ({
+    factors: q.factors,
+    ready: chartOf({ kind: 'range-index', models: q.sorted, scope }),
+  }));
+  const index = await entry.ready;
+  if (scope.to < index.maxFirst) return whole();
+  return chartOf({
+    kind: 'range-answer',
+    models: q.sorted,
+    scope,
+    index,
+    fi: fromIndex(index, scope.from),
+    ranges,
+  }).then((r) => ({
+    points: r.points,
+    // in the asked sellers' order, as rangeChart gives them
+    counts: models.flatMap((s) => r.counts.filter((c) => c.seller_id === s.sellerId)),
+  }));
 }

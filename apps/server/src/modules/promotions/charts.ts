@@ -9,6 +9,7 @@ import {
   typeChart,
 } from './distribution.js';
 import type { SellerSpans } from './model.js';
+import { buildRangeIndex, type RangeIndex, rangeFromIndex } from './range-index.js';
 import {
   buildScatterIndex,
   buildScatterPairs,
@@ -21,7 +22,7 @@ import { buildTypeIndex, type TypeIndex } from './type-index.js';
 // The jobs of the chart threads (chart-pool.ts runs computeChart there; tests call it here): the range,
 // scatter-plot and type charts (distribution.ts) and, for the scatter plot of a window ending on or after
 // the copies' latest first day, its index, its pairs per width and the answer from them (scatter-index.ts),
-// and the type sums of such windows (type-index.ts).
+// the type sums and the range chart's bins of such windows (type-index.ts, range-index.ts).
 
 /** One chart to compute (here or in a thread of chart-pool.ts; the columns travel shared). */
 export type ChartJob =
@@ -30,6 +31,15 @@ export type ChartJob =
   | { kind: 'type'; models: SellerSpans[]; scope: WindowScope }
   | { kind: 'scatter-index'; models: SellerSpans[]; scope: WindowScope }
   | { kind: 'type-index'; models: SellerSpans[]; scope: WindowScope }
+  | { kind: 'range-index'; models: SellerSpans[]; scope: WindowScope }
+  | {
+      kind: 'range-answer';
+      models: SellerSpans[];
+      scope: WindowScope;
+      index: RangeIndex;
+      fi: number;
+      ranges: number;
+    }
   | {
       kind: 'scatter-pairs';
       models: SellerSpans[];
@@ -48,7 +58,7 @@ export type ChartJob =
 
 export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
   ? ReturnType<typeof scatterChart>
-  : J extends { kind: 'range' }
+  : J extends { kind: 'range' } | { kind: 'range-answer' }
     ? ReturnType<typeof rangeChart>
     : J extends { kind: 'type' }
       ? ReturnType<typeof typeChart>
@@ -58,7 +68,9 @@ export type ChartResult<J extends ChartJob> = J extends { kind: 'scatter' }
           ? ScatterPairs[]
           : J extends { kind: 'type-index' }
             ? TypeIndex
-            : ScatterRow[];
+            : J extends { kind: 'range-index' }
+              ? RangeIndex
+              : ScatterRow[];
 
 export function computeChart<J extends ChartJob>(job: J): ChartResult<J> {
   try {
@@ -78,6 +90,10 @@ function run(job: ChartJob) {
       return typeChart(job.models, job.scope);
     case 'scatter-index':
       return buildScatterIndex(job.models, job.scope, niceStep);
+    case 'range-index':
+      return buildRangeIndex(job.models, job.scope);
+    case 'range-answer':
+      return rangeFromIndex(job.models, job.scope, job.index, job.fi, job.ranges, round2);
     case 'type-index':
       return buildTypeIndex(job.models, job.scope);
     case 'scatter-pairs':

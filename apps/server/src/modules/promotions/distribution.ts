@@ -320,7 +320,7 @@ export function rangeChart(
 }
 
 /** How many times each asked leaf counts. */
-function leafCounts(leaves: number[]): Map<number, number> {
+export function leafCounts(leaves: number[]): Map<number, number> {
   const mult = new Map<number, number>();
   for (const l of leaves) mult.set(l, (mult.get(l) ?? 0) + 1);
   return mult;

@@ -24,6 +24,8 @@ import {
   chartOf,
   chartPool,
   clearScatterIndexes,
+  rangeIndexes,
+  rangeOf,
   scatterIndexBytes,
   scatterOf,
   typeIndexes,
@@ -240,6 +242,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
     const points = raw ? raw.map((p) => round2(p)) : [];
     const sqlCounts = points.length ? await selectRangeCounts(db.pool, v, points.slice(1, -1)) : [];
     const chart = rangeChart(models, w, c.ranges, round2);
+    expect(await rangeOf(models, w, c.ranges)).toEqual(chart); // the endpoint's way (chart-pool.ts)
     expect(chart.points).toEqual(points);
     expect(byKey(chart.counts, (x) => x.range)).toEqual(byKey(sqlCounts, (x) => x.range));
     // scatter plot
@@ -289,6 +292,7 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   clearScatterIndexes();
   let fast = 0;
   let fastTypes = 0;
+  let fastRanges = 0;
   for (const classes of [roots, [roots[0]], [roots[0], leaves[0]]])
     for (const currency of ['CLP', 'USD'])
       for (let a = 0; a < days; a++) {
@@ -301,6 +305,16 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
         const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
         expect(await scatterOf(models, w, a % 2 ? 5 : 0)).toEqual({ width, rows: sqlRows });
         fast += sqlRows.length;
+        // the range chart from its kept bins (range-index.ts)
+        const ranges = 2 + (a % 9);
+        const raw = await selectRangePoints(db.pool, v, ranges);
+        const points = raw ? raw.map((p) => round2(p)) : [];
+        const sqlCounts = points.length ? await selectRangeCounts(db.pool, v, points.slice(1, -1)) : [];
+        const range = await rangeOf(models, w, ranges);
+        expect(range.points).toEqual(points);
+        expect(byKey(range.counts, (x) => x.range)).toEqual(byKey(sqlCounts, (x) => x.range));
+        expect(range).toEqual(rangeChart(models, w, ranges, round2));
+        fastRanges += range.counts.length;
         // and the type averages from their kept sums (type-index.ts)
         const types = await selectTypePrices(db.pool, v);
         expectSameTypes(await typeOf(models, w), types);
@@ -310,6 +324,8 @@ async function expectSameAsSql(models: SellerSpans[], days: number) {
   expect(scatterIndexBytes()).toBeGreaterThan(0); // they were answered from kept pairs
   expect(fastTypes).toBeGreaterThan(100);
   expect(typeIndexes()).toBeGreaterThan(0); // … and kept sums
+  expect(fastRanges).toBeGreaterThan(100);
+  expect(rangeIndexes()).toBeGreaterThan(0);
   // the same question with other rates on its first days is another: not answered from the kept index
   const v = await scopeOf(roots, dayOf(1), dayOf(days - 1), 'USD');
   const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));

@@ -1,6 +1,7 @@
+import { round2 } from '@vigia/domain';
 import { describe, expect, it } from 'vitest';
 import { computeChart } from './charts.js';
-import { niceStep, scatterChart, type WindowScope } from './distribution.js';
+import { niceStep, rangeChart, scatterChart, type WindowScope } from './distribution.js';
 import { RUNNING, type SellerSpans } from './model.js';
 import { fromIndex } from './scatter-index.js';
 
@@ -141,6 +142,36 @@ describe('the scatter plot from its index and pairs (scatter-index.ts)', () => {
       }
     expect(compared).toBeGreaterThan(5_000);
     expect(widths.size).toBeGreaterThan(1); // the width moves with the first day: several percentiles found
+  });
+
+  it('give the range chart of every first day from its bins (range-index.ts)', () => {
+    let compared = 0;
+    for (const leaves of [
+      [1, 2, 3, 4, 5, 6],
+      [2, 3],
+      [1, 1, 4],
+    ]) {
+      const index = computeChart({
+        kind: 'range-index',
+        models,
+        scope: scopeOf(models, leaves, DAY, DAY + DAYS),
+      });
+      for (let from = DAY - 2; from <= DAY + DAYS + 1; from += 3) {
+        const scope = scopeOf(models, leaves, from, DAY + DAYS - 1 + (from % 3));
+        const ranges = 2 + (from % 9);
+        const mine = computeChart({
+          kind: 'range-answer',
+          models,
+          scope,
+          index,
+          fi: fromIndex(index, from),
+          ranges,
+        });
+        expect(mine).toEqual(rangeChart(models, scope, ranges, round2));
+        compared += mine.counts.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(1_000);
   });
 
   it('knows no promotion when none is counted', () => {

@@ -63,8 +63,25 @@ function nextUp(x: number): number {
   return bits[0];
 }
 
+/**
+ * Edges of about `bins` price bins from a sorted sample's quantiles (a bin is [edge, next edge)); a value
+ * repeated in the sample at a quantile gets a bin of its own, [x, nextUp(x)), so that a price thousands of
+ * promotions share is one value, not a bin to read through.
+ */
+export function priceEdges(sample: Float64Array, bins: number): Float64Array {
+  const edges: number[] = [];
+  const per = Math.max(1, Math.floor(sample.length / bins));
+  for (let j = per; j < sample.length; j += per) {
+    const x = sample[j];
+    if (edges.length && edges[edges.length - 1] >= x) continue;
+    edges.push(x);
+    if (sample[j - 1] === x || (j + 1 < sample.length && sample[j + 1] === x)) edges.push(nextUp(x));
+  }
+  return Float64Array.from(edges);
+}
+
 /** The bin of `v`: how many edges are ≤ v. */
-function binOf(edges: Float64Array, v: number): number {
+export function binOf(edges: Float64Array, v: number): number {
   let lo = 0;
   let hi = edges.length;
   while (lo < hi) {
@@ -134,16 +151,7 @@ export function buildScatterIndex(
   forCounted(models, scope, (_si, _i, v) => {
     if (c++ % stride === 0) picked.push(v);
   });
-  const sample = Float64Array.from(picked).sort();
-  const edgeList: number[] = [];
-  const per = Math.max(1, Math.floor(sample.length / BINS));
-  for (let j = per; j < sample.length; j += per) {
-    const x = sample[j];
-    if (edgeList.length && edgeList[edgeList.length - 1] >= x) continue;
-    edgeList.push(x);
-    if (sample[j - 1] === x || (j + 1 < sample.length && sample[j + 1] === x)) edgeList.push(nextUp(x));
-  }
-  const edges = Float64Array.from(edgeList);
+  const edges = priceEdges(Float64Array.from(picked).sort(), BINS);
   const nb = edges.length + 1;
   const width = cap + 1;
   // weights per (bin, last-day index), then summed from the last index down: promotions ending at or after
