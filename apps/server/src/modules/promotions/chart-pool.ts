@@ -108,8 +108,15 @@ function sameFactors(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
-/** What is kept per question: the last `max` asked (the least recently asked goes first). */
-class KeptQuestions<E extends { factors: Float64Array; ready: Promise<unknown> }> {
+/**
+ * What is kept per question: the last `max` asked (the least recently asked goes first). An entry's `done`
+ * is its built value once `ready` resolved: until then its requests are answered over the window's
+ * promotions, as before (a question's first answer is never slower than that pass: the build runs beside
+ * it, on the other thread).
+ */
+class KeptQuestions<
+  E extends { factors: Float64Array; ready: Promise<unknown>; done?: Awaited<E['ready']> },
+> {
   readonly entries = new Map<string, E>();
   constructor(private readonly max: number) {}
 
@@ -121,9 +128,14 @@ class KeptQuestions<E extends { factors: Float64Array; ready: Promise<unknown> }
     if (entry) this.entries.delete(q.key);
     else {
       const made = make();
-      made.ready.catch(() => {
-        if (this.entries.get(q.key) === made) this.entries.delete(q.key);
-      });
+      made.ready.then(
+        (value) => {
+          made.done = value as Awaited<E['ready']>;
+        },
+        () => {
+          if (this.entries.get(q.key) === made) this.entries.delete(q.key);
+        },
+      );
       entry = made;
     }
     this.entries.set(q.key, entry);
@@ -135,12 +147,20 @@ class KeptQuestions<E extends { factors: Float64Array; ready: Promise<unknown> }
 interface ScatterEntry {
   factors: Float64Array;
   ready: Promise<ScatterIndex>;
-  pairs: Map<number, { ready: Promise<ScatterPairs[]>; bytes: number }>;
+  done?: ScatterIndex;
+  pairs: Map<number, { ready: Promise<ScatterPairs[]>; done?: ScatterPairs[]; bytes: number }>;
 }
 
 const scatterKept = new KeptQuestions<ScatterEntry>(SCATTER_QUESTIONS);
-const typeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<TypeIndex> }>(TYPE_QUESTIONS);
-const rangeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<RangeIndex> }>(RANGE_QUESTIONS);
+const typeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<TypeIndex>; done?: TypeIndex }>(
+  TYPE_QUESTIONS,
+);
+const rangeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<RangeIndex>; done?: RangeIndex }>(
+  RANGE_QUESTIONS,
+);
+
+/** Answers given from a kept index (tests: the indexes were used). */
+export const keptAnswers = { scatter: 0, type: 0, range: 0 };
 
 /** Forgets the kept indexes (tests). */
 export function clearScatterIndexes(): void {
@@ -178,19 +198,20 @@ export async function scatterOf(
     ready: chartOf({ kind: 'scatter-index', models: q.sorted, scope }),
     pairs: new Map(),
   }));
-  const index = await entry.ready;
-  if (scope.to < index.maxFirst) return whole();
+  const index = entry.done;
+  if (!index || scope.to < index.maxFirst) return whole();
   const fi = fromIndex(index, scope.from);
   const width = index.widths[fi];
   let pairs = entry.pairs.get(width);
   if (!pairs) {
-    const kept = {
+    const kept: { ready: Promise<ScatterPairs[]>; done?: ScatterPairs[]; bytes: number } = {
       ready: chartOf({ kind: 'scatter-pairs', models: q.sorted, scope, width, index }),
       bytes: 0,
     };
     pairs = kept;
     kept.ready.then(
       (p) => {
+        kept.done = p;
         kept.bytes = pairsBytes(p);
         trimPairs();
       },
@@ -199,9 +220,11 @@ export async function scatterOf(
     entry.pairs.set(width, kept);
     while (entry.pairs.size > PAIR_WIDTHS) entry.pairs.delete(entry.pairs.keys().next().value as number);
   }
-  const bySeller = await pairs.ready;
+  const bySeller = pairs.done;
+  if (!bySeller) return whole();
   const asked = models.map((s) => bySeller[q.sorted.indexOf(s)]);
   const rows = await chartOf({ kind: 'scatter-answer', models, pairs: asked, fi, width, sample });
+  keptAnswers.scatter++;
   return { width, rows };
 }
 
@@ -225,9 +248,10 @@ export async function typeOf(models: SellerSpans[], scope: WindowScope): Promise
     factors: q.factors,
     ready: chartOf({ kind: 'type-index', models: q.sorted, scope }),
   }));
-  const index = await entry.ready;
-  if (scope.to < index.maxFirst) return whole();
+  const index = entry.done;
+  if (!index || scope.to < index.maxFirst) return whole();
   const sums = models.map((s) => index.sums[q.sorted.indexOf(s)]);
+  keptAnswers.type++;
   return typeFromIndex(models, { ...index, sums }, fromIndex(index, scope.from));
 }
 
@@ -243,8 +267,9 @@ export async function rangeOf(models: SellerSpans[], scope: WindowScope, ranges:
     factors: q.factors,
     ready: chartOf({ kind: 'range-index', models: q.sorted, scope }),
   }));
-  const index = await entry.ready;
-  if (scope.to < index.maxFirst) return whole();
+  const index = entry.done;
+  if (!index || scope.to < index.maxFirst) return whole();
+  keptAnswers.range++;
   return chartOf({
     kind: 'range-answer',
     models: q.sorted,

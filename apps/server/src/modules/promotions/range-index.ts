@@ -23,11 +23,13 @@ export interface RangeIndex {
   d0: number;
   cap: number;
   edges: Float64Array;
+  /** each bin's lowest value (0 … nb − 1), then its highest (nb … 2nb − 1) */
+  bounds: Float64Array;
   /** per (seller, bin, last-day index): promotions (with multiplicity) ending at or after it */
   counts: Int32Array;
   /**
-   * each bin's promotions: refs binStart[b] … binStart[b + 1] − 1 (seller index, position in its leaf
-   * groups, multiplicity)
+   * each bin's promotions when its values differ: refs binStart[b] … binStart[b + 1] − 1 (seller index,
+   * position in its leaf groups, multiplicity — none kept when every one is 1)
    */
   binStart: Int32Array;
   refSeller: Uint8Array;
@@ -80,30 +82,54 @@ export function buildRangeIndex(models: SellerSpans[], scope: WindowScope): Rang
   const slots = cap + 1;
   const counts = column(Int32Array, models.length * nb * slots);
   const binStart = column(Int32Array, nb + 1);
-  const binOfRef = new Int32Array(n);
-  let p = 0;
+  const lowest = new Float64Array(nb).fill(Number.POSITIVE_INFINITY);
+  const highest = new Float64Array(nb).fill(Number.NEGATIVE_INFINITY);
+  let several = false;
   forCounted(models, scope, (si, i, v, k) => {
     const b = binOf(edges, v);
     const l = leafGroups(models[si]).last[i];
     counts[(si * nb + b) * slots + (l === RUNNING ? cap : l - d0)] += k;
-    binOfRef[p++] = b;
     binStart[b + 1]++;
+    if (v < lowest[b]) lowest[b] = v;
+    if (v > highest[b]) highest[b] = v;
+    if (k > 1) several = true;
   });
   for (let o = 0; o < counts.length; o += slots)
     for (let j = slots - 2; j >= 0; j--) counts[o + j] += counts[o + j + 1];
-  for (let b = 0; b < nb; b++) binStart[b + 1] += binStart[b];
+  // each bin's promotions, for the bins whose values differ (a bin of one value is read from `lowest`);
+  // their bins found again rather than kept while building
+  for (let b = 0; b < nb; b++) {
+    if (lowest[b] === highest[b]) binStart[b + 1] = 0;
+    binStart[b + 1] += binStart[b];
+  }
   const fill = binStart.slice(0, nb);
-  const refSeller = column(Uint8Array, n);
-  const refPos = column(Int32Array, n);
-  const refTimes = column(Uint16Array, n);
-  p = 0;
-  forCounted(models, scope, (si, i, _v, k) => {
-    const r = fill[binOfRef[p++]]++;
+  const refs = binStart[nb];
+  const refSeller = column(Uint8Array, refs);
+  const refPos = column(Int32Array, refs);
+  const refTimes = column(Uint16Array, several ? refs : 0);
+  forCounted(models, scope, (si, i, v, k) => {
+    const b = binOf(edges, v);
+    if (lowest[b] === highest[b]) return;
+    const r = fill[b]++;
     refSeller[r] = si;
     refPos[r] = i;
-    refTimes[r] = k;
+    if (several) refTimes[r] = k;
   });
-  return { maxFirst: n ? maxFirst : -1, d0, cap, edges, counts, binStart, refSeller, refPos, refTimes };
+  const bounds = column(Float64Array, 2 * nb);
+  bounds.set(lowest);
+  bounds.set(highest, nb);
+  return {
+    maxFirst: n ? maxFirst : -1,
+    d0,
+    cap,
+    edges,
+    bounds,
+    counts,
+    binStart,
+    refSeller,
+    refPos,
+    refTimes,
+  };
 }
 
 /**
@@ -118,7 +144,7 @@ export function rangeFromIndex(
   ranges: number,
   round: (v: number) => number,
 ): { points: number[]; counts: { seller_id: number; range: number; count: number }[] } {
-  const { edges, counts, binStart, refSeller, refPos, refTimes, cap, d0 } = index;
+  const { edges, bounds, counts, binStart, refSeller, refPos, refTimes, cap, d0 } = index;
   const nb = edges.length + 1;
   const slots = cap + 1;
   const ns = models.length;
@@ -135,7 +161,7 @@ export function rangeFromIndex(
       const l = g.last[i];
       if ((l === RUNNING ? cap : l - d0) < fi) continue;
       const v = g.promo[i] * fx[g.cur[i] * span + g.first[i] - day0];
-      for (let k = refTimes[r]; k > 0; k--) out.push(v);
+      for (let k = refTimes.length ? refTimes[r] : 1; k > 0; k--) out.push(v);
     }
     return out;
   };
@@ -152,6 +178,7 @@ export function rangeFromIndex(
     let below = 0;
     let b = 0;
     while (below + perBin[b] <= rank) below += perBin[b++];
+    if (bounds[b] === bounds[nb + b]) return bounds[b]; // a bin of one value
     return Float64Array.from(valuesIn(b)).sort()[rank - below];
   };
   const raw = fractions.map((q) => {
@@ -171,6 +198,7 @@ export function rangeFromIndex(
       const bx = binOf(edges, x);
       let k = 0;
       for (let b = 0; b < bx; b++) k += at(si, b);
+      if (bounds[bx] === bounds[nb + bx]) return bounds[bx] < x ? k + at(si, bx) : k;
       for (const v of valuesIn(bx, si)) if (v < x) k++;
       return k;
     });
