@@ -108,56 +108,56 @@ function sameFactors(a: Float64Array, b: Float64Array): boolean {
   return true;
 }
 
+/** A question's kept value: built from its second ask (`ready`), `done` once built. */
+interface Kept<V> {
+  factors: Float64Array;
+  asks: number;
+  ready?: Promise<V>;
+  done?: V;
+}
+
 /**
- * What is kept per question: the last `max` asked (the least recently asked goes first). An entry's `done`
- * is its built value once `ready` resolved: until then its requests are answered over the window's
- * promotions, as before (a question's first answer is never slower than that pass: the build runs beside
- * it, on the other thread).
+ * What is kept per question: the last `max` asked (the least recently asked goes first). A question's
+ * value is built from its second ask — a question asked once (a memoised screen's window) costs nothing —
+ * and until it is built its requests are answered over the window's promotions, as before: a first
+ * answer is never slower than that pass (the build runs beside it, on the other thread).
  */
-class KeptQuestions<
-  E extends { factors: Float64Array; ready: Promise<unknown>; done?: Awaited<E['ready']> },
-> {
+class KeptQuestions<V, E extends Kept<V>> {
   readonly entries = new Map<string, E>();
   constructor(private readonly max: number) {}
 
-  /** The question's entry; `make` builds a new one (its `ready` failing drops it: the next request retries). */
-  get(q: LatestQuestion, make: () => E): E {
+  /** The question's entry (`make`: a new one); `build` starts at its second ask (failing: the next retries). */
+  get(q: LatestQuestion, make: () => E, build: () => Promise<V>): E {
     let entry = this.entries.get(q.key);
     if (entry && !sameFactors(entry.factors, q.factors)) entry = undefined;
     // (a kept entry is set again below, as the most recent)
     if (entry) this.entries.delete(q.key);
-    else {
-      const made = make();
-      made.ready.then(
+    else entry = make();
+    const e = entry;
+    if (++e.asks >= 2 && !e.ready) {
+      e.ready = build();
+      e.ready.then(
         (value) => {
-          made.done = value as Awaited<E['ready']>;
+          e.done = value;
         },
         () => {
-          if (this.entries.get(q.key) === made) this.entries.delete(q.key);
+          e.ready = undefined; // built again at the next ask
         },
       );
-      entry = made;
     }
-    this.entries.set(q.key, entry);
+    this.entries.set(q.key, e);
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
-    return entry;
+    return e;
   }
 }
 
-interface ScatterEntry {
-  factors: Float64Array;
-  ready: Promise<ScatterIndex>;
-  done?: ScatterIndex;
+interface ScatterEntry extends Kept<ScatterIndex> {
   pairs: Map<number, { ready: Promise<ScatterPairs[]>; done?: ScatterPairs[]; bytes: number }>;
 }
 
-const scatterKept = new KeptQuestions<ScatterEntry>(SCATTER_QUESTIONS);
-const typeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<TypeIndex>; done?: TypeIndex }>(
-  TYPE_QUESTIONS,
-);
-const rangeKept = new KeptQuestions<{ factors: Float64Array; ready: Promise<RangeIndex>; done?: RangeIndex }>(
-  RANGE_QUESTIONS,
-);
+const scatterKept = new KeptQuestions<ScatterIndex, ScatterEntry>(SCATTER_QUESTIONS);
+const typeKept = new KeptQuestions<TypeIndex, Kept<TypeIndex>>(TYPE_QUESTIONS);
+const rangeKept = new KeptQuestions<RangeIndex, Kept<RangeIndex>>(RANGE_QUESTIONS);
 
 /** Answers given from a kept index (tests: the indexes were used). */
 export const keptAnswers = { scatter: 0, type: 0, range: 0 };
@@ -176,9 +176,9 @@ export function scatterIndexBytes(): number {
   return n;
 }
 
-/** How many type and range indexes are kept (tests). */
-export const typeIndexes = () => typeKept.entries.size;
-export const rangeIndexes = () => rangeKept.entries.size;
+/** How many type and range indexes are kept built (tests). */
+export const typeIndexes = () => [...typeKept.entries.values()].filter((e) => e.done).length;
+export const rangeIndexes = () => [...rangeKept.entries.values()].filter((e) => e.done).length;
 
 /**
  * The scatter plot (distribution.ts scatterChart's width and rows) of `scope` over the copies `models`:
@@ -193,11 +193,11 @@ export async function scatterOf(
   const whole = () => chartOf({ kind: 'scatter', models, scope, sample });
   const q = latestQuestion(models, scope);
   if (!q) return whole();
-  const entry = scatterKept.get(q, () => ({
-    factors: q.factors,
-    ready: chartOf({ kind: 'scatter-index', models: q.sorted, scope }),
-    pairs: new Map(),
-  }));
+  const entry = scatterKept.get(
+    q,
+    () => ({ factors: q.factors, asks: 0, pairs: new Map() }),
+    () => chartOf({ kind: 'scatter-index', models: q.sorted, scope }),
+  );
   const index = entry.done;
   if (!index || scope.to < index.maxFirst) return whole();
   const fi = fromIndex(index, scope.from);
@@ -244,10 +244,11 @@ export async function typeOf(models: SellerSpans[], scope: WindowScope): Promise
   const whole = () => chartOf({ kind: 'type', models, scope });
   const q = latestQuestion(models, scope);
   if (!q) return whole();
-  const entry = typeKept.get(q, () => ({
-    factors: q.factors,
-    ready: chartOf({ kind: 'type-index', models: q.sorted, scope }),
-  }));
+  const entry = typeKept.get(
+    q,
+    () => ({ factors: q.factors, asks: 0 }),
+    () => chartOf({ kind: 'type-index', models: q.sorted, scope }),
+  );
   const index = entry.done;
   if (!index || scope.to < index.maxFirst) return whole();
   const sums = models.map((s) => index.sums[q.sorted.indexOf(s)]);
@@ -263,10 +264,11 @@ export async function rangeOf(models: SellerSpans[], scope: WindowScope, ranges:
   const whole = () => chartOf({ kind: 'range', models, scope, ranges });
   const q = latestQuestion(models, scope);
   if (!q) return whole();
-  const entry = rangeKept.get(q, () => ({
-    factors: q.factors,
-    ready: chartOf({ kind: 'range-index', models: q.sorted, scope }),
-  }));
+  const entry = rangeKept.get(
+    q,
+    () => ({ factors: q.factors, asks: 0 }),
+    () => chartOf({ kind: 'range-index', models: q.sorted, scope }),
+  );
   const index = entry.done;
   if (!index || scope.to < index.maxFirst) return whole();
   keptAnswers.range++;
