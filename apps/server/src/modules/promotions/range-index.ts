@@ -1,6 +1,6 @@
 import { leafCounts, type WindowScope } from './distribution.js';
 import { column, leafGroups, RUNNING, type SellerSpans } from './model.js';
-import { binOf, priceEdges } from './scatter-index.js';
+import { binOf, dayAxis, sampledEdges } from './scatter-index.js';
 
 // The range chart (distribution.ts rangeChart) of a window that ends on or after the copies' latest first
 // day, for any first day: such a window holds the asked classification's promotions whose last day is ≥
@@ -58,26 +58,12 @@ function forCounted(
 }
 
 export function buildRangeIndex(models: SellerSpans[], scope: WindowScope): RangeIndex {
-  let n = 0;
-  let minFirst = Number.POSITIVE_INFINITY;
-  let maxFirst = -1;
-  let maxEnded = -1;
-  forCounted(models, scope, (si, i) => {
-    const { first, last } = leafGroups(models[si]);
-    n++;
-    if (first[i] < minFirst) minFirst = first[i];
-    if (first[i] > maxFirst) maxFirst = first[i];
-    if (last[i] !== RUNNING && last[i] > maxEnded) maxEnded = last[i];
-  });
-  const d0 = n ? minFirst : 0;
-  const cap = n ? Math.max(0, maxEnded - d0 + 1) : 0;
-  const stride = Math.max(1, Math.floor(n / SAMPLE));
-  const picked: number[] = [];
-  let c = 0;
-  forCounted(models, scope, (_si, _i, v) => {
-    if (c++ % stride === 0) picked.push(v);
-  });
-  const edges = priceEdges(Float64Array.from(picked).sort(), BINS);
+  const { n, maxFirst, d0, cap } = dayAxis((each) =>
+    forCounted(models, scope, (si, i) =>
+      each(leafGroups(models[si]).first[i], leafGroups(models[si]).last[i]),
+    ),
+  );
+  const edges = sampledEdges((each) => forCounted(models, scope, (_si, _i, v) => each(v)), n, SAMPLE, BINS);
   const nb = edges.length + 1;
   const slots = cap + 1;
   const counts = column(Int32Array, models.length * nb * slots);

@@ -92,6 +92,48 @@ export function binOf(edges: Float64Array, v: number): number {
   return lo;
 }
 
+/** The last-day axis of some promotions: index 0 = their earliest first day, `cap` = running or later. */
+export interface DayAxis {
+  /** how many promotions */
+  n: number;
+  /** the latest first day (−1: none) */
+  maxFirst: number;
+  d0: number;
+  cap: number;
+}
+
+/** The axis of the promotions `visit` walks (each one's first and last day). */
+export function dayAxis(visit: (each: (first: number, last: number) => void) => void): DayAxis {
+  let n = 0;
+  let minFirst = Number.POSITIVE_INFINITY;
+  let maxFirst = -1;
+  let maxEnded = -1;
+  visit((first, last) => {
+    n++;
+    if (first < minFirst) minFirst = first;
+    if (first > maxFirst) maxFirst = first;
+    if (last !== RUNNING && last > maxEnded) maxEnded = last;
+  });
+  if (!n) return { n, maxFirst: -1, d0: 0, cap: 0 };
+  return { n, maxFirst, d0: minFirst, cap: Math.max(0, maxEnded - minFirst + 1) };
+}
+
+/** Price bin edges (priceEdges) from a spread sample of about `size` of the `n` prices `visit` walks. */
+export function sampledEdges(
+  visit: (each: (v: number) => void) => void,
+  n: number,
+  size: number,
+  bins: number,
+): Float64Array {
+  const stride = Math.max(1, Math.floor(n / size));
+  const picked: number[] = [];
+  let c = 0;
+  visit((v) => {
+    if (c++ % stride === 0) picked.push(v);
+  });
+  return priceEdges(Float64Array.from(picked).sort(), bins);
+}
+
 /**
  * Calls `each(seller index, position, price, multiplicity)` for every promotion the scatter plot counts in
  * a window ending on or after every first day: its leaf under an asked classification and a price in the
@@ -127,31 +169,13 @@ export function buildScatterIndex(
   scope: WindowScope,
   widthOf: (p95: number) => number,
 ): ScatterIndex {
-  // the axis and the count
-  let n = 0;
-  let minFirst = Number.POSITIVE_INFINITY;
-  let maxFirst = -1;
-  let maxEnded = -1;
-  forCounted(models, scope, (si, i) => {
-    const s = models[si];
-    n++;
-    if (s.first[i] < minFirst) minFirst = s.first[i];
-    if (s.first[i] > maxFirst) maxFirst = s.first[i];
-    const l = s.last[i];
-    if (l !== RUNNING && l > maxEnded) maxEnded = l;
-  });
-  if (n === 0) return { maxFirst: -1, d0: 0, cap: 0, widths: Float64Array.of(widthOf(0)) };
-  const d0 = minFirst;
-  const cap = Math.max(0, maxEnded - d0 + 1);
+  const { n, maxFirst, d0, cap } = dayAxis((each) =>
+    forCounted(models, scope, (si, i) => each(models[si].first[i], models[si].last[i])),
+  );
+  if (n === 0) return { maxFirst, d0, cap, widths: Float64Array.of(widthOf(0)) };
   const at = (l: number) => (l === RUNNING ? cap : l - d0);
   // price bins: edges from a spread sample's quantiles; a value repeated in it is a bin of its own
-  const stride = Math.max(1, Math.floor(n / SAMPLE));
-  const picked: number[] = [];
-  let c = 0;
-  forCounted(models, scope, (_si, _i, v) => {
-    if (c++ % stride === 0) picked.push(v);
-  });
-  const edges = priceEdges(Float64Array.from(picked).sort(), BINS);
+  const edges = sampledEdges((each) => forCounted(models, scope, (_si, _i, v) => each(v)), n, SAMPLE, BINS);
   const nb = edges.length + 1;
   const width = cap + 1;
   // weights per (bin, last-day index), then summed from the last index down: promotions ending at or after
@@ -259,15 +283,12 @@ export function buildScatterPairs(
 ): ScatterPairs[] {
   const { d0, cap } = index;
   const out: ScatterPairs[] = [];
-  const mult = multiplicity(scope.leaves);
-  const top = mult.length;
-  const { fx, day0, span } = scope;
   // the current listing's buckets, their latest last-day index and a position
   let cb = new Float64Array(16);
   let cl = new Int32Array(16);
   let cp = new Int32Array(16);
   for (const s of models) {
-    const { first, last, leaf, promo, cur, product, n } = s;
+    const { last, product } = s;
     const cols = new PairColumns();
     let current = -1;
     let ns = 0;
@@ -275,12 +296,7 @@ export function buildScatterPairs(
       for (let j = 0; j < ns; j++) cols.push(cb[j], cl[j], cp[j]);
       ns = 0;
     };
-    for (let i = 0; i < n; i++) {
-      const lf = leaf[i];
-      const k = lf < top ? mult[lf] : 0;
-      if (k === 0) continue;
-      const v = promo[i] * fx[cur[i] * span + first[i] - day0];
-      if (Number.isNaN(v)) continue;
+    forCounted([s], scope, (_si, i, v) => {
       const b = Math.floor(v / width);
       const l = last[i] === RUNNING ? cap : last[i] - d0;
       if (product[i] !== current) {
@@ -291,7 +307,7 @@ export function buildScatterPairs(
       while (j < ns && cb[j] !== b) j++;
       if (j < ns) {
         if (l > cl[j]) cl[j] = l;
-        continue;
+        return;
       }
       if (ns === cb.length) {
         cb = grown(cb);
@@ -301,7 +317,7 @@ export function buildScatterPairs(
       cb[ns] = b;
       cl[ns] = l;
       cp[ns++] = i;
-    }
+    });
     flush();
     // grouped by bucket, ascending, each group in listing order (a stable placement)
     const sizes = new Map<number, number>();
