@@ -55,11 +55,12 @@ export async function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J
   return (await chartPool.run(chartTask, [shared(job)])) as ChartResult<J>;
 }
 
-// The scatter plot and the type averages of a window ending on or after the copies' latest first day
-// (scatter-index.ts, type-index.ts): what every first day needs is built once by a thread and kept here,
-// in shared memory, per question (the copies, the asked leaves and the factors of their promotions' first
-// days); each request then only reads its first day's part. The copies' versions are in the key (a
-// refreshed copy is another question); the factors are compared whole. Kept for the scatter plot: the last
+// The scatter plot, the type averages and the range chart of a window ending on or after the copies' latest
+// first day (scatter-index.ts, type-index.ts, range-index.ts): what every first day needs is built once by a
+// thread and kept here, in shared memory, per question (the sellers, the asked leaves and currency); each
+// request then only reads its first day's part. A value built from other copies (a run refreshed them:
+// their versions) or other factors of the promotions' first days (compared whole) is replaced, not kept
+// beside. Kept for the scatter plot: the last
 // SCATTER_QUESTIONS questions and per question the pairs of PAIR_WIDTHS widths, within PAIRS_BYTES in all
 // (8 bytes a (listing, bucket) pair: 14 MB for all roots and every seller on the large market, 1.75 M pairs
 // of 4.7 M promotions); for the type averages the last TYPE_QUESTIONS (7 sums per seller, asked
@@ -76,7 +77,10 @@ const RANGE_QUESTIONS = 12;
 interface LatestQuestion {
   /** the copies in seller order (each pivot lists itself first: one question whatever the order) */
   sorted: SellerSpans[];
+  /** the sellers and zone, the asked leaves and currency: one entry each */
   key: string;
+  /** what the entry's value was built from besides: the copies' versions and sizes, the axis' first day */
+  copies: string;
   /** the factors of `scope.fx` from day0 to the copies' latest run day */
   factors: Float64Array;
 }
@@ -91,13 +95,14 @@ function latestQuestion(models: SellerSpans[], scope: WindowScope): LatestQuesti
   }
   if (lastRun < 0 || scope.to < lastRun || lastRun >= RUNNING) return null;
   const sorted = [...models].sort((a, b) => a.sellerId - b.sellerId);
-  const copies = sorted.map((s) => `${s.sellerId}:${s.zone}:${s.version}:${s.n}`);
+  const sellers = sorted.map((s) => `${s.sellerId}:${s.zone}`);
+  const copies = `${scope.day0}|${sorted.map((s) => `${s.version}:${s.n}`)}`;
   const days = lastRun - scope.day0 + 1;
   const currencies = scope.fx.length / scope.span;
   const factors = new Float64Array(currencies * days);
   for (let c = 0; c < currencies; c++)
     factors.set(scope.fx.subarray(c * scope.span, c * scope.span + days), c * days);
-  return { sorted, key: `${scope.day0}|${copies}|${scope.leaves}|${scope.fxKey}`, factors };
+  return { sorted, key: `${sellers}|${scope.leaves}|${scope.fxKey}`, copies, factors };
 }
 
 /** Equal factors, NaN (no rate) equal to NaN. */
@@ -110,6 +115,7 @@ function sameFactors(a: Float64Array, b: Float64Array): boolean {
 
 /** A question's kept value: built from its second ask (`ready`), `done` once built. */
 interface Kept<V> {
+  copies: string;
   factors: Float64Array;
   asks: number;
   ready?: Promise<V>;
@@ -129,7 +135,8 @@ class KeptQuestions<V, E extends Kept<V>> {
   /** The question's entry (`make`: a new one); `build` starts at its second ask (failing: the next retries). */
   get(q: LatestQuestion, make: () => E, build: () => Promise<V>): E {
     let entry = this.entries.get(q.key);
-    if (entry && !sameFactors(entry.factors, q.factors)) entry = undefined;
+    // built from other copies (a run refreshed them) or other factors: replaced, not kept beside
+    if (entry && (entry.copies !== q.copies || !sameFactors(entry.factors, q.factors))) entry = undefined;
     // (a kept entry is set again below, as the most recent)
     if (entry) this.entries.delete(q.key);
     else entry = make();
@@ -176,6 +183,9 @@ export function scatterIndexBytes(): number {
   return n;
 }
 
+/** How many scatter questions are kept (tests). */
+export const scatterQuestions = () => scatterKept.entries.size;
+
 /** How many type and range indexes are kept built (tests). */
 export const typeIndexes = () => [...typeKept.entries.values()].filter((e) => e.done).length;
 export const rangeIndexes = () => [...rangeKept.entries.values()].filter((e) => e.done).length;
@@ -195,7 +205,7 @@ export async function scatterOf(
   if (!q) return whole();
   const entry = scatterKept.get(
     q,
-    () => ({ factors: q.factors, asks: 0, pairs: new Map() }),
+    () => ({ copies: q.copies, factors: q.factors, asks: 0, pairs: new Map() }),
     () => chartOf({ kind: 'scatter-index', models: q.sorted, scope }),
   );
   const index = entry.done;
@@ -246,7 +256,7 @@ export async function typeOf(models: SellerSpans[], scope: WindowScope): Promise
   if (!q) return whole();
   const entry = typeKept.get(
     q,
-    () => ({ factors: q.factors, asks: 0 }),
+    () => ({ copies: q.copies, factors: q.factors, asks: 0 }),
     () => chartOf({ kind: 'type-index', models: q.sorted, scope }),
   );
   const index = entry.done;
@@ -266,7 +276,7 @@ export async function rangeOf(models: SellerSpans[], scope: WindowScope, ranges:
   if (!q) return whole();
   const entry = rangeKept.get(
     q,
-    () => ({ factors: q.factors, asks: 0 }),
+    () => ({ copies: q.copies, factors: q.factors, asks: 0 }),
     () => chartOf({ kind: 'range-index', models: q.sorted, scope }),
   );
   const index = entry.done;

@@ -29,6 +29,7 @@ import {
   rangeOf,
   scatterIndexBytes,
   scatterOf,
+  scatterQuestions,
   typeIndexes,
   typeOf,
 } from './chart-pool.js';
@@ -416,10 +417,26 @@ describe('in-memory promotions (model.ts)', () => {
 
   it('refresh only what later runs may change, and equal a copy read whole', async () => {
     const before = await sellerSpans(db.pool, SELLERS, ZONE);
+    // a question's kept index, built from the copies before the runs …
+    clearScatterIndexes();
+    const latest = async (models: SellerSpans[], last: number) => {
+      const v = await scopeOf(roots, dayOf(2), dayOf(last), 'CLP');
+      const w = windowScopeOf(db.pool, models, v, await ratesUpTo(db.pool, v));
+      for (let ask = 0; ask < 2; ask++) await scatterOf(models, w, 5);
+      await new Promise((done) => setTimeout(done, 200)); // the index built in a thread
+      return scatterOf(models, w, 5);
+    };
+    await latest(before, 10);
+    expect(scatterQuestions()).toBe(1);
     await runDays(11, 20, 2);
     expect(await checkPromotions(db.pool)).toEqual([]);
     const refreshed = await sellerSpans(db.pool, SELLERS, ZONE);
     expect(refreshed.map((s) => s.version)).not.toEqual(before.map((s) => s.version));
+    // … is replaced by the refreshed copies' (not kept beside it), and answers as their pass does
+    const v = await scopeOf(roots, dayOf(2), dayOf(20), 'CLP');
+    const w = windowScopeOf(db.pool, refreshed, v, await ratesUpTo(db.pool, v));
+    expect(await latest(refreshed, 20)).toEqual(scatterChart(refreshed, w, niceStep, 5));
+    expect(scatterQuestions()).toBe(1);
     const other = createPool(db.url, 2); // another process: reads every seller whole
     try {
       const whole = await sellerSpans(other, SELLERS, ZONE);
