@@ -37,9 +37,13 @@ test.describe('Notificaciones', () => {
     await page.reload();
     await expect(page.getByLabel('Estado')).toHaveText('No leídas');
 
+    // the server may still be dispatching the demo's latest events when the test runs (issue 17: at start),
+    // and notices that arrive after "mark all" are rightly unread: marked again until none is left
     const all = page.getByRole('button', { name: 'Marcar todas como leídas' });
-    if (await all.isEnabled().catch(() => false)) await all.click();
-    await expect(page.getByText('No tienes notificaciones sin leer')).toBeVisible();
+    await expect(async () => {
+      if (await all.isEnabled().catch(() => false)) await all.click();
+      await expect(page.getByText('No tienes notificaciones sin leer')).toBeVisible({ timeout: 3_000 });
+    }).toPass({ timeout: 45_000 });
   });
 
   test('bell: count from the server, drop-down with the latest, link to the list', async ({ page }) => {
