@@ -60,12 +60,12 @@ export async function chartOf<J extends ChartJob>(job: J): Promise<ChartResult<J
 // thread and kept here, in shared memory, per question (the sellers, the asked leaves and currency); each
 // request then only reads its first day's part. A value built from other copies (a run refreshed them:
 // their versions) or other factors of the promotions' first days (compared whole) is replaced, not kept
-// beside. Kept for the scatter plot: the last
-// SCATTER_QUESTIONS questions and per question the pairs of PAIR_WIDTHS widths, within PAIRS_BYTES in all
-// (8 bytes a (listing, bucket) pair: 14 MB for all roots and every seller on the large market, 1.75 M pairs
-// of 4.7 M promotions); for the type averages the last TYPE_QUESTIONS (7 sums per seller, asked
-// classification, price type and last day: ~5 MB for all roots on large); for the range chart the last
-// RANGE_QUESTIONS (one classification each: ~9 bytes a promotion and 4 per seller, price bin and last day).
+// beside. Kept for the scatter plot: the last SCATTER_QUESTIONS questions and per question the pairs of
+// PAIR_WIDTHS widths, within PAIRS_BYTES in all (8 bytes a (listing, bucket) pair: 14 MB for all roots and
+// every seller on the large market, 1.75 M pairs of 4.7 M promotions); for the type averages the last
+// TYPE_QUESTIONS (7 sums per seller, asked classification, price type and last day: ~5 MB for all roots on
+// large); for the range chart the last RANGE_QUESTIONS (one classification each: ≤ 7 bytes a promotion of
+// a bin whose prices differ, and 4 per seller, price bin and last day).
 
 const SCATTER_QUESTIONS = 4;
 const PAIR_WIDTHS = 2;
