@@ -209,11 +209,11 @@ export function buildScatterIndex(
     refPos[r] = i;
   });
   /** The value of rank `rank` (0-based, weighted) among bin b's promotions with index ≥ fi. */
+  const mult = multiplicity(scope.leaves);
+  const { fx, day0, span } = scope;
   const valueIn = (b: number, fi: number, rank: number): number => {
     if (lowest[b] === highest[b]) return lowest[b];
     const vs: number[] = [];
-    const mult = multiplicity(scope.leaves);
-    const { fx, day0, span } = scope;
     for (let r = binSize[b]; r < binSize[b + 1]; r++) {
       const s = models[refSeller[r]];
       const i = refPos[r];
