@@ -406,7 +406,9 @@ async function classificationIds(
  * price, each (seller, currency) contributes the spans up to its (page × size)-th price plus those that
  * round to the same converted price, so ties after conversion keep the order; a page that reaches
  * listings without a price sorts them all. A brand (a brand row, a brand filter): all its spans of the
- * list (one index range per seller), sorted.
+ * list (one index range per seller), sorted — except a brand row's list in the order of the listing id
+ * (sorts by seller, by brand, by date: see brandKeyOf), which is read like a whole seller's, and counted on
+ * the brand's index.
  */
 export async function selectProducts(
   db: Queryable,
@@ -418,15 +420,19 @@ export async function selectProducts(
   if (!narrow) {
     const rows = await topProducts(db, q, classes);
     if (rows) return rows;
+  } else {
+    const brandKey = await brandKeyOf(db, q);
+    if (brandKey !== null) {
+      const rows = await topProducts(db, q, classes, brandKey);
+      if (rows) return rows;
+    }
   }
   const p = new Params();
   const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
   const conds = [
     classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
-    brandCond(p, q.brandIds, 'a.brand_id'),
-    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
-    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
+    brandConds(p, q),
   ].join(' and ');
   const cand = `
     select ${SPAN_KEYS(q.kind)}
@@ -440,15 +446,53 @@ export async function selectProducts(
   return rows;
 }
 
+/** The brand restrictions of a drill-down (a brand row's ids, the selection's brands, its own brands) on span `a`. */
+function brandConds(p: Params, q: ProductQuery): string {
+  const s = q.selection;
+  return [
+    brandCond(p, q.brandIds, 'a.brand_id'),
+    s.brands?.length ? `a.brand_id = any(${p.add(s.brands, '::int[]')})` : 'true',
+    s.ownBrands ? `a.brand_id = any(${p.add(s.ownBrands, '::int[]')})` : 'true',
+  ].join(' and ');
+}
+
 /**
- * The page of a whole-seller drill-down by per-seller index range scans (see selectProducts); null when
- * a price page reaches listings without a price in the requested currency (they sort last: the caller
- * then sorts every listing of the list).
+ * The spans' brand_key of a brand row's list (`brandIds`: the ids of one brand name, or [null] for 'Sin
+ * marca') when its page is in the order of the listing id — by seller, by brand (one key: the ids'
+ * order), by date of the state list (no date: the ids' order) — so that each seller's first spans are an
+ * index range of assortment_spans_brand_key_idx (seller, zone, brand_key, product_id, …) in that order,
+ * the brand ids then checked on the page's spans only. Null otherwise (or when the ids' names do not
+ * share one key): the list is read whole. On the large market a brand of 33k listings read whole costs
+ * ~30,000 heap pages and a sort (~50 ms of PostgreSQL; issue 30).
+ */
+async function brandKeyOf(db: Queryable, q: ProductQuery & { kind: ListKind }): Promise<string | null> {
+  const ids = q.brandIds;
+  if (q.kind !== 'state' || !ids?.length || !(q.sort === 'seller' || q.sort === 'brand' || q.sort === 'date'))
+    return null;
+  const named = ids.filter((b): b is number => b !== null);
+  if (named.length && named.length !== ids.length) return null;
+  if (!named.length) return NO_BRAND_KEY;
+  const { rows } = await db.query<{ key: string }>(
+    `select distinct lower(name) as key from brands where id = any($1::int[])`,
+    [named],
+  );
+  return rows.length === 1 ? rows[0].key : null;
+}
+
+/** brand_key of a listing without brand (migration 111: lower(coalesce(brands.name, 'Sin marca'))). */
+const NO_BRAND_KEY = 'sin marca';
+
+/**
+ * The page of a whole-seller drill-down by per-seller index range scans (see selectProducts), or of a
+ * brand row's list in the order of the listing id when `brandKey` is given (brandKeyOf); null when a price
+ * page reaches listings without a price in the requested currency (they sort last: the caller then sorts
+ * every listing of the list).
  */
 async function topProducts(
   db: Queryable,
   q: ProductQuery & { kind: ListKind },
   classes: { inside: number[]; outside: number[] } | null,
+  brandKey?: string,
 ): Promise<ProductRow[] | null> {
   const p = new Params();
   const sellers = p.add(q.selection.sellers, '::int[]');
@@ -461,15 +505,29 @@ async function topProducts(
                 from unnest(${sellers}) as x(id))`
     : ENDS(sellers, p.add(q.to, '::date'), zone, q.kind);
   const cls = classes ? `and a.classification_id = any(${p.add(classes.inside, '::int[]')})` : '';
+  // a brand row's list: its key first (the index's order; one value), its ids checked on the spans read
+  const ofBrand = brandKey === undefined ? '' : `and ${brandConds(p, q)}`;
+  const brand = brandKey === undefined ? '' : `and a.brand_key = ${p.add(brandKey, '::text')} ${ofBrand}`;
+  const byKey = brandKey === undefined ? '' : `a.brand_key ${dir}, `;
+  // (a brand row's list: per seller its count on X, an index-only scan of assortment_spans_brand_idx —
+  // seller, zone, brand_id, last_day, first_day)
+  const brandEnds =
+    brandKey === undefined
+      ? ''
+      : `,
+    brand_ends as (
+      select e.*, c.n from ends e
+      cross join lateral (select count(*)::int as n from assortment_spans a where ${inList(q.kind, 'e', p, q)} ${ofBrand}) c
+    )`;
   // (an event list may hold a listing twice: its events follow each other by day)
   const day = events ? `, a.first_day ${dir}` : '';
   const order: Record<AssortmentProductSort, string> = {
     name: `a.name_key ${dir}, a.product_id ${dir}${day}`,
     brand: `a.brand_key ${dir}, a.product_id ${dir}${day}`,
-    seller: `a.product_id ${dir}${day}`,
+    seller: `${byKey}a.product_id ${dir}${day}`,
     date:
       q.kind === 'state'
-        ? `a.product_id ${dir}`
+        ? `${byKey}a.product_id ${dir}`
         : q.kind === 'out'
           ? `a.out_day ${dir}, a.product_id ${dir}`
           : `a.first_day ${dir}, a.product_id ${dir}`,
@@ -492,9 +550,9 @@ async function topProducts(
                            where ${base} and a.effective_price ${bound} offset 0) k`;
   } else {
     cand = `
-      select k.* from ends e
+      select k.* from ${brandKey === undefined ? 'ends' : 'brand_ends'} e
       cross join lateral (select ${SPAN_KEYS(q.kind)} from assortment_spans a
-                           where ${inList(q.kind, 'e', p, q)} ${cls}
+                           where ${inList(q.kind, 'e', p, q)} ${cls} ${brand}
                            order by ${order[q.sort]} limit ${depth}) k`;
   }
   // The list's count: the roll-up's (published or out of stock on X; events: the running totals of
@@ -511,20 +569,23 @@ async function topProducts(
                         where y.zone = e.zone and y.seller_id = e.seller_id and y.day <= m.d))`
       : `(select coalesce(sum(${q.kind === 'out' ? 'r.published - r.in_stock' : 'r.published'}), 0)::int from ends e
          join rollup_daily_brand r on r.zone = e.zone and r.seller_id = e.seller_id and r.day = e.day)`;
-  // (one branch per kind of key, each a range of the classification index)
+  // (one branch per kind of key, each a range of the classification index; a brand row's list: the sum of
+  // its sellers' counts instead of the roll-up's, its ids checked on the restriction's spans)
   const countSpans = (ids: number[], nulls: boolean) => `(select count(*)::int from ends e
       cross join lateral (
         select 1 from assortment_spans a
-         where ${inList(q.kind, 'e', p, q)} and a.classification_id = any(${p.add(ids, '::int[]')})
-        ${nulls ? `union all select 1 from assortment_spans a where ${inList(q.kind, 'e', p, q)} and a.classification_id is null` : ''}
+         where ${inList(q.kind, 'e', p, q)} and a.classification_id = any(${p.add(ids, '::int[]')}) ${ofBrand}
+        ${nulls ? `union all select 1 from assortment_spans a where ${inList(q.kind, 'e', p, q)} and a.classification_id is null ${ofBrand}` : ''}
       ) x)`;
+  const whole = () =>
+    brandKey === undefined ? rollup() : '(select coalesce(sum(n), 0)::int from brand_ends)';
   const total = !classes
-    ? rollup()
+    ? whole()
     : classes.outside.length < classes.inside.length
-      ? `${rollup()} - ${countSpans(classes.outside, true)}`
+      ? `${whole()} - ${countSpans(classes.outside, true)}`
       : countSpans(classes.inside, false);
   const sql = `
-    with ${ends},
+    with ${ends}${brandEnds},
     ${pageOf(q, p, cand, `${total} as total, count(*) over ()::int as candidates`)}
     ${pageRows(q, p, q.kind).replace('k.total', 'k.total, k.candidates')}`;
   const { rows } = await db.query<ProductRow & { candidates?: number }>(sql, p.values);
