@@ -4,12 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/database.js';
 import { withTransaction } from '../../db/database.js';
 import { MIGRATIONS_DIR } from '../../db/migrate.js';
+import { readModelsOf } from '../../platform/read-model.js';
 import { type AssortmentHistory, seedAssortmentHistory } from '../../test/assortment-history.js';
 import { referenceStateProducts, referenceStockEvents } from '../../test/assortment-reference.js';
 import { createTestDatabase } from '../../test/context.js';
 import { insertClassification, insertSeller, observe, seedReferenceData } from '../../test/fixtures.js';
 import type { Observation } from '../ingest/index.js';
 import { checkAssortment } from './check.js';
+import { ordersBuilt, selectProductsPage } from './kept-orders.js';
 import { type ProductQuery, selectProducts } from './queries.js';
 import '../rollups.js';
 
@@ -234,4 +236,60 @@ describe('assortment spans over a generated history', () => {
     expect(compared).toBe(4 * 3 * 5 * 2 * 3 * 6);
     expect(nonEmpty).toBeGreaterThan(compared / 2);
   }, 120_000);
+
+  it("gives a brand list's pages by name and price from its kept order as they were sorted whole", async () => {
+    const acme = (await db.pool.query<{ id: number }>("select id from brands where name = 'Acme'")).rows.map(
+      (r) => r.id,
+    );
+    const rates = new Map([
+      ['CLP', 1],
+      ['PEN', 250],
+    ]);
+    const orders = readModelsOf(db.pool).memo('assortment-list-orders', 64);
+    const last = h.days.at(-1) as string;
+    let compared = 0;
+    let nonEmpty = 0;
+    for (const to of [last, h.days[6]]) {
+      for (const sellers of [h.sellers, [7]]) {
+        for (const brandIds of [acme, [null]]) {
+          for (const [variant, sort] of (['name', 'price', 'name', 'price'] as const).entries()) {
+            // each list and sort asked six times: its first two asks sort the list (the second keeps its
+            // order beside), the others read the kept order — every answer the reference's
+            for (const dir of ['asc', 'desc'] as const) {
+              for (const offset of [0, 3, 7]) {
+                const q: ProductQuery = {
+                  selection: {
+                    zone: DEFAULT_TIMEZONE,
+                    sellers,
+                    roots: variant === 2 ? [h.classes.root] : [],
+                    classificationsIds: variant === 3 ? [h.classes.a] : undefined,
+                  },
+                  brandIds,
+                  to,
+                  from: addDays(to, -5),
+                  rates,
+                  sort,
+                  dir,
+                  limit: 6,
+                  offset,
+                };
+                const want = await referenceStateProducts(db.pool, q);
+                expect({ q, rows: await selectProductsPage(db.pool, { ...q, kind: 'state' }) }).toEqual({
+                  q,
+                  rows: want,
+                });
+                await ordersBuilt();
+                compared++;
+                if (want.length) nonEmpty++;
+              }
+            }
+          }
+        }
+      }
+    }
+    expect(compared).toBe(2 * 2 * 2 * 4 * 2 * 3);
+    expect(nonEmpty).toBeGreaterThan(compared / 2);
+    // one kept order per list and sort (the variants with a restriction are lists of their own)
+    expect(orders.size).toBe(2 * 2 * 2 * 4);
+  });
 });

@@ -33,6 +33,7 @@ import { download, moduleBeside, task, XLSX_TYPE } from '../../platform/pool/ind
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
 import { assortmentXlsx, productsXlsx } from './download.js';
+import { selectProductsPage } from './kept-orders.js';
 import {
   type AssortmentSelection,
   type Periods,
@@ -40,7 +41,6 @@ import {
   selectAssortmentFigures,
   selectBrandIdsByName,
   selectBrandNames,
-  selectProducts,
   selectSellers,
 } from './queries.js';
 import { brandRows, type Rates, sellerRows } from './service.js';
@@ -252,7 +252,7 @@ export default async function assortmentRoutes(app: FastifyInstance) {
       limit: all ? XLSX_MAX_ROWS : b.page_size,
       offset: all ? 0 : (b.page - 1) * b.page_size,
     };
-    const rows = await selectProducts(pool, { ...q, kind: b.stock ?? 'state' });
+    const rows = await selectProductsPage(pool, { ...q, kind: b.stock ?? 'state' });
     return productsOut(s, b, rows);
   }
 
