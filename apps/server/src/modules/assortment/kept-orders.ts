@@ -10,7 +10,7 @@ import {
   selectProducts,
 } from './queries.js';
 
-// A brand row's Surtido list by name or by price, kept in order from its second ask (issue 30): such a
+// A brand row's Surtido list (or one of the selection's brands) by name or by price, kept in order from its second ask (issue 30): such a
 // page sorts every span of the brand on the list's day — on the large market the top brand's 32,923
 // spans, ~30,000 heap pages, ~50 ms of PostgreSQL a page whatever page or direction is asked. The screen
 // asks the same list again for its next pages, the other direction and the other sort, so the second ask
@@ -33,9 +33,12 @@ const building = new Set<Promise<void>>();
 
 /** What a kept order depends on besides the market's data: the list, the sort and (price) the rates. */
 function orderKey(q: Query): unknown[] | null {
-  if (q.kind !== 'state' || q.brandIds === undefined || q.limit > PAGE_MAX) return null;
-  if (q.sort !== 'name' && q.sort !== 'price') return null;
   const s = q.selection;
+  // a list of some brands (a brand row, the selection's brands or own brands: the lists every span of
+  // which selectProducts sorts)
+  const narrow = q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
+  if (q.kind !== 'state' || !narrow || q.limit > PAGE_MAX) return null;
+  if (q.sort !== 'name' && q.sort !== 'price') return null;
   return [
     'brand-list',
     s.zone,
@@ -44,7 +47,7 @@ function orderKey(q: Query): unknown[] | null {
     s.classificationsIds ?? null,
     s.brands ?? null,
     s.ownBrands ?? null,
-    q.brandIds,
+    q.brandIds ?? null,
     q.to,
     q.sort,
     q.sort === 'price' ? [...q.rates] : null,

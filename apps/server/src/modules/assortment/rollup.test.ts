@@ -251,7 +251,11 @@ describe('assortment spans over a generated history', () => {
     let nonEmpty = 0;
     for (const to of [last, h.days[6]]) {
       for (const sellers of [h.sellers, [7]]) {
-        for (const brandIds of [acme, [null]]) {
+        for (const [brands, brandIds] of [
+          [undefined, acme],
+          [undefined, [null]],
+          [acme, undefined],
+        ] as const) {
           for (const [variant, sort] of (['name', 'price', 'name', 'price'] as const).entries()) {
             // each list and sort asked six times: its first two asks sort the list (the second keeps its
             // order beside), the others read the kept order — every answer the reference's
@@ -263,8 +267,9 @@ describe('assortment spans over a generated history', () => {
                     sellers,
                     roots: variant === 2 ? [h.classes.root] : [],
                     classificationsIds: variant === 3 ? [h.classes.a] : undefined,
+                    ownBrands: brands && [...brands],
                   },
-                  brandIds,
+                  brandIds: brandIds && [...brandIds],
                   to,
                   from: addDays(to, -5),
                   rates,
@@ -287,9 +292,9 @@ describe('assortment spans over a generated history', () => {
         }
       }
     }
-    expect(compared).toBe(2 * 2 * 2 * 4 * 2 * 3);
+    expect(compared).toBe(2 * 2 * 3 * 4 * 2 * 3);
     expect(nonEmpty).toBeGreaterThan(compared / 2);
     // one kept order per list and sort (the variants with a restriction are lists of their own)
-    expect(orders.size).toBe(2 * 2 * 2 * 4);
+    expect(orders.size).toBe(2 * 2 * 3 * 4);
   });
 });
