@@ -455,10 +455,11 @@ export async function selectProducts(
 }
 
 /**
- * A brand row's list in the order of a sort by name or price (ascending; `priced`: how many of the list
- * have a price in the requested currency — by price they come first, the others after them by id), as
- * the spans' keys: listing id and first day (days since 2000-01-01). Kept by kept-orders.ts, so that the
- * list's next pages and directions are 25 spans read by key instead of every span of the brand.
+ * A list of some brands (selectProducts' narrow path) in the order of a sort by name or price
+ * (ascending; `priced`: how many of the list have a price in the requested currency — by price they come
+ * first, the others after them by id), as the spans' keys: listing id and first day (days since
+ * 2000-01-01). Kept by kept-orders.ts, so that the list's next pages and directions are 25 spans read by
+ * key instead of every span of the brands.
  */
 export interface ListOrder {
   ids: Float64Array;
