@@ -2,7 +2,9 @@ import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { ownArrayBytes, readModelsOf } from '../../platform/read-model.js';
 import {
+  type ListKind,
   type ListOrder,
+  ofSomeBrands,
   type ProductQuery,
   type ProductRow,
   selectListOrder,
@@ -10,16 +12,17 @@ import {
   selectProducts,
 } from './queries.js';
 
-// A brand row's Surtido list (or one of the selection's brands) by name or by price, kept in order from its second ask (issue 30): such a
-// page sorts every span of the brand on the list's day — on the large market the top brand's 32,923
-// spans, ~30,000 heap pages, ~50 ms of PostgreSQL a page whatever page or direction is asked. The screen
-// asks the same list again for its next pages, the other direction and the other sort, so the second ask
-// of a list and sort reads the list's keys in order once (selectListOrder: ~12 bytes a span), beside its
-// answer, and every page after it reads its 25 spans by key. The first two asks of a list are answered as
-// before: a list visited once costs nothing more, and no answer waits for an order (~130 ms on large). Kept at the market's data version (the read-model holder's answers: dropped
-// when a change is committed), in a room of ORDER_BYTES.
+// A Surtido list of some brands (a brand row, the selection's brands or own brands) by name or by price,
+// kept in order from its second ask (issue 30): such a page sorts every span of the brands on the list's
+// day — on the large market the top brand's 32,923 spans, ~30,000 heap pages, ~50 ms of PostgreSQL a page
+// whatever page or direction is asked. The screen asks the same list again for its next pages and the
+// other direction, so the second ask of a list and sort reads the list's keys in order once
+// (selectListOrder: ~12 bytes a span), beside its answer, and every page after it reads its 25 spans by
+// key. The first two asks of a list are answered as before: a list visited once costs nothing more, and
+// no answer waits for an order. Kept at the market's data version (the read-model holder's answers:
+// dropped when a change is committed), in a room of ORDER_BYTES.
 
-type Query = ProductQuery & { kind: 'state' | 'out' | 'went_out' | 'back_in' };
+type Query = ProductQuery & { kind: ListKind };
 
 /** The kept orders' room: ~20 lists of a large market's top brand (400 kB each). */
 const ORDER_BYTES = 8 * 1024 * 1024;
@@ -33,11 +36,8 @@ const building = new Set<Promise<void>>();
 
 /** What a kept order depends on besides the market's data: the list, the sort and (price) the rates. */
 function orderKey(q: Query): unknown[] | null {
+  if (q.kind !== 'state' || !ofSomeBrands(q) || q.limit > PAGE_MAX) return null;
   const s = q.selection;
-  // a list of some brands (a brand row, the selection's brands or own brands: the lists every span of
-  // which selectProducts sorts)
-  const narrow = q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
-  if (q.kind !== 'state' || !narrow || q.limit > PAGE_MAX) return null;
   if (q.sort !== 'name' && q.sort !== 'price') return null;
   return [
     'brand-list',

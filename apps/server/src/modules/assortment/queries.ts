@@ -273,7 +273,7 @@ export const LISTING_COLUMNS = `p.id::text as id, p.product_id, p.sku, p.name, c
        p.seller_id, s.name as seller_name, s.color, p.url, p.image_url`;
 
 /** Which list a drill-down shows: the state on X, those out of stock on X, or an event of the period. */
-type ListKind = 'state' | 'out' | 'went_out' | 'back_in';
+export type ListKind = 'state' | 'out' | 'went_out' | 'back_in';
 
 /** The span columns a page is sorted on (assortment_spans `a`), read before any other table. */
 const SPAN_KEYS = (kind: ListKind) => `a.product_id as id, a.seller_id, a.name_key, a.brand_key, a.currency,
@@ -424,8 +424,7 @@ export async function selectProducts(
 ): Promise<ProductRow[]> {
   const s = q.selection;
   const classes = await classificationIds(db, s);
-  const narrow = q.brandIds !== undefined || !!s.brands?.length || s.ownBrands !== undefined;
-  if (!narrow) {
+  if (!ofSomeBrands(q)) {
     const rows = await topProducts(db, q, classes);
     if (rows) return rows;
   } else {
@@ -438,10 +437,7 @@ export async function selectProducts(
   const p = new Params();
   const sellers = p.add(s.sellers, '::int[]');
   const to = p.add(q.to, '::date');
-  const conds = [
-    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
-    brandConds(p, q),
-  ].join(' and ');
+  const conds = narrowConds(p, q, classes);
   const cand = `
     select ${SPAN_KEYS(q.kind)}
       from ends e join assortment_spans a on ${inList(q.kind, 'e', p, q)}
@@ -476,10 +472,7 @@ export async function selectListOrder(
   const classes = await classificationIds(db, s);
   const p = new Params();
   const rates = ratesOf(p, q.rates);
-  const conds = [
-    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
-    brandConds(p, q),
-  ].join(' and ');
+  const conds = narrowConds(p, q, classes);
   const sql = `
     with ${ENDS(p.add(s.sellers, '::int[]'), p.add(q.to, '::date'), p.add(s.zone, '::text'), 'state')},
     ${rates.cte},
@@ -519,11 +512,9 @@ export async function selectOrderedPage(
   order: ListOrder,
 ): Promise<ProductRow[]> {
   const n = order.ids.length;
-  const at = (j: number) => {
-    if (q.dir === 'asc') return j;
-    if (q.sort !== 'price' || j < order.priced) return q.sort === 'price' ? order.priced - 1 - j : n - 1 - j;
-    return n - 1 - (j - order.priced);
-  };
+  // (by name nothing is priced: the whole order reversed)
+  const at = (j: number) =>
+    q.dir === 'asc' ? j : j < order.priced ? order.priced - 1 - j : n - 1 - (j - order.priced);
   const ids: number[] = [];
   const days: number[] = [];
   for (let j = q.offset; j < Math.min(n, q.offset + q.limit); j++) {
@@ -543,6 +534,21 @@ export async function selectOrderedPage(
   const { rows } = await db.query<ProductRow>(sql, p.values);
   return rows;
 }
+
+/**
+ * Whether a drill-down lists some brands only (a brand row, the selection's brands or own brands): the
+ * lists selectProducts reads whole (every span of the brands on X) rather than per seller in the sort's
+ * order — but for a brand row's sorts in the listing id's order (brandKeyOf).
+ */
+export const ofSomeBrands = (q: ProductQuery) =>
+  q.brandIds !== undefined || !!q.selection.brands?.length || q.selection.ownBrands !== undefined;
+
+/** The conditions of such a list on span `a`: the classification restriction (inside) and the brands'. */
+const narrowConds = (p: Params, q: ProductQuery, classes: { inside: number[] } | null) =>
+  [
+    classes ? `a.classification_id = any(${p.add(classes.inside, '::int[]')})` : 'true',
+    brandConds(p, q),
+  ].join(' and ');
 
 /** The brand restrictions of a drill-down (a brand row's ids, the selection's brands, its own brands) on span `a`. */
 function brandConds(p: Params, q: ProductQuery): string {
