@@ -10,6 +10,7 @@ import {
   effectivePriceFor,
   mpiBucket,
   priceIndex,
+  priceIndexValue,
   rankingIcon,
   rankingPosition,
   samePrice,
@@ -76,6 +77,19 @@ describe('index, bucket, difference', () => {
     expect(priceIndex(1000, 950)).toBeCloseTo(105.2632, 4);
     expect(priceIndex(1000, null)).toBeNull();
     expect(priceIndex(0, 950)).toBeNull();
+    expect(priceIndex(1000, Number.POSITIVE_INFINITY)).toBeNull();
+  });
+  it('as a plain number: the same value, NaN where priceIndex has none', () => {
+    expect(priceIndexValue(1000, 950)).toBe(priceIndex(1000, 950));
+    expect(priceIndexValue(1, 3)).toBe(100 / 3);
+    for (const [a, b] of [
+      [1000, Number.NaN],
+      [Number.NaN, 950],
+      [0, 950],
+      [1000, -5],
+      [Number.POSITIVE_INFINITY, 950],
+    ])
+      expect(priceIndexValue(a, b), `${a} ${b}`).toBeNaN();
   });
   it('cheapest ≤ 100 < in range ≤ 100 + mpi < dearer', () => {
     expect(mpiBucket(100, 5)).toBe('cheapest');

@@ -5,7 +5,7 @@ import {
   BRAND_COMPARATOR_TREND_POINTS,
   type BrandComparatorResponse,
   daysInclusive,
-  priceIndex,
+  priceIndexValue,
   round2,
   SELLER_NOT_FOUND,
 } from '@vigia/domain';
@@ -95,9 +95,9 @@ export function averageIndexesByDay(
     for (let t = 0; t < nTouched; t++) {
       const cell = touched[t];
       const my = mine[(cell / nSellers) | 0];
-      const index = priceIndex(Number.isNaN(my) ? null : my, lowest[cell]);
+      const index = priceIndexValue(my, lowest[cell]);
       lowest[cell] = Number.NaN;
-      if (index === null) continue;
+      if (Number.isNaN(index)) continue;
       sum[cell] += index;
       count[cell]++;
     }

@@ -5,7 +5,7 @@ import {
   discountBucket,
   discountPercent,
   modeOfBuckets,
-  priceIndex,
+  priceIndexValue,
   share,
 } from '@vigia/domain';
 import type { Queryable } from '../../db/database.js';
@@ -68,8 +68,8 @@ export function addGroupIndex(
 ): void {
   for (let d = lo; d <= hi; d++) {
     const my = mine[mineAt + d];
-    const v = priceIndex(Number.isNaN(my) ? null : my, Number.isNaN(best[d]) ? null : best[d]);
-    if (v === null) continue;
+    const v = priceIndexValue(my, best[d]);
+    if (Number.isNaN(v)) continue;
     sum[d] += v;
     dev[d] += Math.abs(v - 100);
     n[d]++;

@@ -1,4 +1,4 @@
-import { priceIndex } from '@vigia/domain';
+import { priceIndexValue } from '@vigia/domain';
 
 // The dashboard's index of a competitor selection from the sides kept per seller (index-history.ts
 // indexDays). Tried in the chart pool (issue 30, 2026-11-29 fourth session): c16 p50 381 → 351 ms but p95
@@ -77,7 +77,7 @@ export function mergeDays(
         const their = best[d];
         if (!(my > 0 && their > 0)) continue;
         if (my !== lastMy || their !== lastTheir) {
-          v = priceIndex(my, their) as number;
+          v = priceIndexValue(my, their);
           off = Math.abs(v - 100);
           lastMy = my;
           lastTheir = their;

@@ -9,7 +9,7 @@ import {
   type PriceMode,
   type PricingSortField,
   PricingTally,
-  priceIndex,
+  priceIndexValue,
   rankingIcon,
   type SortDirection,
   seenInWindow,
@@ -447,8 +447,8 @@ function scoreByMasks(priced: PricedModel, selected: Uint8Array, out: Selection)
         let e = entryStart[i];
         while (selected[entrySeller[e]] !== 1) e++;
         lowest = entryMin[e];
-        const pi = priceIndex(nn(my[i]), lowest);
-        if (pi !== null) {
+        const pi = priceIndexValue(my[i], lowest);
+        if (!Number.isNaN(pi)) {
           ix = pi;
           position[i] = 1 + bitCount(cheaperMask[i] & sel);
           ranked[i] = bitCount(comparable) + 1;
@@ -482,8 +482,8 @@ function scoreByEntries(priced: PricedModel, selected: Uint8Array, out: Selectio
         if (!(p >= lowest)) lowest = p;
       }
       matched[i] = counted;
-      const pi = priceIndex(nn(mine), nn(lowest));
-      if (pi !== null) {
+      const pi = priceIndexValue(mine, lowest);
+      if (!Number.isNaN(pi)) {
         ix = pi;
         position[i] = 1 + cheaper;
         ranked[i] = comparable + 1;
@@ -864,8 +864,8 @@ export function tallyBySeller(set: ScoredSet): SellerTally[] {
     for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
       const si = entrySeller[e];
       if (selected[si] !== 1 || asked[si] !== 1) continue;
-      // (entryMin is NaN or a positive price; priceIndex is null unless both prices are positive)
-      const index = priceIndex(mine, entryMin[e]) ?? Number.NaN;
+      // (entryMin is NaN or a positive price; the index is NaN unless both prices are positive)
+      const index = priceIndexValue(mine, entryMin[e]);
       slots.add(si, i, true, index);
       slots.addHeadToHead(si, index);
     }
