@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mulberry32 as rng } from '../demo/random.js';
 import { mergeDays, type TheirDays } from './merge-days.js';
 
 // The merge of a new competitor selection (merge-days.ts: the sides read in step, a group's index reused
@@ -6,18 +7,6 @@ import { mergeDays, type TheirDays } from './merge-days.js';
 // "Dashboard"): per group and day, the lowest competitor price among the chosen sides, my price against it
 // when both exist, the sums of the indexes and of |index − 100| and their number per day, groups in
 // ascending order.
-
-/** A deterministic generator (mulberry32). */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** D days of a price that changes now and then, with days without a price (NaN). */
 function days(r: () => number, D: number, fraction: boolean): Float64Array {
