@@ -8,6 +8,13 @@ import { addGroupIndex, dailyClp, WARM_DAYS } from './days.js';
 import { readSavedHistory, readSavedRecent, saveHistory, saveRecent } from './history-snapshot.js';
 import { type IndexDays, mergeDays, type TheirDays } from './merge-days.js';
 import { selectIndexHistory } from './queries.js';
+import {
+  makeSelectionSums,
+  SELECTION_MAX_SELLERS,
+  type SelectionSums,
+  selectionBytes,
+  selectionDays,
+} from './selection-sums.js';
 
 // The price index and deviation of closed days for ANY competitor selection (issue 30 part 2;
 // docs/metrics.md "Dashboard"). They cannot be summed per seller (each match group's lowest competitor
@@ -377,6 +384,61 @@ function theirDays(h: IndexHistory, seller: number, days: Days): TheirDays {
   return made;
 }
 
+/*
+ * The selection tables (selection-sums.ts) of a history: for the asked days, the index of every selection
+ * of its competitors whose sides are made (sideFits) in |S| × D reads. Made behind the first selection of
+ * those days and roots (that one, and those that come while it is made, merge their sides) when the table
+ * would hold at most SUMS_BYTES: 11 competitors over the 7-day preset with its previous period (13 days)
+ * 7 MB; a 30-day one's 32 MB is not made (a selection then merges, as before).
+ */
+const SUMS_BYTES = 16 * 1024 * 1024;
+const SUMS_KEPT = 2;
+const sumsKept = new WeakMap<IndexHistory, SelectionSums[]>();
+const sumsMaking = new WeakMap<IndexHistory, Set<string>>();
+
+function makeSumsBehind(
+  h: IndexHistory,
+  rootClasses: Set<number> | null,
+  days: Days,
+  mineKey: string,
+  full: string,
+): void {
+  const making = sumsMaking.get(h) ?? new Set<string>();
+  if (making.has(full)) return;
+  const { listings } = bySellerOf(h);
+  const sellers = [...listings.keys()]
+    .filter((s) => s !== h.pivot && sideFits(listings.get(s) as Int32Array, days.D))
+    .sort((x, y) => x - y);
+  if (sellers.length < 2 || sellers.length > SELECTION_MAX_SELLERS) return;
+  if (selectionBytes(sellers.length, days.D) > SUMS_BYTES) return;
+  making.add(full);
+  sumsMaking.set(h, making);
+  const pause = () => new Promise<void>((r) => setImmediate(r));
+  void (async () => {
+    const sides: TheirDays[] = [];
+    for (const s of sellers) {
+      await pause();
+      sides.push(theirDays(h, s, days));
+    }
+    await pause();
+    const { mine, any } = mineDays(h, rootClasses, days.off, days.D, days.rates, mineKey, days.ratesKey);
+    const made = await makeSelectionSums(full, sellers, mine, any, days.D, sides, pause);
+    const kept = sumsKept.get(h) ?? [];
+    keepRecent(kept, made, (t) => t.cells.byteLength, Number.POSITIVE_INFINITY, SUMS_KEPT);
+    sumsKept.set(h, kept);
+  })()
+    // the table only saves time: a failure keeps none, selections go on merging their sides, and the next
+    // one of these days tries again (the key leaves `making`)
+    .catch(() => {})
+    .finally(() => making.delete(full));
+}
+
+/** The keys of the selection tables kept on a history, and whether any is being made (tests). */
+export const selectionTablesOf = (h: IndexHistory) => ({
+  kept: (sumsKept.get(h) ?? []).map((t) => t.key),
+  making: (sumsMaking.get(h)?.size ?? 0) > 0,
+});
+
 interface IndexQuery {
   competitors: number[];
   /** classification ids under the license roots; null: the whole tree */
@@ -436,13 +498,19 @@ export function indexDays(h: IndexHistory, q: IndexQuery): IndexDays {
   const { listings } = bySellerOf(h);
   // (a seller with no listing of the history has no side and no price)
   const competitors = [...new Set(q.competitors)].filter((s) => s !== h.pivot && listings.has(s));
-  if (q.mineKey !== undefined && competitors.every((s) => sideFits(listings.get(s) as Int32Array, D)))
+  if (q.mineKey !== undefined && competitors.every((s) => sideFits(listings.get(s) as Int32Array, D))) {
+    const full = `${q.mineKey}|${days.ratesKey}`;
+    const table = (sumsKept.get(h) ?? []).find((t) => t.key === full);
+    const fromTable = table ? selectionDays(table, competitors) : null;
+    if (fromTable) return fromTable;
+    if (!table) makeSumsBehind(h, q.rootClasses, days, q.mineKey, full);
     return mergeDays(
       mine,
       any,
       D,
       competitors.map((s) => theirDays(h, s, days)),
     );
+  }
   // competitors by seller id (a mask: one read per listing instead of a Set lookup)
   const chosen = new Uint8Array(Math.max(0, ...competitors) + 1);
   for (const c of competitors) chosen[c] = 1;

@@ -18,7 +18,7 @@ import { badRequest } from '../../lib/errors.js';
 import { loadFx, ratesTo, resolvePeriod, selectClpRates, today } from '../../market/index.js';
 import { readModelsOf } from '../../platform/read-model.js';
 import { dayZone } from '../ingest/index.js';
-import { type Lookups, type Resolved, scored, withModel } from '../pricing/index.js';
+import { indexTotals, type Lookups, type Resolved, withModel } from '../pricing/index.js';
 import {
   bucketPairs,
   computeDays,
@@ -287,17 +287,7 @@ async function currentDay(pool: pg.Pool, s: Scope, resolved: Resolved, day: stri
     selectRollupDays(pool, { from: day, to: day, sellers, roots: s.roots, zone: s.zone }),
     currentDiscounts(pool, { sellers, roots: s.roots, rates }),
   ]);
-  const set = scored(resolved);
-  let n = 0;
-  let sum = 0;
-  let dev = 0;
-  for (const i of set.filtered) {
-    const idx = set.index[i];
-    if (!Number.isFinite(idx)) continue;
-    n++;
-    sum += idx;
-    dev += Math.abs(idx - 100);
-  }
+  const { sum, dev, n } = indexTotals(resolved);
   return {
     ...countFigures(counts[0]),
     price_index: n ? sum / n : null,
