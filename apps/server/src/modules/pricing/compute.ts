@@ -595,20 +595,108 @@ export function filterScore(base: BaseScore, s: PricingScope): ScoredSet {
       pre.push(i);
     }
   }
+  return { ...base, scope: s, pre, filtered: inPriceRange(pre, base.my, s), memo: new Map() };
+}
+
+/** The products of `list` whose price of mine is in the scope's price range (all of them without one). */
+function inPriceRange(list: number[], my: Float64Array, s: PricingScope): number[] {
   const { minPrice, maxPrice } = s.post;
-  let filtered = pre;
-  if (minPrice !== undefined || maxPrice !== undefined) {
-    const low = minPrice === undefined ? Number.NEGATIVE_INFINITY : minPrice - INDEX_EPSILON;
-    const high = maxPrice === undefined ? Number.POSITIVE_INFINITY : maxPrice + INDEX_EPSILON;
-    const { my } = base;
-    filtered = [];
-    for (let j = 0; j < pre.length; j++) {
-      const i = pre[j];
-      const p = my[i];
-      if (p >= low && p <= high) filtered.push(i);
+  if (minPrice === undefined && maxPrice === undefined) return list;
+  const low = minPrice === undefined ? Number.NEGATIVE_INFINITY : minPrice - INDEX_EPSILON;
+  const high = maxPrice === undefined ? Number.POSITIVE_INFINITY : maxPrice + INDEX_EPSILON;
+  const filtered: number[] = [];
+  for (let j = 0; j < list.length; j++) {
+    const i = list[j];
+    const p = my[i];
+    if (p >= low && p <= high) filtered.push(i);
+  }
+  return filtered;
+}
+
+/**
+ * The sum of the filtered products' indexes, of |index − 100| and their number for ANY competitor
+ * selection of a priced model (issue 30: the dashboard's today with a new selection scored every product
+ * of the pivot — five arrays of its size a request — to add these three numbers). A product's index is
+ * against its first selected entry in price order (scoreByMasks), so seller j's entry counts for a
+ * selection S exactly when j is in S and none of the sellers of the entries before it is: each entry's
+ * index is added into the bucket [j][sellers before it], and the buckets are summed over the subsets of
+ * each mask (as the dashboard's closed days, dashboard/selection-sums.ts); a selection's totals are then
+ * |S| reads. Only for filters that do not depend on the selection (no match, no market range) and at most
+ * INDEX_TOTALS_MAX_SELLERS seller columns (12: 1.2 MB); else null (the caller scores the selection).
+ */
+export interface IndexTotals {
+  /** seller columns of the model (bit j: column j) */
+  S: number;
+  /** per column j and mask U, at 3 × (j × 2^S + U): Σ index, Σ |index − 100|, count over the masks ⊆ U */
+  cells: Float64Array;
+}
+export const INDEX_TOTALS_MAX_SELLERS = 12;
+
+export function makeIndexTotals(priced: PricedModel, s: PricingScope): IndexTotals | null {
+  const S = priced.model.cols.sellerIds.length;
+  if (!priced.masks || S > INDEX_TOTALS_MAX_SELLERS || s.post.match === true || s.post.mpiRanges?.length)
+    return null;
+  const rows = inPriceRange(candidates(priced, s), priced.my, s);
+  const { my, entryStart, entrySeller, entryMin } = priced;
+  const M = 2 ** S;
+  const cells = new Float64Array(S * M * 3);
+  for (let r = 0; r < rows.length; r++) {
+    const i = rows[r];
+    let before = 0;
+    for (let e = entryStart[i], end = entryStart[i + 1]; e < end; e++) {
+      const p = entryMin[e];
+      if (Number.isNaN(p)) break; // (NaN last: none comparable after)
+      const j = entrySeller[e];
+      const v = priceIndexValue(my[i], p);
+      if (!Number.isNaN(v)) {
+        const x = (j * M + before) * 3;
+        cells[x] += v;
+        cells[x + 1] += Math.abs(v - 100);
+        cells[x + 2]++;
+      }
+      before |= 1 << j;
     }
   }
-  return { ...base, scope: s, pre, filtered, memo: new Map() };
+  for (let j = 0; j < S; j++)
+    for (let b = 0; b < S; b++) {
+      if (b === j) continue; // (a mask of column j's entries never holds bit j: never read)
+      const bit = 1 << b;
+      for (let U = 0; U < M; U++)
+        if (U & bit) {
+          const to = (j * M + U) * 3;
+          const from = (j * M + (U ^ bit)) * 3;
+          cells[to] += cells[from];
+          cells[to + 1] += cells[from + 1];
+          cells[to + 2] += cells[from + 2];
+        }
+    }
+  return { S, cells };
+}
+
+/** A selection's totals from the table (the selected sellers' columns as computeBaseScore maps them). */
+export function indexTotalsOf(
+  t: IndexTotals,
+  model: PivotModel,
+  competitors: readonly number[],
+): { sum: number; dev: number; n: number } {
+  const M = 2 ** t.S;
+  let sel = 0;
+  for (const id of competitors) {
+    const j = model.cols.sellerIndex.get(id);
+    if (j !== undefined) sel |= 1 << j;
+  }
+  const U = (M - 1) & ~sel;
+  let sum = 0;
+  let dev = 0;
+  let n = 0;
+  for (let j = 0; j < t.S; j++)
+    if (sel & (1 << j)) {
+      const x = (j * M + U) * 3;
+      sum += t.cells[x];
+      dev += t.cells[x + 1];
+      n += t.cells[x + 2];
+    }
+  return { sum, dev, n };
 }
 
 /** Scores the pivot's products that pass the filters (no memo; service.ts `scored` memoises). */

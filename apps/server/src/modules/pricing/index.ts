@@ -15,6 +15,7 @@ export { getPivotModel, heldPivots, licensedPivots, type PivotModel } from './mo
 export { selectChangedIds } from './queries.js';
 export {
   groupOut,
+  indexTotals,
   type Lookups,
   lookupScope,
   lookupsKey,

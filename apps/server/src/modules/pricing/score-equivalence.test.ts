@@ -20,6 +20,8 @@ import {
   computeBaseScore,
   computePriced,
   filterScore,
+  indexTotalsOf,
+  makeIndexTotals,
   maxPriceOf,
   nn,
   offerCounted,
@@ -35,7 +37,7 @@ import {
 } from './compute.js';
 import { buildColumns, newShared, offerAt, type PivotModel, ROW_PRICE_TYPES, type Row } from './model.js';
 import type { OfferRecord } from './queries.js';
-import { type Resolved, scored } from './service.js';
+import { indexTotals, type Resolved, scored } from './service.js';
 
 // The scoring of a new competitor selection from the priced model (compute.ts PricedModel: per product
 // one entry per seller with its lowest / highest comparable price, made once per price mode, currency and
@@ -354,6 +356,25 @@ function expectSameScore(model: PivotModel, s: PricingScope, priced = computePri
   const refSets = referenceFilter(model, s, ref);
   expect(set.pre).toEqual(refSets.pre);
   expect(set.filtered).toEqual(refSets.filtered);
+  // the index totals of every selection (makeIndexTotals), for the filters that do not depend on it
+  const table = makeIndexTotals(priced, s);
+  expect(table === null, 'a table unless match or market ranges').toBe(
+    s.post.match === true || !!s.post.mpiRanges?.length || model.cols.sellerIds.length > 12,
+  );
+  if (table) {
+    const want = { sum: 0, dev: 0, n: 0 };
+    for (const i of refSets.filtered)
+      if (Number.isFinite(ref.index[i])) {
+        want.sum += ref.index[i];
+        want.dev += Math.abs(ref.index[i] - 100);
+        want.n++;
+      }
+    const got = indexTotalsOf(table, model, s.competitors);
+    expect(got.n, 'index totals: count').toBe(want.n);
+    expect(got.sum).toBeCloseTo(want.sum, 6);
+    expect(got.dev).toBeCloseTo(want.dev, 6);
+    totalsCompared += want.n;
+  }
   const t = tallyOf(set, set.filtered);
   const reference = new PricingTally(s.mpiValue);
   const c = model.cols;
@@ -397,6 +418,8 @@ function expectSameScore(model: PivotModel, s: PricingScope, priced = computePri
 }
 
 const SUBSETS = [SELLERS, [11], [12, 14], [13, 15, 16], [16, 11, 12, 13], [99], []];
+/** Products counted in the index totals compared (expectSameScore), over the whole file. */
+let totalsCompared = 0;
 
 describe('scoring a competitor selection from the priced model', () => {
   const model = randomModel(7, 1500);
@@ -417,6 +440,7 @@ describe('scoring a competitor selection from the priced model', () => {
 
   it('gives the reference answers for every competitor subset, price mode and currency', () => {
     let ranked = 0;
+    const totalsBefore = totalsCompared;
     for (const mode of MODES)
       for (const competitors of SUBSETS) {
         const { base } = expectSameScore(model, scope({ mode, competitors }));
@@ -430,6 +454,7 @@ describe('scoring a competitor selection from the priced model', () => {
     for (const competitors of SUBSETS)
       expectSameScore(model, scope({ currency: 'USD', rates: usd, competitors, mpiValue: 2.5 }));
     expect(ranked).toBeGreaterThan(1000); // products behind a cheaper competitor, in most selections
+    expect(totalsCompared - totalsBefore).toBeGreaterThan(5000); // index totals compared
   });
 
   it('gives the reference answers with a window (crawl times and first / last seen)', () => {
@@ -634,6 +659,18 @@ describe('the memoised levels of scored() (service.ts)', () => {
     expectSameNumbers(c.my, ref.my, 'my');
     // another model object under the same pivot and version (a closed day's overlay): its own values
     const overlay: PivotModel = { ...v2, cols: randomModel(13, 800, 2).cols };
+    // the dashboard's today (indexTotals): the filtered set's index totals, from the table of the
+    // refreshed model, then of the overlay
+    for (const m of [v2, overlay]) {
+      const set = scored(resolved(m, scope({ competitors: [11, 12] })));
+      const want = set.filtered.map((i) => set.index[i]).filter(Number.isFinite);
+      const got = indexTotals(resolved(m, scope({ competitors: [11, 12] })));
+      expect(got.n).toBe(want.length);
+      expect(got.sum).toBeCloseTo(
+        want.reduce((x, y) => x + y, 0),
+        6,
+      );
+    }
     const d = scored(resolved(overlay, scope({ competitors: [11, 12] })));
     expect(d.priced.model).toBe(overlay);
     expectSameNumbers(d.index, referenceBase(overlay, scope({ competitors: [11, 12] })).index, 'index');

@@ -31,6 +31,9 @@ import {
   computeBaseScore,
   computePriced,
   filterScore,
+  type IndexTotals,
+  indexTotalsOf,
+  makeIndexTotals,
   maxPriceOf,
   nn,
   type PricedModel,
@@ -233,10 +236,10 @@ function chainBytes(set: ScoredSet): number {
   return n;
 }
 
-export function scored(r: Resolved): ScoredSet {
-  const { scope, model } = r;
+/** The key of a request's priced model (its model version, price mode, currency and rates, window). */
+function pricedKeyOf({ scope, model }: Resolved): string {
   // the crawl times count only with a window (which listings were seen in it)
-  const pricedKey = JSON.stringify([
+  return JSON.stringify([
     model.pivot,
     model.version,
     model.subset?.key ?? null,
@@ -246,9 +249,26 @@ export function scored(r: Resolved): ScoredSet {
     scope.window,
     scope.window ? [...scope.crawl] : null,
   ]);
+}
+
+const ofModelOf = (model: PivotModel) => (v: { model: PivotModel }) => v.model === model;
+
+/** A request's priced model (memoised: the selection-free pass over the pivot's offers). */
+function pricedOf(r: Resolved, pricedKey = pricedKeyOf(r)): PricedModel {
+  return r.models
+    .memo<PricedModel>('pricing-priced', PRICED_MEMO_SIZE, false, {
+      maxBytes: PRICED_MEMO_BYTES,
+      bytes: ownArrayBytes,
+    })
+    .remember(pricedKey, () => computePriced(r.model, r.scope), ofModelOf(r.model));
+}
+
+export function scored(r: Resolved): ScoredSet {
+  const { scope, model } = r;
+  const pricedKey = pricedKeyOf(r);
   const baseKey = JSON.stringify([pricedKey, scope.competitors]);
   const key = JSON.stringify([baseKey, scope.mpiValue, scope.rows, scope.post]);
-  const ofModel = (v: { model: PivotModel }) => v.model === model;
+  const ofModel = ofModelOf(model);
   const budget = { maxBytes: SCORED_MEMO_BYTES, bytes: chainBytes };
   return r.models.memo<ScoredSet>('pricing-scored', SCORED_MEMO_SIZE, false, budget).remember(
     key,
@@ -258,24 +278,49 @@ export function scored(r: Resolved): ScoredSet {
           maxBytes: BASE_MEMO_BYTES,
           bytes: baseBytes,
         })
-        .remember(
-          baseKey,
-          () => {
-            const priced = r.models
-              .memo<PricedModel>('pricing-priced', PRICED_MEMO_SIZE, false, {
-                maxBytes: PRICED_MEMO_BYTES,
-                bytes: ownArrayBytes,
-              })
-              .remember(pricedKey, () => computePriced(model, scope), ofModel);
-            return computeBaseScore(model, scope, priced);
-          },
-          ofModel,
-        );
+        .remember(baseKey, () => computeBaseScore(model, scope, pricedOf(r, pricedKey)), ofModel);
       return filterScore(base, scope);
     },
     ofModel,
   );
 }
+
+/**
+ * The sum of the request's filtered products' indexes, of |index − 100| and their number (the
+ * dashboard's today, docs/metrics.md "Dashboard"): from the priced model's table of every selection
+ * (compute.ts makeIndexTotals; a few kept, ~1.2 MB each) when the filters allow one, else from the
+ * scored set — the same numbers, added in another order.
+ */
+export function indexTotals(r: Resolved): { sum: number; dev: number; n: number } {
+  const { scope, model } = r;
+  const pricedKey = pricedKeyOf(r);
+  const key = JSON.stringify([pricedKey, scope.rows, scope.post]);
+  const table = r.models
+    .memo<{ model: PivotModel; table: IndexTotals | null }>(
+      'pricing-index-totals',
+      INDEX_TOTALS_MEMO_SIZE,
+      false,
+    )
+    .remember(
+      key,
+      () => ({ model, table: makeIndexTotals(pricedOf(r, pricedKey), scope) }),
+      ofModelOf(model),
+    );
+  if (table.table) return indexTotalsOf(table.table, model, scope.competitors);
+  const set = scored(r);
+  let n = 0;
+  let sum = 0;
+  let dev = 0;
+  for (const i of set.filtered) {
+    const idx = set.index[i];
+    if (!Number.isFinite(idx)) continue;
+    n++;
+    sum += idx;
+    dev += Math.abs(idx - 100);
+  }
+  return { sum, dev, n };
+}
+const INDEX_TOTALS_MEMO_SIZE = 4;
 
 export function splitOut(t: PricingTally) {
   const split = t.split();
